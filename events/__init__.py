@@ -1,0 +1,1 @@
+"""The event log: envelopes, Redis keys, the append script, fold and replay."""

@@ -1,0 +1,109 @@
+"""The folded record of one game: lobby facts around the game's own state.
+
+`game.*` events (created, joined, started, timed out, ended) are folded here; every
+other event goes to the game's own `evolve`. Knows no Redis and no HTTP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import Any
+
+import games
+from events.codec import GENESIS, parse_time
+from games.base import Event, Game, Owed
+
+WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Record:
+    game_id: str
+    ruleset: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    players: int = 0
+    decision_timeout_s: int | None = None
+    created_at: str = ""
+    seats: tuple[Seat, ...] = ()
+    order: tuple[int, ...] = ()
+    status: str = WAITING
+    state: Any = None
+    version: int = 0
+    last_hash: str = GENESIS
+    draws: int = 0
+    owed_since: tuple[tuple[str, str], ...] = ()  # (decision key, `at` it became owed)
+    result: dict[str, Any] | None = None
+    seed: str | None = None  # revealed when the game ends
+
+    @property
+    def game(self) -> Game:
+        return games.get(self.ruleset)
+
+    def seat_of(self, player_id: str) -> int | None:
+        """Return the seat `player_id` holds, or None."""
+        return next((s.seat for s in self.seats if s.player == player_id), None)
+
+    def owed(self) -> list[Owed]:
+        """Return the decisions owed now (none unless the game is active)."""
+        return self.game.owed(self.state) if self.status == ACTIVE else []
+
+    def deadline(self, key: str) -> str | None:
+        """Return the ISO deadline of decision `key`, or None without a time control."""
+        since = dict(self.owed_since).get(key)
+        if since is None or not self.decision_timeout_s:
+            return None
+        when = parse_time(since) + timedelta(seconds=self.decision_timeout_s)
+        return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def fold(record: Record, envelope: dict[str, Any]) -> Record:
+    """Apply one envelope to the record."""
+    kind, data = envelope["type"], envelope["data"]
+    rec = replace(record, version=envelope["seq"], last_hash=envelope["hash"])
+    if "draws" in envelope:
+        rec = replace(rec, draws=envelope["draws"][1])
+    if kind == "game.Created":
+        return replace(
+            rec,
+            ruleset=data["ruleset"],
+            options=data["options"],
+            players=data["players"],
+            decision_timeout_s=data["decision_timeout_s"],
+            created_at=envelope["at"],
+        )
+    if kind == "game.PlayerJoined":
+        return replace(rec, seats=(*rec.seats, Seat(data["seat"], data["player"], data["name"])))
+    if kind == "game.Started":
+        return replace(rec, order=tuple(data["order"]), status=ACTIVE)
+    if kind == "game.Ended":
+        return replace(rec, status=FINISHED, result=data["result"], seed=data["seed"], owed_since=())
+    if kind.startswith("game."):
+        return rec
+    event = Event(kind, data, _visible(envelope["visible_to"]))
+    rec = replace(rec, state=rec.game.evolve(rec.state, event))
+    return _track_owed(rec, envelope["at"])
+
+
+def _track_owed(rec: Record, at: str) -> Record:
+    since = dict(rec.owed_since)
+    keys = [o.key for o in rec.game.owed(rec.state)]
+    return replace(rec, owed_since=tuple((k, since.get(k, at)) for k in keys))
+
+
+def _visible(value: str | list[int]) -> str | tuple[int, ...]:
+    return value if isinstance(value, str) else tuple(value)
+
+
+def fold_all(record: Record, envelopes: list[dict[str, Any]]) -> Record:
+    """Apply envelopes in order."""
+    for env in envelopes:
+        record = fold(record, env)
+    return record

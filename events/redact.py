@@ -1,0 +1,27 @@
+"""What one viewer may see of an envelope.
+
+A hidden envelope carries a random `salt` that is redacted with its data, so its
+`hash` cannot be searched for a small secret such as a sealed bid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.record import FINISHED, Record
+from games.base import Event
+
+
+def may_see(envelope: dict[str, Any], seat: int | None) -> bool:
+    """Return True if `seat` (None: a spectator) may see the envelope's data in full."""
+    visible = envelope["visible_to"]
+    return visible == "all" or (seat is not None and seat in visible)
+
+
+def redact(envelope: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
+    """Return the envelope as `seat` may see it; everything opens once the game is over."""
+    if record.status == FINISHED or may_see(envelope, seat):
+        return envelope
+    event = Event(envelope["type"], envelope["data"], tuple(envelope["visible_to"]))
+    shown = {k: v for k, v in envelope.items() if k != "salt"}
+    return {**shown, "data": record.game.redact(event, seat), "redacted": True}

@@ -1,0 +1,44 @@
+"""Lua scripts run by the store: each touches the keys of one game only."""
+
+# KEYS: events stream, snapshot hash, idempotency hash, seed
+# ARGV[1]: idempotency field ("" for none)
+# Returns {snapshot blob or false, snapshot version, idempotent result or false,
+#          seed or false, tail entries after the snapshot}.
+LOAD = """
+local snap = redis.call('HMGET', KEYS[2], 'version', 'blob')
+local v = tonumber(snap[1]) or 0
+local blob = snap[2]
+if not v or v == 0 then blob = false end
+local idem = false
+if ARGV[1] ~= '' then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
+local seed = redis.call('GET', KEYS[4])
+local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
+return {blob, v, idem, seed, tail}
+"""
+
+# KEYS: events stream, idempotency hash
+# ARGV[1]: expected version; ARGV[2]: idempotency field ("" for none);
+# ARGV[3]: result to store under it; ARGV[4..]: encoded events, seq = version + i.
+# Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
+APPEND = """
+if ARGV[2] ~= '' then
+  local seen = redis.call('HGET', KEYS[2], ARGV[2])
+  if seen then return {'duplicate', seen} end
+end
+local version = redis.call('XLEN', KEYS[1])
+if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
+for i = 4, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
+end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
+return {'ok', version}
+"""
+
+# KEYS: snapshot hash. ARGV: version, blob. Keeps the newest snapshot only.
+SAVE_SNAPSHOT = """
+local v = tonumber(redis.call('HGET', KEYS[1], 'version')) or 0
+if tonumber(ARGV[1]) <= v then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2])
+return 1
+"""

@@ -1,0 +1,119 @@
+"""The event store: one Redis stream per game, appended atomically, loaded from snapshots."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from events import codec, keys, scripts
+from events.record import Record, fold_all
+
+logger = logging.getLogger(__name__)
+SNAPSHOT_FORMAT = 1
+
+
+class StaleVersion(Exception):
+    """The stream moved on since the caller loaded it."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"expected version {expected}, the game is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class Duplicate(Exception):
+    """The idempotency key was used before; `stored` is the first call's result."""
+
+    def __init__(self, stored: str):
+        super().__init__("idempotency key already used")
+        self.stored = stored
+
+
+@dataclass
+class Loaded:
+    record: Record
+    seed: bytes | None
+    idem: str | None  # the stored result of this idempotency key, if it was used
+
+
+class EventStore:
+    """Reads and writes games' event streams on one Redis."""
+
+    def __init__(self, client: redis.Redis, snapshot_every: int = 50):
+        self.redis = client
+        self.snapshot_every = snapshot_every
+        self._load = client.register_script(scripts.LOAD)
+        self._append = client.register_script(scripts.APPEND)
+        self._save = client.register_script(scripts.SAVE_SNAPSHOT)
+
+    def exists(self, game_id: str) -> bool:
+        """Return True if the game has a stream."""
+        return bool(self.redis.exists(keys.game_events(game_id)))
+
+    def load(self, game_id: str, idem: str = "") -> Loaded:
+        """Return the game's record (snapshot + tail), its seed and an idempotent result."""
+        blob, version, stored, seed, tail = self._load(
+            keys=[
+                keys.game_events(game_id),
+                keys.game_snapshot(game_id),
+                keys.game_idem(game_id),
+                keys.game_seed(game_id),
+            ],
+            args=[idem],
+        )
+        record = _unpickle(blob, int(version)) if blob else None
+        if record is None:
+            record = Record(game_id)
+            if blob:  # an unreadable snapshot: refold from the start
+                tail = [[i, [b"e", f[b"e"]]] for i, f in self.redis.xrange(keys.game_events(game_id))]
+        envelopes = [codec.loads(fields[1]) for _, fields in tail]  # fields: [b"e", payload]
+        record = fold_all(record, envelopes)
+        if len(envelopes) >= self.snapshot_every:
+            self.save_snapshot(record)
+        return Loaded(record, seed, stored.decode() if stored else None)
+
+    def read(self, game_id: str, after: int = 0, count: int | None = None) -> list[dict[str, Any]]:
+        """Return the envelopes with seq > `after`, oldest first."""
+        entries = self.redis.xrange(keys.game_events(game_id), f"{after + 1}-0", "+", count=count)
+        return [codec.loads(fields[b"e"]) for _, fields in entries]
+
+    def append(
+        self,
+        game_id: str,
+        envelopes: list[dict[str, Any]],
+        expected: int,
+        idem: str = "",
+        result: str = "",
+    ) -> int:
+        """Append all `envelopes` after version `expected`, or none; return the new version."""
+        status, value = self._append(
+            keys=[keys.game_events(game_id), keys.game_idem(game_id)],
+            args=[expected, idem, result, *map(codec.dumps, envelopes)],
+        )
+        if status == b"duplicate":
+            raise Duplicate(value.decode())
+        if status == b"conflict":
+            raise StaleVersion(expected, int(value))
+        return int(value)
+
+    def save_snapshot(self, record: Record) -> None:
+        """Store `record` as the game's snapshot unless a newer one is there."""
+        blob = pickle.dumps((SNAPSHOT_FORMAT, record.game.rules_version, record), protocol=5)
+        self._save(keys=[keys.game_snapshot(record.game_id)], args=[record.version, blob])
+
+
+def _unpickle(blob: bytes, version: int) -> Record | None:
+    try:
+        fmt, rules_version, record = pickle.loads(blob)
+    except Exception:  # a snapshot is a cache: any trouble means refold
+        logger.warning("unreadable snapshot at version %s; refolding", version)
+        return None
+    if fmt != SNAPSHOT_FORMAT or record.version != version:
+        return None
+    if rules_version != record.game.rules_version:
+        return None
+    return record

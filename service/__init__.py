@@ -1,0 +1,41 @@
+"""The HTTP service: app factory, API, command loop, embedded Redis and the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, request
+
+from service import api, config, errors
+from service.deps import Deps
+from service.errors import Problem
+
+SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def create_app(overrides: dict[str, Any] | None = None) -> Flask:
+    """Build the app from the environment's configuration plus `overrides`."""
+    app = Flask(__name__)
+    cfg = {**config.load(), **(overrides or {})}
+    app.config.update(cfg, MAX_CONTENT_LENGTH=cfg["MAX_BODY_BYTES"])
+    app.json.sort_keys = False
+    app.extensions["marketfold"] = Deps.from_config(cfg)
+    app.register_blueprint(api.bp)
+    errors.register(app)
+
+    @app.before_request
+    def limit_body() -> None:
+        if (request.content_length or 0) > cfg["MAX_BODY_BYTES"]:
+            raise Problem(413, "body_too_large", f"bodies are limited to {cfg['MAX_BODY_BYTES']} bytes")
+
+    @app.get("/openapi.yaml")
+    def openapi_spec():
+        return Response(SPEC.read_text("utf-8"), mimetype="application/yaml")
+
+    @app.get("/healthz")
+    def health():
+        app.extensions["marketfold"].redis.ping()
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,150 @@
+"""The HTTP API, version 1. Each view: read the request, call a use case, dump the answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+import games
+from service import auth, commands, present, usecases
+from service.deps import Deps
+from service.errors import Problem
+from service.schemas import Action, GameCreate, PlayerCreate
+
+bp = Blueprint("api", __name__, url_prefix="/v1")
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+IDEM_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def deps() -> Deps:
+    return current_app.extensions["marketfold"]
+
+
+def body() -> Any:
+    """Return the JSON body, or raise 422 if it is not JSON."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise Problem(422, "invalid_body", "the body must be a JSON object",
+                      errors={"_body": ["not valid JSON"]})
+    return data
+
+
+def game_id_ok(game_id: str) -> str:
+    if not GAME_ID.match(game_id):
+        raise Problem(404, "game_not_found", f"no game {game_id!r}")
+    return game_id
+
+
+def lang() -> str:
+    return present.language(request.headers.get("Accept-Language"))
+
+
+@bp.post("/players")
+def create_player():
+    data = PlayerCreate().load(body())
+    return usecases.create_player(deps(), data["name"]), 201
+
+
+@bp.get("/rulesets")
+def list_rulesets():
+    out = [
+        {
+            "id": g.id,
+            "name": g.names.get(lang(), g.names["en"]),
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "rules_version": g.rules_version,
+            "options": g.options_schema,
+        }
+        for g in games.REGISTRY.values()
+    ]
+    return {"rulesets": out}
+
+
+@bp.post("/games")
+def create_game():
+    player = auth.caller(deps())
+    data = GameCreate().load(body())
+    done = usecases.create_game(
+        deps(), player["id"], data["ruleset"], data["players"], data["options"],
+        data["decision_timeout_s"],
+    )
+    return _game_response(done.record, None, 201)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    player = auth.caller(deps(), required=False)
+    rec = commands.load(deps(), game_id_ok(game_id)).record
+    seat = rec.seat_of(player["id"]) if player else None
+    return _game_response(rec, seat, 200)
+
+
+def _game_response(rec, seat: int | None, status: int) -> Response:
+    response = jsonify(present.game(rec, seat, lang()))
+    response.status_code = status
+    response.set_etag(str(rec.version))
+    response.headers["Vary"] = "Authorization, Accept-Language"
+    return response
+
+
+@bp.post("/games/<game_id>/join")
+def join_game(game_id: str):
+    player = auth.caller(deps())
+    done = usecases.join(deps(), game_id_ok(game_id), player)
+    seat = done.record.seat_of(player["id"])
+    return {"seat": seat, "version": done.record.version, "status": done.record.status}, 200
+
+
+@bp.get("/games/<game_id>/legal")
+def legal_actions(game_id: str):
+    player = auth.caller(deps())
+    rec = commands.load(deps(), game_id_ok(game_id)).record
+    seat = usecases.seated(rec, player["id"])
+    specs = rec.game.legal(rec.state, seat) if rec.status == "active" else []
+    return {
+        "version": rec.version,
+        "actions": [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs],
+    }
+
+
+@bp.post("/games/<game_id>/actions")
+def post_action(game_id: str):
+    player = auth.caller(deps())
+    game_id_ok(game_id)
+    action = Action().load(body())
+    key = request.headers.get("Idempotency-Key") or usecases.new_id("auto_")
+    if not IDEM_KEY.match(key):
+        raise Problem(422, "invalid_header", "Idempotency-Key must be 1-128 visible ASCII chars",
+                      errors={"Idempotency-Key": ["1-128 visible ASCII characters"]})
+    done = usecases.act(deps(), game_id, player["id"], action, key, _if_match())
+    seat = done.record.seat_of(player["id"])
+    events = present.events(done.record, done.envelopes, seat)
+    return {"version": done.record.version, "events": events}, 201
+
+
+def _if_match() -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip().removeprefix("W/").strip('"')
+    if not value.isdigit():
+        raise Problem(422, "invalid_header", "If-Match must be a game version, e.g. \"12\"",
+                      errors={"If-Match": ["must be a version number"]})
+    return int(value)
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str):
+    player = auth.caller(deps(), required=False)
+    after = request.args.get("after", "0")
+    if not after.isdigit():
+        raise Problem(422, "invalid_query", "after must be a whole number",
+                      errors={"after": ["must be a whole number >= 0"]})
+    rec = commands.load(deps(), game_id_ok(game_id)).record
+    seat = rec.seat_of(player["id"]) if player else None
+    envelopes = deps().store.read(game_id, int(after))
+    envelopes = [e for e in envelopes if e["seq"] <= rec.version]
+    return {"version": rec.version, "events": present.events(rec, envelopes, seat)}

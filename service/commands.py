@@ -1,0 +1,155 @@
+"""The command loop every write goes through: load → decide → append → schedule.
+
+A command is a function of the loaded game that returns the events it causes; this
+module stamps them into envelopes, appends them atomically with an expected-version
+check and an idempotency key, retries on a lost race, and schedules deadlines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from events import codec
+from events.record import FINISHED, Record, fold_all
+from events.store import Duplicate, Loaded, StaleVersion
+from games.base import Event
+from games.rng import Rng
+from service.errors import Problem
+from workers import schedule
+
+if TYPE_CHECKING:
+    from service.deps import Deps
+
+logger = logging.getLogger(__name__)
+Actor = int | str
+Decide = Callable[[Loaded, Rng], tuple[Actor, list[Event]]]
+
+
+@dataclass
+class Outcome:
+    record: Record
+    envelopes: list[dict[str, Any]]
+    created: bool = True  # False when an idempotent retry returned the first result
+
+
+def fingerprint(payload: Any) -> str:
+    """Return a digest of a request body, to tell a retry from a reused key."""
+    return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:32]
+
+
+def load(deps: Deps, game_id: str, idem: str = "") -> Loaded:
+    """Load a game or raise 404."""
+    loaded = deps.store.load(game_id, idem)
+    if loaded.record.version == 0:
+        raise Problem(404, "game_not_found", f"no game {game_id!r}")
+    return loaded
+
+
+def run(
+    deps: Deps,
+    game_id: str,
+    decide: Decide,
+    *,
+    cause: str,
+    idem: str = "",
+    body: Any = None,
+    if_match: int | None = None,
+    allow_new: bool = False,
+) -> Outcome:
+    """Apply `decide` to the newest state of the game and append its events once."""
+    print_ = fingerprint(body)
+    for _ in range(int(deps.config["COMMAND_RETRIES"])):
+        loaded = deps.store.load(game_id, idem) if allow_new else load(deps, game_id, idem)
+        if loaded.idem is not None:
+            return _replay(deps, loaded, loaded.idem, print_)
+        rec = loaded.record
+        if if_match is not None and if_match != rec.version:
+            raise StaleVersion(if_match, rec.version)
+        rng = Rng(loaded.seed or b"", rec.draws)
+        actor, events = decide(loaded, rng)
+        if not events:
+            return Outcome(rec, [], created=False)
+        envelopes = _envelopes(rec, events, actor, cause, start_draws=rec.draws, rng=rng)
+        new = fold_all(rec, codec.seal(envelopes, rec.last_hash))
+        if new.status != FINISHED and new.state is not None and new.game.is_over(new.state):
+            ended = codec.seal(_ended(new, loaded.seed, cause, envelopes[-1]["at"]), new.last_hash)
+            envelopes += ended
+            new = fold_all(new, ended)
+        stored = json.dumps({"first": rec.version + 1, "last": new.version, "body": print_})
+        try:
+            deps.store.append(game_id, envelopes, rec.version, idem, stored)
+        except StaleVersion:
+            if if_match is not None:
+                raise
+            continue
+        except Duplicate as dup:
+            return _replay(deps, load(deps, game_id), dup.stored, print_)
+        _after_append(deps, rec, new)
+        return Outcome(new, envelopes)
+    raise Problem(503, "contention", "too many concurrent writes to this game; retry")
+
+
+def _envelopes(
+    rec: Record, events: list[Event], actor: Actor, cause: str, start_draws: int, rng: Rng
+) -> list[dict[str, Any]]:
+    at = codec.now_iso()
+    out = []
+    for i, event in enumerate(events):
+        env: dict[str, Any] = {
+            "seq": rec.version + 1 + i,
+            "type": event.type,
+            "data": event.data,
+            "actor": actor,
+            "at": at,
+            "cause": cause,
+            "visible_to": event.visible_to if event.visible_to == "all" else list(event.visible_to),
+        }
+        if event.visible_to != "all":
+            env["salt"] = secrets.token_hex(16)
+        out.append(env)
+    if out and rng.counter > start_draws:
+        out[0]["draws"] = [start_draws, rng.counter]
+    return out
+
+
+def _ended(new: Record, seed: bytes | None, cause: str, at: str) -> list[dict[str, Any]]:
+    result = new.game.result(new.state).to_json()
+    return [
+        {
+            "seq": new.version + 1,
+            "type": "game.Ended",
+            "data": {"result": result, "seed": (seed or b"").hex()},
+            "actor": "system",
+            "at": at,
+            "cause": cause,
+            "visible_to": "all",
+        }
+    ]
+
+
+def _replay(deps: Deps, loaded: Loaded, stored: str, print_: str) -> Outcome:
+    first = json.loads(stored)
+    if first["body"] != print_:
+        raise Problem(
+            422, "idempotency_key_reused", "this Idempotency-Key was used with another body"
+        )
+    rec = loaded.record
+    envelopes = deps.store.read(rec.game_id, first["first"] - 1, first["last"] - first["first"] + 1)
+    return Outcome(rec, envelopes, created=False)
+
+
+def _after_append(deps: Deps, old: Record, new: Record) -> None:
+    every = deps.store.snapshot_every
+    if new.version // every > old.version // every:
+        deps.store.save_snapshot(new)
+    before = {o.key for o in old.owed()}
+    for owed in new.owed():
+        deadline = new.deadline(owed.key)
+        if deadline and owed.key not in before:
+            schedule.expiry(deps, new.game_id, owed.key, deadline)

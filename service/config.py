@@ -1,0 +1,40 @@
+"""Configuration shared by the API and the workers: defaults, overridden by the environment.
+
+Every key can be set as an environment variable of the same name (for example
+`REDIS_URL`) or with the `MARKETFOLD_` prefix; values are parsed as JSON when they parse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "RQ_REDIS_URL": None,  # queues may live on another Redis; defaults to REDIS_URL
+    "SNAPSHOT_EVERY": 50,
+    "MAX_BODY_BYTES": 64 * 1024,
+    "COMMAND_RETRIES": 8,
+    "QUEUE": "marketfold",
+}
+PREFIX = "MARKETFOLD_"
+
+
+def _parse(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """Return DEFAULTS overridden by `KEY` or `MARKETFOLD_KEY` variables."""
+    out = dict(DEFAULTS)
+    for key in DEFAULTS:
+        for name in (key, PREFIX + key):
+            if name in environ:
+                out[key] = _parse(environ[name])
+    out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
+    return out

@@ -1,0 +1,76 @@
+"""Every error leaves as application/problem+json, mapped from exceptions in one place."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+from flask import Flask
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from events.store import StaleVersion
+from games.base import InvalidAction, OptionError, RuleViolation
+
+logger = logging.getLogger(__name__)
+
+
+class Problem(Exception):
+    """An error with an HTTP status and a stable code."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+
+
+def problem(status: int, code: str, detail: str, **extra: Any):
+    """Return a Flask response tuple for a problem+json body."""
+    body = {
+        "type": f"https://marketfold.dev/problems/{code}",
+        "title": code.replace("_", " "),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    headers = {"Content-Type": "application/problem+json"}
+    if status == 503:
+        headers["Retry-After"] = "1"
+    return body, status, headers
+
+
+def _http(e: HTTPException):
+    codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "invalid_body"}
+    code = codes.get(e.code or 500, "http_error")
+    return problem(e.code or 500, code, e.description or code)
+
+
+def _unexpected(e: Exception):
+    logger.exception("unhandled error")
+    return problem(500, "internal_error", "the server failed; the request was not applied")
+
+
+def register(app: Flask) -> None:
+    """Map every exception the API raises to its problem response."""
+    app.register_error_handler(Problem, lambda e: problem(e.status, e.code, e.detail, **e.extra))
+    app.register_error_handler(
+        ValidationError,
+        lambda e: problem(422, "invalid_body", "the request body is invalid", errors=e.messages),
+    )
+    app.register_error_handler(
+        InvalidAction,
+        lambda e: problem(422, e.code, str(e), errors={e.field or "type": [str(e)]}),
+    )
+    app.register_error_handler(
+        OptionError,
+        lambda e: problem(422, "invalid_option", str(e), errors={f"options.{e.field}": [e.reason]}),
+    )
+    app.register_error_handler(RuleViolation, lambda e: problem(409, e.code, str(e)))
+    app.register_error_handler(StaleVersion, lambda e: problem(412, "version_mismatch", str(e)))
+    app.register_error_handler(
+        redis.ConnectionError,
+        lambda e: problem(503, "store_unavailable", "the event store is unreachable; retry"),
+    )
+    app.register_error_handler(HTTPException, _http)
+    app.register_error_handler(Exception, _unexpected)

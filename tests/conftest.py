@@ -1,0 +1,96 @@
+"""Shared fixtures: one real Redis server (Valkey) per test session, flushed per test."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+from service import create_app
+from service.embedded import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """A real Valkey server on a free loopback port, with AOF, for the whole session."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("valkey"), port=free_port(),
+                           appendfsync="everysec").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server):
+    """The server's URL, with every key flushed before the test."""
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    client.close()
+    return redis_server.url
+
+
+@pytest.fixture
+def r(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def app(redis_url):
+    return create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def _env(redis_url: str) -> dict[str, str]:
+    return {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.fixture
+def worker_process(redis_url):
+    """Start real `marketfold worker` processes; all are killed after the test."""
+    procs: list[subprocess.Popen] = []
+
+    def start() -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"],
+                                env=_env(redis_url), cwd=ROOT)
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+
+
+@pytest.fixture
+def live_server(redis_url):
+    """The API under gunicorn on a free port; yields its base URL."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", f"127.0.0.1:{port}",
+         "--workers", "2", "--worker-class", "gthread", "--threads", "4", "--log-level", "warning"],
+        env=_env(redis_url), cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            requests.get(base + "/healthz", timeout=1)
+            break
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    yield base
+    proc.terminate()
+    proc.wait(10)

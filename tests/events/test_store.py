@@ -1,0 +1,57 @@
+"""The event store on a real Redis: atomic appends, version checks, idempotency, snapshots."""
+
+import pytest
+
+from events import codec, keys
+from events.store import Duplicate, EventStore, StaleVersion
+
+
+def envelopes(start: int, n: int, prev: str = codec.GENESIS) -> list[dict]:
+    out = [
+        {"seq": start + i, "type": "game.Note", "data": {"i": start + i}, "actor": "system",
+         "at": codec.now_iso(), "cause": "test", "visible_to": "all"}
+        for i in range(n)
+    ]
+    return codec.seal(out, prev)
+
+
+@pytest.fixture
+def store(r):
+    return EventStore(r)
+
+
+def test_append_writes_every_event_of_a_command_in_order_with_a_hash_chain(store):
+    assert store.append("g1", envelopes(1, 3), expected=0) == 3
+    read = store.read("g1")
+    assert [e["seq"] for e in read] == [1, 2, 3]
+    assert read[0]["prev"] == codec.GENESIS
+    for before, after in zip(read, read[1:]):
+        assert after["prev"] == before["hash"]
+    assert all(codec.chain_hash(e) == e["hash"] for e in read)
+
+
+def test_append_at_a_stale_version_writes_nothing(store):
+    store.append("g1", envelopes(1, 2), expected=0)
+    with pytest.raises(StaleVersion) as err:
+        store.append("g1", envelopes(2, 5), expected=1)
+    assert err.value.actual == 2
+    assert len(store.read("g1")) == 2
+
+
+def test_a_reused_idempotency_key_appends_nothing_and_returns_the_first_result(store):
+    store.append("g1", envelopes(1, 1), expected=0, idem="p:k1", result="first")
+    with pytest.raises(Duplicate) as dup:
+        store.append("g1", envelopes(2, 1), expected=1, idem="p:k1", result="second")
+    assert dup.value.stored == "first"
+    assert len(store.read("g1")) == 1
+
+
+def test_read_after_returns_only_the_tail(store):
+    store.append("g1", envelopes(1, 10), expected=0)
+    assert [e["seq"] for e in store.read("g1", after=7)] == [8, 9, 10]
+
+
+def test_keys_of_one_game_share_a_cluster_hash_tag():
+    tags = {k.split("{")[1].split("}")[0] for k in
+            (keys.game_events("x"), keys.game_snapshot("x"), keys.game_idem("x"), keys.game_seed("x"))}
+    assert tags == {"g:x"}

@@ -1,0 +1,44 @@
+"""Helpers for tests that play through the HTTP API (Flask test client or a live server)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def bearer(player: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player['token']}"}
+
+
+def new_players(client, n: int, prefix: str = "p") -> list[dict[str, Any]]:
+    return [client.post("/v1/players", json={"name": f"{prefix}{i}"}).get_json() for i in range(n)]
+
+
+def new_game(client, players: list[dict], ruleset: str = "goblin-market", **body: Any) -> str:
+    """Create a game for `players`, seat them all, and return its id."""
+    res = client.post("/v1/games", json={"ruleset": ruleset, "players": len(players), **body},
+                      headers=bearer(players[0]))
+    assert res.status_code == 201, res.get_json()
+    gid = res.get_json()["id"]
+    for p in players:
+        assert client.post(f"/v1/games/{gid}/join", headers=bearer(p)).status_code == 200
+    return gid
+
+
+def by_seat(client, gid: str, players: list[dict]) -> dict[int, dict]:
+    """Map each seat to its player, as the server reports it."""
+    return {client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p
+            for p in players}
+
+
+def random_action(rnd: random.Random, actions: list[dict]) -> dict:
+    """Pick a legal action from a /legal answer, using only its choices and schema."""
+    spec = rnd.choice(actions)
+    if spec["choices"]:
+        return rnd.choice(spec["choices"])
+    props = spec["schema"]["properties"]
+    action = {"type": spec["type"]}
+    for name, prop in props.items():
+        if name != "type" and prop.get("type") == "integer":
+            action[name] = rnd.randint(prop["minimum"], prop["maximum"])
+    return action
