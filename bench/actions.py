@@ -1,5 +1,8 @@
 """Actions/s and latency over HTTP, next to a bare Flask+gunicorn endpoint doing one XADD.
 
+Each simulated turn is one GET (marketfold: the legal actions; bare: the stream's last
+entry) and one POST (marketfold: the action; bare: one XADD); latency is the POST's.
+
     python bench/actions.py [--clients 8] [--games 16] [--server URL --redis URL]
 
 Without --server it starts an embedded Redis and gunicorn itself (same settings as
@@ -49,17 +52,17 @@ def play_game(base: str, n: int, seed: int, latencies: list[float]) -> str:
     seat_auth = {}
     for h in auth:
         seat_auth[s.get(f"{base}/v1/games/{gid}", headers=h).json()["you"]] = h
-    while True:
-        state = s.get(f"{base}/v1/games/{gid}").json()
-        if state["status"] == "finished":
-            return gid
-        seat = state["owed"][0]["seat"]
+    owed = s.get(f"{base}/v1/games/{gid}").json()["owed"]
+    while owed:  # each turn: one GET of the legal actions, one POST
+        seat = owed[0]["seat"]
         legal = s.get(f"{base}/v1/games/{gid}/legal", headers=seat_auth[seat]).json()
         action = pick(rnd, legal["actions"])
         t0 = time.perf_counter()
         r = s.post(f"{base}/v1/games/{gid}/actions", json=action, headers=seat_auth[seat])
         latencies.append(time.perf_counter() - t0)
         r.raise_for_status()
+        owed = r.json()["owed"]
+    return gid
 
 
 def pick(rnd: random.Random, specs: list[dict]) -> dict:
@@ -95,7 +98,8 @@ def bench_games(base: str, clients: int, games: int) -> tuple[float, list[float]
 def bench_bare(bare: str, clients: int, per_client: int) -> tuple[float, list[float]]:
     def work(i: int, lat: list[float]) -> None:
         s = requests.Session()
-        for k in range(per_client):
+        for k in range(per_client):  # the same pattern: one GET, one POST
+            s.get(f"{bare}/last/{i}").raise_for_status()
             t0 = time.perf_counter()
             s.post(f"{bare}/xadd/{i}", json={"type": "bid", "amount": k}).raise_for_status()
             lat.append(time.perf_counter() - t0)

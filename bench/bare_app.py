@@ -15,6 +15,12 @@ def xadd(stream: str):
     return {"id": version.decode()}, 201
 
 
+@app.get("/last/<stream>")
+def last(stream: str):
+    entries = client.xrevrange(f"bare:{stream}", count=1)
+    return {"last": entries[0][0].decode() if entries else None}
+
+
 @app.get("/healthz")
 def health():
     return {"status": "ok"}

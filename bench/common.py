@@ -31,7 +31,7 @@ def wait_up(url: str, timeout: float = 20.0) -> None:
         try:
             requests.get(url, timeout=1)
             return
-        except requests.ConnectionError:
+        except requests.RequestException:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)

@@ -16,9 +16,10 @@ local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 return {blob, v, idem, seed, tail}
 """
 
-# KEYS: events stream, idempotency hash
+# KEYS: events stream, idempotency hash, snapshot hash
 # ARGV[1]: expected version; ARGV[2]: idempotency field ("" for none);
-# ARGV[3]: result to store under it; ARGV[4..]: encoded events, seq = version + i.
+# ARGV[3]: result to store under it; ARGV[4]: snapshot of the record after the events
+# ("" for none); ARGV[5..]: encoded events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -27,11 +28,12 @@ if ARGV[2] ~= '' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'version', version, 'blob', ARGV[4]) end
 return {'ok', version}
 """
 

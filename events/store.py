@@ -88,11 +88,16 @@ class EventStore:
         expected: int,
         idem: str = "",
         result: str = "",
+        snapshot: Record | None = None,
     ) -> int:
-        """Append all `envelopes` after version `expected`, or none; return the new version."""
+        """Append all `envelopes` after version `expected`, or none; return the new version.
+
+        `snapshot`, the record folded through these events, is stored in the same step.
+        """
         status, value = self._append(
-            keys=[keys.game_events(game_id), keys.game_idem(game_id)],
-            args=[expected, idem, result, *map(codec.dumps, envelopes)],
+            keys=[keys.game_events(game_id), keys.game_idem(game_id), keys.game_snapshot(game_id)],
+            args=[expected, idem, result, _pickle(snapshot) if snapshot else b"",
+                  *map(codec.dumps, envelopes)],
         )
         if status == b"duplicate":
             raise Duplicate(value.decode())
@@ -102,8 +107,11 @@ class EventStore:
 
     def save_snapshot(self, record: Record) -> None:
         """Store `record` as the game's snapshot unless a newer one is there."""
-        blob = pickle.dumps((SNAPSHOT_FORMAT, record.game.rules_version, record), protocol=5)
-        self._save(keys=[keys.game_snapshot(record.game_id)], args=[record.version, blob])
+        self._save(keys=[keys.game_snapshot(record.game_id)], args=[record.version, _pickle(record)])
+
+
+def _pickle(record: Record) -> bytes:
+    return pickle.dumps((SNAPSHOT_FORMAT, record.game.rules_version, record), protocol=5)
 
 
 def _unpickle(blob: bytes, version: int) -> Record | None:

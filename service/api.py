@@ -122,7 +122,8 @@ def post_action(game_id: str):
     done = usecases.act(deps(), game_id, player["id"], action, key, _if_match())
     seat = done.record.seat_of(player["id"])
     events = present.events(done.record, done.envelopes, seat)
-    return {"version": done.record.version, "events": events}, 201
+    return {"version": done.record.version, "events": events,
+            "owed": present.owed(done.record)}, 201
 
 
 def _if_match() -> int | None:

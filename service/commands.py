@@ -82,8 +82,10 @@ def run(
             envelopes += ended
             new = fold_all(new, ended)
         stored = json.dumps({"first": rec.version + 1, "last": new.version, "body": print_})
+        every = deps.store.snapshot_every
+        snapshot = new if new.version // every > rec.version // every else None
         try:
-            deps.store.append(game_id, envelopes, rec.version, idem, stored)
+            deps.store.append(game_id, envelopes, rec.version, idem, stored, snapshot)
         except StaleVersion:
             if if_match is not None:
                 raise
@@ -145,9 +147,6 @@ def _replay(deps: Deps, loaded: Loaded, stored: str, print_: str) -> Outcome:
 
 
 def _after_append(deps: Deps, old: Record, new: Record) -> None:
-    every = deps.store.snapshot_every
-    if new.version // every > old.version // every:
-        deps.store.save_snapshot(new)
     before = {o.key for o in old.owed()}
     for owed in new.owed():
         deadline = new.deadline(owed.key)

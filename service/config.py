@@ -14,7 +14,7 @@ from typing import Any
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     "RQ_REDIS_URL": None,  # queues may live on another Redis; defaults to REDIS_URL
-    "SNAPSHOT_EVERY": 50,
+    "SNAPSHOT_EVERY": 1,
     "MAX_BODY_BYTES": 64 * 1024,
     "COMMAND_RETRIES": 8,
     "QUEUE": "marketfold",

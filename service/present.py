@@ -40,11 +40,14 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "order": list(rec.order),
         "you": seat,
         "view": g.view(rec.state, seat, lang) if rec.state is not None else None,
-        "owed": [
-            {"seat": o.seat, "kind": o.kind, "deadline": rec.deadline(o.key)} for o in rec.owed()
-        ],
+        "owed": owed(rec),
         "result": rec.result,
     }
+
+
+def owed(rec: Record) -> list[dict[str, Any]]:
+    """Return the decisions owed now, with their deadlines."""
+    return [{"seat": o.seat, "kind": o.kind, "deadline": rec.deadline(o.key)} for o in rec.owed()]
 
 
 def events(rec: Record, envelopes: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -35,20 +36,18 @@ def hash_token(token: str) -> str:
 def create_player(deps: Deps, name: str) -> dict[str, str]:
     """Register a player; the token is returned once and only its hash is kept."""
     player_id, token = new_id("p_"), secrets.token_urlsafe(32)
+    record = json.dumps({"id": player_id, "name": name})
     pipe = deps.redis.pipeline()
     pipe.hset(keys.player(player_id), mapping={"name": name, "token": hash_token(token)})
-    pipe.set(keys.token(hash_token(token)), player_id)
+    pipe.set(keys.token(hash_token(token)), record)
     pipe.execute()
     return {"id": player_id, "name": name, "token": token}
 
 
 def authenticate(deps: Deps, token: str) -> dict[str, str] | None:
     """Return {id, name} of the token's player, or None."""
-    player_id = deps.redis.get(keys.token(hash_token(token)))
-    if player_id is None:
-        return None
-    name = deps.redis.hget(keys.player(player_id.decode()), "name")
-    return {"id": player_id.decode(), "name": (name or b"").decode()}
+    record = deps.redis.get(keys.token(hash_token(token)))
+    return json.loads(record) if record else None
 
 
 def create_game(
