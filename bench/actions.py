@@ -44,8 +44,9 @@ def play_game(base: str, n: int, seed: int, latencies: list[float]) -> str:
     s = requests.Session()
     people = [player(base, s, f"bench{seed}-{i}") for i in range(n)]
     auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
-    game = s.post(f"{base}/v1/games", json={"ruleset": "goblin-market", "players": n},
-                  headers=auth[0]).json()
+    game = s.post(
+        f"{base}/v1/games", json={"ruleset": "goblin-market", "players": n}, headers=auth[0]
+    ).json()
     gid = game["id"]
     for h in auth:
         s.post(f"{base}/v1/games/{gid}/join", headers=h)
@@ -125,16 +126,26 @@ def synthetic_long_game(base: str, redis_url: str, events: int) -> tuple[float, 
     s = requests.Session()
     people = [player(base, s, f"long-{i}") for i in range(3)]
     auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
-    gid = s.post(f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3},
-                 headers=auth[0]).json()["id"]
+    gid = s.post(
+        f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=auth[0]
+    ).json()["id"]
     for h in auth:
         s.post(f"{base}/v1/games/{gid}/join", headers=h)
     start = time_get(base, gid)
     store = EventStore(redis.Redis.from_url(redis_url))
     last = store.read(gid)[-1]
-    pad = [{"seq": last["seq"] + 1 + i, "type": "game.Annotated", "data": {"note": i},
-            "actor": "system", "at": codec.now_iso(), "cause": "bench", "visible_to": "all"}
-           for i in range(events)]
+    pad = [
+        {
+            "seq": last["seq"] + 1 + i,
+            "type": "game.Annotated",
+            "data": {"note": i},
+            "actor": "system",
+            "at": codec.now_iso(),
+            "cause": "bench",
+            "visible_to": "all",
+        }
+        for i in range(events)
+    ]
     codec.seal(pad, last["hash"])
     store.append(gid, pad, last["seq"])
     assert store.redis.xlen(keys.game_events(gid)) == last["seq"] + events
@@ -173,18 +184,26 @@ def main() -> None:
         print(f"{args.clients} clients, {len(ids)} full Goblin Market games, {len(lat)} actions")
         print("| endpoint | actions/s | p50 ms | p99 ms |")
         print("| --- | --- | --- | --- |")
-        for name, rate, xs in (("marketfold POST /actions", ours, lat),
-                               ("bare Flask+gunicorn XADD", theirs, bare_lat)):
-            print(f"| {name} | {rate:.0f} | {percentile(xs, 50) * 1e3:.1f} "
-                  f"| {percentile(xs, 99) * 1e3:.1f} |")
+        for name, rate, xs in (
+            ("marketfold POST /actions", ours, lat),
+            ("bare Flask+gunicorn XADD", theirs, bare_lat),
+        ):
+            print(
+                f"| {name} | {rate:.0f} | {percentile(xs, 50) * 1e3:.1f} "
+                f"| {percentile(xs, 99) * 1e3:.1f} |"
+            )
         print(f"marketfold / bare: {ours / theirs:.0%} (target >= 40%)")
 
         fresh, done = synthetic_long_game(base, redis_url, 0)[0], time_get(base, ids[0])
-        print(f"GET /v1/games/{{id}} p50: game start {fresh * 1e3:.2f} ms, "
-              f"finished game {done * 1e3:.2f} ms ({done / fresh:.2f}x)")
+        print(
+            f"GET /v1/games/{{id}} p50: game start {fresh * 1e3:.2f} ms, "
+            f"finished game {done * 1e3:.2f} ms ({done / fresh:.2f}x)"
+        )
         start, long = synthetic_long_game(base, redis_url, 5000)
-        print(f"GET /v1/games/{{id}} p50: start {start * 1e3:.2f} ms, after 5,000 more events "
-              f"{long * 1e3:.2f} ms ({long / start:.2f}x, target <= 1.5x)")
+        print(
+            f"GET /v1/games/{{id}} p50: start {start * 1e3:.2f} ms, after 5,000 more events "
+            f"{long * 1e3:.2f} ms ({long / start:.2f}x, target <= 1.5x)"
+        )
     finally:
         for p in procs:
             p.terminate()

@@ -17,10 +17,24 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, threads: int
     """Start `app` under gunicorn (gthread) on a loopback port, as `marketfold serve` does."""
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
-         "--log-level", "warning"],
-        env=env, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            app,
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(threads),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        cwd=ROOT,
     )
 
 

@@ -84,7 +84,9 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
     if kind == "game.Started":
         return replace(rec, order=tuple(data["order"]), status=ACTIVE)
     if kind == "game.Ended":
-        return replace(rec, status=FINISHED, result=data["result"], seed=data["seed"], owed_since=())
+        return replace(
+            rec, status=FINISHED, result=data["result"], seed=data["seed"], owed_since=()
+        )
     if kind.startswith("game."):
         return rec
     event = Event(kind, data, _visible(envelope["visible_to"]))

@@ -69,7 +69,9 @@ class EventStore:
         if record is None:
             record = Record(game_id)
             if blob:  # an unreadable snapshot: refold from the start
-                tail = [[i, [b"e", f[b"e"]]] for i, f in self.redis.xrange(keys.game_events(game_id))]
+                tail = [
+                    [i, [b"e", f[b"e"]]] for i, f in self.redis.xrange(keys.game_events(game_id))
+                ]
         envelopes = [codec.loads(fields[1]) for _, fields in tail]  # fields: [b"e", payload]
         record = fold_all(record, envelopes)
         if len(envelopes) >= self.snapshot_every:
@@ -96,8 +98,13 @@ class EventStore:
         """
         status, value = self._append(
             keys=[keys.game_events(game_id), keys.game_idem(game_id), keys.game_snapshot(game_id)],
-            args=[expected, idem, result, _pickle(snapshot) if snapshot else b"",
-                  *map(codec.dumps, envelopes)],
+            args=[
+                expected,
+                idem,
+                result,
+                _pickle(snapshot) if snapshot else b"",
+                *map(codec.dumps, envelopes),
+            ],
         )
         if status == b"duplicate":
             raise Duplicate(value.decode())
@@ -107,7 +114,9 @@ class EventStore:
 
     def save_snapshot(self, record: Record) -> None:
         """Store `record` as the game's snapshot unless a newer one is there."""
-        self._save(keys=[keys.game_snapshot(record.game_id)], args=[record.version, _pickle(record)])
+        self._save(
+            keys=[keys.game_snapshot(record.game_id)], args=[record.version, _pickle(record)]
+        )
 
 
 def _pickle(record: Record) -> bytes:

@@ -27,7 +27,16 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     @app.before_request
     def limit_body() -> None:
         if (request.content_length or 0) > cfg["MAX_BODY_BYTES"]:
-            raise Problem(413, "body_too_large", f"bodies are limited to {cfg['MAX_BODY_BYTES']} bytes")
+            raise Problem(
+                413, "body_too_large", f"bodies are limited to {cfg['MAX_BODY_BYTES']} bytes"
+            )
+
+    @app.after_request
+    def per_caller(response: Response) -> Response:
+        if request.path.startswith("/v1/"):  # answers depend on who asks, in which language
+            response.headers["Vary"] = "Authorization, Accept-Language"
+            response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
     @app.get("/openapi.yaml")
     def openapi_spec():

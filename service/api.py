@@ -14,8 +14,9 @@ from service.errors import Problem
 from service.schemas import Action, GameCreate, PlayerCreate
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-IDEM_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+DIGITS = re.compile(r"[0-9]{1,18}")
+IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 
 
 def deps() -> Deps:
@@ -26,13 +27,17 @@ def body() -> Any:
     """Return the JSON body, or raise 422 if it is not JSON."""
     data = request.get_json(silent=True)
     if data is None:
-        raise Problem(422, "invalid_body", "the body must be a JSON object",
-                      errors={"_body": ["not valid JSON"]})
+        raise Problem(
+            422,
+            "invalid_body",
+            "the body must be a JSON object",
+            errors={"_body": ["not valid JSON"]},
+        )
     return data
 
 
 def game_id_ok(game_id: str) -> str:
-    if not GAME_ID.match(game_id):
+    if not GAME_ID.fullmatch(game_id):
         raise Problem(404, "game_not_found", f"no game {game_id!r}")
     return game_id
 
@@ -68,7 +73,11 @@ def create_game():
     player = auth.caller(deps())
     data = GameCreate().load(body())
     done = usecases.create_game(
-        deps(), player["id"], data["ruleset"], data["players"], data["options"],
+        deps(),
+        player["id"],
+        data["ruleset"],
+        data["players"],
+        data["options"],
         data["decision_timeout_s"],
     )
     return _game_response(done.record, None, 201)
@@ -86,8 +95,7 @@ def _game_response(rec, seat: int | None, status: int) -> Response:
     response = jsonify(present.game(rec, seat, lang()))
     response.status_code = status
     response.set_etag(str(rec.version))
-    response.headers["Vary"] = "Authorization, Accept-Language"
-    return response
+    return response.make_conditional(request) if status == 200 else response
 
 
 @bp.post("/games/<game_id>/join")
@@ -116,14 +124,17 @@ def post_action(game_id: str):
     game_id_ok(game_id)
     action = Action().load(body())
     key = request.headers.get("Idempotency-Key") or usecases.new_id("auto_")
-    if not IDEM_KEY.match(key):
-        raise Problem(422, "invalid_header", "Idempotency-Key must be 1-128 visible ASCII chars",
-                      errors={"Idempotency-Key": ["1-128 visible ASCII characters"]})
+    if not IDEM_KEY.fullmatch(key):
+        raise Problem(
+            422,
+            "invalid_header",
+            "Idempotency-Key must be 1-128 visible ASCII chars",
+            errors={"Idempotency-Key": ["1-128 visible ASCII characters"]},
+        )
     done = usecases.act(deps(), game_id, player["id"], action, key, _if_match())
     seat = done.record.seat_of(player["id"])
     events = present.events(done.record, done.envelopes, seat)
-    return {"version": done.record.version, "events": events,
-            "owed": present.owed(done.record)}, 201
+    return {"version": done.version, "events": events, "owed": done.owed}, 201
 
 
 def _if_match() -> int | None:
@@ -131,9 +142,15 @@ def _if_match() -> int | None:
     if raw is None:
         return None
     value = raw.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
-        raise Problem(422, "invalid_header", "If-Match must be a game version, e.g. \"12\"",
-                      errors={"If-Match": ["must be a version number"]})
+    if value == "*":
+        return None  # any current version
+    if not DIGITS.fullmatch(value):
+        raise Problem(
+            422,
+            "invalid_header",
+            'If-Match must be a game version, e.g. "12"',
+            errors={"If-Match": ["must be a version number"]},
+        )
     return int(value)
 
 
@@ -141,9 +158,13 @@ def _if_match() -> int | None:
 def list_events(game_id: str):
     player = auth.caller(deps(), required=False)
     after = request.args.get("after", "0")
-    if not after.isdigit():
-        raise Problem(422, "invalid_query", "after must be a whole number",
-                      errors={"after": ["must be a whole number >= 0"]})
+    if not DIGITS.fullmatch(after):
+        raise Problem(
+            422,
+            "invalid_query",
+            "after must be a whole number",
+            errors={"after": ["must be a whole number >= 0"]},
+        )
     rec = commands.load(deps(), game_id_ok(game_id)).record
     seat = rec.seat_of(player["id"]) if player else None
     envelopes = deps().store.read(game_id, int(after))

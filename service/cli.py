@@ -52,17 +52,34 @@ def serve(args: argparse.Namespace) -> int:
             return 1
         env["REDIS_URL"] = redis_server.url
     http = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "service.wsgi:app",
-         "--bind", f"{args.host}:{args.port}", "--workers", str(args.http_workers),
-         "--worker-class", "gthread", "--threads", str(args.threads),
-         "--graceful-timeout", "5", "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "service.wsgi:app",
+            "--bind",
+            f"{args.host}:{args.port}",
+            "--workers",
+            str(args.http_workers),
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(args.threads),
+            "--graceful-timeout",
+            "5",
+            "--log-level",
+            "warning",
+        ],
         env=env,
     )
     worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
-    print(f"marketfold is serving on http://{args.host}:{args.port}/v1 "
-          f"(Redis: {env['REDIS_URL']}); Ctrl-C stops it", flush=True)
+    print(
+        f"marketfold is serving on http://{args.host}:{args.port}/v1 "
+        f"(Redis: {env['REDIS_URL']}); Ctrl-C stops it",
+        flush=True,
+    )
     try:
         while not stopping and http.poll() is None and worker.poll() is None:
             time.sleep(0.2)

@@ -12,7 +12,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from events import codec
@@ -20,6 +20,7 @@ from events.record import FINISHED, Record, fold_all
 from events.store import Duplicate, Loaded, StaleVersion
 from games.base import Event
 from games.rng import Rng
+from service import present
 from service.errors import Problem
 from workers import schedule
 
@@ -36,6 +37,8 @@ class Outcome:
     record: Record
     envelopes: list[dict[str, Any]]
     created: bool = True  # False when an idempotent retry returned the first result
+    version: int = 0  # the version right after this command
+    owed: list[dict[str, Any]] = field(default_factory=list)  # who owed what right after it
 
 
 def fingerprint(payload: Any) -> str:
@@ -74,14 +77,17 @@ def run(
         rng = Rng(loaded.seed or b"", rec.draws)
         actor, events = decide(loaded, rng)
         if not events:
-            return Outcome(rec, [], created=False)
+            return Outcome(rec, [], False, rec.version, present.owed(rec))
         envelopes = _envelopes(rec, events, actor, cause, start_draws=rec.draws, rng=rng)
         new = fold_all(rec, codec.seal(envelopes, rec.last_hash))
         if new.status != FINISHED and new.state is not None and new.game.is_over(new.state):
             ended = codec.seal(_ended(new, loaded.seed, cause, envelopes[-1]["at"]), new.last_hash)
             envelopes += ended
             new = fold_all(new, ended)
-        stored = json.dumps({"first": rec.version + 1, "last": new.version, "body": print_})
+        owed = present.owed(new)
+        stored = json.dumps(
+            {"first": rec.version + 1, "last": new.version, "body": print_, "owed": owed}
+        )
         every = deps.store.snapshot_every
         snapshot = new if new.version // every > rec.version // every else None
         try:
@@ -93,7 +99,7 @@ def run(
         except Duplicate as dup:
             return _replay(deps, load(deps, game_id), dup.stored, print_)
         _after_append(deps, rec, new)
-        return Outcome(new, envelopes)
+        return Outcome(new, envelopes, True, new.version, owed)
     raise Problem(503, "contention", "too many concurrent writes to this game; retry")
 
 
@@ -143,7 +149,7 @@ def _replay(deps: Deps, loaded: Loaded, stored: str, print_: str) -> Outcome:
         )
     rec = loaded.record
     envelopes = deps.store.read(rec.game_id, first["first"] - 1, first["last"] - first["first"] + 1)
-    return Outcome(rec, envelopes, created=False)
+    return Outcome(rec, envelopes, False, first["last"], first["owed"])
 
 
 def _after_append(deps: Deps, old: Record, new: Record) -> None:

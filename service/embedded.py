@@ -81,10 +81,25 @@ class EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._check_pidfile()
         args = [
-            binary(), "--dir", str(self.data_dir), "--bind", "127.0.0.1",
-            "--port", str(self.port), "--pidfile", str(self.pidfile),
-            "--appendonly", "yes", "--appendfsync", self.appendfsync,
-            "--save", "", "--daemonize", "no", "--logfile", str(self.data_dir / "valkey.log"),
+            binary(),
+            "--dir",
+            str(self.data_dir),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--pidfile",
+            str(self.pidfile),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            self.appendfsync,
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.data_dir / "valkey.log"),
         ]
         if self.socket:
             args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]

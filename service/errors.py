@@ -37,13 +37,27 @@ def problem(status: int, code: str, detail: str, **extra: Any):
     headers = {"Content-Type": "application/problem+json"}
     if status == 503:
         headers["Retry-After"] = "1"
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="marketfold"'
     return body, status, headers
 
 
 def _http(e: HTTPException):
-    codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large", 415: "invalid_body"}
+    codes = {
+        404: "not_found",
+        405: "method_not_allowed",
+        413: "body_too_large",
+        415: "invalid_body",
+    }
     code = codes.get(e.code or 500, "http_error")
-    return problem(e.code or 500, code, e.description or code)
+    body, status, headers = problem(e.code or 500, code, e.description or code)
+    if getattr(e, "valid_methods", None):
+        headers["Allow"] = ", ".join(e.valid_methods)
+    return body, status, headers
+
+
+def _unavailable(e: Exception):
+    return problem(503, "store_unavailable", "the event store is unreachable; retry")
 
 
 def _unexpected(e: Exception):
@@ -68,9 +82,7 @@ def register(app: Flask) -> None:
     )
     app.register_error_handler(RuleViolation, lambda e: problem(409, e.code, str(e)))
     app.register_error_handler(StaleVersion, lambda e: problem(412, "version_mismatch", str(e)))
-    app.register_error_handler(
-        redis.ConnectionError,
-        lambda e: problem(503, "store_unavailable", "the event store is unreachable; retry"),
-    )
+    app.register_error_handler(redis.ConnectionError, _unavailable)
+    app.register_error_handler(redis.TimeoutError, _unavailable)
     app.register_error_handler(HTTPException, _http)
     app.register_error_handler(Exception, _unexpected)

@@ -19,7 +19,8 @@ def language(accept: str | None) -> str:
             weight = float(q) if q else 1.0
         except ValueError:
             weight = 0.0
-        ranked.append((-weight, i, tag.split("-")[0].strip().lower()))
+        if weight > 0:  # q=0 means "not acceptable"
+            ranked.append((-weight, i, tag.split("-")[0].strip().lower()))
     return next((tag for _, _, tag in sorted(ranked) if tag in LANGS), "en")
 
 

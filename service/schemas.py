@@ -14,7 +14,9 @@ class GameCreate(Schema):
     players = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     decision_timeout_s = fields.Integer(
-        load_default=None, allow_none=True, strict=True,
+        load_default=None,
+        allow_none=True,
+        strict=True,
         validate=validate.Range(min=1, max=30 * 24 * 3600),
     )
 

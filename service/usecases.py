@@ -56,12 +56,19 @@ def create_game(
     """Create a game waiting for its players; log the seed's commitment, keep the seed."""
     game = games.get(ruleset)
     if game is None:
-        raise Problem(422, "unknown_ruleset", f"no ruleset {ruleset!r}",
-                      errors={"ruleset": [f"must be one of {sorted(games.REGISTRY)}"]})
+        raise Problem(
+            422,
+            "unknown_ruleset",
+            f"no ruleset {ruleset!r}",
+            errors={"ruleset": [f"must be one of {sorted(games.REGISTRY)}"]},
+        )
     if not game.min_players <= players <= game.max_players:
-        raise Problem(422, "invalid_players",
-                      f"{game.id} takes {game.min_players} to {game.max_players} players",
-                      errors={"players": [f"must be from {game.min_players} to {game.max_players}"]})
+        raise Problem(
+            422,
+            "invalid_players",
+            f"{game.id} takes {game.min_players} to {game.max_players} players",
+            errors={"players": [f"must be from {game.min_players} to {game.max_players}"]},
+        )
     options = game.normalize_options(options, players)
     game_id, seed = new_id("g_"), secrets.token_bytes(32)
     deps.redis.set(keys.game_seed(game_id), seed)
@@ -75,8 +82,11 @@ def create_game(
         "seed_commitment": hashlib.sha256(seed).hexdigest(),
     }
     created = commands.run(
-        deps, game_id, lambda loaded, rng: ("system", [Event("game.Created", data)]),
-        cause=f"create:{creator}", allow_new=True,
+        deps,
+        game_id,
+        lambda loaded, rng: ("system", [Event("game.Created", data)]),
+        cause=f"create:{creator}",
+        allow_new=True,
     )
     deps.redis.zadd(keys.games(), {game_id: datetime.now(UTC).timestamp()})
     return created
@@ -92,8 +102,11 @@ def join(deps: Deps, game_id: str, player: dict[str, str]) -> Outcome:
         if rec.seat_of(player["id"]) is not None:
             raise RuleViolation("you already hold a seat in this game", code="already_seated")
         seat = len(rec.seats)
-        events = [Event("game.PlayerJoined", {"seat": seat, "player": player["id"],
-                                              "name": player["name"]})]
+        events = [
+            Event(
+                "game.PlayerJoined", {"seat": seat, "player": player["id"], "name": player["name"]}
+            )
+        ]
         if seat + 1 == rec.players:
             order = rng.shuffle(range(rec.players))
             events.append(Event("game.Started", {"order": order}))
@@ -104,8 +117,12 @@ def join(deps: Deps, game_id: str, player: dict[str, str]) -> Outcome:
 
 
 def act(
-    deps: Deps, game_id: str, player_id: str, action: dict[str, Any],
-    idem: str, if_match: int | None,
+    deps: Deps,
+    game_id: str,
+    player_id: str,
+    action: dict[str, Any],
+    idem: str,
+    if_match: int | None,
 ) -> Outcome:
     """Apply one player's action."""
 
@@ -117,8 +134,15 @@ def act(
             raise RuleViolation(f"the game is {rec.status}", code=code)
         return seat, rec.game.decide(rec.state, seat, action, rng)
 
-    return commands.run(deps, game_id, decide, cause=idem, idem=f"{player_id}:{idem}",
-                        body=action, if_match=if_match)
+    return commands.run(
+        deps,
+        game_id,
+        decide,
+        cause=idem,
+        idem=f"{player_id}:{idem}",
+        body=action,
+        if_match=if_match,
+    )
 
 
 def seated(rec, player_id: str) -> int:
@@ -145,8 +169,10 @@ def expire(deps: Deps, game_id: str, key: str) -> str:
             outcome["status"] = "early"
             schedule.expiry(deps, game_id, key, deadline)
             return "system", []
-        timed_out = Event("game.DecisionTimedOut", {"seat": owed.seat, "kind": owed.kind,
-                                                    "key": key, "default": owed.default})
+        timed_out = Event(
+            "game.DecisionTimedOut",
+            {"seat": owed.seat, "kind": owed.kind, "key": key, "default": owed.default},
+        )
         return "system", [timed_out, *rec.game.decide(rec.state, owed.seat, owed.default, rng)]
 
     done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key)

@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):
     """A real Valkey server on a free loopback port, with AOF, for the whole session."""
-    server = EmbeddedRedis(tmp_path_factory.mktemp("valkey"), port=free_port(),
-                           appendfsync="everysec").start()
+    server = EmbeddedRedis(
+        tmp_path_factory.mktemp("valkey"), port=free_port(), appendfsync="everysec"
+    ).start()
     yield server
     server.stop()
 
@@ -63,8 +64,9 @@ def worker_process(redis_url):
     procs: list[subprocess.Popen] = []
 
     def start() -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"],
-                                env=_env(redis_url), cwd=ROOT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "worker"], env=_env(redis_url), cwd=ROOT
+        )
         procs.append(proc)
         return proc
 
@@ -80,9 +82,24 @@ def live_server(redis_url):
     """The API under gunicorn on a free port; yields its base URL."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "service.wsgi:app", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "--worker-class", "gthread", "--threads", "4", "--log-level", "warning"],
-        env=_env(redis_url), cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "service.wsgi:app",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "4",
+            "--log-level",
+            "warning",
+        ],
+        env=_env(redis_url),
+        cwd=ROOT,
     )
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):

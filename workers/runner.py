@@ -31,8 +31,12 @@ def run(burst: bool = False) -> None:
     cfg = config.load()
     deps = Deps.from_config(cfg)
     stop = threading.Event()
-    sweeper = threading.Thread(target=_sweep_forever, args=(Deps.from_config(cfg), stop),
-                               name="deadline-sweeper", daemon=True)
+    sweeper = threading.Thread(
+        target=_sweep_forever,
+        args=(Deps.from_config(cfg), stop),
+        name="deadline-sweeper",
+        daemon=True,
+    )
     sweeper.start()
     try:
         worker = SimpleWorker([deps.queue], connection=deps.queue.connection)

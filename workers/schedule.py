@@ -53,7 +53,9 @@ def sweep(deps: Deps, now: float, batch: int = 100) -> int:
     for member in due:
         game_id, key = member.decode().split("|", 1)
         deps.queue.enqueue(
-            EXPIRE_JOB, game_id, key,
+            EXPIRE_JOB,
+            game_id,
+            key,
             job_id=job_id(game_id, key),
             retry=Retry(max=3, interval=[1, 5, 15]),
             failure_ttl=7 * 24 * 3600,

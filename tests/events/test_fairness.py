@@ -11,8 +11,12 @@ DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
 
 
 def test_draws_match_the_published_vectors():
-    assert hex(draw(SEED, 0)) == "0xae3f59313a9bf2cb8b049c66873d65d8b7b0804637458fa37a68495414925cb8"
-    assert hex(draw(SEED, 2)) == "0x9f7abcb132ad2dfc6004cb11997c91417b8cb42cd31c32d44daa9f9ba3a4b614"
+    assert (
+        hex(draw(SEED, 0)) == "0xae3f59313a9bf2cb8b049c66873d65d8b7b0804637458fa37a68495414925cb8"
+    )
+    assert (
+        hex(draw(SEED, 2)) == "0x9f7abcb132ad2dfc6004cb11997c91417b8cb42cd31c32d44daa9f9ba3a4b614"
+    )
 
 
 def test_die_rolls_and_shuffles_match_the_published_vectors():
@@ -26,8 +30,11 @@ def test_die_rolls_and_shuffles_match_the_published_vectors():
 def test_every_vector_in_the_document_is_checked_here():
     for value in re.findall(r"\b[0-9a-f]{64}\b", DOC):
         assert value in (
-            hex(draw(SEED, 0))[2:], hex(draw(SEED, 1))[2:], hex(draw(SEED, 2))[2:],
-            hashlib.sha256(SEED).hexdigest(), SEED.hex(),
+            hex(draw(SEED, 0))[2:],
+            hex(draw(SEED, 1))[2:],
+            hex(draw(SEED, 2))[2:],
+            hashlib.sha256(SEED).hexdigest(),
+            SEED.hex(),
         ), value
 
 

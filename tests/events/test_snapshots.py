@@ -26,8 +26,11 @@ def played(app, moves=25):
             break
         seat = game["owed"][0]["seat"]
         legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
-        client.post(f"/v1/games/{gid}/actions", json=random_action(rnd, legal["actions"]),
-                    headers=bearer(seats[seat]))
+        client.post(
+            f"/v1/games/{gid}/actions",
+            json=random_action(rnd, legal["actions"]),
+            headers=bearer(seats[seat]),
+        )
     return gid
 
 

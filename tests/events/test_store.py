@@ -8,8 +8,15 @@ from events.store import Duplicate, EventStore, StaleVersion
 
 def envelopes(start: int, n: int, prev: str = codec.GENESIS) -> list[dict]:
     out = [
-        {"seq": start + i, "type": "game.Note", "data": {"i": start + i}, "actor": "system",
-         "at": codec.now_iso(), "cause": "test", "visible_to": "all"}
+        {
+            "seq": start + i,
+            "type": "game.Note",
+            "data": {"i": start + i},
+            "actor": "system",
+            "at": codec.now_iso(),
+            "cause": "test",
+            "visible_to": "all",
+        }
         for i in range(n)
     ]
     return codec.seal(out, prev)
@@ -52,6 +59,13 @@ def test_read_after_returns_only_the_tail(store):
 
 
 def test_keys_of_one_game_share_a_cluster_hash_tag():
-    tags = {k.split("{")[1].split("}")[0] for k in
-            (keys.game_events("x"), keys.game_snapshot("x"), keys.game_idem("x"), keys.game_seed("x"))}
+    tags = {
+        k.split("{")[1].split("}")[0]
+        for k in (
+            keys.game_events("x"),
+            keys.game_snapshot("x"),
+            keys.game_idem("x"),
+            keys.game_seed("x"),
+        )
+    }
     assert tags == {"g:x"}

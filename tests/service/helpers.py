@@ -16,8 +16,11 @@ def new_players(client, n: int, prefix: str = "p") -> list[dict[str, Any]]:
 
 def new_game(client, players: list[dict], ruleset: str = "goblin-market", **body: Any) -> str:
     """Create a game for `players`, seat them all, and return its id."""
-    res = client.post("/v1/games", json={"ruleset": ruleset, "players": len(players), **body},
-                      headers=bearer(players[0]))
+    res = client.post(
+        "/v1/games",
+        json={"ruleset": ruleset, "players": len(players), **body},
+        headers=bearer(players[0]),
+    )
     assert res.status_code == 201, res.get_json()
     gid = res.get_json()["id"]
     for p in players:
@@ -27,8 +30,7 @@ def new_game(client, players: list[dict], ruleset: str = "goblin-market", **body
 
 def by_seat(client, gid: str, players: list[dict]) -> dict[int, dict]:
     """Map each seat to its player, as the server reports it."""
-    return {client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p
-            for p in players}
+    return {client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p for p in players}
 
 
 def random_action(rnd: random.Random, actions: list[dict]) -> dict:

@@ -16,9 +16,23 @@ def serve(data_dir, port):
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["PYTHONPATH"] = str(ROOT)
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-         "--data-dir", str(data_dir), "--http-workers", "1"],
-        env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data_dir),
+            "--http-workers",
+            "1",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -46,8 +60,11 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
     try:
         wait_up(base)
         player = requests.post(base + "/v1/players", json={"name": "ana"}).json()
-        game = requests.post(base + "/v1/games", json={"ruleset": "goblin-market", "players": 3},
-                             headers={"Authorization": f"Bearer {player['token']}"}).json()
+        game = requests.post(
+            base + "/v1/games",
+            json={"ruleset": "goblin-market", "players": 3},
+            headers={"Authorization": f"Bearer {player['token']}"},
+        ).json()
         second = serve(tmp_path, free_port())
         _, err = second.communicate(timeout=30)
         assert second.returncode == 1 and "already running" in err

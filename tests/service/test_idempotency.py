@@ -18,10 +18,12 @@ def test_a_retried_request_with_the_same_key_appends_once_and_returns_the_first_
     seats = by_seat(client, gid, players)
     seat = owed_seat(client, gid)
     headers = {**bearer(seats[seat]), "Idempotency-Key": "retry-1"}
-    first = client.post(f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 3},
-                        headers=headers)
-    again = client.post(f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 3},
-                        headers=headers)
+    first = client.post(
+        f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 3}, headers=headers
+    )
+    again = client.post(
+        f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 3}, headers=headers
+    )
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json()
     log = client.get(f"/v1/games/{gid}/events").get_json()
@@ -35,8 +37,9 @@ def test_the_same_key_with_another_body_is_refused(client):
     headers = {**bearer(seats[owed_seat(client, gid)]), "Idempotency-Key": "k"}
     client.post(f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 3}, headers=headers)
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
-    res = client.post(f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 4},
-                      headers=headers)
+    res = client.post(
+        f"/v1/games/{gid}/actions", json={"type": "bid", "amount": 4}, headers=headers
+    )
     assert res.status_code == 422 and res.get_json()["code"] == "idempotency_key_reused"
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version
 

@@ -13,8 +13,11 @@ def play_out(client, gid, seats, rnd):
     while (game := client.get(f"/v1/games/{gid}").get_json())["status"] == "active":
         seat = game["owed"][0]["seat"]
         legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
-        res = client.post(f"/v1/games/{gid}/actions", json=random_action(rnd, legal["actions"]),
-                          headers=bearer(seats[seat]))
+        res = client.post(
+            f"/v1/games/{gid}/actions",
+            json=random_action(rnd, legal["actions"]),
+            headers=bearer(seats[seat]),
+        )
         assert res.status_code == 201
     return game
 

@@ -3,8 +3,8 @@
 import time
 
 from service import usecases
-from workers import schedule
 from tests.service.helpers import bearer, by_seat, new_game, new_players
+from workers import schedule
 
 
 def timed_out(client, gid):

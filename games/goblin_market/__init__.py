@@ -1,0 +1,39 @@
+"""Goblin Market (P.D. Magnus): a Decktet auction game for 3-6 players.
+
+`GAME` is the one object the rest of marketfold uses; docs/rules/goblin-market.md
+explains how it plays and where each rule lives.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from games.goblin_market.actions import legal, owed
+from games.goblin_market.evolve import evolve
+from games.goblin_market.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
+from games.goblin_market.rules import check_invariants, decide, is_over, setup
+from games.goblin_market.scoring import result
+from games.goblin_market.state import GAME_ID
+from games.goblin_market.view import NAMES, redact, view
+
+GAME = SimpleNamespace(
+    id=GAME_ID,
+    names=dict(NAMES),
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    rules_version=1,
+    options_schema=OPTIONS_SCHEMA,
+    normalize_options=normalize_options,
+    setup=setup,
+    evolve=evolve,
+    decide=decide,
+    legal=legal,
+    owed=owed,
+    view=view,
+    redact=redact,
+    is_over=is_over,
+    result=result,
+    check_invariants=check_invariants,
+)
+
+__all__ = ["GAME"]

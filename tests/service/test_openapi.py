@@ -1,0 +1,391 @@
+"""openapi.yaml is a valid OpenAPI 3.1 document, names every route, and describes every answer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from openapi_spec_validator import validate
+
+from service import create_app
+from service.embedded import free_port
+from tests.service.helpers import random_action
+from tests.service.openapi_check import (
+    METHODS,
+    CheckedClient,
+    assert_matches,
+    check_response,
+    documented_codes,
+    error_table,
+    expect,
+    spec,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+PATH_NAMES = {"game_id": "id"}  # Flask's variable names -> the spec's parameter names
+UNROUTED = {"not_found", "method_not_allowed"}  # codes for URLs and methods the spec lacks
+
+PLAYERS, RULESETS, GAMES = "/v1/players", "/v1/rulesets", "/v1/games"
+GAME, JOIN, LEGAL = "/v1/games/{id}", "/v1/games/{id}/join", "/v1/games/{id}/legal"
+ACTIONS, EVENTS = "/v1/games/{id}/actions", "/v1/games/{id}/events"
+
+
+@pytest.fixture
+def api(client) -> CheckedClient:
+    return CheckedClient(client)
+
+
+def register(api: CheckedClient, n: int) -> list[dict[str, Any]]:
+    return [expect(api.post(PLAYERS, json={"name": f"ana{i}"}), 201) for i in range(n)]
+
+
+def new_game(api: CheckedClient, creator: dict[str, Any], **body: Any) -> dict[str, Any]:
+    body = {"ruleset": "goblin-market", "players": 3, **body}
+    return expect(api.post(GAMES, token=creator["token"], json=body), 201)
+
+
+def seated_game(api: CheckedClient) -> tuple[str, dict[int, str]]:
+    """Create a 3-player Goblin Market game, seat three players; return id and seat → token."""
+    players = register(api, 3)
+    gid = new_game(api, players[0])["id"]
+    seats = {}
+    for p in players:
+        seats[expect(api.post(JOIN, gid, p["token"]), 200)["seat"]] = p["token"]
+    return gid, seats
+
+
+def owing(api: CheckedClient, gid: str) -> int:
+    return expect(api.get(GAME, gid), 200)["owed"][0]["seat"]
+
+
+# --- the document itself -------------------------------------------------------------------
+
+
+def test_the_spec_is_a_valid_openapi_3_1_document():
+    assert spec()["openapi"] == "3.1.0"
+    validate(spec())
+
+
+def test_the_spec_has_exactly_the_apps_routes_with_view_names_as_operation_ids():
+    app = create_app(
+        {"REDIS_URL": "redis://127.0.0.1:1/0", "RQ_REDIS_URL": "redis://127.0.0.1:1/0"}
+    )
+    routed = {}
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        path = re.sub(
+            r"<(?:[^:<>]+:)?([^<>]+)>", lambda m: "{" + PATH_NAMES.get(m[1], m[1]) + "}", rule.rule
+        )
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            routed[(method, path)] = rule.endpoint.rsplit(".", 1)[-1]
+    documented = {
+        (method.upper(), path): operation["operationId"]
+        for path, item in spec()["paths"].items()
+        for method, operation in item.items()
+        if method in METHODS
+    }
+    assert set(documented) == set(routed)
+    assert documented == routed
+
+
+def test_every_documented_problem_code_is_in_the_error_table_and_back():
+    table = error_table()
+    assert documented_codes() <= table
+    assert {code for _, code in table} - {c for _, c in documented_codes()} == UNROUTED
+
+
+def test_every_code_the_service_raises_is_in_the_error_table():
+    raised: set[tuple[int | None, str]] = set()
+    for source in [*ROOT.glob("service/*.py"), *ROOT.glob("games/**/*.py")]:
+        text = source.read_text("utf-8")
+        raised |= {
+            (int(s), c) for s, c in re.findall(r"[Pp]roblem\(\s*(\d{3}),\s*\"([a-z_]+)\"", text)
+        }
+        raised |= {(None, c) for c in re.findall(r"\bcode\s*=\s*\"([a-z_]+)\"", text)}
+        raised |= {(int(s), c) for s, c in re.findall(r"\b(\d{3}): \"([a-z_]+)\"", text)}
+    table = error_table()
+    codes = {code for _, code in table}
+    missing = {(s, c) for s, c in raised if (s, c) not in table and not (s is None and c in codes)}
+    assert not missing, f"raised but not in the error table: {sorted(missing, key=str)}"
+
+
+def test_every_example_in_the_spec_fits_its_schema():
+    checked = 0
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                name = media["schema"]["$ref"].rsplit("/", 1)[-1]
+                examples = [e["value"] for e in media.get("examples", {}).values()]
+                for example in [*examples, *([media["example"]] if "example" in media else [])]:
+                    assert_matches(name, example)
+                    checked += 1
+            for status, ref in operation["responses"].items():
+                response = spec()["components"]["responses"].get(
+                    ref.get("$ref", "").rsplit("/", 1)[-1], ref
+                )
+                for content_type, media in response.get("content", {}).items():
+                    if "example" in media:
+                        check_response(method, path, int(status), media["example"], content_type)
+                        checked += 1
+    actions = spec()["paths"][ACTIONS]["post"]["requestBody"]["content"]["application/json"]
+    for example in actions["examples"].values():
+        assert_matches("GoblinMarketAction", example["value"])
+    assert checked > 10
+
+
+def test_the_checker_refuses_answers_the_spec_does_not_allow():
+    problem = {
+        "type": "https://marketfold.dev/problems/game_over",
+        "title": "game over",
+        "status": 409,
+        "detail": "the game is finished",
+        "code": "game_over",
+    }
+    check_response("POST", ACTIONS, 409, problem)
+    with pytest.raises(AssertionError, match="not one of"):
+        check_response("POST", JOIN, 409, problem)
+    with pytest.raises(AssertionError, match="documents no 418"):
+        check_response("GET", GAME, 418, problem)
+    with pytest.raises(AssertionError, match="breaks the spec"):
+        check_response("GET", "/healthz", 200, {"status": "down"})
+    with pytest.raises(AssertionError, match="breaks the spec"):
+        assert_matches("Event", {**problem, "seq": 0})
+
+
+# --- the app's answers ---------------------------------------------------------------------
+
+
+def test_registering_listing_and_creating_match_the_spec(api):
+    ana, bo, cy = register(api, 3)
+    rulesets = expect(api.get(RULESETS), 200)["rulesets"]
+    gm = next(r for r in rulesets if r["id"] == "goblin-market")
+    assert gm["min_players"] <= 3 <= gm["max_players"]
+    es = expect(api.get(RULESETS, headers={"Accept-Language": "es-ES,es;q=0.9"}), 200)
+    assert next(r for r in es["rulesets"] if r["id"] == "goblin-market")["name"] != gm["name"]
+
+    resp = api.post(
+        GAMES,
+        token=ana["token"],
+        json={
+            "ruleset": "goblin-market",
+            "players": 3,
+            "options": {"edition": "es", "courts": False},
+            "decision_timeout_s": 300,
+        },
+    )
+    game = expect(resp, 201)
+    assert resp.headers["ETag"] == f'"{game["version"]}"'
+    assert (game["status"], game["you"], game["view"], game["result"]) == (
+        "waiting",
+        None,
+        None,
+        None,
+    )
+    assert game["options"] == {"edition": "es", "courts": False}
+
+    joins = [expect(api.post(JOIN, game["id"], p["token"]), 200) for p in (ana, bo, cy)]
+    assert [j["status"] for j in joins] == ["waiting", "waiting", "active"]
+    started = expect(api.get(GAME, game["id"], ana["token"]), 200)
+    assert started["you"] == joins[0]["seat"] and isinstance(started["view"], dict)
+    assert started["owed"] and all(o["deadline"] for o in started["owed"])
+
+
+def test_reading_a_started_game_matches_the_spec_and_hides_what_it_should(api):
+    gid, seats = seated_game(api)
+    resp = api.get(GAME, gid)
+    game = expect(resp, 200)
+    assert resp.headers["ETag"] == f'"{game["version"]}"' and game["you"] is None
+    assert game["status"] == "active" and sorted(game["order"]) == [0, 1, 2]
+    for seat, token in seats.items():
+        assert expect(api.get(GAME, gid, token), 200)["you"] == seat
+        legal = expect(api.get(LEGAL, gid, token), 200)
+        assert legal["version"] == game["version"]
+        assert bool(legal["actions"]) == (seat == game["owed"][0]["seat"])
+
+    for token in (None, seats[0]):
+        events = expect(api.get(EVENTS, gid, token), 200)
+        assert events["version"] == game["version"] == events["events"][-1]["seq"]
+        hidden = [e for e in events["events"] if e["visible_to"] != "all"]
+        assert hidden and all(e["redacted"] and "salt" not in e for e in hidden)
+    tail = expect(api.get(EVENTS, gid, query_string={"after": game["version"] - 1}), 200)
+    assert [e["seq"] for e in tail["events"]] == [game["version"]]
+
+
+def test_an_action_with_if_match_and_idempotency_key_matches_the_spec(api):
+    gid, seats = seated_game(api)
+    seat = owing(api, gid)
+    etag = api.get(GAME, gid).headers["ETag"]
+    headers = {"If-Match": etag, "Idempotency-Key": "bid-1"}
+    first = expect(
+        api.post(ACTIONS, gid, seats[seat], json={"type": "bid", "amount": 1}, headers=headers), 201
+    )
+    assert first["events"][0]["actor"] == seat
+    assert first["events"][0]["seq"] == int(etag.strip('"')) + 1
+
+    again = expect(
+        api.post(ACTIONS, gid, seats[seat], json={"amount": 1, "type": "bid"}, headers=headers), 201
+    )
+    assert again["events"] == first["events"]
+    expect(
+        api.post(ACTIONS, gid, seats[seat], json={"type": "pass"}, headers=headers),
+        422,
+        "idempotency_key_reused",
+    )
+    nxt = owing(api, gid)
+    expect(
+        api.post(
+            ACTIONS,
+            gid,
+            seats[nxt],
+            json={"type": "pass"},
+            headers={"If-Match": etag, "Idempotency-Key": "late"},
+        ),
+        412,
+        "version_mismatch",
+    )
+    assert expect(api.get(GAME, gid), 200)["version"] == first["version"]
+
+
+def test_error_answers_match_the_spec(api):
+    ana, bo, cy, dee = register(api, 4)
+    waiting = new_game(api, ana)["id"]
+    expect(api.post(JOIN, waiting, ana["token"]), 200)
+
+    expect(api.post(GAMES, json={"ruleset": "goblin-market", "players": 3}), 401, "unauthorized")
+    expect(api.get(GAME, waiting, "forged"), 401, "unauthorized")
+    expect(api.get(LEGAL, waiting, headers={"Authorization": "Basic abc"}), 401, "unauthorized")
+
+    for method, template in [("GET", GAME), ("GET", LEGAL), ("GET", EVENTS), ("POST", JOIN)]:
+        expect(api.call(method, template, "g_nope", ana["token"]), 404, "game_not_found")
+    expect(api.get(GAME, "x" * 65), 404, "game_not_found")
+    expect(api.post(ACTIONS, "g_nope", ana["token"], json={"type": "pass"}), 404, "game_not_found")
+
+    for bad in (
+        {"ruleset": "goblin-market", "players": "3"},
+        {"ruleset": "goblin-market"},
+        {"ruleset": "goblin-market", "players": 3, "colour": "red"},
+        ["goblin-market"],
+    ):
+        body = expect(api.post(GAMES, token=ana["token"], json=bad), 422, "invalid_body")
+        assert body["errors"]
+    expect(api.post(PLAYERS, data="{name", content_type="application/json"), 422, "invalid_body")
+    expect(api.post(PLAYERS, data='{"name": "x"}', content_type="text/plain"), 422, "invalid_body")
+    expect(
+        api.post(GAMES, token=ana["token"], json={"ruleset": "chess", "players": 3}),
+        422,
+        "unknown_ruleset",
+    )
+    expect(
+        api.post(GAMES, token=ana["token"], json={"ruleset": "goblin-market", "players": 2}),
+        422,
+        "invalid_players",
+    )
+    body = expect(
+        api.post(
+            GAMES,
+            token=ana["token"],
+            json={"ruleset": "goblin-market", "players": 3, "options": {"colour": "red"}},
+        ),
+        422,
+        "invalid_option",
+    )
+    assert "options.colour" in body["errors"]
+    expect(
+        api.post(PLAYERS, data="x" * (65 * 1024), content_type="application/json"),
+        413,
+        "body_too_large",
+    )
+
+    expect(api.post(JOIN, waiting, ana["token"]), 409, "already_seated")
+    expect(api.post(ACTIONS, waiting, ana["token"], json={"type": "pass"}), 409, "game_not_started")
+    expect(api.get(LEGAL, waiting, bo["token"]), 403, "not_seated")
+
+    gid, seats = seated_game(api)
+    expect(api.post(JOIN, gid, dee["token"]), 409, "game_not_waiting")
+    expect(api.post(ACTIONS, gid, dee["token"], json={"type": "pass"}), 403, "not_seated")
+    expect(api.get(EVENTS, gid, query_string={"after": "-1"}), 422, "invalid_query")
+    seat = owing(api, gid)
+    other = next(s for s in seats if s != seat)
+    act = (ACTIONS, gid, seats[seat])
+    expect(api.post(ACTIONS, gid, seats[other], json={"type": "pass"}), 409, "not_your_turn")
+    expect(api.post(*act, json={"type": "take_all"}), 409, "action_not_allowed")
+    expect(api.post(*act, json={"type": "bid", "amount": 0}), 409, "bid_too_low")
+    expect(api.post(*act, json={"type": "bid", "amount": 1000}), 409, "insufficient_coins")
+    expect(api.post(*act, json={"type": "bid", "amount": "3"}), 422, "invalid_action")
+    expect(api.post(*act, json={"type": "dance"}), 422, "invalid_action")
+    expect(api.post(*act, json={"amount": 3}), 422, "invalid_body")
+    expect(
+        api.post(*act, json={"type": "pass"}, headers={"If-Match": "soon"}), 422, "invalid_header"
+    )
+    expect(
+        api.post(*act, json={"type": "pass"}, headers={"Idempotency-Key": "a b"}),
+        422,
+        "invalid_header",
+    )
+
+
+def test_an_unreachable_store_is_a_503_with_retry_after():
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    api = CheckedClient(create_app({"REDIS_URL": url, "RQ_REDIS_URL": url}).test_client())
+    resp = api.get("/healthz")
+    expect(resp, 503, "store_unavailable")
+    assert int(resp.headers["Retry-After"]) >= 0
+    expect(api.post(PLAYERS, json={"name": "ana"}), 503, "store_unavailable")
+    expect(api.get(RULESETS), 200)
+
+
+def test_the_service_routes_match_the_spec(api):
+    resp = api.get("/openapi.yaml")
+    assert resp.status_code == 200 and yaml.safe_load(resp.get_data(as_text=True)) == spec()
+    assert expect(api.get("/healthz"), 200) == {"status": "ok"}
+
+
+def chain_hash(envelope: dict[str, Any]) -> str:
+    """Hash an envelope the way the Event schema's description says."""
+    body = {k: v for k, v in envelope.items() if k != "hash"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256((envelope["prev"] + text).encode("utf-8")).hexdigest()
+
+
+def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api):
+    gid, seats = seated_game(api)
+    rnd = random.Random(7)
+    for _ in range(2000):
+        game = expect(api.get(GAME, gid), 200)
+        if game["status"] != "active":
+            break
+        token = seats[game["owed"][0]["seat"]]
+        actions = expect(api.get(LEGAL, gid, token), 200)["actions"]
+        for choice in (c for a in actions for c in a["choices"] or []):
+            assert_matches("GoblinMarketAction", choice)
+        action = random_action(rnd, actions)
+        assert_matches("GoblinMarketAction", action)
+        expect(api.post(ACTIONS, gid, token, json=action), 201)
+    assert game["status"] == "finished"
+    assert_matches("Result", game["result"])
+    assert set(game["result"]["winners"]) <= set(seats)
+
+    events = expect(api.get(EVENTS, gid), 200)["events"]
+    assert not any(e.get("redacted") for e in events)
+    assert all("salt" in e for e in events if e["visible_to"] != "all")
+    prev = "0" * 64
+    for e in events:
+        assert e["prev"] == prev and e["hash"] == chain_hash(e)
+        prev = e["hash"]
+    created, ended = events[0], events[-1]
+    assert (created["type"], ended["type"]) == ("game.Created", "game.Ended")
+    seed = bytes.fromhex(ended["data"]["seed"])
+    assert hashlib.sha256(seed).hexdigest() == created["data"]["seed_commitment"]
+
+    token = next(iter(seats.values()))
+    assert expect(api.get(LEGAL, gid, token), 200)["actions"] == []
+    expect(api.post(ACTIONS, gid, token, json={"type": "pass"}), 409, "game_over")
