@@ -38,12 +38,20 @@ class ActionSpec:
 @dataclass(frozen=True)
 class Owed:
     """A decision `seat` owes now; `key` names it (stable until it is made), `default` is
-    the action applied for the seat when its deadline passes."""
+    the action applied for the seat when its deadline passes.
+
+    `simultaneous` marks a seat's part in a simultaneous phase (sealed bids, secret
+    production, a reaction window): every seat of one phase shares the phase's `key`, so
+    the phase has one deadline. When every submission is in, `ready(state)` returns
+    that key and a worker calls `resolve(state, rng)`; at the deadline the missing seats'
+    defaults are submitted through `decide` and the phase is resolved the same way.
+    """
 
     seat: Seat
     kind: str
     key: str
     default: dict[str, Any]
+    simultaneous: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,12 @@ class RuleViolation(Exception):
 
 class NotYourTurn(RuleViolation):
     code = "not_your_turn"
+
+
+class PhaseClosed(RuleViolation):
+    """A submission to a simultaneous phase that is no longer open."""
+
+    code = "phase_closed"
 
 
 class InvalidAction(RuleViolation):
@@ -131,6 +145,14 @@ class Game(Protocol):
 
     def owed(self, state: Any) -> list[Owed]:
         """Return every decision owed now, with its default action."""
+
+    def ready(self, state: Any) -> str | None:
+        """Return the key of a simultaneous phase whose submissions are all in, else None.
+        While a phase is ready nobody owes anything: the game waits for `resolve`."""
+
+    def resolve(self, state: Any, rng: Rng) -> list[Event]:
+        """Close the ready phase: reveal the submissions and return every event that follows
+        (up to the next decision), like `decide`. Called only when `ready` is not None."""
 
     def view(self, state: Any, seat: Seat | None, lang: str) -> dict[str, Any]:
         """Return what `seat` may see (None: a spectator), names in `lang`."""

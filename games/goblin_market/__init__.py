@@ -16,6 +16,16 @@ from games.goblin_market.scoring import result
 from games.goblin_market.state import GAME_ID
 from games.goblin_market.view import NAMES, redact, view
 
+def ready(state: object) -> None:
+    """Return None: Goblin Market has no simultaneous phase."""
+    return None
+
+
+def resolve(state: object, rng: object) -> list:
+    """Never called: Goblin Market has no simultaneous phase."""
+    raise RuntimeError("Goblin Market has no simultaneous phase to resolve")
+
+
 GAME = SimpleNamespace(
     id=GAME_ID,
     names=dict(NAMES),
@@ -29,6 +39,8 @@ GAME = SimpleNamespace(
     decide=decide,
     legal=legal,
     owed=owed,
+    ready=ready,
+    resolve=resolve,
     view=view,
     redact=redact,
     is_over=is_over,
