@@ -134,7 +134,8 @@ def post_action(game_id: str):
     done = usecases.act(deps(), game_id, player["id"], action, key, _if_match())
     seat = done.record.seat_of(player["id"])
     events = present.events(done.record, done.envelopes, seat)
-    return {"version": done.version, "events": events, "owed": done.owed}, 201
+    answer = {"version": done.version, "events": events, "owed": done.owed, "pending": done.pending}
+    return answer, 202 if done.pending else 201
 
 
 def _if_match() -> int | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from events import codec
-from events.record import FINISHED, Record, fold_all
+from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.store import Duplicate, Loaded, StaleVersion
 from games.base import Event
 from games.rng import Rng
@@ -39,6 +39,7 @@ class Outcome:
     created: bool = True  # False when an idempotent retry returned the first result
     version: int = 0  # the version right after this command
     owed: list[dict[str, Any]] = field(default_factory=list)  # who owed what right after it
+    pending: bool = False  # a simultaneous phase is still open or waiting to be resolved
 
 
 def fingerprint(payload: Any) -> str:
@@ -77,16 +78,22 @@ def run(
         rng = Rng(loaded.seed or b"", rec.draws)
         actor, events = decide(loaded, rng)
         if not events:
-            return Outcome(rec, [], False, rec.version, present.owed(rec))
+            return Outcome(rec, [], False, rec.version, present.owed(rec), _pending(rec))
         envelopes = _envelopes(rec, events, actor, cause, start_draws=rec.draws, rng=rng)
         new = fold_all(rec, codec.seal(envelopes, rec.last_hash))
         if new.status != FINISHED and new.state is not None and new.game.is_over(new.state):
             ended = codec.seal(_ended(new, loaded.seed, cause, envelopes[-1]["at"]), new.last_hash)
             envelopes += ended
             new = fold_all(new, ended)
-        owed = present.owed(new)
+        owed, pending = present.owed(new), _pending(new)
         stored = json.dumps(
-            {"first": rec.version + 1, "last": new.version, "body": print_, "owed": owed}
+            {
+                "first": rec.version + 1,
+                "last": new.version,
+                "body": print_,
+                "owed": owed,
+                "pending": pending,
+            }
         )
         every = deps.store.snapshot_every
         snapshot = new if new.version // every > rec.version // every else None
@@ -99,7 +106,7 @@ def run(
         except Duplicate as dup:
             return _replay(deps, load(deps, game_id), dup.stored, print_)
         _after_append(deps, rec, new)
-        return Outcome(new, envelopes, True, new.version, owed)
+        return Outcome(new, envelopes, True, new.version, owed, pending)
     raise Problem(503, "contention", "too many concurrent writes to this game; retry")
 
 
@@ -112,7 +119,7 @@ def _envelopes(
         env: dict[str, Any] = {
             "seq": rec.version + 1 + i,
             "type": event.type,
-            "data": event.data,
+            "data": json.loads(codec.canonical(event.data)),  # exactly what a reload sees
             "actor": actor,
             "at": at,
             "cause": cause,
@@ -149,12 +156,20 @@ def _replay(deps: Deps, loaded: Loaded, stored: str, print_: str) -> Outcome:
         )
     rec = loaded.record
     envelopes = deps.store.read(rec.game_id, first["first"] - 1, first["last"] - first["first"] + 1)
-    return Outcome(rec, envelopes, False, first["last"], first["owed"])
+    return Outcome(rec, envelopes, False, first["last"], first["owed"], first["pending"])
+
+
+def _pending(rec: Record) -> bool:
+    if rec.status != ACTIVE:
+        return False
+    return rec.game.ready(rec.state) is not None or any(o.simultaneous for o in rec.owed())
 
 
 def _after_append(deps: Deps, old: Record, new: Record) -> None:
     before = {o.key for o in old.owed()}
-    for owed in new.owed():
-        deadline = new.deadline(owed.key)
-        if deadline and owed.key not in before:
-            schedule.expiry(deps, new.game_id, owed.key, deadline)
+    for key in {o.key for o in new.owed()} - before:
+        deadline = new.deadline(key)
+        if deadline:
+            schedule.expiry(deps, new.game_id, key, deadline)
+    if new.status == ACTIVE and (phase := new.game.ready(new.state)) is not None:
+        schedule.resolution(deps, new.game_id, phase)

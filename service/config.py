@@ -18,6 +18,12 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BODY_BYTES": 64 * 1024,
     "COMMAND_RETRIES": 8,
     "QUEUE": "marketfold",
+    "CLAIM_S": 10,
+    "RETRY_INTERVALS": [
+        1,
+        5,
+        15,
+    ],  # seconds between the retries of a failed job  # how long a swept deadline stays claimed before another worker retakes it
 }
 PREFIX = "MARKETFOLD_"
 

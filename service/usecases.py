@@ -153,15 +153,27 @@ def seated(rec, player_id: str) -> int:
     return seat
 
 
-def expire(deps: Deps, game_id: str, key: str) -> str:
-    """Apply the default action of decision `key` if it is still owed and overdue."""
-    job = schedule.job_id(game_id, key)
-    outcome: dict[str, str] = {"status": "applied"}
+def _evolve(game, state, events: list[Event]):
+    for event in events:
+        state = game.evolve(
+            state, Event(event.type, json.loads(json.dumps(event.data)), event.visible_to)
+        )
+    return state
+
+
+def expire(deps: Deps, game_id: str, key: str, before_append=lambda: None) -> str:
+    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue.
+
+    A turn-based decision gets its default action; in a simultaneous phase every missing
+    seat gets its default submission and the phase is then resolved, in one append.
+    """
+    job = schedule.job_id("expire", game_id, key)
+    outcome = {"status": "applied"}
 
     def decide(loaded: Loaded, rng: Rng):
         rec = loaded.record
-        owed = next((o for o in rec.owed() if o.key == key), None)
-        if owed is None:
+        owed = [o for o in rec.owed() if o.key == key]
+        if not owed:
             outcome["status"] = "noop"
             return "system", []
         deadline = rec.deadline(key)
@@ -169,11 +181,35 @@ def expire(deps: Deps, game_id: str, key: str) -> str:
             outcome["status"] = "early"
             schedule.expiry(deps, game_id, key, deadline)
             return "system", []
-        timed_out = Event(
-            "game.DecisionTimedOut",
-            {"seat": owed.seat, "kind": owed.kind, "key": key, "default": owed.default},
-        )
-        return "system", [timed_out, *rec.game.decide(rec.state, owed.seat, owed.default, rng)]
+        game, state, events = rec.game, rec.state, []
+        for o in owed:
+            timed_out = Event(
+                "game.DecisionTimedOut",
+                {"seat": o.seat, "kind": o.kind, "key": key, "default": o.default},
+            )
+            applied = game.decide(state, o.seat, o.default, rng)
+            state = _evolve(game, state, applied)
+            events += [timed_out, *applied]
+        if game.ready(state) == key:
+            events += game.resolve(state, rng)
+        before_append()
+        return "system", events
 
     done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key)
     return outcome["status"] if done.created or outcome["status"] != "applied" else "noop"
+
+
+def resolve(deps: Deps, game_id: str, key: str, before_append=lambda: None) -> str:
+    """Resolve simultaneous phase `key` once all its submissions are in."""
+    job = schedule.job_id("resolve", game_id, key)
+
+    def decide(loaded: Loaded, rng: Rng):
+        rec = loaded.record
+        if rec.status != ACTIVE or rec.game.ready(rec.state) != key:
+            return "system", []
+        events = rec.game.resolve(rec.state, rng)
+        before_append()
+        return "system", events
+
+    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key)
+    return "resolved" if done.created else "noop"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -58,23 +59,31 @@ def _env(redis_url: str) -> dict[str, str]:
     return {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
 
 
+def kill_group(proc: subprocess.Popen) -> None:
+    """kill -9 a process and everything it started (RQ forks its scheduler), as a crash."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait()
+
+
 @pytest.fixture
 def worker_process(redis_url):
     """Start real `marketfold worker` processes; all are killed after the test."""
     procs: list[subprocess.Popen] = []
 
-    def start() -> subprocess.Popen:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "worker"], env=_env(redis_url), cwd=ROOT
-        )
+    def start(**env: str) -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"],
+                                env={**_env(redis_url), **env}, cwd=ROOT,
+                                start_new_session=True)
         procs.append(proc)
         return proc
 
     yield start
     for proc in procs:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
+        kill_group(proc)
 
 
 @pytest.fixture

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import logging
+import os
+import time
 from functools import cache
+from pathlib import Path
 
 from service import config, usecases
 from service.deps import Deps
 from workers import schedule
 
 logger = logging.getLogger(__name__)
+PAUSE_FILE = "MARKETFOLD_TEST_PAUSE_FILE"
 
 
 @cache
@@ -18,10 +22,25 @@ def deps() -> Deps:
     return Deps.from_config(config.load())
 
 
+def pause_for_tests() -> None:
+    """Block while the file named by MARKETFOLD_TEST_PAUSE_FILE exists (crash tests only)."""
+    path = os.environ.get(PAUSE_FILE)
+    while path and Path(path).exists():
+        time.sleep(0.05)
+
+
 def expire(game_id: str, key: str) -> str:
     """Apply the default action of an overdue decision, once; a no-op if it was made."""
-    status = usecases.expire(deps(), game_id, key)
+    status = usecases.expire(deps(), game_id, key, before_append=pause_for_tests)
     if status != "early":
-        schedule.done(deps(), game_id, key)
+        schedule.done(deps(), "expire", game_id, key)
     logger.info("expire %s %s: %s", game_id, key, status)
+    return status
+
+
+def resolve(game_id: str, key: str) -> str:
+    """Resolve a simultaneous phase whose submissions are all in, once."""
+    status = usecases.resolve(deps(), game_id, key, before_append=pause_for_tests)
+    schedule.done(deps(), "resolve", game_id, key)
+    logger.info("resolve %s %s: %s", game_id, key, status)
     return status

@@ -1,14 +1,17 @@
-"""Deadlines: an index in Redis that every worker sweeps, feeding RQ jobs with fixed ids.
+"""Work that must happen later, kept in Redis and swept by every worker into RQ jobs.
 
-A deadline is a member `<game>|<decision key>` of the sorted set `mf:deadlines`, scored
-by its time. Sweepers claim due members atomically (pushing their score `CLAIM_S` into
-the future) and enqueue `expire-<game>-<key>`; the job removes the member once done. A
-sweeper that dies after claiming only delays that deadline by `CLAIM_S`.
+The sorted set `mf:deadlines` holds members `<job>|<game>|<key>` scored by when they are
+due: `expire` (a decision's deadline) and `resolve` (a simultaneous phase whose
+submissions are all in). Sweepers claim due members atomically, pushing their score
+`CLAIM_S` into the future, and enqueue the job `<job>-<game>-<key>`; the job removes the
+member once it has run. A worker that dies holding a claim only delays that work until
+the claim lapses and another sweeper takes it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from rq import Retry
@@ -19,10 +22,9 @@ if TYPE_CHECKING:
     from service.deps import Deps
 
 logger = logging.getLogger(__name__)
-CLAIM_S = 30.0
-EXPIRE_JOB = "workers.jobs.expire"
+JOBS = {"expire": "workers.jobs.expire", "resolve": "workers.jobs.resolve"}
 
-# KEYS[1]: the deadline index. ARGV: now, claim-until, batch size.
+# KEYS[1]: the index. ARGV: now, claim-until, batch size.
 CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
@@ -30,34 +32,53 @@ return due
 """
 
 
-def job_id(game_id: str, key: str) -> str:
-    """Return the id of the job that expires decision `key` of a game."""
-    return f"expire-{game_id}-{key}"
+def job_id(job: str, game_id: str, key: str) -> str:
+    """Return the id of the job that does `job` for decision or phase `key` of a game."""
+    return f"{job}-{game_id}-{key}"
+
+
+def _member(job: str, game_id: str, key: str) -> str:
+    return f"{job}|{game_id}|{key}"
 
 
 def expiry(deps: Deps, game_id: str, key: str, deadline: str) -> None:
     """Record that decision `key` of the game expires at `deadline` (ISO time)."""
     when = codec.parse_time(deadline).timestamp()
-    deps.redis.zadd(keys.deadlines(), {f"{game_id}|{key}": when})
+    deps.redis.zadd(keys.deadlines(), {_member("expire", game_id, key): when})
 
 
-def done(deps: Deps, game_id: str, key: str) -> None:
-    """Forget a deadline that was handled."""
-    deps.redis.zrem(keys.deadlines(), f"{game_id}|{key}")
+def resolution(deps: Deps, game_id: str, key: str) -> None:
+    """Have phase `key` resolved now: enqueue its job, and keep it claimed in the index
+    so that a sweeper enqueues it again if no worker finishes it in time."""
+    claim_until = time.time() + float(deps.config["CLAIM_S"])
+    deps.redis.zadd(keys.deadlines(), {_member("resolve", game_id, key): claim_until})
+    _enqueue(deps, "resolve", game_id, key)
+
+
+def done(deps: Deps, job: str, game_id: str, key: str) -> None:
+    """Forget work that was handled."""
+    deps.redis.zrem(keys.deadlines(), _member(job, game_id, key))
 
 
 def sweep(deps: Deps, now: float, batch: int = 100) -> int:
-    """Enqueue an expiry job for every due deadline; return how many were enqueued."""
+    """Enqueue a job for every due member of the index; return how many were enqueued."""
     claim = deps.redis.register_script(CLAIM)
-    due = claim(keys=[keys.deadlines()], args=[now, now + CLAIM_S, batch])
+    until = now + float(deps.config["CLAIM_S"])
+    due = claim(keys=[keys.deadlines()], args=[now, until, batch])
     for member in due:
-        game_id, key = member.decode().split("|", 1)
-        deps.queue.enqueue(
-            EXPIRE_JOB,
-            game_id,
-            key,
-            job_id=job_id(game_id, key),
-            retry=Retry(max=3, interval=[1, 5, 15]),
-            failure_ttl=7 * 24 * 3600,
-        )
+        job, game_id, key = member.decode().split("|", 2)
+        _enqueue(deps, job, game_id, key)
     return len(due)
+
+
+def _enqueue(deps: Deps, job: str, game_id: str, key: str) -> None:
+    intervals = list(deps.config["RETRY_INTERVALS"])
+    deps.queue.enqueue(
+        JOBS[job],
+        game_id,
+        key,
+        job_id=job_id(job, game_id, key),
+        retry=Retry(max=len(intervals), interval=intervals),
+        failure_ttl=7 * 24 * 3600,
+        description=f"{job} {key} of game {game_id}",
+    )

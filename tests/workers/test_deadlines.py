@@ -2,7 +2,11 @@
 
 import time
 
+from rq.registry import FailedJobRegistry
+
+from events.codec import parse_time
 from service import usecases
+from tests.conftest import kill_group
 from tests.service.helpers import bearer, by_seat, new_game, new_players
 from workers import schedule
 
@@ -59,7 +63,7 @@ def test_two_workers_and_a_duplicated_schedule_apply_a_timeout_once(client, app,
     key = deps.store.load(gid).record.owed()[0].key
     schedule.expiry(deps, gid, key, "2000-01-01T00:00:00.000Z")  # scheduled again, overdue
     for _ in range(3):
-        deps.queue.enqueue(schedule.EXPIRE_JOB, gid, key)  # and duplicate jobs
+        deps.queue.enqueue(schedule.JOBS["expire"], gid, key)  # and duplicate jobs
     worker_process()
     worker_process()
     wait_for(lambda: timed_out(client, gid))
@@ -77,3 +81,38 @@ def test_repeated_expiry_of_the_same_decision_is_a_no_op(client, app):
     version = deps.store.load(gid).record.version
     assert usecases.expire(deps, gid, key) == "noop"
     assert deps.store.load(gid).record.version == version
+
+
+def test_deadlines_fire_after_the_worker_holding_the_scheduler_is_killed(client, r, worker_process):
+    first = worker_process()
+    wait_for(lambda: r.keys("rq:scheduler-lock:*"))  # the first worker took RQ's scheduler
+    second = worker_process()
+    time.sleep(0.5)
+    kill_group(first)
+    assert r.keys("rq:scheduler-lock:*")  # the dead worker's lock outlives it
+    players = new_players(client, 3)
+    gid = new_game(client, players, decision_timeout_s=1)
+    deadline = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["deadline"]
+    event = wait_for(lambda: timed_out(client, gid), timeout=6)[0]
+    late = (parse_time(event["at"]) - parse_time(deadline)).total_seconds()
+    assert 0 <= late < 2.0, late  # docs/workers.md: at most the sweep interval plus the job
+    assert second.poll() is None
+
+
+def test_a_job_that_keeps_failing_is_retried_then_kept_in_the_failed_registry(
+    client, app, r, worker_process
+):
+    players = new_players(client, 3)
+    gid = new_game(client, players, decision_timeout_s=60)
+    deps = app.extensions["marketfold"]
+    key = deps.store.load(gid).record.owed()[0].key
+    r.xadd(f"mf:{{g:{gid}}}:events", {"e": b"{not json"}, id="999-0")  # a corrupted log
+    r.delete(f"mf:{{g:{gid}}}:snapshot")
+    schedule.expiry(deps, gid, key, "2000-01-01T00:00:00.000Z")
+    worker_process(MARKETFOLD_RETRY_INTERVALS="[0, 0]", MARKETFOLD_CLAIM_S="600")
+    job_id = schedule.job_id("expire", gid, key)
+    registry = FailedJobRegistry(name=deps.queue.name, connection=deps.queue.connection)
+    wait_for(lambda: job_id in registry.get_job_ids(), timeout=15)
+    job = deps.queue.fetch_job(job_id)
+    assert job.retries_left == 0
+    assert "JSONDecodeError" in job.latest_result().exc_string
