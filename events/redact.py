@@ -19,9 +19,18 @@ def may_see(envelope: dict[str, Any], seat: int | None) -> bool:
 
 
 def redact(envelope: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
-    """Return the envelope as `seat` may see it; everything opens once the game is over."""
-    if record.status == FINISHED or may_see(envelope, seat):
+    """Return the envelope as `seat` may see it; everything opens once the game is over.
+
+    A player's `command` (the action object it sent) is shown only to that player, since
+    it may be a secret such as a sealed bid; its public effects are in the events.
+    """
+    if record.status == FINISHED:
         return envelope
+    shown = envelope
+    if "command" in envelope and isinstance(envelope["actor"], int) and envelope["actor"] != seat:
+        shown = {k: v for k, v in envelope.items() if k != "command"}
+    if may_see(envelope, seat):
+        return shown
     event = Event(envelope["type"], envelope["data"], tuple(envelope["visible_to"]))
-    shown = {k: v for k, v in envelope.items() if k != "salt"}
+    shown = {k: v for k, v in shown.items() if k != "salt"}
     return {**shown, "data": record.game.redact(event, seat), "redacted": True}

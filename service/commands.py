@@ -65,8 +65,12 @@ def run(
     body: Any = None,
     if_match: int | None = None,
     allow_new: bool = False,
+    command: dict[str, Any] | None = None,
 ) -> Outcome:
-    """Apply `decide` to the newest state of the game and append its events once."""
+    """Apply `decide` to the newest state of the game and append its events once.
+
+    `command` (what was asked, e.g. {"type": "act", "player": ..., "action": {...}}) is
+    recorded on the first envelope, so an audit can decide it again."""
     print_ = fingerprint(body)
     for _ in range(int(deps.config["COMMAND_RETRIES"])):
         loaded = deps.store.load(game_id, idem) if allow_new else load(deps, game_id, idem)
@@ -80,6 +84,7 @@ def run(
         if not events:
             return Outcome(rec, [], False, rec.version, present.owed(rec), _pending(rec))
         envelopes = _envelopes(rec, events, actor, cause, start_draws=rec.draws, rng=rng)
+        envelopes[0]["command"] = command or {"type": cause.split(":")[0]}
         new = fold_all(rec, codec.seal(envelopes, rec.last_hash))
         if new.status != FINISHED and new.state is not None and new.game.is_over(new.state):
             ended = codec.seal(_ended(new, loaded.seed, cause, envelopes[-1]["at"]), new.last_hash)

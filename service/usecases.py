@@ -113,7 +113,8 @@ def join(deps: Deps, game_id: str, player: dict[str, str]) -> Outcome:
             events += rec.game.setup(rec.options, tuple(order), rng)
         return "system", events
 
-    return commands.run(deps, game_id, decide, cause=f"join:{player['id']}")
+    return commands.run(deps, game_id, decide, cause=f"join:{player['id']}",
+                        command={"type": "join", "player": player["id"]})
 
 
 def act(
@@ -142,6 +143,7 @@ def act(
         idem=f"{player_id}:{idem}",
         body=action,
         if_match=if_match,
+        command={"type": "act", "player": player_id, "action": action},
     )
 
 
@@ -195,7 +197,8 @@ def expire(deps: Deps, game_id: str, key: str, before_append=lambda: None) -> st
         before_append()
         return "system", events
 
-    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key)
+    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key,
+                        command={"type": "expire", "key": key})
     return outcome["status"] if done.created or outcome["status"] != "applied" else "noop"
 
 
@@ -211,5 +214,6 @@ def resolve(deps: Deps, game_id: str, key: str, before_append=lambda: None) -> s
         before_append()
         return "system", events
 
-    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key)
+    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key,
+                        command={"type": "resolve", "key": key})
     return "resolved" if done.created else "noop"

@@ -1,0 +1,137 @@
+"""Simultaneous phases and deadlines, measured through the API with real worker processes.
+
+    python bench/phases.py [--phases 40] [--deadlines 30]
+
+Prints (1) the time from the last sealed bid's answer until the reveal is visible in the
+game's event feed (Sorcerous Futures closed auctions, 4 seats), and (2) how late missed
+deadlines fire (the `at` of `game.DecisionTimedOut` minus the deadline the API showed),
+with one and with two workers. It starts its own Redis, API and workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.common import gunicorn, percentile, wait_up  # noqa: E402
+from events.codec import parse_time  # noqa: E402
+from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+
+
+def start_worker(redis_url: str) -> subprocess.Popen:
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT,
+                            start_new_session=True)
+
+
+def seated_game(s: requests.Session, base: str, ruleset: str, n: int, **body) -> tuple:
+    people = [s.post(f"{base}/v1/players", json={"name": f"b{i}"}).json() for i in range(n)]
+    auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
+    gid = s.post(f"{base}/v1/games", json={"ruleset": ruleset, "players": n, **body},
+                 headers=auth[0]).json()["id"]
+    for h in auth:
+        s.post(f"{base}/v1/games/{gid}/join", headers=h)
+    seats = {s.get(f"{base}/v1/games/{gid}", headers=h).json()["you"]: h for h in auth}
+    return gid, seats
+
+
+def legal(s, base, gid, headers) -> dict[str, dict]:
+    actions = s.get(f"{base}/v1/games/{gid}/legal", headers=headers).json()["actions"]
+    return {a["type"]: a for a in actions}
+
+
+def closed_auction_latencies(base: str, phases: int) -> list[float]:
+    """Open closed auctions in 4-player games; time the last bid → reveal in the feed."""
+    s, out = requests.Session(), []
+    while len(out) < phases:
+        gid, seats = seated_game(s, base, "sorcerous-futures", 4)
+        while len(out) < phases:
+            game = s.get(f"{base}/v1/games/{gid}").json()
+            if game["status"] != "active" or not game["owed"]:
+                break
+            owed = game["owed"]
+            if not owed[0].get("kind", "").startswith("sealed"):
+                seat = owed[0]["seat"]
+                options = legal(s, base, gid, seats[seat])
+                choose = next(a for t, a in options.items() if "closed" in t or "auction" in t)
+                action = next((c for c in choose["choices"] or [] if "closed" in str(c)),
+                              choose["choices"][0])
+                s.post(f"{base}/v1/games/{gid}/actions", json=action, headers=seats[seat])
+                continue
+            version = None
+            for o in owed:
+                bid = legal(s, base, gid, seats[o["seat"]])
+                spec = next(iter(bid.values()))
+                action = {"type": spec["type"], "amount": 0}
+                r = s.post(f"{base}/v1/games/{gid}/actions", json=action, headers=seats[o["seat"]])
+                version = r.json()["version"]
+            t0 = time.perf_counter()
+            while True:
+                feed = s.get(f"{base}/v1/games/{gid}/events?after={version}").json()
+                if feed["events"]:
+                    out.append(time.perf_counter() - t0)
+                    break
+                time.sleep(0.001)
+    return out
+
+
+def deadline_lateness(base: str, games: int) -> list[float]:
+    """Let Goblin Market bids time out (1 s deadlines); return how late each fired."""
+    s = requests.Session()
+    pending = []
+    for _ in range(games):
+        gid, _ = seated_game(s, base, "goblin-market", 3, decision_timeout_s=1)
+        pending.append((gid, s.get(f"{base}/v1/games/{gid}").json()["owed"][0]["deadline"]))
+    late = []
+    for gid, deadline in pending:
+        while True:
+            events = s.get(f"{base}/v1/games/{gid}/events").json()["events"]
+            fired = [e for e in events if e["type"] == "game.DecisionTimedOut"]
+            if fired:
+                late.append((parse_time(fired[0]["at"]) - parse_time(deadline)).total_seconds())
+                break
+            time.sleep(0.05)
+    return late
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--phases", type=int, default=40)
+    ap.add_argument("--deadlines", type=int, default=30)
+    args = ap.parse_args()
+    server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
+    port = free_port()
+    procs = [gunicorn("service.wsgi:app", port, server.url)]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_up(base + "/healthz")
+        print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+        print("| workers | last bid → reveal p50 ms | p99 ms | deadline late p50 s | max s |")
+        print("| --- | --- | --- | --- | --- |")
+        for workers in (1, 2):
+            procs += [start_worker(server.url) for _ in range(1 if workers == 1 else 1)]
+            time.sleep(1.0)
+            lat = closed_auction_latencies(base, args.phases)
+            late = deadline_lateness(base, args.deadlines)
+            print(f"| {workers} | {percentile(lat, 50) * 1e3:.1f} | {percentile(lat, 99) * 1e3:.1f}"
+                  f" | {percentile(late, 50):.2f} | {max(late):.2f} |")
+        print("targets: reveal p50 <= 50 ms; deadlines at most 2 s late")
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
