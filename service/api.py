@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 import games
+from events import decide
 from service import auth, commands, present, usecases
 from service.deps import Deps
 from service.errors import Problem
@@ -110,7 +111,7 @@ def join_game(game_id: str):
 def legal_actions(game_id: str):
     player = auth.caller(deps())
     rec = commands.load(deps(), game_id_ok(game_id)).record
-    seat = usecases.seated(rec, player["id"])
+    seat = decide.seat_of(rec, player["id"])
     specs = rec.game.legal(rec.state, seat) if rec.status == "active" else []
     return {
         "version": rec.version,

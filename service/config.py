@@ -18,12 +18,10 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BODY_BYTES": 64 * 1024,
     "COMMAND_RETRIES": 8,
     "QUEUE": "marketfold",
+    # how long a swept deadline stays claimed before another worker may take it again
     "CLAIM_S": 10,
-    "RETRY_INTERVALS": [
-        1,
-        5,
-        15,
-    ],  # seconds between the retries of a failed job  # how long a swept deadline stays claimed before another worker retakes it
+    # seconds between the retries of a failed job
+    "RETRY_INTERVALS": [1, 5, 15],
 }
 PREFIX = "MARKETFOLD_"
 

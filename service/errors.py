@@ -10,6 +10,7 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from events.decide import NotSeated
 from events.store import StaleVersion
 from games.base import InvalidAction, OptionError, RuleViolation
 
@@ -81,6 +82,9 @@ def register(app: Flask) -> None:
         lambda e: problem(422, "invalid_option", str(e), errors={f"options.{e.field}": [e.reason]}),
     )
     app.register_error_handler(RuleViolation, lambda e: problem(409, e.code, str(e)))
+    app.register_error_handler(
+        NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")
+    )
     app.register_error_handler(StaleVersion, lambda e: problem(412, "version_mismatch", str(e)))
     app.register_error_handler(redis.ConnectionError, _unavailable)
     app.register_error_handler(redis.TimeoutError, _unavailable)

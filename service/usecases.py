@@ -9,10 +9,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import codec, keys
-from events.record import ACTIVE, FINISHED, WAITING
+from events import codec, decide, keys
 from events.store import Loaded
-from games.base import Event, RuleViolation
+from games.base import Event
 from games.rng import Rng
 from service import commands
 from service.commands import Outcome
@@ -95,26 +94,11 @@ def create_game(
 def join(deps: Deps, game_id: str, player: dict[str, str]) -> Outcome:
     """Seat the player; the last seat to fill starts the game."""
 
-    def decide(loaded: Loaded, rng: Rng):
-        rec = loaded.record
-        if rec.status != WAITING:
-            raise RuleViolation("the game has already started", code="game_not_waiting")
-        if rec.seat_of(player["id"]) is not None:
-            raise RuleViolation("you already hold a seat in this game", code="already_seated")
-        seat = len(rec.seats)
-        events = [
-            Event(
-                "game.PlayerJoined", {"seat": seat, "player": player["id"], "name": player["name"]}
-            )
-        ]
-        if seat + 1 == rec.players:
-            order = rng.shuffle(range(rec.players))
-            events.append(Event("game.Started", {"order": order}))
-            events += rec.game.setup(rec.options, tuple(order), rng)
-        return "system", events
+    def decide_join(loaded: Loaded, rng: Rng):
+        return "system", decide.join(loaded.record, player["id"], player["name"], rng)
 
-    return commands.run(deps, game_id, decide, cause=f"join:{player['id']}",
-                        command={"type": "join", "player": player["id"]})
+    command = {"type": "join", "player": player["id"], "name": player["name"]}
+    return commands.run(deps, game_id, decide_join, cause=f"join:{player['id']}", command=command)
 
 
 def act(
@@ -126,19 +110,10 @@ def act(
     if_match: int | None,
 ) -> Outcome:
     """Apply one player's action."""
-
-    def decide(loaded: Loaded, rng: Rng):
-        rec = loaded.record
-        seat = seated(rec, player_id)
-        if rec.status != ACTIVE:
-            code = "game_over" if rec.status == FINISHED else "game_not_started"
-            raise RuleViolation(f"the game is {rec.status}", code=code)
-        return seat, rec.game.decide(rec.state, seat, action, rng)
-
     return commands.run(
         deps,
         game_id,
-        decide,
+        lambda loaded, rng: decide.act(loaded.record, player_id, action, rng),
         cause=idem,
         idem=f"{player_id}:{idem}",
         body=action,
@@ -147,58 +122,37 @@ def act(
     )
 
 
-def seated(rec, player_id: str) -> int:
-    """Return the caller's seat, or raise 403."""
-    seat = rec.seat_of(player_id)
-    if seat is None:
-        raise Problem(403, "not_seated", "you hold no seat in this game")
-    return seat
-
-
-def _evolve(game, state, events: list[Event]):
-    for event in events:
-        state = game.evolve(
-            state, Event(event.type, json.loads(json.dumps(event.data)), event.visible_to)
-        )
-    return state
-
-
 def expire(deps: Deps, game_id: str, key: str, before_append=lambda: None) -> str:
-    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue.
-
-    A turn-based decision gets its default action; in a simultaneous phase every missing
-    seat gets its default submission and the phase is then resolved, in one append.
-    """
+    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue."""
     job = schedule.job_id("expire", game_id, key)
     outcome = {"status": "applied"}
 
-    def decide(loaded: Loaded, rng: Rng):
+    def decide_expiry(loaded: Loaded, rng: Rng):
         rec = loaded.record
-        owed = [o for o in rec.owed() if o.key == key]
-        if not owed:
-            outcome["status"] = "noop"
-            return "system", []
         deadline = rec.deadline(key)
-        if deadline and codec.parse_time(deadline) > datetime.now(UTC):
+        if (
+            deadline
+            and codec.parse_time(deadline) > datetime.now(UTC)
+            and any(o.key == key for o in rec.owed())
+        ):
             outcome["status"] = "early"
             schedule.expiry(deps, game_id, key, deadline)
             return "system", []
-        game, state, events = rec.game, rec.state, []
-        for o in owed:
-            timed_out = Event(
-                "game.DecisionTimedOut",
-                {"seat": o.seat, "kind": o.kind, "key": key, "default": o.default},
-            )
-            applied = game.decide(state, o.seat, o.default, rng)
-            state = _evolve(game, state, applied)
-            events += [timed_out, *applied]
-        if game.ready(state) == key:
-            events += game.resolve(state, rng)
+        events = decide.expire(rec, key, rng)
+        if not events:
+            outcome["status"] = "noop"
         before_append()
         return "system", events
 
-    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key,
-                        command={"type": "expire", "key": key})
+    done = commands.run(
+        deps,
+        game_id,
+        decide_expiry,
+        cause=job,
+        idem=f"system:{job}",
+        body=key,
+        command={"type": "expire", "key": key},
+    )
     return outcome["status"] if done.created or outcome["status"] != "applied" else "noop"
 
 
@@ -206,14 +160,19 @@ def resolve(deps: Deps, game_id: str, key: str, before_append=lambda: None) -> s
     """Resolve simultaneous phase `key` once all its submissions are in."""
     job = schedule.job_id("resolve", game_id, key)
 
-    def decide(loaded: Loaded, rng: Rng):
-        rec = loaded.record
-        if rec.status != ACTIVE or rec.game.ready(rec.state) != key:
-            return "system", []
-        events = rec.game.resolve(rec.state, rng)
-        before_append()
+    def decide_resolution(loaded: Loaded, rng: Rng):
+        events = decide.resolve(loaded.record, key, rng)
+        if events:
+            before_append()
         return "system", events
 
-    done = commands.run(deps, game_id, decide, cause=job, idem=f"system:{job}", body=key,
-                        command={"type": "resolve", "key": key})
+    done = commands.run(
+        deps,
+        game_id,
+        decide_resolution,
+        cause=job,
+        idem=f"system:{job}",
+        body=key,
+        command={"type": "resolve", "key": key},
+    )
     return "resolved" if done.created else "noop"
