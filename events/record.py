@@ -53,7 +53,7 @@ class Record:
 
     def owed(self) -> list[Owed]:
         """Return the decisions owed now (none unless the game is active)."""
-        return self.game.owed(self.state) if self.status == ACTIVE else []
+        return self.game.owed(self.state) if self.status == ACTIVE and self.state else []
 
     def deadline(self, key: str) -> str | None:
         """Return the ISO deadline of decision `key`, or None without a time control."""

@@ -18,7 +18,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """Build the app from the environment's configuration plus `overrides`."""
     app = Flask(__name__)
     cfg = {**config.load(), **(overrides or {})}
-    app.config.update(cfg, MAX_CONTENT_LENGTH=cfg["MAX_BODY_BYTES"])
+    app.config.update(cfg)
     app.json.sort_keys = False
     app.extensions["marketfold"] = Deps.from_config(cfg)
     app.register_blueprint(api.bp)
@@ -26,10 +26,10 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def limit_body() -> None:
-        if (request.content_length or 0) > cfg["MAX_BODY_BYTES"]:
-            raise Problem(
-                413, "body_too_large", f"bodies are limited to {cfg['MAX_BODY_BYTES']} bytes"
-            )
+        limit = cfg["MAX_BUNDLE_BYTES"] if request.path == "/v1/verify" else cfg["MAX_BODY_BYTES"]
+        request.max_content_length = limit
+        if (request.content_length or 0) > limit:
+            raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
 
     @app.after_request
     def per_caller(response: Response) -> Response:

@@ -8,7 +8,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 import games
-from events import decide
+from events import audit, decide
+from events.record import Record, fold_all
 from service import auth, commands, present, usecases
 from service.deps import Deps
 from service.errors import Problem
@@ -172,3 +173,56 @@ def list_events(game_id: str):
     envelopes = deps().store.read(game_id, int(after))
     envelopes = [e for e in envelopes if e["seq"] <= rec.version]
     return {"version": rec.version, "events": present.events(rec, envelopes, seat)}
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str):
+    player = auth.caller(deps(), required=False)
+    rec = commands.load(deps(), game_id_ok(game_id)).record
+    seat = rec.seat_of(player["id"]) if player else None
+    if rec.status != "finished":
+        if player is None:
+            raise Problem(401, "unauthorized", "a game in play is exported to its players only")
+        decide.seat_of(rec, player["id"])
+    envelopes = [e for e in deps().store.read(game_id) if e["seq"] <= rec.version]
+    return audit.bundle(rec, present.events(rec, envelopes, seat), rec.seed)
+
+
+@bp.get("/games/<game_id>/state")
+def state_at(game_id: str):
+    player = auth.caller(deps(), required=False)
+    at = request.args.get("at", "")
+    if not DIGITS.fullmatch(at) or int(at) < 1:
+        raise Problem(
+            422,
+            "invalid_query",
+            "at must be a whole number >= 1",
+            errors={"at": ["must be a whole number >= 1"]},
+        )
+    now = commands.load(deps(), game_id_ok(game_id)).record
+    if int(at) > now.version:
+        raise Problem(
+            422,
+            "invalid_query",
+            f"the game has {now.version} events",
+            errors={"at": [f"must be at most {now.version}"]},
+        )
+    past = fold_all(Record(game_id), deps().store.read(game_id, 0, int(at)))
+    seat = now.seat_of(player["id"]) if player else None
+    shown = present.game(past, seat, lang())
+    if now.status == "finished" and past.state is not None:  # everything opens at the end
+        shown["views"] = [past.game.view(past.state, s, lang()) for s in range(past.players)]
+    return shown
+
+
+@bp.post("/verify")
+def verify_bundle():
+    data = body()
+    if not isinstance(data, dict):
+        raise Problem(
+            422,
+            "invalid_body",
+            "the body must be an exported bundle",
+            errors={"_body": ["must be a JSON object"]},
+        )
+    return audit.verify(data).to_json()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from service.embedded import AlreadyRunning, EmbeddedRedis
 
@@ -25,6 +27,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
     worker = sub.add_parser("worker", help="run an RQ worker and deadline sweeper on REDIS_URL")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    verify = sub.add_parser("verify", help="check an exported game offline (no server needed)")
+    verify.add_argument("bundle", help="a file from GET /v1/games/{id}/export ('-' for stdin)")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
 
 
@@ -32,12 +37,29 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line."""
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if args.command == "verify":
+        return verify(args)
     if args.command == "worker":
         from workers import runner
 
         runner.run(burst=args.burst)
         return 0
     return serve(args)
+
+
+def verify(args: argparse.Namespace) -> int:
+    """Verify a bundle offline; exit 0 only when every check passes."""
+    from events import audit
+
+    try:
+        text = sys.stdin.read() if args.bundle == "-" else Path(args.bundle).read_text("utf-8")
+        data = json.loads(text)
+    except (OSError, ValueError) as e:
+        print(f"marketfold verify: cannot read {args.bundle}: {e}", file=sys.stderr)
+        return 2
+    report = audit.verify(data if isinstance(data, dict) else {})
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.to_text())
+    return 0 if report.ok else 1
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ DEFAULTS: dict[str, Any] = {
     "RQ_REDIS_URL": None,  # queues may live on another Redis; defaults to REDIS_URL
     "SNAPSHOT_EVERY": 1,
     "MAX_BODY_BYTES": 64 * 1024,
+    "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games
     "COMMAND_RETRIES": 8,
     "QUEUE": "marketfold",
     # how long a swept deadline stays claimed before another worker may take it again

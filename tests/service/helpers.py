@@ -44,3 +44,24 @@ def random_action(rnd: random.Random, actions: list[dict]) -> dict:
         if name != "type" and prop.get("type") == "integer":
             action[name] = rnd.randint(prop["minimum"], prop["maximum"])
     return action
+
+
+def play_to_end(client, app, gid: str, seats: dict[int, dict], rnd: random.Random) -> dict:
+    """Play random legal actions until the game ends; resolve ready phases as a worker would."""
+    from service import usecases
+
+    deps = app.extensions["marketfold"]
+    while (game := client.get(f"/v1/games/{gid}").get_json())["status"] == "active":
+        rec = deps.store.load(gid).record
+        if (phase := rec.game.ready(rec.state)) is not None:
+            usecases.resolve(deps, gid, phase)
+            continue
+        seat = rnd.choice(game["owed"])["seat"]
+        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
+        res = client.post(
+            f"/v1/games/{gid}/actions",
+            json=random_action(rnd, legal["actions"]),
+            headers=bearer(seats[seat]),
+        )
+        assert res.status_code in (201, 202), res.get_json()
+    return game

@@ -1,0 +1,276 @@
+"""Verify an exported game without trusting the server: chain, seed, every command, result.
+
+Works offline on a bundle (see `bundle`), for every game in the registry: it folds the
+log with the game's own rules and decides every recorded command again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import games
+from events import codec, decide
+from events.record import Record, fold
+from games.base import Event, RuleViolation
+from games.rng import Rng
+
+FORMAT = "marketfold-bundle/1"
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool = True
+    detail: str = "ok"
+    seq: int | None = None  # the first event that fails it
+
+    def fail(self, seq: int | None, detail: str) -> None:
+        """Record the first failure only."""
+        if self.ok:
+            self.ok, self.seq, self.detail = False, seq, detail
+
+
+@dataclass
+class Report:
+    game_id: str
+    events: int
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the report as JSON data."""
+        return {
+            "game": self.game_id,
+            "events": self.events,
+            "ok": self.ok,
+            "checks": [
+                {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
+            ],
+        }
+
+    def to_text(self) -> str:
+        """Return a short human report."""
+        lines = [f"game {self.game_id}: {self.events} events"]
+        for c in self.checks:
+            where = f" (event {c.seq})" if c.seq is not None else ""
+            lines.append(f"  {'PASS' if c.ok else 'FAIL'} {c.name}{where}: {c.detail}")
+        lines.append("verified" if self.ok else "NOT verified")
+        return "\n".join(lines)
+
+
+def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) -> dict[str, Any]:
+    """Return a self-contained export of a game: metadata, every envelope, the seed."""
+    return {
+        "format": FORMAT,
+        "game": {
+            "id": record.game_id,
+            "ruleset": record.ruleset,
+            "rules_version": record.game.rules_version if record.ruleset else None,
+            "status": record.status,
+            "players": record.players,
+            "options": record.options,
+            "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in record.seats],
+            "version": record.version,
+        },
+        "events": envelopes,
+        "seed": seed,
+    }
+
+
+def verify(data: dict[str, Any]) -> Report:
+    """Check a bundle: hash chain, seed and draws, every command decided again, result."""
+    events = data.get("events") or []
+    report = Report(str((data.get("game") or {}).get("id", "?")), len(events))
+    chain, seed_check = Check("hash chain"), Check("seed and random draws")
+    replay, result = Check("every command decided again"), Check("final result recounted")
+    report.checks = [chain, seed_check, replay, result]
+    if data.get("format") != FORMAT or not events:
+        chain.fail(None, f"not a {FORMAT} bundle with events")
+        return report
+    _check_chain(events, chain)
+    seed = _check_seed(data, events, seed_check)
+    if chain.ok and seed is not None:
+        _replay(events, seed, seed_check, replay, result)
+    else:
+        for check in (replay, result):
+            check.fail(None, "not checked: the chain or the seed failed")
+    return report
+
+
+def _check_chain(events: list[dict[str, Any]], check: Check) -> None:
+    prev = codec.GENESIS
+    for i, env in enumerate(events, start=1):
+        if env.get("seq") != i:
+            return check.fail(i, f"event {i} is missing or moved (found seq {env.get('seq')})")
+        if env.get("redacted"):
+            return check.fail(i, "redacted event: only a finished game's export verifies fully")
+        if env.get("prev") != prev:
+            return check.fail(i, "prev does not name the previous event's hash")
+        if codec.chain_hash(env) != env.get("hash"):
+            return check.fail(i, "hash does not match the event's contents")
+        prev = env["hash"]
+    check.detail = f"{len(events)} events linked"
+
+
+def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check) -> bytes | None:
+    created = events[0]
+    commitment = created.get("data", {}).get("seed_commitment")
+    if created.get("type") != "game.Created" or not commitment:
+        check.fail(1, "the first event is not game.Created with a seed commitment")
+        return None
+    ended = events[-1] if events[-1].get("type") == "game.Ended" else None
+    revealed = data.get("seed") or (ended or {}).get("data", {}).get("seed")
+    if not revealed:
+        check.fail(None, "no seed revealed: the game is not finished")
+        return None
+    try:
+        seed = bytes.fromhex(revealed)
+    except ValueError:
+        check.fail(None, "the revealed seed is not hex")
+        return None
+    if hashlib.sha256(seed).hexdigest() != commitment:
+        check.fail(1, "the revealed seed does not match the commitment logged at creation")
+        return None
+    if ended and ended["data"].get("seed") != revealed:
+        check.fail(ended["seq"], "game.Ended reveals another seed than the bundle")
+        return None
+    return seed
+
+
+def _groups(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    groups: list[list[dict[str, Any]]] = []
+    for env in events:
+        if "command" in env or not groups:
+            groups.append([env])
+        else:
+            groups[-1].append(env)
+    return groups
+
+
+def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check) -> None:
+    ruleset = events[0]["data"].get("ruleset")
+    game = games.get(ruleset)
+    if game is None or game.rules_version != events[0]["data"].get("rules_version"):
+        replay.fail(1, f"no rules {ruleset!r} version {events[0]['data'].get('rules_version')}")
+        result.fail(None, "not checked: no rules to replay with")
+        return
+    rec = Record(events[0]["data"].get("game_id", ""))
+    draws = 0
+    for group in _groups(events):
+        first, cmd = group[0], group[0].get("command", {})
+        if cmd.get("type") == "create":
+            if len(group) > 1 or (first["actor"], first["visible_to"]) != ("system", "all"):
+                replay.fail(group[-1]["seq"], "game.Created must stand alone, public, by system")
+                return result.fail(None, "not checked: the replay stopped")
+            rec = fold(rec, first)
+            continue
+        if first.get("draws", [draws])[0] != draws:
+            seed_check.fail(first["seq"], f"draws should continue from {draws}")
+        expected = _expected(rec, cmd, seed, first, replay)
+        if expected is None:
+            return result.fail(None, "not checked: the replay stopped")
+        envs, used, ends = expected
+        logged = first.get("draws")
+        if logged != (used if used[0] != used[1] else None):
+            seed_check.fail(first["seq"], f"the command drew {used}, the log says {logged}")
+        draws = used[1]
+        body = [env for env in group if env["type"] != "game.Ended"]
+        if not _same(envs, body, replay) or ends != (len(body) < len(group)):
+            replay.fail(
+                group[-1]["seq"],
+                "the game should end here"
+                if ends
+                else "game.Ended where the rules do not end the game",
+            )
+            return result.fail(None, "not checked: the replay stopped")
+        for env in group:
+            rec = fold(rec, env)
+    if seed_check.ok:
+        seed_check.detail = f"commitment matches; {draws} draws re-derived"
+    if replay.ok:
+        replay.detail = f"{len(_groups(events))} commands decided again, every event equal"
+    _check_result(rec, events[-1], result)
+
+
+def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
+    rng = Rng(seed, rec.draws)
+    start = rec.draws
+    try:
+        actor, evs = decide.command(rec, cmd, rng)
+    except (RuleViolation, decide.NotSeated, KeyError, ValueError) as e:
+        replay.fail(first["seq"], f"the rules refuse this {cmd.get('type')} command: {e}")
+        return None
+    if cmd.get("type") == "expire":
+        deadline = rec.deadline(cmd["key"])
+        if deadline and codec.parse_time(first["at"]) < codec.parse_time(deadline):
+            replay.fail(first["seq"], f"a default was applied before its deadline {deadline}")
+            return None
+    envs = [(e.type, _json(e.data), _visible(e.visible_to), actor) for e in evs]
+    after = rec
+    for env in _as_envelopes(rec, evs, actor):
+        after = fold(after, env)
+    ends = after.state is not None and after.status == "active" and after.game.is_over(after.state)
+    return envs, [start, rng.counter], ends
+
+
+def _as_envelopes(rec: Record, evs: list[Event], actor) -> list[dict[str, Any]]:
+    return [
+        {
+            "seq": rec.version + i + 1,
+            "type": e.type,
+            "data": _json(e.data),
+            "actor": actor,
+            "at": "",
+            "visible_to": _visible(e.visible_to),
+            "hash": "",
+        }
+        for i, e in enumerate(evs)
+    ]
+
+
+def _same(expected: list[tuple], group: list[dict[str, Any]], replay: Check) -> bool:
+    if not group:
+        return not expected
+    for i, env in enumerate(group):
+        if i >= len(expected):
+            replay.fail(env["seq"], f"the rules do not produce {env['type']} here")
+            return False
+        kind, data, visible, actor = expected[i]
+        got = (env["type"], env["data"], env["visible_to"], env["actor"])
+        if got != (kind, data, visible, actor):
+            what = "type" if kind != env["type"] else "data" if data != env["data"] else "rest"
+            replay.fail(
+                env["seq"],
+                f"{env['type']}: the {what} differs from what the rules "
+                f"decide ({kind} {json.dumps(data)[:200]})",
+            )
+            return False
+    if len(expected) > len(group):
+        replay.fail(group[-1]["seq"], f"the rules also produce {expected[len(group)][0]}")
+        return False
+    return True
+
+
+def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
+    if last.get("type") != "game.Ended" or rec.state is None:
+        return check.fail(None, "the game has not ended")
+    if (last["actor"], last["visible_to"]) != ("system", "all"):
+        return check.fail(last["seq"], "game.Ended must be public and by system")
+    recount = rec.game.result(rec.state).to_json()
+    if _json(recount) != last["data"]["result"]:
+        return check.fail(last["seq"], "the logged result differs from a recount")
+    check.detail = f"winners {recount['winners']}, standings recounted"
+
+
+def _json(value: Any) -> Any:
+    return json.loads(codec.canonical(value))
+
+
+def _visible(value: Any) -> Any:
+    return value if isinstance(value, str) else list(value)
