@@ -154,10 +154,9 @@ def _groups(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check) -> None:
-    ruleset = events[0]["data"].get("ruleset")
-    game = games.get(ruleset)
-    if game is None or game.rules_version != events[0]["data"].get("rules_version"):
-        replay.fail(1, f"no rules {ruleset!r} version {events[0]['data'].get('rules_version')}")
+    ruleset, version = events[0]["data"].get("ruleset"), events[0]["data"].get("rules_version")
+    if games.get(ruleset, version) is None:
+        replay.fail(1, f"no rules {ruleset!r} at version {version} to replay with")
         result.fail(None, "not checked: no rules to replay with")
         return
     rec = Record(events[0]["data"].get("game_id", ""))

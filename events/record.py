@@ -28,6 +28,7 @@ class Seat:
 class Record:
     game_id: str
     ruleset: str = ""
+    rules_version: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
     players: int = 0
     decision_timeout_s: int | None = None
@@ -45,7 +46,8 @@ class Record:
 
     @property
     def game(self) -> Game:
-        return games.get(self.ruleset)
+        """Return the rules this game is played under (its recorded rules version)."""
+        return games.get(self.ruleset, self.rules_version)
 
     def seat_of(self, player_id: str) -> int | None:
         """Return the seat `player_id` holds, or None."""
@@ -74,6 +76,7 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         return replace(
             rec,
             ruleset=data["ruleset"],
+            rules_version=data.get("rules_version"),
             options=data["options"],
             players=data["players"],
             decision_timeout_s=data["decision_timeout_s"],

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 from games.base import Game
+from games.black_market import GAME as BLACK_MARKET
+from games.gobcon import GAME as GOBCON
 from games.goblin_market import GAME as GOBLIN_MARKET
+from games.sorcerous_futures import GAME as SORCEROUS_FUTURES
 
-REGISTRY: dict[str, Game] = {GOBLIN_MARKET.id: GOBLIN_MARKET}
+REGISTRY: dict[str, Game] = {
+    GOBLIN_MARKET.id: GOBLIN_MARKET,
+    SORCEROUS_FUTURES.id: SORCEROUS_FUTURES,
+    GOBCON.id: GOBCON,
+    BLACK_MARKET.id: BLACK_MARKET,
+}
 
 
-def get(ruleset_id: str) -> Game | None:
-    """Return the game with id `ruleset_id`, or None if there is none."""
-    return REGISTRY.get(ruleset_id)
+# Earlier rules versions kept importable, so that games played under them replay and verify
+# under the rules they were played with: (ruleset id, rules_version) -> game. When a game's
+# rules change, copy its package (e.g. games/goblin_market_v1/), register the copy here and
+# raise `rules_version` in the new one.
+ARCHIVE: dict[tuple[str, int], Game] = {}
+
+
+def get(ruleset_id: str, version: int | None = None) -> Game | None:
+    """Return the game with id `ruleset_id` (at rules `version` if given), or None."""
+    game = REGISTRY.get(ruleset_id)
+    if version is None or (game is not None and game.rules_version == version):
+        return game
+    return ARCHIVE.get((ruleset_id, version))

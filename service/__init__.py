@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from service import api, config, errors
+from service import api, config, errors, limits, replay, stream
 from service.deps import Deps
 from service.errors import Problem
 
@@ -22,7 +22,10 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.extensions["marketfold"] = Deps.from_config(cfg)
     app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    app.register_blueprint(replay.bp)
     errors.register(app)
+    limits.install(app, cfg)
 
     @app.before_request
     def limit_body() -> None:

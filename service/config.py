@@ -19,6 +19,10 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games
     "COMMAND_RETRIES": 8,
     "QUEUE": "marketfold",
+    "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
+    "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
+    "RATE_LIMIT_TOKEN": "1200/minute",  # per bearer token
+    "RATE_LIMIT_ANON": "300/minute",  # per IP, for calls without a token
     # how long a swept deadline stays claimed before another worker may take it again
     "CLAIM_S": 10,
     # seconds between the retries of a failed job

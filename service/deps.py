@@ -17,7 +17,7 @@ class Deps:
     store: EventStore
     queue: Queue
     config: dict[str, Any]
-
+    blocking: redis.Redis  # for XREAD BLOCK: a socket timeout longer than any block
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Deps:
         """Build the clients (redis-py connects on first use, not here)."""
@@ -28,4 +28,7 @@ class Deps:
             else redis.Redis.from_url(config["RQ_REDIS_URL"])
         )
         store = EventStore(client, snapshot_every=int(config["SNAPSHOT_EVERY"]))
-        return cls(client, store, Queue(config["QUEUE"], connection=rq_client), config)
+        queue = Queue(config["QUEUE"], connection=rq_client)
+        timeout = float(config["SSE_HEARTBEAT_S"]) + 10
+        blocking = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout)
+        return cls(client, store, queue, config, blocking)

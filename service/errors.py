@@ -49,6 +49,7 @@ def _http(e: HTTPException):
         405: "method_not_allowed",
         413: "body_too_large",
         415: "invalid_body",
+        429: "rate_limited",
     }
     code = codes.get(e.code or 500, "http_error")
     body, status, headers = problem(e.code or 500, code, e.description or code)

@@ -47,7 +47,7 @@ def r(redis_url):
 
 @pytest.fixture
 def app(redis_url):
-    return create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
+    return create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
 
 
 @pytest.fixture
@@ -55,8 +55,14 @@ def client(app):
     return app.test_client()
 
 
+# Tests play many games quickly from one address: limits are tested on their own app.
+TEST_CONFIG = {"RATE_LIMIT_ANON": "100000/minute", "RATE_LIMIT_TOKEN": "100000/minute",
+               "SSE_HEARTBEAT_S": 1}
+
+
 def _env(redis_url: str) -> dict[str, str]:
-    return {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+    settings = {f"MARKETFOLD_{k}": str(v) for k, v in TEST_CONFIG.items()}
+    return {**os.environ, **settings, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
 
 
 def kill_group(proc: subprocess.Popen) -> None:

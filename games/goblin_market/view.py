@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import ALL, Event, Seat
 from games.goblin_market.actions import owed
-from games.goblin_market.names import card_json, cards_json
+from games.decktet_names import card_json, cards_json
 from games.goblin_market.scoring import result, scores
 from games.goblin_market.state import GAME_ID, OVER, State, next_opener
 

@@ -229,3 +229,15 @@ def test_audit_routes_answer_as_the_spec_says(client, app):
     check_response("post", "/v1/verify", 200, client.post("/v1/verify", json=bundle).get_json())
     res = client.get(f"/v1/games/{gid}/state?at=0")
     assert res.status_code == 422 and res.get_json()["code"] == "invalid_query"
+
+
+def test_a_game_replays_under_the_rules_version_it_was_played_with(gm_bundle, monkeypatch):
+    from types import SimpleNamespace
+
+    current = games.get("goblin-market")
+    newer = SimpleNamespace(**{**vars(current), "rules_version": 2})
+    monkeypatch.setitem(games.REGISTRY, "goblin-market", newer)
+    report = audit.verify(gm_bundle)  # played under version 1, which is no longer current
+    assert not report.ok and "no rules 'goblin-market' at version 1" in report.checks[2].detail
+    monkeypatch.setitem(games.ARCHIVE, ("goblin-market", 1), current)
+    assert audit.verify(gm_bundle).ok

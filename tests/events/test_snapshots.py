@@ -7,12 +7,14 @@ import pytest
 from events import keys
 from events.record import Record, fold_all
 from service import create_app
+from tests.conftest import TEST_CONFIG
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 
 
 @pytest.fixture
 def small_snapshots(redis_url):
-    return create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "SNAPSHOT_EVERY": 5})
+    return create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url,
+                       "SNAPSHOT_EVERY": 5})
 
 
 def played(app, moves=25):

@@ -76,8 +76,12 @@ def playout(
     seed: int,
     options: dict[str, Any] | None = None,
     after_each: Callable[[Playout], None] | None = None,
+    timeout_rate: float = 0.1,
 ) -> Playout:
-    """Play one random game to its end and return what happened."""
+    """Play one random game to its end and return what happened.
+
+    A ready simultaneous phase is resolved as a worker would; `timeout_rate` of the
+    simultaneous submissions are the seat's default action, as at a deadline."""
     pick = random.Random(seed)
     order = tuple(pick.sample(range(players), players))
     rng = Rng(f"playout-{seed}".encode())
@@ -85,11 +89,17 @@ def playout(
     run = Playout(game, order)
     apply(game, run, game.setup(opts, order, rng))
     while not game.is_over(run.state):
+        if game.ready(run.state) is not None:  # a simultaneous phase with every submission in
+            apply(game, run, game.resolve(run.state, rng))
+            continue
         owed = game.owed(run.state)
         assert owed, "the game is not over but nobody owes a decision"
-        seat = pick.choice(owed).seat
-        action = random_action(game.legal(run.state, seat), pick)
-        apply(game, run, game.decide(run.state, seat, action, rng))
+        chosen = pick.choice(owed)
+        if chosen.simultaneous and pick.random() < timeout_rate:
+            apply(game, run, game.decide(run.state, chosen.seat, chosen.default, rng))
+        else:
+            action = random_action(game.legal(run.state, chosen.seat), pick)
+            apply(game, run, game.decide(run.state, chosen.seat, action, rng))
         run.decisions += 1
         assert run.decisions < MAX_DECISIONS, "the game does not end"
         if after_each:

@@ -11,7 +11,7 @@ import pytest
 from games.base import ALL
 from games.decktet import SUITS, cards
 from games.goblin_market import GAME
-from games.goblin_market.names import card_name
+from games.decktet_names import card_name
 from games.rng import Rng
 from tests.games.playout import Playout, playout, random_action
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tests.games.playout import value_for
+
 
 def bearer(player: dict[str, Any]) -> dict[str, str]:
     return {"Authorization": f"Bearer {player['token']}"}
@@ -38,12 +40,7 @@ def random_action(rnd: random.Random, actions: list[dict]) -> dict:
     spec = rnd.choice(actions)
     if spec["choices"]:
         return rnd.choice(spec["choices"])
-    props = spec["schema"]["properties"]
-    action = {"type": spec["type"]}
-    for name, prop in props.items():
-        if name != "type" and prop.get("type") == "integer":
-            action[name] = rnd.randint(prop["minimum"], prop["maximum"])
-    return action
+    return value_for(spec["schema"], rnd)
 
 
 def play_to_end(client, app, gid: str, seats: dict[int, dict], rnd: random.Random) -> dict:

@@ -1,4 +1,4 @@
-"""Card, rank and suit names as players read them: English ids, Spanish translations."""
+"""Decktet card, rank and suit names as players read them: English ids, Spanish names."""
 
 from __future__ import annotations
 

@@ -1,0 +1,72 @@
+"""The automatic part of the game: every step the rules take until a player must decide.
+
+A simultaneous phase nobody takes part in (no bidders, no sellers, no choice to make) is
+resolved at once by the same function a worker would call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from games.base import Event
+from games.black_market import auction, production, selling, trade
+from games.black_market.evolve import evolve
+from games.black_market.state import (
+    ANSWER,
+    BID,
+    DISCARD,
+    FINAL,
+    GIVE_BACK,
+    NEXT_CARD,
+    PRODUCE,
+    PROPOSE,
+    ROUND,
+    SELL,
+    SIMULTANEOUS,
+    TRADE,
+    TRADE_END,
+    WILD,
+    State,
+)
+
+Step = Callable[[State], list[Event]]
+
+# The simultaneous phases: what closes each once every submission is in.
+RESOLVERS: dict[str, Step] = {
+    PRODUCE: production.resolve,
+    ANSWER: trade.resolve_answers,
+    WILD: trade.end_trade,
+    GIVE_BACK: auction.open_auction,
+    BID: auction.resolve,
+    SELL: selling.resolve,
+    DISCARD: selling.end_round,
+}
+# The phases the rules run alone.
+AUTOMATIC: dict[str, Step] = {
+    ROUND: production.start_round,
+    TRADE: trade.start_trade,
+    PROPOSE: trade.forced_pass,
+    TRADE_END: trade.end_trade,
+    NEXT_CARD: selling.next_card,
+    FINAL: selling.final_sale,
+}
+
+
+def step(state: State) -> list[Event]:
+    """Return the events the rules add on their own now (none while a decision is owed)."""
+    if state.phase in SIMULTANEOUS:
+        return RESOLVERS[state.phase](state) if not state.expected else []
+    run = AUTOMATIC.get(state.phase)
+    return run(state) if run else []
+
+
+def play(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """Apply `events`, then run the rules on their own until a decision is owed or the end."""
+    out = list(events)
+    for ev in events:
+        state = evolve(state, ev)
+    while more := step(state):
+        for ev in more:
+            state = evolve(state, ev)
+        out.extend(more)
+    return state, out

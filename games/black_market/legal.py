@@ -1,0 +1,219 @@
+"""What a seat may do now: one JSON Schema per action type, and every choice when few.
+
+Goods are lists of colour ids; where the legal lists are not independent per field (a
+production of at most four goods, a deal of one to four goods a side), the schema carries
+the exact list of legal values as an `enum`, so a client can pick any of them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from games.base import ActionSpec, Seat
+from games.black_market import goods
+from games.black_market.actions import owed
+from games.black_market.data import COLOURS, LIMITS, MAX_ROW, MIN_ROW
+from games.black_market.goods import Counts
+from games.black_market.selling import best_sale
+from games.black_market.state import (
+    ANSWER,
+    BID,
+    DISCARD,
+    GIVE_BACK,
+    PICK,
+    PRODUCE,
+    PROPOSE,
+    RAISE,
+    SELL,
+    SHIFT,
+    WILD,
+    State,
+    give_back_count,
+    production_limit,
+    storage_limit,
+    tradeable,
+    wildcards,
+)
+from games.black_market.wild import feasible, trading
+
+MAX_CHOICES = 20
+DEAL = LIMITS["deal_size"]
+
+
+def schema(kind: str, **props: dict[str, Any]) -> dict[str, Any]:
+    """Return the JSON Schema of a whole action object of type `kind`."""
+    return {
+        "type": "object",
+        "properties": {"type": {"const": kind}, **props},
+        "required": ["type", *props],
+        "additionalProperties": False,
+    }
+
+
+def goods_schema(options: tuple[tuple[str, ...], ...], lo: int, hi: int) -> dict[str, Any]:
+    """Return the schema of a goods list whose legal values are exactly `options`."""
+    return {
+        "type": "array",
+        "items": {"type": "string", "enum": list(COLOURS)},
+        "minItems": lo,
+        "maxItems": hi,
+        "enum": [list(o) for o in options],
+    }
+
+
+def _spec(kind: str, field: str, options: tuple[tuple[str, ...], ...], lo: int, hi: int):
+    choices = None
+    if len(options) <= MAX_CHOICES:
+        choices = [{"type": kind, field: list(o)} for o in options]
+    return ActionSpec(kind, schema(kind, **{field: goods_schema(options, lo, hi)}), choices)
+
+
+@cache
+def productions(limit: int, wild: int) -> tuple[tuple[str, ...], ...]:
+    """Return every legal production for a limit and a number of white discs."""
+    every = goods.sub_multisets((1 + wild,) * goods.N, 0, limit)
+    return tuple(tuple(goods.names(c)) for c in every if sum(max(0, n - 1) for n in c) <= wild)
+
+
+def asks() -> tuple[tuple[str, ...], ...]:
+    """Return every goods list a deal may ask for (1-4 goods)."""
+    return goods.name_lists((DEAL,) * goods.N, 1, DEAL)
+
+
+def _exact(held: Counts, count: int) -> tuple[tuple[str, ...], ...]:
+    return goods.name_lists(held, count, count)
+
+
+def _produce(state: State, seat: Seat) -> list[ActionSpec]:
+    limit = production_limit(state, seat)
+    return [_spec("produce", "goods", productions(limit, wildcards(state, seat)), 0, limit)]
+
+
+def _deal_props(state: State, seat: Seat) -> dict[str, Any]:
+    gives = goods.name_lists(tradeable(state, seat), 1, DEAL)
+    return {"give": goods_schema(gives, 1, DEAL), "take": goods_schema(asks(), 1, DEAL)}
+
+
+def _propose(state: State, seat: Seat) -> list[ActionSpec]:
+    return [
+        ActionSpec("propose", schema("propose", **_deal_props(state, seat))),
+        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
+    ]
+
+
+def _offer_ids(kind: str, ids: list[str]) -> list[ActionSpec]:
+    if not ids:
+        return []
+    prop = {"type": "string", "enum": ids}
+    return [ActionSpec(kind, schema(kind, offer=prop), [{"type": kind, "offer": i} for i in ids])]
+
+
+def _wild(state: State, seat: Seat) -> list[ActionSpec]:
+    specs = []
+    partners = [s for s in trading(state) if s != seat]
+    if partners and sum(tradeable(state, seat)):
+        to = {"type": "integer", "enum": partners}
+        specs.append(ActionSpec("offer", schema("offer", to=to, **_deal_props(state, seat))))
+    mine = [o for o in state.offers if o.to == seat]
+    specs += _offer_ids("accept", [o.id for o in mine if feasible(state, o)])
+    specs += _offer_ids("decline", [o.id for o in mine])
+    specs += _offer_ids("withdraw", [o.id for o in state.offers if o.frm == seat])
+    return [*specs, ActionSpec("done", schema("done"), [{"type": "done"}])]
+
+
+def _bid(state: State, seat: Seat) -> list[ActionSpec]:
+    held = state.storage[seat]
+    options = [()] + [(COLOURS[c],) * k for c in range(goods.N) for k in range(1, held[c] + 1)]
+    return [_spec("bid", "goods", tuple(options), 0, max(held))]
+
+
+def _sell(state: State, seat: Seat) -> list[ActionSpec]:
+    best = best_sale(state, seat)
+    props = {c: {"type": "integer", "minimum": 0, "maximum": m} for c, m in zip(COLOURS, best)}
+    vp = {"type": "object", "properties": props, "required": list(COLOURS)}
+    vp["additionalProperties"] = False
+    count = 1
+    for m in best:
+        count *= m + 1
+    choices = None
+    if count <= MAX_CHOICES:
+        choices = [{"type": "sell", "vp": dict(zip(COLOURS, c))} for c in _grid(best)]
+    return [ActionSpec("sell", schema("sell", vp=vp), choices)]
+
+
+def _grid(best: Counts) -> list[Counts]:
+    out: list[Counts] = [()]
+    for m in best:
+        out = [(*c, k) for c in out for k in range(m + 1)]
+    return out
+
+
+def _raise(state: State, seat: Seat) -> list[ActionSpec]:
+    prop = {"type": "string", "enum": list(COLOURS)}
+    choices = [{"type": "raise", "colour": c} for c in COLOURS]
+    return [
+        ActionSpec("raise", schema("raise", colour=prop), choices),
+        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
+    ]
+
+
+def _shift(state: State, seat: Seat) -> list[ActionSpec]:
+    choices = []
+    for c, row in zip(COLOURS, state.rows):
+        for direction, to in (("up", row + 1), ("down", row - 1)):
+            if MIN_ROW <= to <= MAX_ROW:
+                choices.append({"type": "shift", "colour": c, "direction": direction})
+    props = {
+        "colour": {"type": "string", "enum": list(COLOURS)},
+        "direction": {"type": "string", "enum": ["up", "down"]},
+    }
+    return [
+        ActionSpec("shift", schema("shift", **props), choices),
+        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
+    ]
+
+
+def _give_back(state: State, seat: Seat) -> list[ActionSpec]:
+    count = give_back_count(state, seat)
+    return [_spec("give_back", "goods", _exact(state.production[seat], count), count, count)]
+
+
+def _discard(state: State, seat: Seat) -> list[ActionSpec]:
+    count = sum(state.storage[seat]) - storage_limit(state, seat)
+    return [_spec("discard", "goods", _exact(state.storage[seat], count), count, count)]
+
+
+def _answer(state: State, seat: Seat) -> list[ActionSpec]:
+    choices = [{"type": "answer", "accept": True}, {"type": "answer", "accept": False}]
+    return [ActionSpec("answer", schema("answer", accept={"type": "boolean"}), choices)]
+
+
+def _pick(state: State, seat: Seat) -> list[ActionSpec]:
+    ids = list(state.acceptors)
+    prop = {"type": "integer", "enum": ids}
+    return [
+        ActionSpec("pick", schema("pick", seat=prop), [{"type": "pick", "seat": s} for s in ids])
+    ]
+
+
+SPECS = {
+    PRODUCE: _produce,
+    PROPOSE: _propose,
+    ANSWER: _answer,
+    PICK: _pick,
+    WILD: _wild,
+    GIVE_BACK: _give_back,
+    BID: _bid,
+    RAISE: _raise,
+    SHIFT: _shift,
+    SELL: _sell,
+    DISCARD: _discard,
+}
+
+
+def legal(state: State | None, seat: Seat) -> list[ActionSpec]:
+    """Return the actions `seat` may take now (empty when it owes nothing)."""
+    if not any(o.seat == seat for o in owed(state)):
+        return []
+    return SPECS[state.phase](state, seat)

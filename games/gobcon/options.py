@@ -1,0 +1,87 @@
+"""The game's options: their JSON Schema, defaults, and how they are checked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import OptionError
+from games.gobcon.cards import default_deck
+from games.gobcon.deck import normalize_deck
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+DEFAULT_GOAL = 20
+DEFAULTS: dict[str, Any] = {
+    "goal": DEFAULT_GOAL,
+    "time_limit": None,
+    "end_on_empty_deck": False,
+    "deck": "default",
+}
+
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "goal": {
+            "type": "integer",
+            "minimum": 1,
+            "default": DEFAULT_GOAL,
+            "description": "the game ends as soon as a player's score reaches this many GP",
+        },
+        "time_limit": {
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "default": None,
+            "description": "a number of rounds: after the last turn of that round, most GP wins",
+        },
+        "end_on_empty_deck": {
+            "type": "boolean",
+            "default": False,
+            "description": "end the game when the last card is drawn, instead of reshuffling",
+        },
+        "deck": {
+            "oneOf": [
+                {"const": "default"},
+                {"type": "object", "required": ["cards"]},
+            ],
+            "default": "default",
+            "description": '"default" (the shipped deck) or a deck object of the same format',
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def _positive(value: Any, name: str, nullable: bool = False) -> int | None:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise OptionError(name, "must be a positive integer" + (" or null" if nullable else ""))
+    return value
+
+
+def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:
+    """Fill defaults and check `options`; raise OptionError naming the field."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise OptionError("options", "must be an object")
+    for name in options:
+        if name not in DEFAULTS:
+            raise OptionError(str(name), "unknown option")
+    out = {**DEFAULTS, **options}
+    out["goal"] = _positive(out["goal"], "goal")
+    out["time_limit"] = _positive(out["time_limit"], "time_limit", nullable=True)
+    if not isinstance(out["end_on_empty_deck"], bool):
+        raise OptionError("end_on_empty_deck", "must be true or false")
+    if out["deck"] != "default":
+        if isinstance(out["deck"], str):
+            raise OptionError("deck", 'must be "default" or a deck object')
+        out["deck"] = normalize_deck(out["deck"])
+    if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise OptionError("players", f"GobCon takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    return out
+
+
+def deck_of(options: dict[str, Any]) -> dict[str, Any]:
+    """Return the normalized deck the options name."""
+    deck = options["deck"]
+    return normalize_deck(default_deck()) if deck == "default" else deck
