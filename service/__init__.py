@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, request
+from flask_swagger_ui import get_swaggerui_blueprint
 
 from service import api, config, errors, limits, replay, stream
 from service.deps import Deps
@@ -24,6 +25,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(replay.bp)
+    app.register_blueprint(
+        get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
+    )
     errors.register(app)
     limits.install(app, cfg)
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from service.embedded import AlreadyRunning, EmbeddedRedis
+from service.embedded import AlreadyRunning
+from service.stack import Stack
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,6 +26,19 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
     worker = sub.add_parser("worker", help="run an RQ worker and deadline sweeper on REDIS_URL")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    bot = sub.add_parser("bot", help="play one seat of a game to its end through the API")
+    bot.add_argument("--server", required=True, help="e.g. http://127.0.0.1:8000")
+    bot.add_argument("--game", required=True, help="the game id")
+    bot.add_argument("--token", required=True, help="the seated player's token")
+    bot.add_argument("--strategy", help="package.module:function (default: random legal)")
+    bot.add_argument("--seed", type=int, default=None)
+    demo = sub.add_parser("demo", help="play a whole game with bots and print the standings")
+    demo.add_argument("ruleset", help="goblin-market, sorcerous-futures, black-market, gobcon")
+    demo.add_argument("--players", type=int, default=None, help="default: the ruleset's minimum")
+    demo.add_argument("--server", help="a running service (default: start one for the demo)")
+    demo.add_argument("--options", default="{}", help="game options as JSON")
+    demo.add_argument("--strategy", help="package.module:function for every bot")
+    demo.add_argument("--seed", type=int, default=0)
     verify = sub.add_parser("verify", help="check an exported game offline (no server needed)")
     verify.add_argument("bundle", help="a file from GET /v1/games/{id}/export ('-' for stdin)")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -39,12 +51,52 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if args.command == "verify":
         return verify(args)
+    if args.command == "bot":
+        return bot(args)
+    if args.command == "demo":
+        return demo(args)
     if args.command == "worker":
         from workers import runner
 
         runner.run(burst=args.burst)
         return 0
     return serve(args)
+
+
+def bot(args: argparse.Namespace) -> int:
+    """Play one seat to the end of the game, then print the result."""
+    from service.bot import Bot, load_strategy
+
+    game = Bot(args.server, args.game, args.token, load_strategy(args.strategy), args.seed).play()
+    print(json.dumps(game["result"], indent=2))
+    return 0
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Play a whole game with bots; print the standings and the replay URL."""
+    import games
+    from service import demo as demos
+    from service.bot import load_strategy
+
+    game = games.get(args.ruleset)
+    if game is None:
+        print(
+            f"marketfold demo: no ruleset {args.ruleset!r}; one of {sorted(games.REGISTRY)}",
+            file=sys.stderr,
+        )
+        return 2
+    players = args.players or game.min_players
+    print(
+        demos.run(
+            args.ruleset,
+            players,
+            args.server,
+            json.loads(args.options),
+            load_strategy(args.strategy),
+            args.seed,
+        )
+    )
+    return 0
 
 
 def verify(args: argparse.Namespace) -> int:
@@ -64,59 +116,27 @@ def verify(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     """Start Redis (unless REDIS_URL is set), gunicorn and a worker; stop all on Ctrl-C."""
-    redis_server = None
-    env = dict(os.environ)
-    if not env.get("REDIS_URL"):
-        try:
-            redis_server = EmbeddedRedis(args.data_dir, appendfsync=args.appendfsync).start()
-        except AlreadyRunning as e:
-            print(f"marketfold: {e}", file=sys.stderr)
-            return 1
-        env["REDIS_URL"] = redis_server.url
-    http = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "service.wsgi:app",
-            "--bind",
-            f"{args.host}:{args.port}",
-            "--workers",
-            str(args.http_workers),
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(args.threads),
-            "--graceful-timeout",
-            "5",
-            "--log-level",
-            "warning",
-        ],
-        env=env,
+    stack = Stack(
+        args.host, args.port, args.data_dir, args.http_workers, args.threads, args.appendfsync
     )
-    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+    try:
+        stack.start()
+    except AlreadyRunning as e:
+        print(f"marketfold: {e}", file=sys.stderr)
+        return 1
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     print(
-        f"marketfold is serving on http://{args.host}:{args.port}/v1 "
-        f"(Redis: {env['REDIS_URL']}); Ctrl-C stops it",
+        f"marketfold is serving on {stack.url}/v1 (Redis: {stack.env['REDIS_URL']}); "
+        "Ctrl-C stops it",
         flush=True,
     )
     try:
-        while not stopping and http.poll() is None and worker.poll() is None:
+        while not stopping and stack.alive():
             time.sleep(0.2)
     except KeyboardInterrupt:
         pass
-    for proc in (worker, http):  # workers first, the store last
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-    for proc in (worker, http):
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    if redis_server:
-        redis_server.stop()
+    stack.stop()
     print("marketfold stopped", flush=True)
     return 0
 

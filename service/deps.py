@@ -18,6 +18,7 @@ class Deps:
     queue: Queue
     config: dict[str, Any]
     blocking: redis.Redis  # for XREAD BLOCK: a socket timeout longer than any block
+
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Deps:
         """Build the clients (redis-py connects on first use, not here)."""

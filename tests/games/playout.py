@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import schemas
 from games.base import ActionSpec, Event, Game
 from games.rng import Rng
 
@@ -30,29 +31,9 @@ class Playout:
     decisions: int = 0
 
 
-def value_for(schema: dict[str, Any], pick: random.Random) -> Any:
-    """Return a random value that satisfies a simple JSON Schema."""
-    if "const" in schema:
-        return schema["const"]
-    if "enum" in schema:
-        return pick.choice(schema["enum"])
-    kind = schema.get("type")
-    if kind == "integer":
-        return pick.randint(schema.get("minimum", 0), schema.get("maximum", 100))
-    if kind == "boolean":
-        return pick.random() < 0.5
-    if kind == "object":
-        props = schema.get("properties", {})
-        return {name: value_for(props[name], pick) for name in schema.get("required", props)}
-    raise NotImplementedError(f"no generator for schema {schema}")
-
-
 def random_action(specs: list[ActionSpec], pick: random.Random) -> dict[str, Any]:
     """Return a random action among `specs`: a listed choice, or one built from the schema."""
-    spec = pick.choice(specs)
-    if spec.choices:
-        return pick.choice(spec.choices)
-    return value_for(spec.schema, pick)
+    return schemas.random_action([vars(s) for s in specs], pick)
 
 
 def json_round_trip(ev: Event) -> Event:

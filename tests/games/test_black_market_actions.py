@@ -14,6 +14,7 @@ from games.base import InvalidAction, NotYourTurn, OptionError, PhaseClosed, Rul
 from games.black_market import GAME
 from games.black_market.legal import productions
 from games.rng import NoRng, Rng
+from games.schemas import value_for
 from tests.games.black_market_table import (
     PASS,
     act,
@@ -25,7 +26,6 @@ from tests.games.black_market_table import (
     started,
     submit,
 )
-from tests.games.playout import value_for
 
 KEY = re.compile(r"[A-Za-z0-9_-]+")
 

@@ -10,8 +10,8 @@ import pytest
 
 from games.base import ALL
 from games.decktet import SUITS, cards
-from games.goblin_market import GAME
 from games.decktet_names import card_name
+from games.goblin_market import GAME
 from games.rng import Rng
 from tests.games.playout import Playout, playout, random_action
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.games.playout import value_for
+from games import schemas
 
 
 def bearer(player: dict[str, Any]) -> dict[str, str]:
@@ -37,10 +37,7 @@ def by_seat(client, gid: str, players: list[dict]) -> dict[int, dict]:
 
 def random_action(rnd: random.Random, actions: list[dict]) -> dict:
     """Pick a legal action from a /legal answer, using only its choices and schema."""
-    spec = rnd.choice(actions)
-    if spec["choices"]:
-        return rnd.choice(spec["choices"])
-    return value_for(spec["schema"], rnd)
+    return schemas.random_action(actions, rnd)
 
 
 def play_to_end(client, app, gid: str, seats: dict[int, dict], rnd: random.Random) -> dict:

@@ -4,6 +4,7 @@
     assert_matches("Game", body)                              # a components schema by name
     check(client.get(f"/v1/games/{gid}"), "GET", "/v1/games/{id}")   # a whole Flask response
     CheckedClient(client).get("/v1/games/{id}", gid, token)  # call, and check the answer
+    matches("GobconAction", action)                           # True/False, fast, for loops
 
 Bodies are validated with JSON Schema 2020-12 (the dialect of OpenAPI 3.1); `$ref`s resolve
 inside the spec. An error response's `code` must be listed in its `x-problem-codes`.
@@ -70,10 +71,14 @@ def response_spec(method: str, path: str, status: int) -> tuple[dict[str, Any], 
     return response, ref_path or where
 
 
-def _validate(pointer: str, body: Any, what: str) -> None:
+@cache
+def _validator(pointer: str) -> Draft202012Validator:
     schema = {"$ref": f"{SPEC_URI}#{quote(pointer)}"}
-    validator = Draft202012Validator(schema, registry=_registry())
-    errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def _validate(pointer: str, body: Any, what: str) -> None:
+    errors = sorted(_validator(pointer).iter_errors(body), key=lambda e: list(e.absolute_path))
     assert not errors, f"{what} breaks the spec:\n" + "\n".join(
         f"  at {'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}" for e in errors
     )
@@ -108,6 +113,11 @@ def assert_matches(target: str | tuple[str, str, int], body: Any) -> None:
         check_response(*target, body)
 
 
+def matches(name: str, body: Any) -> bool:
+    """Return True if `body` fits the components schema `name` (no message; for fast loops)."""
+    return _validator(_pointer("components", "schemas", name)).is_valid(body)
+
+
 def _check_headers(response: dict[str, Any], headers: Any, what: str) -> None:
     for name, ref in response.get("headers", {}).items():
         header, where = _deref(ref)
@@ -124,6 +134,10 @@ def check(resp: Any, method: str, path: str) -> Any:
     """Assert a Flask test response fits the spec (status, type, headers, body); return it."""
     what = f"{method} {path} {resp.status_code}"
     response, _ = response_spec(method, path, resp.status_code)
+    if "content" not in response:  # e.g. 304: headers only
+        assert resp.get_data() == b"", f"{what}: documented without a body, but has one"
+        _check_headers(response, resp.headers, what)
+        return resp
     content_type = resp.mimetype
     assert content_type in response.get("content", {}), (
         f"{what}: content type {content_type} is not documented"
@@ -157,6 +171,25 @@ class CheckedClient:
     def post(self, path: str, gid: str = "", token: str | None = None, **kwargs: Any) -> Any:
         """POST to `path` and check the answer."""
         return self.call("POST", path, gid, token, **kwargs)
+
+
+def sse_frames(text: str) -> list[dict[str, str]]:
+    """Split a text/event-stream body into frames: {field: value} per blank-line-ended
+    block; comment lines (`: ...`) become {"comment": ...}."""
+    frames, frame = [], {}
+    for line in text.split("\n"):
+        if line == "":
+            if frame:
+                frames.append(frame)
+            frame = {}
+        elif line.startswith(":"):
+            frame["comment"] = line[1:].strip()
+        else:
+            name, _, value = line.partition(":")
+            frame[name] = value.removeprefix(" ")
+    if frame:
+        frames.append(frame)
+    return frames
 
 
 def expect(resp: Any, status: int, code: str | None = None) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import random
 import re
@@ -11,8 +12,11 @@ from typing import Any
 
 import pytest
 import yaml
+from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
+import games
+from games.base import InvalidAction
 from service import create_app
 from service.embedded import free_port
 from tests.service.helpers import random_action
@@ -25,15 +29,44 @@ from tests.service.openapi_check import (
     error_table,
     expect,
     spec,
+    sse_frames,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 PATH_NAMES = {"game_id": "id"}  # Flask's variable names -> the spec's parameter names
 UNROUTED = {"not_found", "method_not_allowed"}  # codes for URLs and methods the spec lacks
+# Endpoints that serve files rather than the API: static assets, Swagger UI's page of this spec.
+UNDOCUMENTED = {"static", "swagger_ui"}
 
 PLAYERS, RULESETS, GAMES = "/v1/players", "/v1/rulesets", "/v1/games"
 GAME, JOIN, LEGAL = "/v1/games/{id}", "/v1/games/{id}/join", "/v1/games/{id}/legal"
 ACTIONS, EVENTS = "/v1/games/{id}/actions", "/v1/games/{id}/events"
+STREAM, EXPORT, STATE = "/v1/games/{id}/events/stream", "/v1/games/{id}/export", "/v1/games/{id}/state"
+VERIFY, REPLAY = "/v1/verify", "/games/{id}/replay"
+NOT_LIMITED = {"/healthz", "/openapi.yaml"}  # every other route counts against a rate limit
+RATE_HEADERS = {"RateLimit-Policy", "RateLimit"}
+FAST = {"RATE_LIMIT_ANON": "100000/minute", "RATE_LIMIT_TOKEN": "100000/minute"}
+
+
+def component(ruleset: str, kind: str) -> str:
+    """Return the name of a ruleset's components schema: ("black-market", "Action") ->
+    "BlackMarketAction"."""
+    return "".join(part.capitalize() for part in ruleset.split("-")) + kind
+
+
+def action_types(name: str) -> list[str]:
+    """Return the `type` consts of an action component's oneOf, in order."""
+    return [branch["properties"]["type"]["const"] for branch in spec()["components"]["schemas"][name]["oneOf"]]
+
+
+def parser(ruleset: str) -> Any:
+    """Return the ruleset's own module of action shapes (SHAPES and parse)."""
+    return importlib.import_module(f"games.{ruleset.replace('-', '_')}.actions")
+
+
+def as_json(value: Any) -> Any:
+    """Return `value` as a client receives it (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
 
 
 @pytest.fixture
@@ -78,7 +111,7 @@ def test_the_spec_has_exactly_the_apps_routes_with_view_names_as_operation_ids()
     )
     routed = {}
     for rule in app.url_map.iter_rules():
-        if rule.endpoint == "static":
+        if rule.endpoint.split(".")[0] in UNDOCUMENTED:
             continue
         path = re.sub(
             r"<(?:[^:<>]+:)?([^<>]+)>", lambda m: "{" + PATH_NAMES.get(m[1], m[1]) + "}", rule.rule
@@ -103,12 +136,16 @@ def test_every_documented_problem_code_is_in_the_error_table_and_back():
 
 def test_every_code_the_service_raises_is_in_the_error_table():
     raised: set[tuple[int | None, str]] = set()
-    for source in [*ROOT.glob("service/*.py"), *ROOT.glob("games/**/*.py")]:
+    sources = [*ROOT.glob("service/*.py"), *ROOT.glob("games/**/*.py"), *ROOT.glob("events/*.py")]
+    for source in sources:
         text = source.read_text("utf-8")
         raised |= {
             (int(s), c) for s, c in re.findall(r"[Pp]roblem\(\s*(\d{3}),\s*\"([a-z_]+)\"", text)
         }
-        raised |= {(None, c) for c in re.findall(r"\bcode\s*=\s*\"([a-z_]+)\"", text)}
+        for first, other in re.findall(
+            r"\bcode\s*=\s*\"([a-z_]+)\"(?:\s+if\s+[^\n]+?\s+else\s+\"([a-z_]+)\")?", text
+        ):
+            raised |= {(None, c) for c in (first, other) if c}
         raised |= {(int(s), c) for s, c in re.findall(r"\b(\d{3}): \"([a-z_]+)\"", text)}
     table = error_table()
     codes = {code for _, code in table}
@@ -136,10 +173,77 @@ def test_every_example_in_the_spec_fits_its_schema():
                     if "example" in media:
                         check_response(method, path, int(status), media["example"], content_type)
                         checked += 1
-    actions = spec()["paths"][ACTIONS]["post"]["requestBody"]["content"]["application/json"]
-    for example in actions["examples"].values():
-        assert_matches("GoblinMarketAction", example["value"])
-    assert checked > 10
+    for kind in ("parameters", "headers"):
+        for name, item in spec()["components"][kind].items():
+            if "example" in item:
+                errors = list(Draft202012Validator(item["schema"]).iter_errors(item["example"]))
+                assert not errors, f"{kind} {name}: example {item['example']!r}: {errors}"
+                checked += 1
+    assert checked > 50
+
+
+def test_every_ruleset_has_an_action_schema_a_view_schema_and_documented_options():
+    schemas = spec()["components"]["schemas"]
+    intro = spec()["info"]["description"]
+    rulesets_doc = spec()["paths"][RULESETS]["get"]["description"]
+    post_doc = spec()["paths"][ACTIONS]["post"]["description"]
+    for ruleset, game in games.REGISTRY.items():
+        action, view = component(ruleset, "Action"), component(ruleset, "View")
+        assert action in schemas and view in schemas, ruleset
+        assert schemas[view]["properties"]["game"] == {"const": ruleset}
+        assert f"`{action}`" in post_doc and f"`{action}`" in schemas["Action"]["description"]
+        assert f"`{view}`" in schemas["Game"]["properties"]["view"]["description"]
+        assert f"| `{ruleset}` | {game.min_players}-{game.max_players} |" in intro
+        # the static schema names exactly the types the ruleset's parser knows
+        assert sorted(action_types(action)) == sorted(parser(ruleset).SHAPES), ruleset
+        for branch in schemas[action]["oneOf"]:
+            kind = branch["properties"]["type"]["const"]
+            fields = set(parser(ruleset).SHAPES[kind])
+            assert set(branch["properties"]) == {"type", *fields}, (ruleset, kind)
+            assert set(branch["required"]) == {"type", *fields}, (ruleset, kind)
+            assert branch["additionalProperties"] is False
+        # every option is described on GET /v1/rulesets
+        section = rulesets_doc.split(f"- `{ruleset}` ({game.min_players}-{game.max_players} players)")
+        assert len(section) == 2, f"GET /v1/rulesets does not describe {ruleset}"
+        for option in game.options_schema["properties"]:
+            assert f"`{option}`" in section[1].split("\n- `")[0], (ruleset, option)
+        Draft202012Validator.check_schema(game.options_schema)
+
+
+def test_there_is_an_example_of_every_action_of_every_ruleset_and_the_rules_accept_its_shape():
+    media = spec()["paths"][ACTIONS]["post"]["requestBody"]["content"]["application/json"]
+    seen = set()
+    for name, example in media["examples"].items():
+        ruleset = next(r for r in games.REGISTRY if name.startswith(r + "-"))
+        action = example["value"]
+        assert name == f"{ruleset}-{action['type']}", name
+        assert_matches(component(ruleset, "Action"), action)
+        assert_matches("Action", action)
+        try:
+            assert parser(ruleset).parse(action) == action["type"]
+        except InvalidAction as e:  # the shape the server checks (422) must accept it too
+            raise AssertionError(f"{name}: the rules refuse its shape: {e}") from e
+        seen.add((ruleset, action["type"]))
+    every = {(r, t) for r in games.REGISTRY for t in action_types(component(r, "Action"))}
+    assert every - seen == set(), f"actions without an example: {sorted(every - seen)}"
+
+
+def test_every_rate_limited_route_documents_429_and_the_ratelimit_headers():
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            responses = operation["responses"]
+            if path in NOT_LIMITED:
+                assert "429" not in responses, path
+                continue
+            assert responses["429"] == {"$ref": "#/components/responses/RateLimited"}, path
+            for status, ref in responses.items():
+                response = spec()["components"]["responses"].get(
+                    ref.get("$ref", "").rsplit("/", 1)[-1], ref
+                )
+                missing = RATE_HEADERS - set(response.get("headers", {}))
+                assert not missing, f"{method.upper()} {path} {status} lacks {missing}"
 
 
 def test_the_checker_refuses_answers_the_spec_does_not_allow():
@@ -198,12 +302,28 @@ def test_registering_listing_and_creating_match_the_spec(api):
     assert started["you"] == joins[0]["seat"] and isinstance(started["view"], dict)
     assert started["owed"] and all(o["deadline"] for o in started["owed"])
 
+    assert {r["id"] for r in rulesets} == set(games.REGISTRY)
+    for ruleset in rulesets:
+        Draft202012Validator.check_schema(ruleset["options"])
+    media = spec()["paths"][GAMES]["post"]["requestBody"]["content"]["application/json"]
+    assert set(media["examples"]) == set(games.REGISTRY)
+    for name, example in media["examples"].items():
+        created = expect(api.post(GAMES, token=ana["token"], json=example["value"]), 201)
+        assert (created["ruleset"], created["players"]) == (name, example["value"]["players"])
+        assert created["options"].items() >= example["value"]["options"].items()
+
 
 def test_reading_a_started_game_matches_the_spec_and_hides_what_it_should(api):
     gid, seats = seated_game(api)
     resp = api.get(GAME, gid)
     game = expect(resp, 200)
     assert resp.headers["ETag"] == f'"{game["version"]}"' and game["you"] is None
+    assert RATE_HEADERS <= set(resp.headers.keys())
+    etag = resp.headers["ETag"]
+    for tag in (etag, f"W/{etag}", "*"):
+        unchanged = api.get(GAME, gid, headers={"If-None-Match": tag})
+        assert unchanged.status_code == 304 and unchanged.headers["ETag"] == etag
+    assert api.get(GAME, gid, headers={"If-None-Match": '"1"'}).status_code == 200
     assert game["status"] == "active" and sorted(game["order"]) == [0, 1, 2]
     for seat, token in seats.items():
         assert expect(api.get(GAME, gid, token), 200)["you"] == seat
@@ -267,6 +387,24 @@ def test_error_answers_match_the_spec(api):
     for method, template in [("GET", GAME), ("GET", LEGAL), ("GET", EVENTS), ("POST", JOIN)]:
         expect(api.call(method, template, "g_nope", ana["token"]), 404, "game_not_found")
     expect(api.get(GAME, "x" * 65), 404, "game_not_found")
+    for template in (STREAM, EXPORT, REPLAY):
+        expect(api.get(template, "g_nope"), 404, "game_not_found")
+    expect(api.get(REPLAY, "bad.id"), 404, "game_not_found")
+    expect(api.get(STATE, "g_nope", query_string={"at": 1}), 404, "game_not_found")
+    expect(api.get(EXPORT, waiting), 401, "unauthorized")
+    expect(api.get(EXPORT, waiting, bo["token"]), 403, "not_seated")
+    assert expect(api.get(EXPORT, waiting, ana["token"]), 200)["seed"] is None
+    for at in ("0", "x", "99"):
+        expect(api.get(STATE, waiting, query_string={"at": at}), 422, "invalid_query")
+    expect(api.get(STATE, waiting), 422, "invalid_query")
+    for headers, query in [({"Last-Event-ID": "x"}, {}), ({}, {"after": "-1"})]:
+        body = expect(
+            api.get(STREAM, waiting, headers=headers, query_string=query), 422, "invalid_header"
+        )
+        assert "Last-Event-ID" in body["errors"]
+    expect(api.post(VERIFY, json=["not", "a", "bundle"]), 422, "invalid_body")
+    report = expect(api.post(VERIFY, json={"format": "nonsense"}), 200)
+    assert report["ok"] is False
     expect(api.post(ACTIONS, "g_nope", ana["token"], json={"type": "pass"}), 404, "game_not_found")
 
     for bad in (
@@ -356,7 +494,7 @@ def chain_hash(envelope: dict[str, Any]) -> str:
     return hashlib.sha256((envelope["prev"] + text).encode("utf-8")).hexdigest()
 
 
-def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api):
+def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api, redis_url):
     gid, seats = seated_game(api)
     rnd = random.Random(7)
     for _ in range(2000):
@@ -389,3 +527,34 @@ def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api):
     token = next(iter(seats.values()))
     assert expect(api.get(LEGAL, gid, token), 200)["actions"] == []
     expect(api.post(ACTIONS, gid, token, json={"type": "pass"}), 409, "game_over")
+
+    # the live stream replays the whole game and ends after game.Ended (SSE_MAX_S: no hang)
+    config = {"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "SSE_MAX_S": 5, **FAST}
+    watcher = CheckedClient(create_app(config).test_client())
+    for who in (None, token):
+        resp = watcher.get(STREAM, gid, who)
+        assert resp.mimetype == "text/event-stream" and resp.headers["Cache-Control"] == "no-cache"
+        frames = sse_frames(resp.get_data(as_text=True))
+        assert frames[0] == {"retry": "1000"}
+        sent = [f for f in frames if "data" in f]
+        assert [(f["id"], f["event"]) for f in sent] == [(str(e["seq"]), e["type"]) for e in events]
+        assert [json.loads(f["data"]) for f in sent] == events
+    for resume in ({"headers": {"Last-Event-ID": str(ended["seq"] - 1)}},
+                   {"query_string": {"after": ended["seq"] - 2}}):
+        frames = sse_frames(watcher.get(STREAM, gid, **resume).get_data(as_text=True))
+        assert [int(f["id"]) for f in frames if "id" in f][-1] == ended["seq"]
+        assert frames[-1]["event"] == "game.Ended"
+    for frame in sent:
+        assert_matches("Event", json.loads(frame["data"]))
+
+    # the audit routes: export to anyone, verify it, fold any point, replay it in a browser
+    bundle = expect(api.get(EXPORT, gid), 200)
+    assert bundle["events"] == events and bundle["seed"] == ended["data"]["seed"]
+    report = expect(api.post(VERIFY, json=bundle), 200)
+    assert report["ok"] and report["events"] == len(events)
+    middle = expect(api.get(STATE, gid, token, query_string={"at": ended["seq"] // 2}), 200)
+    assert middle["version"] == ended["seq"] // 2 and len(middle["views"]) == len(seats)
+    for view in middle["views"]:
+        assert_matches("GoblinMarketView", view)
+    page = api.get(REPLAY, gid)
+    assert page.status_code == 200 and "<html" in page.get_data(as_text=True).lower()

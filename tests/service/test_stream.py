@@ -16,7 +16,11 @@ class Reader:
     """Reads a game's SSE stream for one caller, reconnecting once with Last-Event-ID."""
 
     def __init__(self, base: str, gid: str, headers: dict, drop_after: int):
-        self.url, self.headers, self.drop_after = f"{base}/v1/games/{gid}/events/stream", headers, drop_after
+        self.url, self.headers, self.drop_after = (
+            f"{base}/v1/games/{gid}/events/stream",
+            headers,
+            drop_after,
+        )
         self.events: list[dict] = []
         self.reconnects = 0
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -53,8 +57,11 @@ def test_each_seat_gets_every_event_in_order_redacted_across_a_reconnect(live_se
 
     base, s, rnd = live_server, requests.Session(), random.Random(8)
     players = [s.post(f"{base}/v1/players", json={"name": f"p{i}"}).json() for i in range(3)]
-    gid = s.post(f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3},
-                 headers=bearer(players[0])).json()["id"]
+    gid = s.post(
+        f"{base}/v1/games",
+        json={"ruleset": "goblin-market", "players": 3},
+        headers=bearer(players[0]),
+    ).json()["id"]
     readers = [Reader(base, gid, bearer(p), drop_after=12) for p in players]
     readers.append(Reader(base, gid, {}, drop_after=20))  # a spectator
     for r in readers:
@@ -65,8 +72,11 @@ def test_each_seat_gets_every_event_in_order_redacted_across_a_reconnect(live_se
     while (game := s.get(f"{base}/v1/games/{gid}").json())["status"] == "active":
         seat = game["owed"][0]["seat"]
         legal = s.get(f"{base}/v1/games/{gid}/legal", headers=bearer(seats[seat])).json()
-        s.post(f"{base}/v1/games/{gid}/actions", json=random_action(rnd, legal["actions"]),
-               headers=bearer(seats[seat]))
+        s.post(
+            f"{base}/v1/games/{gid}/actions",
+            json=random_action(rnd, legal["actions"]),
+            headers=bearer(seats[seat]),
+        )
     for r in readers:
         r.thread.join(30)
         assert not r.thread.is_alive()
