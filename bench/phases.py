@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -30,15 +31,18 @@ from service.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 def start_worker(redis_url: str) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT,
+        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
 
 
 def seated_game(s: requests.Session, base: str, ruleset: str, n: int, **body) -> tuple:
     people = [s.post(f"{base}/v1/players", json={"name": f"b{i}"}).json() for i in range(n)]
     auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
-    gid = s.post(f"{base}/v1/games", json={"ruleset": ruleset, "players": n, **body},
-                 headers=auth[0]).json()["id"]
+    gid = s.post(
+        f"{base}/v1/games", json={"ruleset": ruleset, "players": n, **body}, headers=auth[0]
+    ).json()["id"]
     for h in auth:
         s.post(f"{base}/v1/games/{gid}/join", headers=h)
     seats = {s.get(f"{base}/v1/games/{gid}", headers=h).json()["you"]: h for h in auth}
@@ -50,38 +54,44 @@ def legal(s, base, gid, headers) -> dict[str, dict]:
     return {a["type"]: a for a in actions}
 
 
+def next_action(options: dict[str, dict]) -> dict:
+    """Steer a Sorcerous Futures game towards closed auctions."""
+    if "random_crowns" in options:
+        return {"type": "random_crowns"}
+    if "start_auction" in options:
+        return next(c for c in options["start_auction"]["choices"] if c["format"] == "closed")
+    return {"type": "pass"} if "pass" in options else options[next(iter(options))]["choices"][0]
+
+
 def closed_auction_latencies(base: str, phases: int) -> list[float]:
-    """Open closed auctions in 4-player games; time the last bid → reveal in the feed."""
+    """Play closed auctions in 4-player games; time the last bid's answer → the reveal."""
     s, out = requests.Session(), []
     while len(out) < phases:
         gid, seats = seated_game(s, base, "sorcerous-futures", 4)
         while len(out) < phases:
             game = s.get(f"{base}/v1/games/{gid}").json()
-            if game["status"] != "active" or not game["owed"]:
+            if game["status"] != "active":
                 break
             owed = game["owed"]
-            if not owed[0].get("kind", "").startswith("sealed"):
+            if not owed:
+                time.sleep(0.01)
+                continue
+            if owed[0]["kind"] != "sealed_bid":
                 seat = owed[0]["seat"]
-                options = legal(s, base, gid, seats[seat])
-                choose = next(a for t, a in options.items() if "closed" in t or "auction" in t)
-                action = next((c for c in choose["choices"] or [] if "closed" in str(c)),
-                              choose["choices"][0])
+                action = next_action(legal(s, base, gid, seats[seat]))
                 s.post(f"{base}/v1/games/{gid}/actions", json=action, headers=seats[seat])
                 continue
-            version = None
             for o in owed:
-                bid = legal(s, base, gid, seats[o["seat"]])
-                spec = next(iter(bid.values()))
-                action = {"type": spec["type"], "amount": 0}
-                r = s.post(f"{base}/v1/games/{gid}/actions", json=action, headers=seats[o["seat"]])
+                r = s.post(
+                    f"{base}/v1/games/{gid}/actions",
+                    json={"type": "sealed_bid", "amount": 0},
+                    headers=seats[o["seat"]],
+                )
                 version = r.json()["version"]
             t0 = time.perf_counter()
-            while True:
-                feed = s.get(f"{base}/v1/games/{gid}/events?after={version}").json()
-                if feed["events"]:
-                    out.append(time.perf_counter() - t0)
-                    break
+            while not s.get(f"{base}/v1/games/{gid}/events?after={version}").json()["events"]:
                 time.sleep(0.001)
+            out.append(time.perf_counter() - t0)
     return out
 
 
@@ -112,6 +122,7 @@ def main() -> None:
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
     port = free_port()
     procs = [gunicorn("service.wsgi:app", port, server.url)]
+    crew: list[subprocess.Popen] = []
     base = f"http://127.0.0.1:{port}"
     try:
         wait_up(base + "/healthz")
@@ -119,14 +130,19 @@ def main() -> None:
         print("| workers | last bid → reveal p50 ms | p99 ms | deadline late p50 s | max s |")
         print("| --- | --- | --- | --- | --- |")
         for workers in (1, 2):
-            procs += [start_worker(server.url) for _ in range(1 if workers == 1 else 1)]
+            crew.append(start_worker(server.url))  # one more worker each round
             time.sleep(1.0)
             lat = closed_auction_latencies(base, args.phases)
             late = deadline_lateness(base, args.deadlines)
-            print(f"| {workers} | {percentile(lat, 50) * 1e3:.1f} | {percentile(lat, 99) * 1e3:.1f}"
-                  f" | {percentile(late, 50):.2f} | {max(late):.2f} |")
+            print(
+                f"| {workers} | {percentile(lat, 50) * 1e3:.1f} | {percentile(lat, 99) * 1e3:.1f}"
+                f" | {percentile(late, 50):.2f} | {max(late):.2f} |"
+            )
         print("targets: reveal p50 <= 50 ms; deadlines at most 2 s late")
     finally:
+        for worker in crew:  # a worker and the RQ scheduler it forked
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
         for p in procs:
             p.kill()
             p.wait()

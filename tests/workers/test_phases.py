@@ -1,0 +1,154 @@
+"""Simultaneous secret phases (Sorcerous Futures closed auctions, 4 seats) resolved by real
+worker processes: on the last submission, at the deadline, and through a worker crash."""
+
+import time
+
+import pytest
+from rq.registry import StartedJobRegistry
+
+from tests.conftest import kill_group
+from tests.service.helpers import bearer, by_seat, new_game, new_players
+
+REVEALED = "sorcerous-futures.SealedBidsRevealed"
+
+
+def wait_for(predicate, timeout=10.0, every=0.01):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := predicate():
+            return value
+        time.sleep(every)
+    raise AssertionError("timed out waiting")
+
+
+def reveals(client, gid, headers=None):
+    events = client.get(f"/v1/games/{gid}/events", headers=headers or {}).get_json()["events"]
+    return [e for e in events if e["type"] == REVEALED]
+
+
+def to_sealed_phase(client, gid, seats):
+    """Act for whoever owes until a closed auction's sealed bids are owed by all four."""
+    while True:
+        game = client.get(f"/v1/games/{gid}").get_json()
+        kinds = {o["kind"] for o in game["owed"]}
+        if kinds == {"sealed_bid"} and len(game["owed"]) == 4:
+            return game
+        owed = game["owed"][0]
+        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[owed["seat"]]))
+        actions = {a["type"]: a for a in legal.get_json()["actions"]}
+        if "random_crowns" in actions:
+            action = {"type": "random_crowns"}
+        elif "start_auction" in actions:
+            action = next(c for c in actions["start_auction"]["choices"] if c["format"] == "closed")
+        else:
+            action = {"type": "pass"} if "pass" in actions else actions[next(iter(actions))]
+        res = client.post(
+            f"/v1/games/{gid}/actions", json=action, headers=bearer(seats[owed["seat"]])
+        )
+        assert res.status_code in (201, 202), res.get_json()
+
+
+def sealed_table(client, **body):
+    players = new_players(client, 4)
+    gid = new_game(client, players, ruleset="sorcerous-futures", **body)
+    seats = by_seat(client, gid, players)
+    return gid, seats, to_sealed_phase(client, gid, seats)
+
+
+def bid(client, gid, seats, seat, amount):
+    return client.post(
+        f"/v1/games/{gid}/actions",
+        json={"type": "sealed_bid", "amount": amount},
+        headers=bearer(seats[seat]),
+    )
+
+
+def test_the_fourth_sealed_bid_is_resolved_by_a_worker_and_seen_within_a_second(
+    client, worker_process
+):
+    worker_process()
+    gid, seats, game = sealed_table(client)
+    bidders = [o["seat"] for o in game["owed"]]
+    for n, seat in enumerate(bidders[:3]):
+        res = bid(client, gid, seats, seat, n + 1)
+        assert res.status_code == 202 and res.get_json()["pending"] is True
+        mine = res.get_json()["events"][0]
+        assert mine["data"] == {"seat": seat, "amount": n + 1}  # the owner sees its own bid
+    assert reveals(client, gid) == []
+    others = client.get(f"/v1/games/{gid}/events", headers=bearer(seats[bidders[3]])).get_json()
+    assert all(
+        e["data"] == {"seat": e["actor"]}
+        for e in others["events"]
+        if e["type"].endswith("SealedBidSubmitted")
+    )  # the others see only who bid
+    last = bid(client, gid, seats, bidders[3], 4)
+    assert last.status_code == 202
+    answered = time.monotonic()
+    (reveal,) = wait_for(lambda: reveals(client, gid))
+    assert time.monotonic() - answered < 1.0
+    assert reveal["actor"] == "system" and reveal["cause"].startswith("resolve-")
+    amounts = {b["seat"]: b["amount"] for b in reveal["data"]["bids"]}
+    assert amounts == {seat: n + 1 for n, seat in enumerate(bidders)}
+    time.sleep(0.5)
+    assert len(reveals(client, gid)) == 1
+
+
+def test_missing_sealed_bids_take_their_default_at_the_deadline_and_resolve_once(
+    client, worker_process
+):
+    gid, seats, game = sealed_table(client, decision_timeout_s=2)
+    bidders = [o["seat"] for o in game["owed"]]
+    assert all(o["deadline"] == game["owed"][0]["deadline"] for o in game["owed"])  # one deadline
+    bid(client, gid, seats, bidders[0], 5)
+    bid(client, gid, seats, bidders[1], 3)
+    worker_process()
+    worker_process()
+    (reveal,) = wait_for(lambda: reveals(client, gid), timeout=8)
+    amounts = {b["seat"]: b["amount"] for b in reveal["data"]["bids"]}
+    assert amounts == {bidders[0]: 5, bidders[1]: 3, bidders[2]: 0, bidders[3]: 0}
+    log = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+    timed_out = [e for e in log if e["type"] == "game.DecisionTimedOut"]
+    assert sorted(
+        e["data"]["seat"] for e in timed_out if e["data"]["kind"] == "sealed_bid"
+    ) == sorted(bidders[2:])
+    assert reveal["cause"] == timed_out[-1]["cause"]  # defaults and reveal: one append
+    time.sleep(1.0)
+    assert len(reveals(client, gid)) == 1
+
+
+@pytest.mark.parametrize("crash", [True, False])
+def test_a_worker_stuck_or_killed_mid_resolution_resolves_the_phase_exactly_once(
+    client, app, worker_process, tmp_path, crash
+):
+    pause = tmp_path / "pause"
+    pause.touch()
+    stuck = worker_process(MARKETFOLD_TEST_PAUSE_FILE=str(pause), MARKETFOLD_CLAIM_S="1")
+    gid, seats, game = sealed_table(client)
+    for seat in [o["seat"] for o in game["owed"]]:
+        bid(client, gid, seats, seat, 2)
+    queue = app.extensions["marketfold"].queue
+    started = StartedJobRegistry(queue.name, connection=queue.connection)
+    wait_for(lambda: started.get_job_ids(), timeout=5)  # the job is inside the stuck worker
+    if crash:
+        kill_group(stuck)
+    worker_process(MARKETFOLD_CLAIM_S="1")  # a healthy worker takes the lapsed claim
+    wait_for(lambda: reveals(client, gid), timeout=10)
+    pause.unlink()  # the stuck worker (if alive) now tries to append the same resolution
+    time.sleep(1.5)
+    assert len(reveals(client, gid)) == 1
+
+
+def test_a_second_bid_and_a_bid_after_the_phase_closed_are_refused(client, worker_process):
+    worker_process()
+    gid, seats, game = sealed_table(client)
+    bidders = [o["seat"] for o in game["owed"]]
+    assert bid(client, gid, seats, bidders[0], 1).status_code == 202
+    again = bid(client, gid, seats, bidders[0], 9)
+    assert again.status_code == 409 and again.get_json()["code"] == "already_submitted"
+    for seat in bidders[1:]:
+        bid(client, gid, seats, seat, 1)
+    wait_for(lambda: reveals(client, gid))
+    late = bid(client, gid, seats, bidders[0], 3)
+    assert late.status_code == 409 and late.get_json()["code"] == "phase_closed"
+    (reveal,) = reveals(client, gid)
+    assert {b["seat"]: b["amount"] for b in reveal["data"]["bids"]}[bidders[0]] == 1
