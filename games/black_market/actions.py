@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import InvalidAction, Owed, Seat
+from games import shapes
+from games.base import Owed, Seat
 from games.black_market import goods
 from games.black_market.data import COLOURS
 from games.black_market.selling import best_sale
@@ -126,22 +127,7 @@ KINDS = {
 
 def parse(action: Any) -> str:
     """Check an action object's shape and return its type; raise InvalidAction if malformed."""
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be a JSON object", field="type")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in SHAPES:
-        raise InvalidAction(f"type must be one of {sorted(SHAPES)}", field="type")
-    fields = SHAPES[kind]
-    for name in action:
-        if name != "type" and name not in fields:
-            raise InvalidAction(f"{kind} takes no field {name!r}", field=str(name))
-    for name, check in fields.items():
-        if name not in action:
-            raise InvalidAction(f"{kind} needs the field {name!r}", field=name)
-        problem = check(action[name])
-        if problem:
-            raise InvalidAction(f"{name} {problem}", field=name)
-    return kind
+    return shapes.parse(action, SHAPES)
 
 
 def default(state: State, seat: Seat) -> dict[str, Any]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import ActionSpec, InvalidAction, Owed, Seat
+from games import shapes
+from games.base import ActionSpec, Owed, Seat
 from games.gobcon.checks import answers, cheapest_item, playable
 from games.gobcon.contest import roller
 from games.gobcon.state import (
@@ -49,28 +50,9 @@ ANSWERS = {
 }
 
 
-def _fits(value: Any, kind: type) -> bool:
-    return isinstance(value, kind) and not isinstance(value, bool)
-
-
 def parse(action: Any) -> str:
     """Check an action object's shape and return its type; raise InvalidAction if malformed."""
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be a JSON object", field="type")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in SHAPES:
-        raise InvalidAction(f"type must be one of {sorted(SHAPES)}", field="type")
-    fields = SHAPES[kind]
-    for name in action:
-        if name != "type" and name not in fields:
-            raise InvalidAction(f"{kind} takes no field {name!r}", field=str(name))
-    for name, json_type in fields.items():
-        if name not in action:
-            raise InvalidAction(f"{kind} needs the field {name!r}", field=name)
-        if not _fits(action[name], json_type):
-            wanted = "an integer" if json_type is int else "a string"
-            raise InvalidAction(f"{name} must be {wanted}", field=name)
-    return kind
+    return shapes.parse(action, SHAPES)
 
 
 def aim_candidates(state: State) -> list[Seat]:

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import shapes
 from games.base import OptionError
 from games.gobcon.cards import default_deck
 from games.gobcon.deck import normalize_deck
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DEFAULT_GOAL = 20
-DEFAULTS: dict[str, Any] = {
-    "goal": DEFAULT_GOAL,
-    "time_limit": None,
-    "end_on_empty_deck": False,
-    "deck": "default",
-}
-
 OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -60,24 +54,14 @@ def _positive(value: Any, name: str, nullable: bool = False) -> int | None:
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:
     """Fill defaults and check `options`; raise OptionError naming the field."""
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise OptionError("options", "must be an object")
-    for name in options:
-        if name not in DEFAULTS:
-            raise OptionError(str(name), "unknown option")
-    out = {**DEFAULTS, **options}
+    shapes.players(players, "GobCon", MIN_PLAYERS, MAX_PLAYERS)
+    out = shapes.options(options, OPTIONS_SCHEMA)
     out["goal"] = _positive(out["goal"], "goal")
     out["time_limit"] = _positive(out["time_limit"], "time_limit", nullable=True)
-    if not isinstance(out["end_on_empty_deck"], bool):
-        raise OptionError("end_on_empty_deck", "must be true or false")
     if out["deck"] != "default":
         if isinstance(out["deck"], str):
             raise OptionError("deck", 'must be "default" or a deck object')
         out["deck"] = normalize_deck(out["deck"])
-    if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionError("players", f"GobCon takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
     return out
 
 

@@ -16,6 +16,7 @@ from games.goblin_market.scoring import result
 from games.goblin_market.state import GAME_ID
 from games.goblin_market.view import NAMES, redact, view
 
+
 def ready(state: object) -> None:
     """Return None: Goblin Market has no simultaneous phase."""
     return None

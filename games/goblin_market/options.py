@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import OptionError
+from games import shapes
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 EDITIONS = ("en", "es")
-DEFAULTS: dict[str, Any] = {"edition": "en", "courts": True}
-
 OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -31,18 +29,5 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:
     """Fill defaults and check `options`; raise OptionError naming the field."""
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise OptionError("options", "must be an object")
-    for name in options:
-        if name not in DEFAULTS:
-            raise OptionError(str(name), "unknown option")
-    out = {**DEFAULTS, **options}
-    if out["edition"] not in EDITIONS:
-        raise OptionError("edition", f"must be one of {list(EDITIONS)}")
-    if not isinstance(out["courts"], bool):
-        raise OptionError("courts", "must be true or false")
-    if isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionError("players", f"Goblin Market takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    return out
+    shapes.players(players, "Goblin Market", MIN_PLAYERS, MAX_PLAYERS)
+    return shapes.options(options, OPTIONS_SCHEMA)

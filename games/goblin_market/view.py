@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import ALL, Event, Seat
-from games.goblin_market.actions import owed
 from games.decktet_names import card_json, cards_json
+from games.goblin_market.actions import owed
 from games.goblin_market.scoring import result, scores
 from games.goblin_market.state import GAME_ID, OVER, State, next_opener
 
