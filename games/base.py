@@ -8,6 +8,7 @@ never comes in at all (deadlines are the service's business).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -180,3 +181,29 @@ def places(scores: dict[Seat, tuple[int, ...]]) -> dict[Seat, int]:
         else:
             out[seat] = i + 1
     return out
+
+
+RULE_FUNCTIONS = (
+    "normalize_options",
+    "setup",
+    "evolve",
+    "decide",
+    "legal",
+    "owed",
+    "ready",
+    "resolve",
+    "view",
+    "redact",
+    "is_over",
+    "result",
+    "check_invariants",
+)
+
+
+def assemble(functions: dict[str, Any], **attributes: Any) -> Game:
+    """Build a game from its attributes and the namespace holding its rule functions
+    (a package's `globals()`); fail at import if any function of the protocol is missing."""
+    missing = [name for name in RULE_FUNCTIONS if not callable(functions.get(name))]
+    if missing:
+        raise TypeError(f"{attributes.get('id')} lacks {', '.join(missing)}")
+    return SimpleNamespace(**attributes, **{name: functions[name] for name in RULE_FUNCTIONS})

@@ -6,8 +6,7 @@ how it plays and where each rule lives.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from games.base import assemble
 from games.black_market.actions import owed
 from games.black_market.evolve import evolve
 from games.black_market.legal import legal
@@ -17,26 +16,14 @@ from games.black_market.scoring import result
 from games.black_market.state import GAME_ID
 from games.black_market.view import NAMES, redact, view
 
-GAME = SimpleNamespace(
+GAME = assemble(
+    globals(),
     id=GAME_ID,
     names=dict(NAMES),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     rules_version=1,
     options_schema=OPTIONS_SCHEMA,
-    normalize_options=normalize_options,
-    setup=setup,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    owed=owed,
-    ready=ready,
-    resolve=resolve,
-    view=view,
-    redact=redact,
-    is_over=is_over,
-    result=result,
-    check_invariants=check_invariants,
 )
 
 __all__ = ["GAME"]

@@ -6,8 +6,7 @@ plays, the project's own default deck, and where each rule lives.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from games.base import assemble
 from games.gobcon.actions import legal, owed
 from games.gobcon.evolve import evolve
 from games.gobcon.invariants import check_invariants
@@ -17,26 +16,14 @@ from games.gobcon.scoring import result
 from games.gobcon.state import GAME_ID
 from games.gobcon.view import NAMES, redact, view
 
-GAME = SimpleNamespace(
+GAME = assemble(
+    globals(),
     id=GAME_ID,
     names=dict(NAMES),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     rules_version=1,
     options_schema=OPTIONS_SCHEMA,
-    normalize_options=normalize_options,
-    setup=setup,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    owed=owed,
-    ready=ready,
-    resolve=resolve,
-    view=view,
-    redact=redact,
-    is_over=is_over,
-    result=result,
-    check_invariants=check_invariants,
 )
 
 __all__ = ["GAME"]

@@ -6,8 +6,7 @@ explains how it plays and where each rule lives.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from games.base import assemble
 from games.goblin_market.actions import legal, owed
 from games.goblin_market.evolve import evolve
 from games.goblin_market.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
@@ -27,26 +26,14 @@ def resolve(state: object, rng: object) -> list:
     raise RuntimeError("Goblin Market has no simultaneous phase to resolve")
 
 
-GAME = SimpleNamespace(
+GAME = assemble(
+    globals(),
     id=GAME_ID,
     names=dict(NAMES),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     rules_version=1,
     options_schema=OPTIONS_SCHEMA,
-    normalize_options=normalize_options,
-    setup=setup,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    owed=owed,
-    ready=ready,
-    resolve=resolve,
-    view=view,
-    redact=redact,
-    is_over=is_over,
-    result=result,
-    check_invariants=check_invariants,
 )
 
 __all__ = ["GAME"]

@@ -6,8 +6,7 @@ explains how it plays and where each rule lives.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from games.base import assemble
 from games.sorcerous_futures.actions import legal, owed
 from games.sorcerous_futures.evolve import evolve
 from games.sorcerous_futures.invariants import check_invariants
@@ -22,26 +21,14 @@ from games.sorcerous_futures.scoring import result
 from games.sorcerous_futures.state import GAME_ID
 from games.sorcerous_futures.view import NAMES, redact, view
 
-GAME = SimpleNamespace(
+GAME = assemble(
+    globals(),
     id=GAME_ID,
     names=dict(NAMES),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     rules_version=1,
     options_schema=OPTIONS_SCHEMA,
-    normalize_options=normalize_options,
-    setup=setup,
-    evolve=evolve,
-    decide=decide,
-    legal=legal,
-    owed=owed,
-    ready=ready,
-    resolve=resolve,
-    view=view,
-    redact=redact,
-    is_over=is_over,
-    result=result,
-    check_invariants=check_invariants,
 )
 
 __all__ = ["GAME"]
