@@ -2,7 +2,8 @@
 
 Each stream blocks on XREAD of the game's own Redis stream, so any API node can serve any
 game. It resumes after `Last-Event-ID` (or `?after=`), sends a comment line as a
-heartbeat every `SSE_HEARTBEAT_S` seconds, ends after `game.Ended`, and closes after
+heartbeat every `SSE_HEARTBEAT_S` seconds, ends after `game.Ended` (a resume past the end
+of a finished game answers 204, which tells EventSource to stop), and closes after
 `SSE_MAX_S` seconds so that a client reconnects (with Last-Event-ID) and no server thread
 is held forever. Under gunicorn's gthread workers each open stream holds one thread.
 """
@@ -43,6 +44,8 @@ def stream_events(game_id: str):
     player = auth.caller(deps(), required=False)
     after = _resume_point()
     rec = commands.load(deps(), game_id_ok(game_id)).record
+    if rec.status == FINISHED and after >= rec.version:
+        return Response(status=204)  # nothing will ever follow: EventSource stops on 204
     cfg = current_app.config
     player_id = player["id"] if player else None
     frames = _frames(rec, player_id, after, float(cfg["SSE_HEARTBEAT_S"]), float(cfg["SSE_MAX_S"]))
