@@ -62,3 +62,77 @@ def percentile(values: list[float], p: float) -> float:
     """Return the p-th percentile (nearest rank) of `values`."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def machine() -> dict[str, str]:
+    """Describe this machine: cores, CPU model (from /proc/cpuinfo), Python, date."""
+    import datetime
+    import platform
+
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cores": str(os.cpu_count()),
+        "cpu": model,
+        "python": platform.python_version(),
+        "date": datetime.date.today().isoformat(),
+    }
+
+
+def start_worker(redis_url: str) -> subprocess.Popen:
+    """Start `marketfold worker` in its own process group (RQ forks a scheduler)."""
+    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker"],
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Stop processes started here: SIGTERM, then SIGKILL to their group if they hang."""
+    import signal
+
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def rss_kib(pid: int) -> int:
+    """Return a process's resident memory in KiB (VmRSS from /proc), 0 if it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    """Return the pids whose parent is `pid` (e.g. gunicorn's workers)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out

@@ -1,6 +1,7 @@
 """Every Redis key the project uses, built in one place from one prefix.
 
-Keys of one game share the hash tag `{g:<id>}` so one script touches one cluster slot.
+Keys of one game share the hash tag `{g:<id>}` (a league's `{l:<id>}`) so one script
+touches one cluster slot.
 """
 
 from __future__ import annotations
@@ -38,3 +39,29 @@ def token(token_hash: str) -> str:
 
 def deadlines() -> str:
     return f"{PREFIX}:deadlines"
+
+
+def league_events(league_id: str) -> str:
+    return f"{PREFIX}:{{l:{league_id}}}:events"
+
+
+def league_idem(league_id: str) -> str:
+    return f"{PREFIX}:{{l:{league_id}}}:idem"
+
+
+def league_snapshot(league_id: str) -> str:
+    return f"{PREFIX}:{{l:{league_id}}}:snapshot"
+
+
+def leagues() -> str:
+    return f"{PREFIX}:leagues"
+
+
+def player_games(player_id: str) -> str:
+    """A player's games not yet finished (sorted by when they took the seat)."""
+    return f"{PREFIX}:player:{player_id}:games"
+
+
+def player_feed(player_id: str) -> str:
+    """A player's notifications: your turn, game started, game finished."""
+    return f"{PREFIX}:player:{player_id}:feed"

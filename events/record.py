@@ -43,6 +43,7 @@ class Record:
     owed_since: tuple[tuple[str, str], ...] = ()  # (decision key, `at` it became owed)
     result: dict[str, Any] | None = None
     seed: str | None = None  # revealed when the game ends
+    league: dict[str, Any] | None = None  # {"id", "round", "table"} of a league's game
 
     @property
     def game(self) -> Game:
@@ -88,6 +89,7 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             players=data["players"],
             decision_timeout_s=data["decision_timeout_s"],
             created_at=envelope["at"],
+            league=data.get("league"),
         )
     elif kind == "game.PlayerJoined":
         changes["seats"] = (*record.seats, Seat(data["seat"], data["player"], data["name"]))

@@ -83,6 +83,11 @@ class EventStore:
         entries = self.redis.xrange(keys.game_events(game_id), f"{after + 1}-0", "+", count=count)
         return [codec.loads(fields[b"e"]) for _, fields in entries]
 
+    def read_stream(self, stream: str, after: int = 0) -> list[dict[str, Any]]:
+        """Return the envelopes of any log (e.g. a league's) with seq > `after`."""
+        entries = self.redis.xrange(stream, f"{after + 1}-0", "+")
+        return [codec.loads(fields[b"e"]) for _, fields in entries]
+
     def append(
         self,
         game_id: str,
@@ -96,15 +101,28 @@ class EventStore:
 
         `snapshot`, the record folded through these events, is stored in the same step.
         """
+        stream_keys = (
+            keys.game_events(game_id),
+            keys.game_idem(game_id),
+            keys.game_snapshot(game_id),
+        )
+        blob = _pickle(snapshot) if snapshot else b""
+        return self.append_to(stream_keys, envelopes, expected, idem, result, blob)
+
+    def append_to(
+        self,
+        stream_keys: tuple[str, str, str],
+        envelopes: list[dict[str, Any]],
+        expected: int,
+        idem: str = "",
+        result: str = "",
+        snapshot: bytes = b"",
+    ) -> int:
+        """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
+        hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`."""
         status, value = self._append(
-            keys=[keys.game_events(game_id), keys.game_idem(game_id), keys.game_snapshot(game_id)],
-            args=[
-                expected,
-                idem,
-                result,
-                _pickle(snapshot) if snapshot else b"",
-                *map(codec.dumps, envelopes),
-            ],
+            keys=list(stream_keys),
+            args=[expected, idem, result, snapshot, *map(codec.dumps, envelopes)],
         )
         if status == b"duplicate":
             raise Duplicate(value.decode())

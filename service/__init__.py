@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from service import api, config, errors, limits, replay, stream
+from service import api, config, errors, league_api, limits, replay, stream
 from service.deps import Deps
 from service.errors import Problem
 
@@ -24,6 +24,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.extensions["marketfold"] = Deps.from_config(cfg)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(league_api.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(
         get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})

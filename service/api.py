@@ -19,6 +19,10 @@ bp = Blueprint("api", __name__, url_prefix="/v1")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
+MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder
+JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
 
 
 def deps() -> Deps:
@@ -26,8 +30,22 @@ def deps() -> Deps:
 
 
 def body() -> Any:
-    """Return the JSON body, or raise 422 if it is not JSON."""
-    data = request.get_json(silent=True)
+    """Return the JSON body, or raise 422 if it is not JSON or nests too deeply."""
+    raw, limit = request.get_data(cache=True), request.max_content_length
+    if request.content_length is None and limit and len(raw) >= limit:
+        # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
+        raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
+    if _too_deep(raw, MAX_DEPTH):
+        raise Problem(
+            422,
+            "invalid_body",
+            f"the body nests arrays and objects deeper than {MAX_DEPTH} levels",
+            errors={"_body": [f"at most {MAX_DEPTH} levels of nesting"]},
+        )
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # belt and braces: the depth check should catch it first
+        data = None
     if data is None:
         raise Problem(
             422,
@@ -36,6 +54,20 @@ def body() -> Any:
             errors={"_body": ["not valid JSON"]},
         )
     return data
+
+
+def _too_deep(raw: bytes, limit: int) -> bool:
+    """Return True if JSON text nests deeper than `limit`, in C-speed passes: strip the
+    strings, keep the brackets, then peel one level of empty pairs per pass."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    brackets = JSON_STRING.sub(b"", raw).translate(None, NOT_BRACKET)
+    for _ in range(limit):
+        peeled = EMPTY_PAIR.sub(b"", brackets)
+        if len(peeled) == len(brackets):
+            break  # unbalanced or stray brackets: not JSON, the decoder will say so
+        brackets = peeled
+    return EMPTY_PAIR.search(brackets) is not None
 
 
 def game_id_ok(game_id: str) -> str:

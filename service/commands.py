@@ -20,7 +20,7 @@ from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.store import Duplicate, Loaded, StaleVersion
 from games.base import Event
 from games.rng import Rng
-from service import present
+from service import inbox, present
 from service.errors import Problem
 from workers import schedule
 
@@ -178,3 +178,4 @@ def _after_append(deps: Deps, old: Record, new: Record) -> None:
             schedule.expiry(deps, new.game_id, key, deadline)
     if new.status == ACTIVE and (phase := new.game.ready(new.state)) is not None:
         schedule.resolution(deps, new.game_id, phase)
+    inbox.after_append(deps, old, new)  # players' games, feeds; league results

@@ -27,6 +27,8 @@ DEFAULTS: dict[str, Any] = {
     "CLAIM_S": 10,
     # seconds between the retries of a failed job
     "RETRY_INTERVALS": [1, 5, 15],
+    # player ids allowed to create leagues: a JSON list or "p_a,p_b"
+    "OPERATORS": [],
 }
 PREFIX = "MARKETFOLD_"
 
@@ -46,4 +48,13 @@ def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
             if name in environ:
                 out[key] = _parse(environ[name])
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
+    out["OPERATORS"] = operators(out)
     return out
+
+
+def operators(cfg: Mapping[str, Any]) -> list[str]:
+    """Return the configured operators' player ids (a list, or a comma-separated string)."""
+    value = cfg.get("OPERATORS") or []
+    if isinstance(value, str):
+        value = value.split(",")
+    return [str(v).strip() for v in value if str(v).strip()]

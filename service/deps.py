@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 from rq import Queue
 
 from events.store import EventStore
@@ -22,14 +24,19 @@ class Deps:
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Deps:
         """Build the clients (redis-py connects on first use, not here)."""
-        client = redis.Redis.from_url(config["REDIS_URL"])
-        rq_client = (
-            client
-            if config["RQ_REDIS_URL"] == config["REDIS_URL"]
-            else redis.Redis.from_url(config["RQ_REDIS_URL"])
-        )
+        client = redis.Redis.from_url(config["REDIS_URL"])  # fails fast: the API answers 503
+        rq_client = redis.Redis.from_url(config["RQ_REDIS_URL"], **patient())
         store = EventStore(client, snapshot_every=int(config["SNAPSHOT_EVERY"]))
         queue = Queue(config["QUEUE"], connection=rq_client)
         timeout = float(config["SSE_HEARTBEAT_S"]) + 10
         blocking = redis.Redis.from_url(config["REDIS_URL"], socket_timeout=timeout)
         return cls(client, store, queue, config, blocking)
+
+
+def patient() -> dict[str, Any]:
+    """Return redis-py options that retry a lost connection for about 30 s.
+
+    RQ's worker quits when Redis fails while it files a job's result (only its wait for
+    the next job rides out an outage), so the queue's client waits out a Redis restart."""
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=35)
+    return {"retry": retry, "retry_on_error": [redis.ConnectionError, redis.TimeoutError]}

@@ -15,6 +15,7 @@ from events.store import StaleVersion
 from games.base import InvalidAction, OptionError, RuleViolation
 
 logger = logging.getLogger(__name__)
+STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
 class Problem(Exception):
@@ -44,6 +45,10 @@ def problem(status: int, code: str, detail: str, **extra: Any):
 
 
 def _http(e: HTTPException):
+    if isinstance(getattr(e, "original_exception", None), STORE_DOWN):
+        # Redis failed outside a view (e.g. an after_request hook reading the rate
+        # limiter): Flask wraps that in a 500, but it is the same outage as in a view.
+        return _unavailable(e)
     codes = {
         404: "not_found",
         405: "method_not_allowed",
@@ -87,7 +92,7 @@ def register(app: Flask) -> None:
         NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")
     )
     app.register_error_handler(StaleVersion, lambda e: problem(412, "version_mismatch", str(e)))
-    app.register_error_handler(redis.ConnectionError, _unavailable)
-    app.register_error_handler(redis.TimeoutError, _unavailable)
+    for exc in STORE_DOWN:
+        app.register_error_handler(exc, _unavailable)
     app.register_error_handler(HTTPException, _http)
     app.register_error_handler(Exception, _unexpected)

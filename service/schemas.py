@@ -28,3 +28,47 @@ class Action(Schema):
         unknown = INCLUDE
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+class TableSize(fields.Field):
+    """A table size: a whole number, or {"min": n, "max": m}; loads as (min, max)."""
+
+    default_error_messages = {"invalid": 'a whole number, or {{"min": n, "max": m}} with n <= m'}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = {"min": value, "max": value}
+        if not isinstance(value, dict) or set(value) != {"min", "max"}:
+            raise self.make_error("invalid")
+        lo, hi = value["min"], value["max"]
+        ok = all(isinstance(v, int) and not isinstance(v, bool) for v in (lo, hi))
+        if not ok or not 1 <= lo <= hi <= 64:
+            raise self.make_error("invalid")
+        return lo, hi
+
+
+class LeagueCreate(Schema):
+    name = fields.String(load_default="", validate=validate.Length(max=80))
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    table_size = TableSize(required=True)
+    rounds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=100))
+    start_at = fields.AwareDateTime(required=True, format="iso")
+    cadence_s = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=365 * 24 * 3600)
+    )
+    decision_timeout_s = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=30 * 24 * 3600)
+    )
+    withdraw_after_timeouts = fields.Integer(
+        load_default=3, strict=True, validate=validate.Range(min=0, max=1000)
+    )
+    points = fields.List(
+        fields.Float(validate=validate.Range(min=0, max=1000)),
+        load_default=None,
+        validate=validate.Length(min=1, max=64),
+    )
+
+
+class MemberAdd(Schema):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64))

@@ -109,7 +109,7 @@ def live_server(redis_url):
             "--worker-class",
             "gthread",
             "--threads",
-            "4",
+            "16",
             "--log-level",
             "warning",
         ],
@@ -119,9 +119,9 @@ def live_server(redis_url):
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
-            requests.get(base + "/healthz", timeout=1)
+            requests.get(base + "/healthz", timeout=5)
             break
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.05)
     yield base
     proc.terminate()

@@ -8,7 +8,7 @@ import time
 from functools import cache
 from pathlib import Path
 
-from service import config, usecases
+from service import config, leagues, usecases
 from service.deps import Deps
 from workers import schedule
 
@@ -43,4 +43,21 @@ def resolve(game_id: str, key: str) -> str:
     status = usecases.resolve(deps(), game_id, key, before_append=pause_for_tests)
     schedule.done(deps(), "resolve", game_id, key)
     logger.info("resolve %s %s: %s", game_id, key, status)
+    return status
+
+
+def start_round(league_id: str, number: str) -> str:
+    """Start round `number` of a league: tables, games, seats; once, however often run."""
+    status = leagues.start_round(deps(), league_id, int(number), before_append=pause_for_tests)
+    if status != "early":
+        schedule.done(deps(), "round", league_id, number)
+    logger.info("round %s of league %s: %s", number, league_id, status)
+    return status
+
+
+def record_result(league_id: str, game_id: str) -> str:
+    """Record a finished league game's places, points and ratings, once."""
+    status = leagues.record_result(deps(), league_id, game_id, before_append=pause_for_tests)
+    schedule.done(deps(), "league_result", league_id, game_id)
+    logger.info("result of %s in league %s: %s", game_id, league_id, status)
     return status

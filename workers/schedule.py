@@ -2,10 +2,11 @@
 
 The sorted set `mf:deadlines` holds members `<job>|<game>|<key>` scored by when they are
 due: `expire` (a decision's deadline) and `resolve` (a simultaneous phase whose
-submissions are all in). Sweepers claim due members atomically, pushing their score
-`CLAIM_S` into the future, and enqueue the job `<job>-<game>-<key>`; the job removes the
-member once it has run. A worker that dies holding a claim only delays that work until
-the claim lapses and another sweeper takes it.
+submissions are all in); for leagues `round|<league>|<n>` (a round's start time) and
+`league_result|<league>|<game>` (a finished league game to record). Sweepers claim due
+members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
+`<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
+holding a claim only delays that work until the claim lapses and another sweeper takes it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ if TYPE_CHECKING:
     from service.deps import Deps
 
 logger = logging.getLogger(__name__)
-JOBS = {"expire": "workers.jobs.expire", "resolve": "workers.jobs.resolve"}
+JOBS = {
+    "expire": "workers.jobs.expire",
+    "resolve": "workers.jobs.resolve",
+    "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
+    "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
+}
 
 # KEYS[1]: the index. ARGV: now, claim-until, batch size.
 CLAIM = """
@@ -53,6 +59,19 @@ def resolution(deps: Deps, game_id: str, key: str) -> None:
     claim_until = time.time() + float(deps.config["CLAIM_S"])
     deps.redis.zadd(keys.deadlines(), {_member("resolve", game_id, key): claim_until})
     _enqueue(deps, "resolve", game_id, key)
+
+
+def league_round(deps: Deps, league_id: str, number: int, when: float) -> None:
+    """Have round `number` of the league started at `when` (a Unix time)."""
+    deps.redis.zadd(keys.deadlines(), {_member("round", league_id, str(number)): when})
+
+
+def league_result(deps: Deps, league_id: str, game_id: str) -> None:
+    """Have a finished league game recorded now (enqueued, and kept claimed in the index
+    so that a sweeper enqueues it again if no worker finishes it)."""
+    claim_until = time.time() + float(deps.config["CLAIM_S"])
+    deps.redis.zadd(keys.deadlines(), {_member("league_result", league_id, game_id): claim_until})
+    _enqueue(deps, "league_result", league_id, game_id)
 
 
 def done(deps: Deps, job: str, game_id: str, key: str) -> None:

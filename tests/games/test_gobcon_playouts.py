@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -201,24 +200,6 @@ def test_playouts_reach_every_event_and_decision():
     assert reasons == {"goal", "time_limit", "deck_empty"}
 
 
-def test_a_six_player_game_plays_well_under_a_hundred_milliseconds():
-    started = time.perf_counter()
-    for seed in range(5):
-        pick = random.Random(seed)
-        rng = Rng(f"speed-{seed}".encode())
-        state = None
-        for ev in GAME.setup({}, tuple(range(6)), rng):
-            state = GAME.evolve(state, ev)
-        while not GAME.is_over(state):
-            if GAME.ready(state) is not None:
-                events = GAME.resolve(state, rng)
-            else:
-                owed = pick.choice(GAME.owed(state))
-                action = random_action(GAME.legal(state, owed.seat), pick)
-                events = GAME.decide(state, owed.seat, action, rng)
-            for ev in events:
-                state = GAME.evolve(state, ev)
-    assert (time.perf_counter() - started) / 5 < 0.1
 
 
 def test_event_data_is_plain_json_as_decided():

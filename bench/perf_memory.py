@@ -1,0 +1,128 @@
+"""Redis memory per event and per finished game, per ruleset.
+
+    python bench/perf_memory.py [--redis URL] [--games 2]
+
+Plays random games to the end in this process through the service's own use cases
+(`service.usecases`: the functions the API views call, so Redis holds exactly what the
+API writes: envelopes, snapshots, idempotency results, the seed), then asks Redis
+`MEMORY USAGE <key> SAMPLES 0` for each of the game's keys (every key with its hash tag
+`{g:<id>}`). Without --redis it starts an embedded one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import games  # noqa: E402
+from events import keys  # noqa: E402
+from games.schemas import random_action  # noqa: E402
+from service import config, usecases  # noqa: E402
+from service.deps import Deps  # noqa: E402
+from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+
+
+def deps_for(redis_url: str) -> Deps:
+    """Build the service's connections for `redis_url`."""
+    return Deps.from_config({**config.load(), "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
+
+
+def seated(deps: Deps, ruleset: str, players: int, timeout: int | None = None):
+    """Create a game through the use cases and seat `players` new players; return
+    (game id, {player id: seat})."""
+    people = [usecases.create_player(deps, f"m{i}") for i in range(players)]
+    gid = usecases.create_game(deps, people[0]["id"], ruleset, players, {}, timeout).record.game_id
+    for p in people:
+        usecases.join(deps, gid, {"id": p["id"], "name": p["name"]})
+    rec = deps.store.load(gid).record
+    return gid, {s.seat: s.player for s in rec.seats}
+
+
+def play_out(deps: Deps, gid: str, players: dict[int, str], seed: int) -> int:
+    """Play random legal actions (resolving ready phases) to the end; return the actions."""
+    rnd, made = random.Random(seed), 0
+    while True:
+        rec = deps.store.load(gid).record
+        if rec.status != "active":
+            return made
+        if (phase := rec.game.ready(rec.state)) is not None:
+            usecases.resolve(deps, gid, phase)
+            continue
+        owed = rnd.choice(rec.owed())
+        specs = [vars(s) for s in rec.game.legal(rec.state, owed.seat)]
+        action = random_action(specs, rnd)
+        usecases.act(deps, gid, players[owed.seat], action, uuid.uuid4().hex, None)
+        made += 1
+
+
+def game_bytes(deps: Deps, gid: str) -> dict[str, int]:
+    """Return MEMORY USAGE of each of the game's keys, by key suffix."""
+    out = {}
+    for key in deps.redis.scan_iter(match=f"{keys.PREFIX}:{{g:{gid}}}:*", count=1000):
+        out[key.decode().rsplit(":", 1)[1]] = deps.redis.memory_usage(key, samples=0) or 0
+    return out
+
+
+def measure(deps: Deps, per_ruleset: int) -> dict[str, dict[str, float]]:
+    """Play `per_ruleset` finished games of each ruleset; return averages per ruleset."""
+    out = {}
+    for ruleset, game in sorted(games.REGISTRY.items()):
+        totals, events = defaultdict(int), 0
+        for i in range(per_ruleset):
+            players = (game.min_players, game.max_players)[i % 2]
+            gid, seats = seated(deps, ruleset, players)
+            play_out(deps, gid, seats, i)
+            events += deps.redis.xlen(keys.game_events(gid))
+            for suffix, size in game_bytes(deps, gid).items():
+                totals[suffix] += size
+        out[ruleset] = {
+            "events_per_game": events / per_ruleset,
+            "per_event": totals["events"] / events,
+            "per_game": sum(totals.values()) / per_ruleset,
+            **{f"key:{k}": v / per_ruleset for k, v in totals.items()},
+        }
+    return out
+
+
+def memory_table(figures: dict[str, dict[str, float]]) -> list[str]:
+    """Return the Markdown table for `measure`'s figures."""
+    rows = [
+        "| ruleset | events/game | stream bytes/event | bytes/finished game | stream | "
+        "snapshot | idempotency | seed |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for ruleset, f in figures.items():
+        rows.append(
+            f"| {ruleset} | {f['events_per_game']:,.0f} | {f['per_event']:,.0f} | "
+            f"{f['per_game']:,.0f} | {f.get('key:events', 0):,.0f} | "
+            f"{f.get('key:snapshot', 0):,.0f} | {f.get('key:idem', 0):,.0f} | "
+            f"{f.get('key:seed', 0):,.0f} |"
+        )
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--redis", help="a Redis URL (default: start an embedded one)")
+    ap.add_argument("--games", type=int, default=2, help="finished games per ruleset")
+    args = ap.parse_args()
+    server = None
+    if not args.redis:
+        server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
+    try:
+        deps = deps_for(args.redis or server.url)
+        print("\n".join(memory_table(measure(deps, args.games))))
+    finally:
+        if server:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

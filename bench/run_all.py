@@ -1,0 +1,166 @@
+"""Run every benchmark in one go and write the results to docs/performance.md.
+
+    python bench/run_all.py [--quick] [--out docs/performance.md]
+
+Starts a fresh embedded Redis (appendfsync always, as `marketfold serve`), the API under
+gunicorn (2 processes x 8 threads), one worker, and the bare Flask+gunicorn+XADD
+endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
+
+1. actions/s and POST latency over HTTP at 1, 8 and 32 clients, next to the bare
+   endpoint at the same concurrency (bench/actions.py; target: at least 40% of it);
+2. Redis bytes per event and per finished game, per ruleset (bench/perf_memory.py);
+3. actions/s with 10, 100, 1,000 and 10,000 live games (bench/perf_scale.py);
+4. whole games per second with the pure rules, and fold time per event
+   (bench/perf_rules.py).
+
+Everything is bounded: about 4 minutes on the 2-core development machine (--quick: one
+minute, smaller sizes, for a smoke test). The tables are printed and written to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import perf_memory, perf_rules, perf_scale  # noqa: E402
+from bench.actions import measure_bare, measure_http  # noqa: E402
+from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
+from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+
+CLIENTS = {1: 4, 8: 16, 32: 32}  # clients -> full games played
+
+
+def http_table(base: str, bare: str, quick: bool) -> list[str]:
+    """Actions/s at each concurrency, marketfold next to the bare endpoint."""
+    rows = [
+        "| clients | games | actions | marketfold actions/s | p50 ms | p99 ms | "
+        "bare XADD actions/s | p50 ms | p99 ms | marketfold / bare |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for clients, games in CLIENTS.items():
+        games = max(clients, games // 4) if quick else games
+        ours = measure_http(base, clients, games)
+        theirs = measure_bare(bare, clients, ours.actions)
+        rows.append(
+            f"| {clients} | {games} | {ours.actions} | {ours.rate:.0f} | {ours.ms(50):.1f} | "
+            f"{ours.ms(99):.1f} | {theirs.rate:.0f} | {theirs.ms(50):.1f} | "
+            f"{theirs.ms(99):.1f} | {ours.rate / theirs.rate:.0%} |"
+        )
+        print(rows[-1], flush=True)
+    return rows
+
+
+def section(title: str, intro: str, rows: list[str], seconds: float) -> list[str]:
+    return [f"## {title}", "", intro, "", *rows, "", f"_(measured in {seconds:.0f} s)_", ""]
+
+
+def timed(fn, *args):
+    started = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - started
+
+
+def run(quick: bool) -> list[str]:
+    """Start the stack, run every measurement, stop the stack; return the document."""
+    server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
+    port, bare_port = free_port(), free_port()
+    procs = [
+        gunicorn("service.wsgi:app", port, server.url),
+        gunicorn("bench.bare_app:app", bare_port, server.url),
+        start_worker(server.url),
+    ]
+    base, bare = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{bare_port}"
+    doc = header(quick)
+    try:
+        wait_up(base + "/healthz")
+        wait_up(bare + "/healthz")
+        rows, spent = timed(http_table, base, bare, quick)
+        doc += section("Actions over HTTP", HTTP_INTRO, rows, spent)
+        figures, spent = timed(perf_memory.measure, perf_memory.deps_for(server.url), 2)
+        doc += section("Redis memory", MEMORY_INTRO, perf_memory.memory_table(figures), spent)
+        print("\n".join(doc[-8:]), flush=True)
+        levels = [10, 100, 1000] if quick else [10, 100, 1000, 10000]
+        rows, spent = timed(perf_scale.scale_rows, base, server.url, levels)
+        doc += section("Live games", SCALE_INTRO, perf_scale.scale_table(rows), spent)
+        print("\n".join(doc[-10:]), flush=True)
+    finally:
+        stop(procs)
+        server.stop()
+    rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
+    doc += section("Pure rules", RULES_INTRO, rows, spent)
+    rows, spent = timed(perf_rules.fold_table)
+    doc += section("Fold", FOLD_INTRO, rows, spent)
+    return doc
+
+
+def header(quick: bool) -> list[str]:
+    m = machine()
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return [
+        "# Performance",
+        "",
+        "Written by `python bench/run_all.py`" + (" --quick" if quick else "") + "; every "
+        "figure below comes from one run on one machine, everything on 127.0.0.1.",
+        "",
+        f"- machine: {m['cores']} cores, {m['cpu']}; Python {m['python']}; {m['date']}",
+        f"- load average when the run started: {load} (a shared machine makes every "
+        "figure noisy: compare figures of the same run, not across runs)",
+        "- service: embedded Valkey (appendfsync always), gunicorn 2 processes x 8 gthread "
+        "threads, one worker; the bare endpoint runs under the same gunicorn settings",
+        "",
+    ]
+
+
+HTTP_INTRO = (
+    "Full Goblin Market games (3-6 seats, random legal moves), created and seated first, "
+    "then played by N client threads; each turn is one GET of the legal actions and one "
+    "POST of the action, and latency is the POST's. The bare endpoint does the same "
+    "pattern (one GET of a stream's last entry, one POST doing one XADD) at the same "
+    "concurrency, for as many actions. Target: marketfold at least 40% of bare."
+)
+MEMORY_INTRO = (
+    "Random games played to the end through the service's use cases (what the API "
+    "writes), two per ruleset (fewest and most seats); `MEMORY USAGE key SAMPLES 0` of "
+    "each of the game's keys, averaged per game. The idempotency hash keeps every "
+    "action's first answer; the snapshot is the folded record stored with the last append."
+)
+SCALE_INTRO = (
+    "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "
+    "level with the service's use cases (identical data, no HTTP); then 8 new games are "
+    "played to the end over HTTP by 8 clients while the rest sit in Redis. `setup s` is "
+    "the time it took to create the extra games. Each action touches only its own game's "
+    "keys, so the rate should not depend on how many games rest in Redis."
+)
+RULES_INTRO = (
+    "Random games played to the end with `games/` only (setup, legal, decide, evolve, "
+    "resolve; event data through JSON), on one core. Random play makes GobCon and Black "
+    "Market games much longer than real ones."
+)
+FOLD_INTRO = (
+    "`events.record.fold_all` over finished logs (the envelopes the service writes), best "
+    "of three, on one core: the cost of refolding a log when no snapshot helps."
+)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke test)")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "performance.md"))
+    args = ap.parse_args()
+    started = time.perf_counter()
+    doc = run(args.quick)
+    doc.append(f"Whole run: {time.perf_counter() - started:.0f} s.")
+    Path(args.out).write_text("\n".join(doc) + "\n", encoding="utf-8")
+    print("\n".join(doc))
+    print(f"\nwritten to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

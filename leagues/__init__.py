@@ -1,0 +1,1 @@
+"""Leagues: pure pairing, standings and ratings; the use cases live in service.leagues."""

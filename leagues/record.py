@@ -1,0 +1,123 @@
+"""A league folded from its own event log (`mf:{l:<id>}:events`). Pure: no I/O.
+
+Events: `league.Created` (the settings and the pairing seed), `league.MemberJoined`,
+`league.MemberWithdrawn`, `league.RoundStarted` (the round's tables and their games),
+`league.GameRecorded` (one finished game's places, points and new ratings).
+Standings and ratings are this fold; each game is recorded once (its id is the
+append's idempotency key), so they change exactly once per game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from events.codec import GENESIS, parse_time
+from leagues import pairing, standings
+
+SCHEDULED, RUNNING, FINISHED = "scheduled", "running", "finished"
+
+
+@dataclass(frozen=True)
+class Table:
+    number: int
+    game: str
+    players: tuple[str, ...]  # in seat order
+
+
+@dataclass(frozen=True)
+class RoundPlay:
+    number: int
+    started_at: str
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...]
+
+
+@dataclass
+class League:
+    league_id: str
+    version: int = 0
+    last_hash: str = GENESIS
+    settings: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    members: dict[str, str] = field(default_factory=dict)  # player -> name, in join order
+    withdrawn: dict[str, int] = field(default_factory=dict)  # player -> first round missed
+    rounds: dict[int, RoundPlay] = field(default_factory=dict)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> GameRecorded
+    points: dict[str, float] = field(default_factory=dict)
+    games: dict[str, int] = field(default_factory=dict)
+    ratings: dict[str, standings.Rating] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        """Return scheduled (before round 1), running, or finished (every game recorded)."""
+        if not self.rounds:
+            return SCHEDULED
+        last = len(self.rounds) == self.settings["rounds"]
+        played = all(t.game in self.results for r in self.rounds.values() for t in r.tables)
+        return FINISHED if last and played else RUNNING
+
+    @property
+    def seed(self) -> str:
+        return self.settings["seed"]
+
+    def active(self) -> list[str]:
+        """Return the members not withdrawn, in join order."""
+        return [m for m in self.members if m not in self.withdrawn]
+
+    def due(self, number: int) -> float:
+        """Return when round `number` is due to start (a Unix time)."""
+        start = parse_time(self.settings["start_at"])
+        return (start + timedelta(seconds=self.settings["cadence_s"] * (number - 1))).timestamp()
+
+    def rating(self, player: str) -> standings.Rating:
+        """Return a member's rating (the initial one before their first game)."""
+        return self.ratings.get(player, standings.initial())
+
+    def played(self) -> list[pairing.Round]:
+        """Return the started rounds as the pairing sees them, in order."""
+        return [
+            pairing.Round(tuple(t.players for t in r.tables), r.byes)
+            for _, r in sorted(self.rounds.items())
+        ]
+
+    def table_of(self, game_id: str) -> tuple[int, Table] | None:
+        """Return (round, table) of one of the league's games, or None."""
+        for number, r in self.rounds.items():
+            for t in r.tables:
+                if t.game == game_id:
+                    return number, t
+        return None
+
+
+def fold(league: League, envelope: dict[str, Any]) -> League:
+    """Apply one envelope to the league (in place) and return it."""
+    kind, data = envelope["type"], envelope["data"]
+    league.version, league.last_hash = envelope["seq"], envelope["hash"]
+    if kind == "league.Created":
+        league.settings, league.created_at = dict(data), envelope["at"]
+    elif kind == "league.MemberJoined":
+        league.members[data["player"]] = data["name"]
+    elif kind == "league.MemberWithdrawn":
+        league.withdrawn[data["player"]] = data["round"]
+    elif kind == "league.RoundStarted":
+        tables = tuple(Table(t["table"], t["game"], tuple(t["players"])) for t in data["tables"])
+        league.rounds[data["round"]] = RoundPlay(
+            data["round"], envelope["at"], tables, tuple(data["byes"])
+        )
+    elif kind == "league.GameRecorded":
+        league.results[data["game"]] = data
+        for p in data["places"]:
+            player = p["player"]
+            league.points[player] = round(league.points.get(player, 0) + p["points"], 4)
+            league.games[player] = league.games.get(player, 0) + 1
+            league.ratings[player] = (p["mu"], p["sigma"])
+    return league
+
+
+def fold_all(league: League, envelopes: list[dict[str, Any]]) -> League:
+    """Apply envelopes in order."""
+    for env in envelopes:
+        league = fold(league, env)
+    return league

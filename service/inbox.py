@@ -1,0 +1,104 @@
+"""Each player's inbox: the index of their unfinished games and their notification feed.
+
+After every append the command loop calls `after_append`, which keeps
+`mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
+take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
+`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped). It also
+schedules the recording of a finished league game. `GET /v1/players/me/turns` reads the
+index; `GET /v1/players/me/feed` follows the stream with XREAD BLOCK.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from events import codec, keys
+from events.record import ACTIVE, FINISHED, Record
+from workers import schedule
+
+if TYPE_CHECKING:
+    from service.deps import Deps
+
+FEED_MAXLEN = 1000  # notes kept per player (approximately)
+
+
+def after_append(deps: Deps, old: Record, new: Record) -> None:
+    """Update the inbox of every player an append concerns."""
+    notes: list[tuple[str, dict[str, Any]]] = []
+    pipe = deps.redis.pipeline(transaction=False)
+    base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
+    for s in new.seats[len(old.seats) :]:
+        pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
+    players = {s.seat: s.player for s in new.seats}
+    if new.status == ACTIVE and old.status != ACTIVE:
+        notes += [(p, {"type": "game_started", **base}) for p in players.values()]
+    before = {o.key for o in old.owed()}
+    for o in new.owed():
+        if o.key not in before and o.seat in players:
+            turn = {"type": "your_turn", **base, "kind": o.kind, "deadline": new.deadline(o.key)}
+            notes.append((players[o.seat], {**turn, "version": new.version}))
+    if new.status == FINISHED and old.status != FINISHED:
+        places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
+        for seat, player in players.items():
+            pipe.zrem(keys.player_games(player), new.game_id)
+            notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
+        if new.league:
+            schedule.league_result(deps, new.league["id"], new.game_id)
+    if not notes and not len(pipe):
+        return
+    at = codec.now_iso()
+    for player, note in notes:
+        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
+        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    pipe.execute()
+
+
+def turns(deps: Deps, player_id: str) -> list[dict[str, Any]]:
+    """Return every decision the player owes now, in any game, soonest deadline first."""
+    out = []
+    for raw in deps.redis.zrange(keys.player_games(player_id), 0, -1):
+        gid = raw.decode()
+        rec = deps.store.load(gid).record
+        if rec.status == FINISHED or rec.version == 0:
+            deps.redis.zrem(keys.player_games(player_id), gid)  # a missed removal
+            continue
+        seat = rec.seat_of(player_id)
+        for o in rec.owed():
+            if o.seat == seat:
+                out.append(
+                    {
+                        "game": gid,
+                        "ruleset": rec.ruleset,
+                        "seat": seat,
+                        "kind": o.kind,
+                        "deadline": rec.deadline(o.key),
+                        "version": rec.version,
+                        "league": rec.league,
+                    }
+                )
+    return sorted(out, key=lambda t: (t["deadline"] is None, t["deadline"] or "", t["game"]))
+
+
+def last_id(deps: Deps, player_id: str) -> str:
+    """Return the id of the newest note in the player's feed ("0-0" when empty)."""
+    newest = deps.redis.xrevrange(keys.player_feed(player_id), count=1)
+    return newest[0][0].decode() if newest else "0-0"
+
+
+def frames(deps: Deps, player_id: str, after: str, beat: float, most: float) -> Iterator[str]:
+    """Yield SSE frames of the player's notes after stream id `after`, with heartbeats."""
+    stream, ends = keys.player_feed(player_id), time.monotonic() + most
+    yield "retry: 1000\n\n"
+    while time.monotonic() < ends:
+        answer = deps.blocking.xread({stream: after}, count=200, block=int(beat * 1000))
+        if not answer:
+            yield ": heartbeat\n\n"
+            continue
+        for _, entries in answer:
+            for entry_id, fields in entries:
+                after = entry_id.decode()
+                note = fields[b"n"].decode()
+                yield f"id: {after}\nevent: {json.loads(note)['type']}\ndata: {note}\n\n"

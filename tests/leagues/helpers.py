@@ -1,0 +1,186 @@
+"""Helpers for league tests: an operator, a league, a server with threads for many streams."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import requests
+
+from events import keys
+from leagues import standings
+from service import leagues
+from service.bot import Bot
+from service.embedded import free_port
+from tests.conftest import ROOT, _env
+from tests.service.helpers import bearer, new_players
+
+
+def operator(client, app) -> dict[str, Any]:
+    """Register a player and make it the app's operator."""
+    op = new_players(client, 1, "operator")[0]
+    app.config["OPERATORS"] = [op["id"]]
+    return op
+
+
+def in_seconds(s: float) -> str:
+    """Return the ISO time `s` seconds from now."""
+    return (datetime.now(UTC) + timedelta(seconds=s)).isoformat(timespec="milliseconds")
+
+
+def league_body(**overrides: Any) -> dict[str, Any]:
+    body = {
+        "name": "test league",
+        "ruleset": "goblin-market",
+        "table_size": {"min": 3, "max": 4},
+        "rounds": 2,
+        "start_at": in_seconds(3600),
+        "cadence_s": 3600,
+        "decision_timeout_s": 60,
+    }
+    return {**body, **overrides}
+
+
+def new_league(client, op: dict, members: list[dict] = (), **overrides: Any) -> str:
+    """Create a league as `op` and add `members`; return its id."""
+    res = client.post("/v1/leagues", json=league_body(**overrides), headers=bearer(op))
+    assert res.status_code == 201, res.get_json()
+    lid = res.get_json()["id"]
+    for m in members:
+        added = client.post(
+            f"/v1/leagues/{lid}/members", json={"player": m["id"]}, headers=bearer(op)
+        )
+        assert added.status_code == 201, added.get_json()
+    return lid
+
+
+def serve(redis_url: str, threads: int = 48) -> tuple[str, subprocess.Popen]:
+    """Start the API under gunicorn with enough threads for many open streams."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "service.wsgi:app",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(threads),
+            "--log-level",
+            "warning",
+        ],
+        env=_env(redis_url),
+        cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:  # the first answer waits for a gunicorn worker to boot: allow it seconds
+            if requests.get(base + "/healthz", timeout=5).status_code == 200:
+                break
+        except requests.RequestException:
+            time.sleep(0.05)
+    return base, proc
+
+
+def wait_for(predicate, timeout: float = 20.0, every: float = 0.1):
+    """Return predicate()'s first truthy value, polling; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := predicate():
+            return value
+        time.sleep(every)
+    raise AssertionError("timed out waiting")
+
+
+class Agent:
+    """One member: follows their feed from the start and plays, with the reference bot,
+    every game the feed says has started for them (through the public API only)."""
+
+    def __init__(self, base: str, player: dict[str, Any], seed: int):
+        self.base, self.player, self.seed = base, player, seed
+        self.games: dict[str, threading.Thread] = {}
+        self.bots: dict[str, Bot] = {}
+        self.notes: list[dict[str, Any]] = []
+        self.errors: list[BaseException] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._follow, daemon=True)
+        self.thread.start()
+
+    def _follow(self) -> None:
+        last = "0"
+        while not self.stop.is_set():
+            try:
+                with requests.get(
+                    f"{self.base}/v1/players/me/feed",
+                    headers={**bearer(self.player), "Last-Event-ID": last},
+                    stream=True,
+                    timeout=(5, 30),
+                ) as res:
+                    for line in res.iter_lines(decode_unicode=True):
+                        if self.stop.is_set():
+                            return
+                        if line.startswith("id: "):
+                            last = line[4:]
+                        elif line.startswith("data: "):
+                            self._note(json.loads(line[6:]))
+            except requests.RequestException:
+                time.sleep(0.2)
+
+    def _note(self, note: dict[str, Any]) -> None:
+        self.notes.append(note)
+        gid = note["game"]
+        if note["type"] == "game_started" and gid not in self.games:
+            bot = Bot(self.base, gid, self.player["token"], seed=self.seed, wait_s=2.0)
+            self.bots[gid] = bot
+            self.games[gid] = threading.Thread(target=self._play, args=(bot,), daemon=True)
+            self.games[gid].start()
+
+    def _play(self, bot: Bot) -> None:
+        try:
+            bot.play()
+        except BaseException as e:  # reported by the test
+            self.errors.append(e)
+
+
+def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
+    """Assert each table's game was recorded once and that the standings and ratings equal
+    a recount from the finished games, in the order the league recorded them."""
+    league = leagues.load(deps, lid)
+    log = deps.store.read_stream(keys.league_events(lid))
+    recorded = [e["data"] for e in log if e["type"] == "league.GameRecorded"]
+    tables = [t.game for r in league.rounds.values() for t in r.tables]
+    assert sorted(d["game"] for d in recorded) == sorted(tables)
+    points: dict[str, float] = {}
+    games: dict[str, int] = {}
+    ratings: dict[str, standings.Rating] = {}
+    for d in recorded:
+        game = client.get(f"/v1/games/{d['game']}").get_json()
+        assert game["status"] == "finished"
+        who = {s["seat"]: s["player"] for s in game["seats"]}
+        places = {who[s["seat"]]: s["place"] for s in game["result"]["standings"]}
+        assert {p["player"]: p["place"] for p in d["places"]} == places
+        won = standings.points(places, league.settings["points"])
+        rated = standings.rate({p: ratings.get(p, standings.initial()) for p in places}, places)
+        for p in places:
+            points[p] = round(points.get(p, 0) + won[p], 4)
+            games[p] = games.get(p, 0) + 1
+            ratings[p] = rated[p]
+    rows = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
+    assert len(rows) == len(league.members)
+    for row in rows:
+        p = row["player"]
+        assert row["points"] == points.get(p, 0) and row["games"] == games.get(p, 0)
+        assert (row["mu"], row["sigma"]) == ratings.get(p, standings.initial())
+        assert row["ordinal"] == standings.ordinal((row["mu"], row["sigma"]))
+    return rows

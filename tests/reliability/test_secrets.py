@@ -1,0 +1,160 @@
+"""No route gives a seat (or a spectator) another seat's secrets, over random playouts
+of every game: the game view, legal actions, the event feed, the SSE stream, the export
+and the state at any earlier seq are checked against the raw log at many points of play
+(see tests/reliability/hidden.py for what counts as a secret and how it is searched for).
+The same playouts check that every action is recorded for the seat whose token sent it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from events.record import Record, fold_all
+from events.redact import redact
+from service import present, usecases
+from tests.reliability import hidden
+from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
+
+GAMES = [("goblin-market", 4), ("sorcerous-futures", 4), ("black-market", 3), ("gobcon", 2)]
+MAX_STEPS = 200  # long random games are cut short: the secrets are all in play by then
+
+
+class Playout:
+    def __init__(self, client, app, ruleset: str, players: int, seed: int):
+        self.client, self.deps = client, app.extensions["marketfold"]
+        people = new_players(client, players)
+        self.gid = new_game(client, people, ruleset=ruleset)
+        self.seats = by_seat(client, self.gid, people)
+        self.rnd = random.Random(seed)
+        self.sent: dict[str, int] = {}  # idempotency key -> the seat whose token sent it
+        self.seen = {"numbers": 0, "strings": 0, "streams": 0}
+        self.checked: dict[int | None, int] = {}  # viewer -> events already checked
+
+    def headers(self, seat: int | None) -> dict[str, str]:
+        return bearer(self.seats[seat]) if seat is not None else {}
+
+    def get(self, path: str, seat: int | None) -> dict:
+        res = self.client.get(f"/v1/games/{self.gid}{path}", headers=self.headers(seat))
+        assert res.status_code == 200, (path, res.get_json())
+        return res.get_json()
+
+    def step(self) -> int | None:
+        """Make one move (or resolve a ready phase); return the answer's status."""
+        game = self.get("", None)
+        if game["status"] != "active":
+            return None
+        rec = self.deps.store.load(self.gid).record
+        if (phase := rec.game.ready(rec.state)) is not None:
+            usecases.resolve(self.deps, self.gid, phase)
+            return 200
+        seat = self.rnd.choice(game["owed"])["seat"]
+        action = random_action(self.rnd, self.get("/legal", seat)["actions"])
+        key = f"k{len(self.sent)}"
+        res = self.client.post(
+            f"/v1/games/{self.gid}/actions",
+            json=action,
+            headers={**self.headers(seat), "Idempotency-Key": key},
+        )
+        assert res.status_code in (201, 202), res.get_json()
+        self.sent[key] = seat
+        return res.status_code
+
+    def check(self, full: bool = False) -> None:
+        """Check every viewer against the raw log as it is now (`full`: also the whole
+        feed again, the export and the SSE stream)."""
+        log = self.deps.store.read(self.gid)
+        rec = fold_all(Record(self.gid), log)
+        cut = hidden.last_public(log) + 1
+        before, tail = fold_all(Record(self.gid), log[:cut]), log[cut:]
+        for seat in [None, *sorted(self.seats)]:
+            served = self.served(rec, log, seat, full)
+            self.no_secret_strings(rec, log, seat, served)
+            self.seen["numbers"] += hidden.non_interference(before, tail, rec, seat)
+
+    def served(self, rec, log, seat, full: bool) -> dict:
+        """Fetch what `seat` is served, checking each answer against the log."""
+        after = 0 if full or rec.status == "finished" else self.checked.get(seat, 0)
+        served = {"game": self.get("", seat), "events": self.get(f"/events?after={after}", seat)}
+        assert served["game"] == json.loads(json.dumps(present.game(rec, seat, "en")))
+        assert served["events"]["events"] == [redact(e, rec, seat) for e in log[after:]]
+        self.checked[seat] = len(log)
+        for env in served["events"]["events"]:
+            if hidden.hidden_from(env, seat) and rec.status != "finished":
+                assert env["redacted"] is True and "salt" not in env, env
+            if "command" in env and isinstance(env["actor"], int):
+                assert env["actor"] == seat or rec.status == "finished", env
+        # a command's last event: Black Market's view fails between GameStarted and the
+        # rest of its setup (state?at=6 answers 500; reported, not ours to fix here)
+        ends = [e["seq"] for e in log if e["seq"] == len(log) or "command" in log[e["seq"]]]
+        served["at"] = self.rnd.choice(ends)
+        served["past"] = self.get(f"/state?at={served['at']}", seat)
+        past = fold_all(Record(self.gid), log[: served["at"]])
+        expected = present.game(past, seat, "en")
+        if rec.status == "finished" and past.state is not None:  # everything opens at the end
+            expected["views"] = [past.game.view(past.state, s, "en") for s in range(past.players)]
+        assert served["past"] == json.loads(json.dumps(expected))
+        if seat is not None:
+            served["legal"] = self.get("/legal", seat)
+        if full:
+            if seat is not None or rec.status == "finished":
+                served["export"] = self.get("/export", seat)["events"]
+                assert served["export"] == served["events"]["events"]
+            served["stream"] = self.stream(seat, len(log))
+            assert served["stream"] == served["events"]["events"]
+        return served
+
+    def no_secret_strings(self, rec, log, seat, served) -> None:
+        secrets = hidden.secret_strings(rec, log, seat)
+        leaked = hidden.strings(served) & secrets
+        assert not leaked, f"seat {seat} is served {sorted(leaked)[:5]}"
+        at = served["at"]
+        if rec.status != "finished":
+            past = fold_all(Record(self.gid), log[:at])
+            then = hidden.secret_strings(past, log[:at], seat)
+            assert not hidden.strings(served["past"]) & then
+        self.seen["strings"] += bool(secrets)
+
+    def stream(self, seat: int | None, version: int) -> list[dict]:
+        """Read the SSE stream from the start up to `version`, then hang up."""
+        res = self.client.get(
+            f"/v1/games/{self.gid}/events/stream", headers=self.headers(seat), buffered=False
+        )
+        frames, text = [], ""
+        for chunk in res.response:
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            *done, text = text.split("\n\n")
+            for frame in done:
+                data = [ln[6:] for ln in frame.split("\n") if ln.startswith("data: ")]
+                frames += [json.loads(d) for d in data]
+            if frames and frames[-1]["seq"] >= version:
+                break
+        res.close()
+        self.seen["streams"] += 1
+        return frames
+
+    def actors_match_tokens(self) -> None:
+        """Every action in the log is the acting token's seat's, with its player id."""
+        for env in self.deps.store.read(self.gid):
+            if env.get("command", {}).get("type") == "act":
+                seat = self.sent[env["cause"]]
+                assert env["actor"] == seat
+                assert env["command"]["player"] == self.seats[seat]["id"]
+
+
+@pytest.mark.parametrize(("ruleset", "players"), GAMES)
+def test_no_route_serves_a_seat_the_secrets_of_others(client, app, ruleset, players):
+    play = Playout(client, app, ruleset, players, seed=sum(map(ord, ruleset)))
+    play.check(full=True)
+    steps, status = 0, 200
+    while status is not None and steps < MAX_STEPS:
+        status = play.step()
+        steps += 1
+        if status == 202 and play.rnd.random() < 0.2 or steps % 15 == 0:
+            play.check(full=steps % 75 == 0)
+    play.check(full=True)
+    play.actors_match_tokens()
+    assert play.seen["strings"] or play.seen["numbers"], play.seen  # there were secrets
+    print(ruleset, steps, play.seen)
