@@ -75,6 +75,7 @@ def run(
     for _ in range(int(deps.config["COMMAND_RETRIES"])):
         loaded = deps.store.load(game_id, idem) if allow_new else load(deps, game_id, idem)
         if loaded.idem is not None:
+            reschedule(deps, loaded.record)  # the first call may have died before scheduling
             return _replay(deps, loaded, loaded.idem, print_)
         rec = loaded.record
         if if_match is not None and if_match != rec.version:
@@ -109,7 +110,9 @@ def run(
                 raise
             continue
         except Duplicate as dup:
-            return _replay(deps, load(deps, game_id), dup.stored, print_)
+            current = load(deps, game_id)
+            reschedule(deps, current.record)
+            return _replay(deps, current, dup.stored, print_)
         _after_append(deps, rec, new)
         return Outcome(new, envelopes, True, new.version, owed, pending)
     raise Problem(503, "contention", "too many concurrent writes to this game; retry")
@@ -179,3 +182,17 @@ def _after_append(deps: Deps, old: Record, new: Record) -> None:
     if new.status == ACTIVE and (phase := new.game.ready(new.state)) is not None:
         schedule.resolution(deps, new.game_id, phase)
     inbox.after_append(deps, old, new)  # players' games, feeds; league results
+
+
+def reschedule(deps: Deps, rec: Record) -> None:
+    """Schedule again everything the game needs now: the deadlines of the decisions owed,
+    a ready phase's resolution, a finished league game's result. Repeating it is harmless,
+    so a retried request repairs a first call that died between its append and its
+    scheduling."""
+    for key in {o.key for o in rec.owed()}:
+        if deadline := rec.deadline(key):
+            schedule.expiry(deps, rec.game_id, key, deadline)
+    if rec.status == ACTIVE and (phase := rec.game.ready(rec.state)) is not None:
+        schedule.resolution(deps, rec.game_id, phase)
+    if rec.status == FINISHED and rec.league:
+        schedule.league_result(deps, rec.league["id"], rec.game_id)

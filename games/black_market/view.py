@@ -40,13 +40,14 @@ def _colours(state: State, lang: str) -> list[dict[str, Any]]:
     out = []
     for c, colour in enumerate(COLOURS):
         row, step = state.rows[c], state.steps[c]
+        table = ROWS.get(row)  # None until the exchange values are drawn at setup
         out.append(
             {
                 "id": colour,
                 "name": COLOUR_NAMES[colour].get(lang, colour),
                 "row": row,
-                "offer_size": ROWS[row].offer,
-                "costs": list(ROWS[row].costs),
+                "offer_size": table.offer if table else None,
+                "costs": list(table.costs) if table else [],
                 "vp_step": step,
                 "vp_value": list(VP_TRACK[step]),
                 "supply": state.supply[c],

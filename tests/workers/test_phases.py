@@ -4,10 +4,12 @@ worker processes: on the last submission, at the deadline, and through a worker 
 import time
 
 import pytest
+import redis
 from rq.registry import StartedJobRegistry
 
 from tests.conftest import kill_group
 from tests.service.helpers import bearer, by_seat, new_game, new_players
+from workers import schedule
 
 REVEALED = "sorcerous-futures.SealedBidsRevealed"
 
@@ -152,3 +154,24 @@ def test_a_second_bid_and_a_bid_after_the_phase_closed_are_refused(client, worke
     assert late.status_code == 409 and late.get_json()["code"] == "phase_closed"
     (reveal,) = reveals(client, gid)
     assert {b["seat"]: b["amount"] for b in reveal["data"]["bids"]}[bidders[0]] == 1
+
+
+def test_a_retry_repairs_a_first_call_that_died_before_scheduling(
+    client, worker_process, monkeypatch
+):
+    gid, seats, game = sealed_table(client)
+    bidders = [o["seat"] for o in game["owed"]]
+    for seat in bidders[:3]:
+        bid(client, gid, seats, seat, 1)
+    headers = {**bearer(seats[bidders[3]]), "Idempotency-Key": "last-bid"}
+    url, body = f"/v1/games/{gid}/actions", {"type": "sealed_bid", "amount": 1}
+
+    def store_lost(*args):  # the process loses Redis right after the append
+        raise redis.ConnectionError("connection lost")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(schedule, "resolution", store_lost)
+        assert client.post(url, json=body, headers=headers).status_code == 503
+    assert client.post(url, json=body, headers=headers).status_code == 202  # the same key
+    worker_process()
+    wait_for(lambda: reveals(client, gid), timeout=10)
