@@ -56,8 +56,11 @@ def client(app):
 
 
 # Tests play many games quickly from one address: limits are tested on their own app.
-TEST_CONFIG = {"RATE_LIMIT_ANON": "100000/minute", "RATE_LIMIT_TOKEN": "100000/minute",
-               "SSE_HEARTBEAT_S": 1}
+TEST_CONFIG = {
+    "RATE_LIMIT_ANON": "100000/minute",
+    "RATE_LIMIT_TOKEN": "100000/minute",
+    "SSE_HEARTBEAT_S": 1,
+}
 
 
 def _env(redis_url: str) -> dict[str, str]:
@@ -81,9 +84,12 @@ def worker_process(redis_url):
     procs: list[subprocess.Popen] = []
 
     def start(**env: str) -> subprocess.Popen:
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"],
-                                env={**_env(redis_url), **env}, cwd=ROOT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "worker"],
+            env={**_env(redis_url), **env},
+            cwd=ROOT,
+            start_new_session=True,
+        )
         procs.append(proc)
         return proc
 
@@ -92,30 +98,31 @@ def worker_process(redis_url):
         kill_group(proc)
 
 
+def gunicorn_args(port: int, threads: int = 16, log_level: str = "warning") -> list[str]:
+    """Return the arguments (after the interpreter) that serve the API as `marketfold serve`
+    does: gunicorn, 2 processes of gthread workers, on a loopback port."""
+    return [
+        "-m",
+        "gunicorn",
+        "service.wsgi:app",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        "2",
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--log-level",
+        log_level,
+    ]
+
+
 @pytest.fixture
 def live_server(redis_url):
     """The API under gunicorn on a free port; yields its base URL."""
     port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "service.wsgi:app",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--worker-class",
-            "gthread",
-            "--threads",
-            "16",
-            "--log-level",
-            "warning",
-        ],
-        env=_env(redis_url),
-        cwd=ROOT,
-    )
+    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:

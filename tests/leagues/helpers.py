@@ -17,7 +17,7 @@ from leagues import standings
 from service import leagues
 from service.bot import Bot
 from service.embedded import free_port
-from tests.conftest import ROOT, _env
+from tests.conftest import ROOT, _env, gunicorn_args
 from tests.service.helpers import bearer, new_players
 
 
@@ -63,24 +63,7 @@ def serve(redis_url: str, threads: int = 48) -> tuple[str, subprocess.Popen]:
     """Start the API under gunicorn with enough threads for many open streams."""
     port = free_port()
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "service.wsgi:app",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(threads),
-            "--log-level",
-            "warning",
-        ],
-        env=_env(redis_url),
-        cwd=ROOT,
+        [sys.executable, *gunicorn_args(port, threads)], env=_env(redis_url), cwd=ROOT
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

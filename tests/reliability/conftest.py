@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from service.embedded import EmbeddedRedis, free_port
-from tests.conftest import ROOT, _env, kill_group
+from tests.conftest import ROOT, _env, gunicorn_args, kill_group
 
 
 def wait_healthy(base: str, timeout: float = 20.0) -> None:
@@ -54,24 +54,7 @@ def api(spawn):
     """Start gunicorn (2 processes x 4 threads) on `port` against `redis_url`."""
 
     def start(redis_url: str, port: int) -> subprocess.Popen:
-        proc = spawn(
-            [
-                "-m",
-                "gunicorn",
-                "service.wsgi:app",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "2",
-                "--worker-class",
-                "gthread",
-                "--threads",
-                "4",
-                "--log-level",
-                "critical",
-            ],
-            redis_url,
-        )
+        proc = spawn(gunicorn_args(port, threads=4, log_level="critical"), redis_url)
         wait_healthy(f"http://127.0.0.1:{port}")
         return proc
 
