@@ -207,3 +207,22 @@ def assemble(functions: dict[str, Any], **attributes: Any) -> Game:
     if missing:
         raise TypeError(f"{attributes.get('id')} lacks {', '.join(missing)}")
     return SimpleNamespace(**attributes, **{name: functions[name] for name in RULE_FUNCTIONS})
+
+
+def run_steps(
+    state: Any, events: list[Event], evolve: Any, steps: dict[str, Any]
+) -> tuple[Any, list[Event]]:
+    """Apply `events`, then keep running the automatic step for the state's phase (from
+    `steps`: phase -> function(state) -> events) until a player owes a decision (no step,
+    or a step with nothing to do). Return the final state and every event."""
+    out = list(events)
+    for ev in events:
+        state = evolve(state, ev)
+    while (step := steps.get(state.phase)) is not None:
+        more = step(state)
+        if not more:
+            break
+        for ev in more:
+            state = evolve(state, ev)
+        out.extend(more)
+    return state, out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.base import Event
+from games.base import Event, run_steps
 from games.goblin_market import payouts
 from games.goblin_market.evolve import evolve
 from games.goblin_market.scoring import scored_event
@@ -62,15 +62,4 @@ def _steps(rng: Rng) -> dict[str, Callable[[State], list[Event]]]:
 
 def play(state: State, events: list[Event], rng: Rng) -> tuple[State, list[Event]]:
     """Apply `events`, then run the rules on their own until a decision is owed or the end."""
-    out = list(events)
-    for ev in events:
-        state = evolve(state, ev)
-    steps = _steps(rng)
-    while (step := steps.get(state.phase)) is not None:
-        more = step(state)
-        if not more:
-            break
-        for ev in more:
-            state = evolve(state, ev)
-        out.extend(more)
-    return state, out
+    return run_steps(state, events, evolve, _steps(rng))
