@@ -8,8 +8,14 @@ from tests.service.helpers import bearer
 
 @pytest.fixture
 def tight(redis_url):
-    app = create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url,
-                      "RATE_LIMIT_ANON": "3/minute", "RATE_LIMIT_TOKEN": "5/minute"})
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "RQ_REDIS_URL": redis_url,
+            "RATE_LIMIT_ANON": "3/minute",
+            "RATE_LIMIT_TOKEN": "5/minute",
+        }
+    )
     return app.test_client()
 
 
