@@ -224,8 +224,9 @@ def test_audit_routes_answer_as_the_spec_says(client, app):
     play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(1))
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     check_response("get", "/v1/games/{id}/export", 200, bundle)
-    check_response("get", "/v1/games/{id}/state", 200,
-                   client.get(f"/v1/games/{gid}/state?at=9").get_json())
+    check_response(
+        "get", "/v1/games/{id}/state", 200, client.get(f"/v1/games/{gid}/state?at=9").get_json()
+    )
     check_response("post", "/v1/verify", 200, client.post("/v1/verify", json=bundle).get_json())
     res = client.get(f"/v1/games/{gid}/state?at=0")
     assert res.status_code == 422 and res.get_json()["code"] == "invalid_query"

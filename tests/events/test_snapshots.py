@@ -13,8 +13,9 @@ from tests.service.helpers import bearer, by_seat, new_game, new_players, random
 
 @pytest.fixture
 def small_snapshots(redis_url):
-    return create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url,
-                       "SNAPSHOT_EVERY": 5})
+    return create_app(
+        {**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "SNAPSHOT_EVERY": 5}
+    )
 
 
 def played(app, moves=25):

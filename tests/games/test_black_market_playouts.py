@@ -211,4 +211,3 @@ def test_playouts_reach_every_event_decision_and_ending():
     assert seen_kinds == KINDS
     assert endings == ENDINGS
     assert deals["regulated"] > 100 and deals["wild"] > 5
-

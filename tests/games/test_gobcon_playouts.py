@@ -200,8 +200,6 @@ def test_playouts_reach_every_event_and_decision():
     assert reasons == {"goal", "time_limit", "deck_empty"}
 
 
-
-
 def test_event_data_is_plain_json_as_decided():
     for seed in range(3):
         pick, rng = random.Random(seed), Rng(f"plain-{seed}".encode())

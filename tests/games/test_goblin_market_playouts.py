@@ -139,4 +139,3 @@ def test_playouts_reach_every_event_and_decision():
         seen_events.update(ev.type.split(".", 1)[1] for ev in run.events)
     assert seen_events == set(EVENT_TYPES)
     assert seen_kinds == {"bid", "split_choice", "card_choice"}
-

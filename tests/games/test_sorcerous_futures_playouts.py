@@ -272,4 +272,3 @@ def test_playouts_reach_every_event_and_decision():
         seen_events.update(ev.type.split(".", 1)[1] for ev in run.events)
     assert seen_events == EVENT_TYPES
     assert seen_kinds == {"crowns", "auction", "bid", "sealed_bid"}
-

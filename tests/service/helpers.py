@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from games import schemas
@@ -59,3 +60,15 @@ def play_to_end(client, app, gid: str, seats: dict[int, dict], rnd: random.Rando
         )
         assert res.status_code in (201, 202), res.get_json()
     return game
+
+
+def wait_for_owed(client, gid: str, timeout: float = 20.0) -> dict:
+    """Poll the game until someone owes a decision again (a worker closed a simultaneous
+    phase) or it is finished."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = client.get(f"/v1/games/{gid}").get_json()
+        if game["status"] != "active" or game["owed"]:
+            return game
+        time.sleep(0.05)
+    raise AssertionError("the worker did not resolve the simultaneous phase in time")

@@ -8,24 +8,10 @@ import time
 
 from games.base import ActionSpec
 from tests.games.playout import random_action
-from tests.service.helpers import bearer, by_seat, new_game, new_players
+from tests.service.helpers import bearer, by_seat, new_game, new_players, wait_for_owed
 
 RULESET = "black-market"
 SECRET = {"produce": "ProductionSealed", "bid": "BidSealed", "sell": "SaleSealed"}
-
-
-def _wait_for_owed(client, gid: str, players: list[dict], timeout: float = 20.0) -> dict:
-    """Poll the game until someone owes a decision again or it is finished (as a seated
-    player, each poll on the next player's token, to stay inside the rate limits)."""
-    deadline, polls = time.monotonic() + timeout, 0
-    while time.monotonic() < deadline:
-        polls += 1
-        headers = bearer(players[polls % len(players)])
-        game = client.get(f"/v1/games/{gid}", headers=headers).get_json()
-        if game["status"] != "active" or game["owed"]:
-            return game
-        time.sleep(0.05)
-    raise AssertionError("the worker did not resolve the phase in time")
 
 
 def _choose(rnd: random.Random, actions: list[dict]) -> dict:
@@ -51,7 +37,7 @@ def test_a_three_player_game_is_played_to_the_end_with_a_worker(client, worker_p
     answers: dict[str, set[int]] = {}
     checked: set[str] = set()
     moves = 0
-    game = _wait_for_owed(client, gid, players)
+    game = wait_for_owed(client, gid)
     assert game["view"]["phase"] == "produce"
     while game["status"] == "active":
         owed = rnd.choice(game["owed"])
@@ -67,7 +53,7 @@ def test_a_three_player_game_is_played_to_the_end_with_a_worker(client, worker_p
         if mine and action["type"] not in checked:
             _check_secret_is_hidden(client, gid, players_by_seat, owed["seat"], mine[0]["seq"])
             checked.add(action["type"])
-        game = _wait_for_owed(client, gid, players)
+        game = wait_for_owed(client, gid)
     assert game["status"] == "finished" and moves > 30
     assert answers["produce"] == {202} and answers["propose"] <= {201, 202}
     assert {"produce", "bid"} <= checked

@@ -4,23 +4,18 @@ window and join phase."""
 from __future__ import annotations
 
 import random
-import time
 
-from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
+from tests.service.helpers import (
+    bearer,
+    by_seat,
+    new_game,
+    new_players,
+    random_action,
+    wait_for_owed,
+)
 
 RULESET = "gobcon"
 SEALED = ("gobcon.ResponseSubmitted", "gobcon.JoinSubmitted")
-
-
-def _wait_for_owed(client, gid: str, timeout: float = 20.0) -> dict:
-    """Poll the game until someone owes a decision again or it is finished."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        game = client.get(f"/v1/games/{gid}").get_json()
-        if game["status"] != "active" or game["owed"]:
-            return game
-        time.sleep(0.05)
-    raise AssertionError("the worker did not close the simultaneous phase in time")
 
 
 def _check_sealed_answer_is_hidden(client, gid: str, players: dict, seat: int, seq: int) -> None:
@@ -66,7 +61,7 @@ def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(client, w
         if sealed and not sealed_checked:
             _check_sealed_answer_is_hidden(client, gid, seats, owed["seat"], sealed[0]["seq"])
             sealed_checked = True
-        game = _wait_for_owed(client, gid)
+        game = wait_for_owed(client, gid)
     assert game["status"] == "finished" and sealed_checked and moves > 30
     assert 202 in codes["respond"], "a sealed answer to a still-open window is 202"
     assert codes["turn"] <= {201, 202} and 201 in codes["roll"]

@@ -4,22 +4,17 @@ sealed bids of every closed auction."""
 from __future__ import annotations
 
 import random
-import time
 
-from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
+from tests.service.helpers import (
+    bearer,
+    by_seat,
+    new_game,
+    new_players,
+    random_action,
+    wait_for_owed,
+)
 
 RULESET = "sorcerous-futures"
-
-
-def _wait_for_owed(client, gid: str, timeout: float = 20.0) -> dict:
-    """Poll the game until someone owes a decision again or it is finished."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        game = client.get(f"/v1/games/{gid}").get_json()
-        if game["status"] != "active" or game["owed"]:
-            return game
-        time.sleep(0.05)
-    raise AssertionError("the worker did not resolve the sealed bids in time")
 
 
 def _choose(rnd: random.Random, actions: list[dict]) -> dict:
@@ -63,7 +58,7 @@ def test_a_four_player_game_with_closed_auctions_resolved_by_a_worker(client, wo
         if mine and not sealed_checked:
             _check_sealed_bid_is_hidden(client, gid, players_by_seat, owed["seat"], mine[0]["seq"])
             sealed_checked = True
-        game = _wait_for_owed(client, gid)
+        game = wait_for_owed(client, gid)
     assert game["status"] == "finished"
     assert answers["sealed_bid"] == {202}, "a sealed bid is answered 202 (pending)"
     assert answers["auction"] <= {201, 202} and 201 in answers["crowns"]
