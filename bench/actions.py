@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import gunicorn, percentile, wait_up  # noqa: E402
 from games.schemas import random_action  # noqa: E402
-from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 
 @dataclass

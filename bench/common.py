@@ -10,11 +10,14 @@ from pathlib import Path
 
 import requests
 
+from cli.serve import gunicorn_argv
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, threads: int = 8):
-    """Start `app` under gunicorn (gthread) on a loopback port, as `marketfold serve` does."""
+def gunicorn(app: str, port: int, redis_url: str, workers: int = 2):
+    """Start `app` under gunicorn on a loopback port with the same command line as
+    `marketfold serve` (cli.serve.gunicorn_argv)."""
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
@@ -23,26 +26,8 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, threads: int
         "MARKETFOLD_RATE_LIMIT_ANON": "10000000/minute",
         "MARKETFOLD_RATE_LIMIT_TOKEN": "10000000/minute",
     }
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            app,
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(threads),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=ROOT,
-    )
+    argv = gunicorn_argv(port=port, processes=workers, app=app)
+    return subprocess.Popen(argv, env=env, cwd=ROOT)
 
 
 def wait_up(url: str, timeout: float = 20.0) -> None:
@@ -89,7 +74,7 @@ def start_worker(redis_url: str) -> subprocess.Popen:
     """Start `marketfold worker` in its own process group (RQ forks a scheduler)."""
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "worker"],
+        [sys.executable, "-m", "cli", "worker"],
         env=env,
         cwd=ROOT,
         start_new_session=True,

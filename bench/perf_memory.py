@@ -26,7 +26,7 @@ from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
 from service import config, usecases  # noqa: E402
 from service.deps import Deps  # noqa: E402
-from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 
 def deps_for(redis_url: str) -> Deps:

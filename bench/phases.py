@@ -26,13 +26,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import gunicorn, percentile, wait_up  # noqa: E402
 from events.codec import parse_time  # noqa: E402
-from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 
 def start_worker(redis_url: str) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "worker"], env=env, cwd=ROOT,
+        [sys.executable, "-m", "cli", "worker"], env=env, cwd=ROOT,
         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
 

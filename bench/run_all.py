@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from bench import perf_memory, perf_rules, perf_scale  # noqa: E402
 from bench.actions import measure_bare, measure_http  # noqa: E402
 from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
-from service.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 CLIENTS = {1: 4, 8: 16, 32: 32}  # clients -> full games played
 

@@ -65,3 +65,8 @@ def player_games(player_id: str) -> str:
 def player_feed(player_id: str) -> str:
     """A player's notifications: your turn, game started, game finished."""
     return f"{PREFIX}:player:{player_id}:feed"
+
+
+def open_streams(caller: str) -> str:
+    """The event streams a caller holds open now (`player:<id>` or `ip:<address>`)."""
+    return f"{PREFIX}:streams:{caller}"

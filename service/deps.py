@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +22,9 @@ class Deps:
     queue: Queue
     config: dict[str, Any]
     blocking: redis.Redis  # for XREAD BLOCK: a socket timeout longer than any block
+    # where a new game's secret seed comes from; tests may replace it on their own app
+    # object to replay a known deal (no configuration reaches it)
+    new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Deps:

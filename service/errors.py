@@ -26,8 +26,11 @@ class Problem(Exception):
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
 
 
-def problem(status: int, code: str, detail: str, **extra: Any):
-    """Return a Flask response tuple for a problem+json body."""
+def problem(
+    status: int, code: str, detail: str, retry_after: float | None = 1, **extra: Any
+):
+    """Return a Flask response tuple for a problem+json body (`retry_after`: seconds, the
+    Retry-After header of a 429 or 503; None leaves it to the rate limiter)."""
     body = {
         "type": f"https://marketfold.dev/problems/{code}",
         "title": code.replace("_", " "),
@@ -37,8 +40,8 @@ def problem(status: int, code: str, detail: str, **extra: Any):
         **extra,
     }
     headers = {"Content-Type": "application/problem+json"}
-    if status == 503:
-        headers["Retry-After"] = "1"
+    if status in (429, 503) and retry_after is not None:
+        headers["Retry-After"] = str(max(1, round(retry_after)))
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="marketfold"'
     return body, status, headers
@@ -57,7 +60,9 @@ def _http(e: HTTPException):
         429: "rate_limited",
     }
     code = codes.get(e.code or 500, "http_error")
-    body, status, headers = problem(e.code or 500, code, e.description or code)
+    # a 429 here is the rate limiter's: its own hook sets Retry-After to the window's reset
+    retry = None if e.code == 429 else 1
+    body, status, headers = problem(e.code or 500, code, e.description or code, retry)
     if getattr(e, "valid_methods", None):
         headers["Allow"] = ", ".join(e.valid_methods)
     return body, status, headers

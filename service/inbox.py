@@ -5,14 +5,13 @@ After every append the command loop calls `after_append`, which keeps
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
 `game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped). It also
 schedules the recording of a finished league game. `GET /v1/players/me/turns` reads the
-index; `GET /v1/players/me/feed` follows the stream with XREAD BLOCK.
+index; `GET /v1/players/me/feed` follows the stream (service.stream).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
@@ -86,19 +85,3 @@ def last_id(deps: Deps, player_id: str) -> str:
     """Return the id of the newest note in the player's feed ("0-0" when empty)."""
     newest = deps.redis.xrevrange(keys.player_feed(player_id), count=1)
     return newest[0][0].decode() if newest else "0-0"
-
-
-def frames(deps: Deps, player_id: str, after: str, beat: float, most: float) -> Iterator[str]:
-    """Yield SSE frames of the player's notes after stream id `after`, with heartbeats."""
-    stream, ends = keys.player_feed(player_id), time.monotonic() + most
-    yield "retry: 1000\n\n"
-    while time.monotonic() < ends:
-        answer = deps.blocking.xread({stream: after}, count=200, block=int(beat * 1000))
-        if not answer:
-            yield ": heartbeat\n\n"
-            continue
-        for _, entries in answer:
-            for entry_id, fields in entries:
-                after = entry_id.decode()
-                note = fields[b"n"].decode()
-                yield f"id: {after}\nevent: {json.loads(note)['type']}\ndata: {note}\n\n"

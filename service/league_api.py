@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, current_app
 
 from events import keys
 from leagues import pairing, standings
@@ -18,7 +18,6 @@ from service.schemas import LeagueCreate, MemberAdd
 
 bp = Blueprint("leagues", __name__, url_prefix="/v1")
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-FEED_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")
 
 
 def _league(league_id: str) -> League:
@@ -87,26 +86,6 @@ def league_round(league_id: str, n: int):
 def my_turns():
     player = auth.caller(deps())
     return {"player": player["id"], "turns": inbox.turns(deps(), player["id"])}
-
-
-@bp.get("/players/me/feed")
-def my_feed():
-    player = auth.caller(deps())
-    raw = request.headers.get("Last-Event-ID") or request.args.get("after")
-    if raw is not None and not FEED_ID.fullmatch(raw.strip()):
-        raise Problem(
-            422,
-            "invalid_header",
-            "Last-Event-ID must be a feed id such as 1712345678901-0",
-            errors={"Last-Event-ID": ["a feed id: digits, or digits-digits"]},
-        )
-    after = raw.strip() if raw is not None else inbox.last_id(deps(), player["id"])
-    cfg = current_app.config
-    frames = inbox.frames(
-        deps(), player["id"], after, float(cfg["SSE_HEARTBEAT_S"]), float(cfg["SSE_MAX_S"])
-    )
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(frames), mimetype="text/event-stream", headers=headers)
 
 
 def _member(league: League, player_id: str) -> dict[str, Any]:

@@ -231,7 +231,7 @@ def open_table(deps: Deps, league: League, number: int, table: int) -> str:
     t = league.rounds[number].tables[table - 1]
     game = games.get(s["ruleset"])
     seed_key = keys.game_seed(t.game)
-    deps.redis.set(seed_key, secrets.token_bytes(32), nx=True)  # racing workers agree
+    deps.redis.set(seed_key, deps.new_seed(), nx=True)  # racing workers agree
     seed = deps.redis.get(seed_key)
     data = {
         "ruleset": game.id,

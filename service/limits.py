@@ -21,7 +21,7 @@ from service import auth
 UNLIMITED = ("/healthz", "/openapi.yaml", "/docs")
 
 
-def _identity() -> str:
+def identity() -> str:
     """Count a request against its token if the token is real, else against its address
     (so inventing tokens buys no extra budget)."""
     try:
@@ -44,11 +44,11 @@ def install(app: Flask, cfg: dict[str, Any]) -> Limiter:
     """Attach the limiter and its headers to `app`."""
 
     def limit_for_caller() -> str:
-        known = _identity().startswith("player:")
+        known = identity().startswith("player:")
         return cfg["RATE_LIMIT_TOKEN"] if known else cfg["RATE_LIMIT_ANON"]
 
     limiter = Limiter(
-        _identity,
+        identity,
         app=app,
         application_limits=[limit_for_caller],  # one budget per caller across all routes
         application_limits_exempt_when=lambda: request.path.startswith(UNLIMITED),
@@ -69,8 +69,8 @@ def install(app: Flask, cfg: dict[str, Any]) -> Limiter:
         reset = max(0, math.ceil(current.window[0] - time.time()))
         response.headers["RateLimit-Policy"] = f'"default";q={item.amount};w={window}'
         response.headers["RateLimit"] = f'"default";r={max(0, current.remaining)};t={reset}'
-        if response.status_code == 429:
-            response.headers["Retry-After"] = str(max(1, reset))
+        if response.status_code == 429:  # unless the 429 set its own (too many streams)
+            response.headers.setdefault("Retry-After", str(max(1, reset)))
         return response
 
     parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"])  # fail fast on a typo

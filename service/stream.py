@@ -1,30 +1,32 @@
-"""Server-Sent Events: a game's events as they are appended, redacted for the caller.
+"""Server-Sent Events routes: a game's events as they are appended, redacted for the
+caller, and a player's feed of notes. Both run on `service.streams.follow`.
 
-Each stream blocks on XREAD of the game's own Redis stream, so any API node can serve any
-game. It resumes after `Last-Event-ID` (or `?after=`), sends a comment line as a
+A game stream resumes after `Last-Event-ID` (or `?after=`), sends a comment line as a
 heartbeat every `SSE_HEARTBEAT_S` seconds, ends after `game.Ended` (a resume past the end
 of a finished game answers 204, which tells EventSource to stop), and closes after
-`SSE_MAX_S` seconds so that a client reconnects (with Last-Event-ID) and no server thread
-is held forever. Under gunicorn's gthread workers each open stream holds one thread.
+`SSE_MAX_S` seconds so that a client reconnects (with Last-Event-ID). A caller holds at
+most `STREAM_LIMIT_TOKEN` streams open at once (`STREAM_LIMIT_ANON` per address without
+a token); past that it gets 429 `too_many_streams`.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
+import re
 from dataclasses import replace
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from events import codec, keys
-from events.record import FINISHED, Record
+from events.record import FINISHED
 from events.redact import redact
-from service import auth, commands
+from service import auth, commands, inbox, limits
 from service.api import DIGITS, deps, game_id_ok
 from service.errors import Problem
+from service.streams import Slot, follow
 
 bp = Blueprint("stream", __name__, url_prefix="/v1")
+FEED_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")
 
 
 def _resume_point() -> int:
@@ -39,6 +41,33 @@ def _resume_point() -> int:
     return int(raw)
 
 
+def _sse(stream: str, after: str, render) -> Response:
+    """Open a stream slot for the caller (or answer 429) and serve the stream."""
+    cfg = current_app.config
+    beat, caller = float(cfg["SSE_HEARTBEAT_S"]), limits.identity()
+    cap = cfg["STREAM_LIMIT_TOKEN" if caller.startswith("player:") else "STREAM_LIMIT_ANON"]
+    slot = Slot(deps(), caller, beat)
+    if not slot.open(int(cap)):
+        raise Problem(
+            429,
+            "too_many_streams",
+            f"at most {cap} event streams may be open at once for one caller",
+            retry_after=beat,  # a crashed server's streams stop counting within 2 beats
+        )
+    frames = follow(
+        deps(),
+        stream,
+        after,
+        render,
+        beat=beat,
+        most=float(cfg["SSE_MAX_S"]),
+        slot=slot,
+        client=request.environ.get("gunicorn.socket"),
+    )
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(frames), mimetype="text/event-stream", headers=headers)
+
+
 @bp.get("/games/<game_id>/events/stream")
 def stream_events(game_id: str):
     player = auth.caller(deps(), required=False)
@@ -46,37 +75,37 @@ def stream_events(game_id: str):
     rec = commands.load(deps(), game_id_ok(game_id)).record
     if rec.status == FINISHED and after >= rec.version:
         return Response(status=204)  # nothing will ever follow: EventSource stops on 204
-    cfg = current_app.config
     player_id = player["id"] if player else None
-    frames = _frames(rec, player_id, after, float(cfg["SSE_HEARTBEAT_S"]), float(cfg["SSE_MAX_S"]))
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(frames), mimetype="text/event-stream", headers=headers)
+    seen = {"rec": rec, "seat": rec.seat_of(player_id) if player_id else None}
+
+    def render(_: str, fields: dict[bytes, bytes]) -> tuple[str, bool]:
+        envelope = codec.loads(fields[b"e"])
+        kind, ended = envelope["type"], envelope["type"] == "game.Ended"
+        if ended:
+            seen["rec"] = replace(seen["rec"], status=FINISHED)
+        if kind == "game.PlayerJoined" and envelope["data"]["player"] == player_id:
+            seen["seat"] = envelope["data"]["seat"]  # the caller took a seat while watching
+        shown = json.dumps(redact(envelope, seen["rec"], seen["seat"]), separators=(",", ":"))
+        return f"id: {envelope['seq']}\nevent: {kind}\ndata: {shown}\n\n", ended
+
+    return _sse(keys.game_events(rec.game_id), f"{after}-0", render)
 
 
-def _frames(
-    rec: Record, player_id: str | None, after: int, beat: float, most: float
-) -> Iterator[str]:
-    client, stream = deps().blocking, keys.game_events(rec.game_id)
-    seat = rec.seat_of(player_id) if player_id else None
-    ends = time.monotonic() + most
-    yield "retry: 1000\n\n"
-    while time.monotonic() < ends:
-        answer = client.xread({stream: f"{after}-0"}, count=200, block=int(beat * 1000))
-        if not answer:
-            yield ": heartbeat\n\n"
-            continue
-        for _, entries in answer:
-            for _, fields in entries:
-                envelope = codec.loads(fields[b"e"])
-                if envelope["type"] == "game.Ended":
-                    rec = replace(rec, status=FINISHED)
-                if (
-                    envelope["type"] == "game.PlayerJoined"
-                    and envelope["data"]["player"] == player_id
-                ):
-                    seat = envelope["data"]["seat"]  # the caller took a seat while watching
-                shown = json.dumps(redact(envelope, rec, seat), separators=(",", ":"))
-                after = envelope["seq"]
-                yield f"id: {after}\nevent: {envelope['type']}\ndata: {shown}\n\n"
-                if envelope["type"] == "game.Ended":
-                    return
+@bp.get("/players/me/feed")
+def my_feed():
+    player = auth.caller(deps())
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after")
+    if raw is not None and not FEED_ID.fullmatch(raw.strip()):
+        raise Problem(
+            422,
+            "invalid_header",
+            "Last-Event-ID must be a feed id such as 1712345678901-0",
+            errors={"Last-Event-ID": ["a feed id: digits, or digits-digits"]},
+        )
+    after = raw.strip() if raw is not None else inbox.last_id(deps(), player["id"])
+
+    def render(entry_id: str, fields: dict[bytes, bytes]) -> tuple[str, bool]:
+        note = fields[b"n"].decode()
+        return f"id: {entry_id}\nevent: {json.loads(note)['type']}\ndata: {note}\n\n", False
+
+    return _sse(keys.player_feed(player["id"]), after, render)

@@ -69,7 +69,7 @@ def create_game(
             errors={"players": [f"must be from {game.min_players} to {game.max_players}"]},
         )
     options = game.normalize_options(options, players)
-    game_id, seed = new_id("g_"), secrets.token_bytes(32)
+    game_id, seed = new_id("g_"), deps.new_seed()
     deps.redis.set(keys.game_seed(game_id), seed)
     data = {
         "ruleset": game.id,

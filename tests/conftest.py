@@ -14,7 +14,8 @@ import redis
 import requests
 
 from service import create_app
-from service.embedded import EmbeddedRedis, free_port
+from cli.embedded import EmbeddedRedis, free_port
+from cli.serve import gunicorn_argv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,7 +86,7 @@ def worker_process(redis_url):
 
     def start(**env: str) -> subprocess.Popen:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "worker"],
+            [sys.executable, "-m", "cli", "worker"],
             env={**_env(redis_url), **env},
             cwd=ROOT,
             start_new_session=True,
@@ -98,24 +99,10 @@ def worker_process(redis_url):
         kill_group(proc)
 
 
-def gunicorn_args(port: int, threads: int = 16, log_level: str = "warning") -> list[str]:
-    """Return the arguments (after the interpreter) that serve the API as `marketfold serve`
-    does: gunicorn, 2 processes of gthread workers, on a loopback port."""
-    return [
-        "-m",
-        "gunicorn",
-        "service.wsgi:app",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        "2",
-        "--worker-class",
-        "gthread",
-        "--threads",
-        str(threads),
-        "--log-level",
-        log_level,
-    ]
+def gunicorn_args(port: int, log_level: str = "warning") -> list[str]:
+    """Return the arguments (after the interpreter) that serve the API exactly as
+    `marketfold serve` does, on a loopback port."""
+    return gunicorn_argv(port=port, log_level=log_level)[1:]
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import logging
 import threading
 import time
 
+import redis
 from rq import SimpleWorker
 
 from service import config
@@ -20,7 +21,10 @@ def _sweep_forever(deps: Deps, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             schedule.sweep(deps, time.time())
-        except Exception:  # keep sweeping through a Redis restart
+        except redis.ConnectionError as e:  # keep sweeping through a Redis restart
+            logger.warning("deadline sweep: Redis unreachable (%s); retrying", e)
+            stop.wait(1.0)
+        except Exception:
             logger.exception("deadline sweep failed")
             stop.wait(1.0)
         stop.wait(SWEEP_EVERY_S)

@@ -54,7 +54,7 @@ def test_random_finished_games_export_and_verify_clean(client, app, ruleset, pla
 def test_the_cli_verifies_offline_and_fails_on_tampering(gm_bundle, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(gm_bundle))
-    cli = [sys.executable, "-m", "service.cli", "verify"]
+    cli = [sys.executable, "-m", "cli", "verify"]
     ok = subprocess.run(
         [*cli, str(path)],
         capture_output=True,

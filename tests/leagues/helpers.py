@@ -15,8 +15,8 @@ import requests
 from events import keys
 from leagues import standings
 from service import leagues
-from service.bot import Bot
-from service.embedded import free_port
+from cli.bot import Bot
+from cli.embedded import free_port
 from tests.conftest import ROOT, _env, gunicorn_args
 from tests.service.helpers import bearer, new_players
 
@@ -59,11 +59,11 @@ def new_league(client, op: dict, members: list[dict] = (), **overrides: Any) -> 
     return lid
 
 
-def serve(redis_url: str, threads: int = 48) -> tuple[str, subprocess.Popen]:
-    """Start the API under gunicorn with enough threads for many open streams."""
+def serve(redis_url: str) -> tuple[str, subprocess.Popen]:
+    """Start the API under gunicorn as `marketfold serve` does."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, *gunicorn_args(port, threads)], env=_env(redis_url), cwd=ROOT
+        [sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from service.embedded import EmbeddedRedis, free_port
+from cli.embedded import EmbeddedRedis, free_port
 from tests.conftest import ROOT, _env, gunicorn_args, kill_group
 
 
@@ -51,10 +51,10 @@ def spawn():
 
 @pytest.fixture
 def api(spawn):
-    """Start gunicorn (2 processes x 4 threads) on `port` against `redis_url`."""
+    """Start the API as `marketfold serve` does on `port` against `redis_url`."""
 
     def start(redis_url: str, port: int) -> subprocess.Popen:
-        proc = spawn(gunicorn_args(port, threads=4, log_level="critical"), redis_url)
+        proc = spawn(gunicorn_args(port, log_level="critical"), redis_url)
         wait_healthy(f"http://127.0.0.1:{port}")
         return proc
 
@@ -64,7 +64,7 @@ def api(spawn):
 @pytest.fixture
 def worker(spawn):
     """Start a `marketfold worker` against `redis_url`."""
-    return lambda redis_url, **env: spawn(["-m", "service.cli", "worker"], redis_url, **env)
+    return lambda redis_url, **env: spawn(["-m", "cli", "worker"], redis_url, **env)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import time
 
 import redis
 
-from service.embedded import free_port
+from cli.embedded import free_port
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
 

@@ -16,7 +16,7 @@ from tests.service.helpers import bearer
 def test_the_demo_plays_every_ruleset_to_the_end(ruleset, redis_url):
     env = {k: v for k, v in _env(redis_url).items() if k != "REDIS_URL"}  # it starts its own
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", "demo", ruleset],
+        [sys.executable, "-m", "cli", "demo", ruleset],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -44,7 +44,7 @@ def test_bots_with_a_custom_strategy_play_a_game_through_the_api(live_server, re
             [
                 sys.executable,
                 "-m",
-                "service.cli",
+                "cli",
                 "bot",
                 "--server",
                 live_server,

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 import games
 from service import create_app
-from service.embedded import free_port
+from cli.embedded import free_port
 from tests.service.helpers import random_action
 from tests.service.openapi_check import (
     CheckedClient,

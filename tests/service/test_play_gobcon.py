@@ -3,6 +3,7 @@ window and join phase."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from tests.service.helpers import (
@@ -16,6 +17,9 @@ from tests.service.helpers import (
 
 RULESET = "gobcon"
 SEALED = ("gobcon.ResponseSubmitted", "gobcon.JoinSubmitted")
+# A known deal (the test-only seed hook on the app's Deps) in which the random moves below
+# meet every step this test checks: sealed answers to a window, a join phase and a roll.
+SEED = hashlib.sha256(b"gobcon-test-1").digest()
 
 
 def _check_sealed_answer_is_hidden(client, gid: str, players: dict, seat: int, seq: int) -> None:
@@ -36,7 +40,10 @@ def _no_other_hand_in_view(client, gid: str, players: dict) -> None:
     assert client.get(f"/v1/games/{gid}").get_json()["view"]["hand"] is None
 
 
-def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(client, worker_process):
+def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(
+    app, client, worker_process
+):
+    app.extensions["marketfold"].new_seed = lambda: SEED
     worker_process()
     people = new_players(client, 3, prefix="goblin")
     gid = new_game(client, people, ruleset=RULESET, options={"goal": 12, "time_limit": 4})
@@ -64,7 +71,7 @@ def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(client, w
         game = wait_for_owed(client, gid)
     assert game["status"] == "finished" and sealed_checked and moves > 30
     assert 202 in codes["respond"], "a sealed answer to a still-open window is 202"
-    assert codes["turn"] <= {201, 202} and 201 in codes["roll"]
+    assert codes["turn"] <= {201, 202} and 201 in codes["roll"] and 202 in codes["join"]
     result = game["result"]
     assert sorted(s["seat"] for s in result["standings"]) == [0, 1, 2]
     assert result["reason"] in ("goal", "time_limit")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import redis
 
+from cli.supervisor import spawn
+
 
 class AlreadyRunning(RuntimeError):
     """Another live server owns this data directory."""
@@ -103,7 +105,7 @@ class EmbeddedRedis:
         ]
         if self.socket:
             args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.process = spawn(args, dict(os.environ))
         deadline = time.monotonic() + timeout
         client = redis.Redis.from_url(self.url)
         while True:

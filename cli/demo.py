@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import threading
 from typing import Any
 
 import requests
 
-from service.bot import Bot, Strategy
-from service.embedded import free_port
-from service.stack import Stack
+from cli.bot import Bot, Strategy
+from cli.embedded import free_port
+from cli.serve import Stack
 
 
 def play(
@@ -81,23 +82,27 @@ def run(
     seed: int,
 ) -> str:
     """Play a demo game, starting a throwaway service when no server is given."""
-    stack = None
-    if not server:
-        stack = Stack(
-            port=free_port(),
-            data_dir=tempfile.mkdtemp(prefix="marketfold-demo-"),
-            http_workers=1,
-            appendfsync="everysec",
-            env=_no_redis_env(),
-        ).start()
-        stack.wait_ready()
-        server = stack.url
+    stack, data_dir = None, None
     try:
+        if not server:
+            data_dir = tempfile.mkdtemp(prefix="marketfold-demo-")
+            stack = Stack(
+                port=free_port(),
+                data_dir=data_dir,
+                http_workers=1,
+                appendfsync="everysec",
+                env=_no_redis_env(),
+            )
+            stack.start()
+            stack.wait_ready()
+            server = stack.url
         game = play(server, ruleset, players, options, strategy, seed)
         return f"{standings(game)}\nreplay: {server}/games/{game['id']}/replay"
     finally:
         if stack:
             stack.stop()
+        if data_dir:
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def _no_redis_env() -> dict[str, str]:

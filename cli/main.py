@@ -1,28 +1,30 @@
-"""The `marketfold` command: `serve` runs the whole service, `worker` runs one worker."""
+"""The `marketfold` command: `serve` runs the whole service, `worker` runs one worker,
+`bot` and `demo` play through the API, `verify` checks an exported game offline."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
-import signal
 import sys
-import time
 from pathlib import Path
 
-from service.embedded import AlreadyRunning
-from service.stack import Stack
+from cli.embedded import AlreadyRunning
+from cli.serve import Stack, run
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="marketfold", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the API, one worker, and Redis unless REDIS_URL")
+    serve = sub.add_parser("serve", help="run the API, workers, and Redis unless REDIS_URL")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data-dir", default="./.marketfold")
     serve.add_argument("--http-workers", type=int, default=2, help="gunicorn processes")
-    serve.add_argument("--threads", type=int, default=8, help="threads per gunicorn process")
+    serve.add_argument(
+        "--connections", type=int, default=2000, help="open connections per gunicorn process"
+    )
+    serve.add_argument("--workers", type=int, default=1, help="RQ worker processes")
     serve.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
     worker = sub.add_parser("worker", help="run an RQ worker and deadline sweeper on REDIS_URL")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
@@ -65,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def bot(args: argparse.Namespace) -> int:
     """Play one seat to the end of the game, then print the result."""
-    from service.bot import Bot, load_strategy
+    from cli.bot import Bot, load_strategy
 
     game = Bot(args.server, args.game, args.token, load_strategy(args.strategy), args.seed).play()
     print(json.dumps(game["result"], indent=2))
@@ -75,8 +77,8 @@ def bot(args: argparse.Namespace) -> int:
 def demo(args: argparse.Namespace) -> int:
     """Play a whole game with bots; print the standings and the replay URL."""
     import games
-    from service import demo as demos
-    from service.bot import load_strategy
+    from cli import demo as demos
+    from cli.bot import load_strategy
 
     game = games.get(args.ruleset)
     if game is None:
@@ -115,29 +117,30 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Start Redis (unless REDIS_URL is set), gunicorn and a worker; stop all on Ctrl-C."""
+    """Start Redis (unless REDIS_URL is set), gunicorn and the workers; restart any that
+    dies; stop them all on Ctrl-C or SIGTERM."""
     stack = Stack(
-        args.host, args.port, args.data_dir, args.http_workers, args.threads, args.appendfsync
+        args.host,
+        args.port,
+        args.data_dir,
+        args.http_workers,
+        args.connections,
+        args.appendfsync,
+        args.workers,
     )
     try:
         stack.start()
     except AlreadyRunning as e:
         print(f"marketfold: {e}", file=sys.stderr)
         return 1
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     print(
         f"marketfold is serving on {stack.url}/v1 (Redis: {stack.env['REDIS_URL']}); "
         "Ctrl-C stops it",
         flush=True,
     )
-    try:
-        while not stopping and stack.alive():
-            time.sleep(0.2)
-    except KeyboardInterrupt:
-        pass
-    stack.stop()
-    print("marketfold stopped", flush=True)
+    run(stack)
+    restarts = {k: v for k, v in stack.supervisor.restarts().items() if v}
+    print(f"marketfold stopped{f' (restarts: {restarts})' if restarts else ''}", flush=True)
     return 0
 
 

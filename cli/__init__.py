@@ -1,0 +1,1 @@
+"""The `marketfold` command: serve, worker, bot, demo, verify."""

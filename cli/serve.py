@@ -1,0 +1,141 @@
+"""`marketfold serve`: Redis (unless REDIS_URL), the API under gunicorn and N workers, as
+supervised child processes (see cli.supervisor)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import signal
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cli.embedded import EmbeddedRedis
+from cli.supervisor import Child, Supervisor, spawn
+
+logger = logging.getLogger("marketfold.serve")
+GRACEFUL_S = 5  # gunicorn finishes requests in flight this long; streams end at once
+
+
+def gunicorn_argv(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    processes: int = 2,
+    connections: int = 2000,
+    log_level: str = "warning",
+    app: str = "service.wsgi:app",
+) -> list[str]:
+    """Return the command line that serves `app`: gunicorn with gevent workers, so a
+    request waits on I/O without holding a thread and open event streams cost a greenlet
+    each (docs/architecture.md, "Serving"). Tests and benchmarks use this same line."""
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        app,
+        "--config",
+        "python:cli.gunicorn_conf",
+        "--bind",
+        f"{host}:{port}",
+        "--workers",
+        str(processes),
+        "--worker-class",
+        "gevent",
+        "--worker-connections",
+        str(connections),
+        "--graceful-timeout",
+        str(GRACEFUL_S),
+        "--log-level",
+        log_level,
+    ]
+
+
+def raise_open_files_limit(want: int = 65536) -> None:
+    """Raise this process's soft limit on open files (children inherit it): every open
+    stream is a client socket, and a Redis connection while it waits."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+@dataclass
+class Stack:
+    """The whole service; `start()` it, call `check()` often, `stop()` it once."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: str | Path = "./.marketfold"
+    http_workers: int = 2
+    connections: int = 2000
+    appendfsync: str = "always"
+    workers: int = 1
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    redis: EmbeddedRedis | None = None
+    supervisor: Supervisor = field(default_factory=Supervisor)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> Stack:
+        """Start every process, the embedded Redis first; raise AlreadyRunning if its data
+        directory is in use by a live server."""
+        raise_open_files_limit()
+        sup = self.supervisor
+        if not self.env.get("REDIS_URL"):
+            self.redis = EmbeddedRedis(self.data_dir, appendfsync=self.appendfsync)
+            self.env["REDIS_URL"] = self.redis.url
+            sup.add(Child("redis", lambda: self.redis.start().process))
+        argv = gunicorn_argv(self.host, self.port, self.http_workers, self.connections)
+        sup.add(Child("api", lambda: spawn(argv, self.env)))
+        for i in range(1, self.workers + 1):
+            worker = [sys.executable, "-m", "cli", "worker"]
+            sup.add(Child(f"worker-{i}", lambda argv=worker: spawn(argv, self.env)))
+        sup.start()
+        return self
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until the API answers its health check."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as res:
+                    if res.status == 200:
+                        return
+            except OSError:
+                pass
+            self.check()
+            if time.monotonic() > deadline:
+                raise RuntimeError("the service did not start")
+            time.sleep(0.05)
+
+    def check(self) -> None:
+        """Restart whatever died."""
+        self.supervisor.check()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the workers and the API, then Redis last, within about `timeout` s."""
+        self.supervisor.stop(timeout)
+
+
+def run(stack: Stack) -> None:
+    """Run `stack` in the foreground until SIGINT or SIGTERM; then stop it, bounded,
+    whatever further signals arrive (they are noted and ignored)."""
+    signals: list[int] = []
+    previous = {s: signal.signal(s, lambda n, _: signals.append(n)) for s in STOP_SIGNALS}
+    try:
+        while not signals:
+            stack.check()
+            time.sleep(0.2)
+        logger.info("stopping (%s)", signal.Signals(signals[0]).name)
+        stack.stop()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -1,0 +1,148 @@
+"""Long-lived event streams (Server-Sent Events) over Redis streams: one loop for a game's
+events and a player's feed, a cap on how many one caller holds open, and a prompt end on
+server shutdown.
+
+The API runs under gunicorn's gevent workers (cli.serve.gunicorn_argv), so a stream
+waiting in XREAD BLOCK holds a greenlet and a Redis connection, never a request thread:
+streams cannot starve other requests. While it waits, a stream also looks at its client's
+socket once per heartbeat, so a client that went away is noticed within one heartbeat.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from greenlet import GreenletExit
+
+from events import keys
+
+if TYPE_CHECKING:
+    from service.deps import Deps
+
+logger = logging.getLogger(__name__)
+# Frame = what to send for one entry (None: nothing), and whether the stream ends after it
+Render = Callable[[str, dict[bytes, bytes]], tuple[str | None, bool]]
+
+# KEYS[1]: the caller's open streams (member: stream id, score: expiry in ms).
+# ARGV: now ms, expiry ms, cap, stream id, key ttl ms. Returns 1 if the stream may open.
+OPEN_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
+class StreamClosed(GreenletExit):
+    """Thrown into open streams when the server shuts down (see `close_all`)."""
+
+
+_open: set[Any] = set()  # the greenlets serving streams in this process
+_closing = False
+
+
+class Slot:
+    """One open stream counted against its caller's cap; refreshed every heartbeat so a
+    crashed process's streams stop counting after two heartbeats."""
+
+    def __init__(self, deps: Deps, caller: str, beat: float):
+        self.deps, self.key, self.id = deps, keys.open_streams(caller), uuid.uuid4().hex
+        self.ttl_ms = int((2 * beat + 5) * 1000)
+
+    def open(self, cap: int) -> bool:
+        now = int(time.time() * 1000)
+        script = self.deps.redis.register_script(OPEN_SLOT)
+        return bool(script(keys=[self.key], args=[now, now + self.ttl_ms, cap, self.id, self.ttl_ms]))
+
+    def refresh(self) -> None:
+        pipe = self.deps.redis.pipeline(transaction=False)
+        pipe.zadd(self.key, {self.id: int(time.time() * 1000) + self.ttl_ms}, xx=True)
+        pipe.pexpire(self.key, self.ttl_ms)
+        pipe.execute()
+
+    def close(self) -> None:
+        self.deps.redis.zrem(self.key, self.id)
+
+
+def follow(
+    deps: Deps,
+    stream: str,
+    after: str,
+    render: Render,
+    *,
+    beat: float,
+    most: float,
+    slot: Slot,
+    client: socket.socket | None = None,
+) -> Iterator[str]:
+    """Yield SSE frames for the entries of Redis stream `stream` after id `after`, a
+    comment line every `beat` seconds without news, until `render` says the stream ends,
+    `most` seconds pass, the client goes away or the server shuts down."""
+    me = _greenlet()
+    if me is not None:
+        _open.add(me)
+    ends = time.monotonic() + most
+    try:
+        yield "retry: 1000\n\n"
+        while not _closing and time.monotonic() < ends:
+            wait = max(1, int(min(beat, ends - time.monotonic()) * 1000))
+            try:
+                answer = deps.blocking.xread({stream: after}, count=200, block=wait)
+            except StreamClosed:
+                return
+            if not answer:
+                if client is not None and gone(client):
+                    return
+                slot.refresh()
+                yield ": heartbeat\n\n"
+                continue
+            for _, entries in answer:
+                for entry_id, fields in entries:
+                    after = entry_id.decode()
+                    frame, last = render(after, fields)
+                    if frame is not None:
+                        yield frame
+                    if last:
+                        return
+    finally:
+        _open.discard(me)
+        try:
+            slot.close()
+        except Exception:  # the slot expires by itself
+            logger.warning("could not release a stream slot", exc_info=True)
+
+
+def gone(client: socket.socket) -> bool:
+    """Return True if the client has closed its end of the connection."""
+    import select
+
+    try:
+        readable, _, _ = select.select([client], [], [], 0)
+        return bool(readable) and client.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
+
+
+def _greenlet() -> Any:
+    """Return the current greenlet when this process runs under gevent, else None."""
+    gevent = sys.modules.get("gevent")
+    if gevent is None or not gevent.monkey.is_module_patched("socket"):
+        return None
+    return gevent.getcurrent()
+
+
+def close_all() -> None:
+    """End every open stream of this process now (the server is shutting down): each
+    finishes its response cleanly, and clients reconnect elsewhere with Last-Event-ID."""
+    global _closing
+    _closing = True
+    gevent = sys.modules.get("gevent")
+    for greenlet in list(_open):
+        gevent.kill(greenlet, StreamClosed)  # raised where it waits; returns at once
