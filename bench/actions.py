@@ -133,15 +133,18 @@ def bench_bare(bare: str, clients: int, per_client: int) -> tuple[float, list[fl
     return run_clients(clients, work)
 
 
-def measure_http(base: str, clients: int, games: int) -> Figures:
+def measure_http(base: str, clients: int, games: int, tables: list | None = None) -> Figures:
     """Actions/s over HTTP: `clients` threads play `games` full Goblin Market games (3-6
-    players), created and seated beforehand so that only play is timed."""
-    with ThreadPoolExecutor(min(clients, 8)) as pool:
-        tables = list(
-            pool.map(
-                lambda g: seated_game(base, requests.Session(), 3 + g % 4, f"b{g}"), range(games)
+    players), created and seated beforehand so that only play is timed (or play `tables`,
+    seated games from `seated_game`)."""
+    if tables is None:
+        with ThreadPoolExecutor(min(clients, 8)) as pool:
+            tables = list(
+                pool.map(
+                    lambda g: seated_game(base, requests.Session(), 3 + g % 4, f"b{g}"),
+                    range(games),
+                )
             )
-        )
 
     def work(i: int, lat: list[float]) -> None:
         s = requests.Session()

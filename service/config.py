@@ -14,6 +14,7 @@ from typing import Any
 DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     "RQ_REDIS_URL": None,  # queues may live on another Redis; defaults to REDIS_URL
+    "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
     "SNAPSHOT_EVERY": 1,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
@@ -27,6 +31,30 @@ from service.streams import Slot, follow
 
 bp = Blueprint("stream", __name__, url_prefix="/v1")
 FEED_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")
+
+
+class Shared:
+    """A small per-process LRU of what many streams of one game compute alike: each event
+    decoded once, each frame redacted and encoded once per kind of viewer."""
+
+    def __init__(self, size: int = 8192):
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+        self.size, self.lock = size, threading.Lock()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = make()
+        with self.lock:
+            self.items[key] = value
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+SHARED = Shared()
 
 
 def _resume_point() -> int:
@@ -78,15 +106,21 @@ def stream_events(game_id: str):
     player_id = player["id"] if player else None
     seen = {"rec": rec, "seat": rec.seat_of(player_id) if player_id else None}
 
-    def render(_: str, fields: dict[bytes, bytes]) -> tuple[str, bool]:
-        envelope = codec.loads(fields[b"e"])
+    def render(entry_id: str, fields: dict[bytes, bytes]) -> tuple[str, bool]:
+        envelope = SHARED.get((rec.game_id, entry_id), lambda: codec.loads(fields[b"e"]))
         kind, ended = envelope["type"], envelope["type"] == "game.Ended"
         if ended:
             seen["rec"] = replace(seen["rec"], status=FINISHED)
         if kind == "game.PlayerJoined" and envelope["data"]["player"] == player_id:
             seen["seat"] = envelope["data"]["seat"]  # the caller took a seat while watching
-        shown = json.dumps(redact(envelope, seen["rec"], seen["seat"]), separators=(",", ":"))
-        return f"id: {envelope['seq']}\nevent: {kind}\ndata: {shown}\n\n", ended
+        viewer, shown = seen["seat"], seen["rec"]
+
+        def frame() -> str:
+            data = json.dumps(redact(envelope, shown, viewer), separators=(",", ":"))
+            return f"id: {envelope['seq']}\nevent: {kind}\ndata: {data}\n\n"
+
+        key = (rec.game_id, entry_id, viewer, shown.status)
+        return SHARED.get(key, frame), ended
 
     return _sse(keys.game_events(rec.game_id), f"{after}-0", render)
 

@@ -2,9 +2,9 @@
 events and a player's feed, a cap on how many one caller holds open, and a prompt end on
 server shutdown.
 
-The API runs under gunicorn's gevent workers (cli.serve.gunicorn_argv), so a stream
-waiting in XREAD BLOCK holds a greenlet and a Redis connection, never a request thread:
-streams cannot starve other requests. While it waits, a stream also looks at its client's
+The API runs under gunicorn's gevent workers (cli.serve.gunicorn_argv), so a waiting
+stream holds a greenlet, never a request thread: streams cannot starve other requests.
+Streams of one Redis stream share one reader per process (service.fanout). While it waits, a stream also looks at its client's
 socket once per heartbeat, so a client that went away is noticed within one heartbeat.
 """
 
@@ -84,35 +84,46 @@ def follow(
 ) -> Iterator[str]:
     """Yield SSE frames for the entries of Redis stream `stream` after id `after`, a
     comment line every `beat` seconds without news, until `render` says the stream ends,
-    `most` seconds pass, the client goes away or the server shuts down."""
+    `most` seconds pass, the client goes away or the server shuts down. The stream is
+    read through the process's shared reader (service.fanout)."""
     me = _greenlet()
     if me is not None:
         _open.add(me)
     ends = time.monotonic() + most
+    sub = None
     try:
         yield "retry: 1000\n\n"
-        while not _closing and time.monotonic() < ends:
-            wait = max(1, int(min(beat, ends - time.monotonic()) * 1000))
+        sub, entries = deps.hub.subscribe(stream, after)
+        while not _closing:
+            if entries:
+                frames, last = [], False
+                for entry_id, fields in entries:
+                    frame, last = render(entry_id.decode(), fields)
+                    if frame is not None:
+                        frames.append(frame)
+                    if last:
+                        break
+                yield "".join(frames)  # one write for what one append brought
+                if last:
+                    return
+            left = ends - time.monotonic()
+            if left <= 0:
+                return
             try:
-                answer = deps.blocking.xread({stream: after}, count=200, block=wait)
+                entries = deps.hub.take(sub, min(beat, left))
             except StreamClosed:
                 return
-            if not answer:
+            if entries is None:  # Redis failed: the client reconnects with Last-Event-ID
+                return
+            if not entries and time.monotonic() < ends:
                 if client is not None and gone(client):
                     return
                 slot.refresh()
                 yield ": heartbeat\n\n"
-                continue
-            for _, entries in answer:
-                for entry_id, fields in entries:
-                    after = entry_id.decode()
-                    frame, last = render(after, fields)
-                    if frame is not None:
-                        yield frame
-                    if last:
-                        return
     finally:
         _open.discard(me)
+        if sub is not None:
+            deps.hub.unsubscribe(stream, sub)
         try:
             slot.close()
         except Exception:  # the slot expires by itself

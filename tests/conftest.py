@@ -120,3 +120,16 @@ def live_server(redis_url):
     yield base
     proc.terminate()
     proc.wait(10)
+
+
+# Tests that start real processes are `slow`; those that kill them on purpose also `crash`
+# (pyproject.toml declares both). `pytest -m "not slow and not crash"` is the fast loop.
+SLOW_FIXTURES = {"worker_process", "live_server", "spawn", "crash_redis"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if SLOW_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
+        if "/reliability/" in str(item.path) or "crash" in item.path.name:
+            item.add_marker(pytest.mark.crash)

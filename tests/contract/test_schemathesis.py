@@ -1,6 +1,7 @@
 """Schemathesis over the whole API: generated requests never get a 5xx, and every answer
 fits openapi.yaml (status, content type, headers, body)."""
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
@@ -8,6 +9,7 @@ from service import create_app
 from tests.conftest import ROOT, TEST_CONFIG
 
 
+@pytest.mark.slow
 def test_the_api_answers_every_generated_request_as_the_spec_says(redis_url):
     app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
     schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml")

@@ -43,6 +43,7 @@ def reseal(bundle: dict, start: int) -> dict:
     return bundle
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset,players", CASES)
 def test_random_finished_games_export_and_verify_clean(client, app, ruleset, players):
     for seed in range(2):

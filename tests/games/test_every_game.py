@@ -9,6 +9,7 @@ from games.rng import Rng
 from tests.games.playout import json_round_trip, playout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(games.REGISTRY))
 def test_every_prefix_of_a_game_can_be_viewed_by_everyone(ruleset):
     """Time travel shows the state after any event, even halfway through a command."""

@@ -11,6 +11,8 @@ import games
 from tests.conftest import ROOT, _env
 from tests.service.helpers import bearer
 
+pytestmark = pytest.mark.slow  # demos start whole services; bots play over live servers
+
 
 @pytest.mark.parametrize("ruleset", sorted(games.REGISTRY))
 def test_the_demo_plays_every_ruleset_to_the_end(ruleset, redis_url):

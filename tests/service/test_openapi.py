@@ -178,7 +178,8 @@ def test_every_rate_limited_route_documents_429_and_the_ratelimit_headers():
             if path in NOT_LIMITED:
                 assert "429" not in responses, path
                 continue
-            assert responses["429"] == {"$ref": "#/components/responses/RateLimited"}, path
+            refused = "StreamRefused" if path.endswith(("/stream", "/feed")) else "RateLimited"
+            assert responses["429"] == {"$ref": f"#/components/responses/{refused}"}, path
             for status, ref in responses.items():
                 response = spec()["components"]["responses"].get(
                     ref.get("$ref", "").rsplit("/", 1)[-1], ref

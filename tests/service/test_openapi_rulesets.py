@@ -145,6 +145,7 @@ def check_playout(ruleset: str, players: int, options: dict[str, Any], seed: int
     return checker
 
 
+@pytest.mark.slow
 def test_random_playouts_legal_actions_defaults_and_views_fit_each_rulesets_schemas():
     offered: dict[str, set[str]] = {ruleset: set() for ruleset in games.REGISTRY}
     kinds: dict[str, set[str]] = {ruleset: set() for ruleset in games.REGISTRY}

@@ -1,0 +1,239 @@
+"""1,000 open event streams against the API as `marketfold serve` runs it: does anything
+else slow down?
+
+    python bench/streams.py [--streams 1000] [--tokens 250] [--clients 8] [--games 16]
+
+Starts an embedded Redis (appendfsync always), the API (cli.serve.gunicorn_argv: 2 gevent
+processes) and one worker, then measures in one run:
+
+1. Goblin Market actions/s (8 clients playing 16 seated games, as bench/actions.py) and
+   /healthz latency, with no stream open;
+2. the same with `--streams` streams held open by `--tokens` players: every seated player
+   follows its own game and its feed, the other tokens follow their feed and one of the
+   games being played, and every token fills its share with streams of waiting games.
+   Streams are read by one selector thread here (frames counted), so they cost this
+   process almost nothing;
+3. /healthz p50/p99 while the streams are open and idle, and while the games are played.
+
+Runs with and without streams alternate (`--rounds` pairs, each on new games) so that a
+drift in the machine's speed does not favour either; the ratio is the median of the
+rounds' ratios.
+
+Targets: /healthz p99 under 100 ms with the streams open, and actions/s with streams at
+least 80% of actions/s without.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import selectors
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.actions import measure_http, player, seated_game  # noqa: E402
+from bench.common import gunicorn, machine, percentile, start_worker, stop, wait_up  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.serve import raise_open_files_limit  # noqa: E402
+
+
+class Holder:
+    """Holds many SSE connections open on one selector thread and counts their frames."""
+
+    def __init__(self, port: int):
+        self.port, self.sel = port, selectors.DefaultSelector()
+        self.opened = self.refused = self.frames = self.closed = 0
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def open(self, path: str, token: str) -> None:
+        s = socket.create_connection(("127.0.0.1", self.port))
+        s.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+        )
+        head = s.recv(4096)
+        if not head.startswith(b"HTTP/1.1 200"):
+            self.refused += 1
+            s.close()
+            return
+        s.setblocking(False)
+        self.sel.register(s, selectors.EVENT_READ)
+        self.opened += 1
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for key, _ in self.sel.select(0.2):
+                try:
+                    data = key.fileobj.recv(65536)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    self.sel.unregister(key.fileobj)
+                    key.fileobj.close()
+                    self.closed += 1
+                    continue
+                self.frames += data.count(b"\nid: ") + data.startswith(b"id: ")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.thread.join()
+        for key in list(self.sel.get_map().values()):
+            key.fileobj.close()
+
+
+def probe_health(base: str, seconds: float, every: float = 0.02) -> list[float]:
+    """GET /healthz every `every` s for `seconds`; return the latencies."""
+    s, out = requests.Session(), []
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        t0 = time.perf_counter()
+        s.get(base + "/healthz", timeout=10).raise_for_status()
+        out.append(time.perf_counter() - t0)
+        time.sleep(every)
+    return out
+
+
+def health_during(base: str, work) -> tuple[object, list[float]]:
+    """Run `work()` while probing /healthz on another thread; return both results."""
+    lat: list[float] = []
+    done = threading.Event()
+
+    def probe() -> None:
+        s = requests.Session()
+        while not done.is_set():
+            t0 = time.perf_counter()
+            s.get(base + "/healthz", timeout=10).raise_for_status()
+            lat.append(time.perf_counter() - t0)
+            time.sleep(0.02)
+
+    t = threading.Thread(target=probe, daemon=True)
+    t.start()
+    try:
+        result = work()
+    finally:
+        done.set()
+        t.join()
+    return result, lat
+
+
+def ms(values: list[float], p: float) -> str:
+    return f"{percentile(values, p) * 1e3:.1f}"
+
+
+def open_streams(base: str, holder: Holder, tables, streams: int, tokens: int) -> None:
+    """Open `streams` streams over `tokens` players, as the module docstring says."""
+    s, rnd = requests.Session(), random.Random(1)
+    seated = [(gid, h["Authorization"].split()[1]) for gid, seats in tables for h in seats.values()]
+    extra = [player(base, s, f"watcher-{i}")["token"] for i in range(max(0, tokens - len(seated)))]
+    owner = {"Authorization": f"Bearer {extra[0] if extra else seated[0][1]}"}
+    waiting = [
+        s.post(
+            f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 6}, headers=owner
+        ).json()["id"]
+        for _ in range(50)
+    ]
+    plan: list[tuple[str, str]] = []
+    per = streams // tokens
+    for gid, token in seated:
+        plan += [(f"/v1/games/{gid}/events/stream", token), ("/v1/players/me/feed", token)]
+        plan += [(f"/v1/games/{rnd.choice(waiting)}/events/stream", token)] * (per - 2)
+    for token in extra:
+        played = rnd.choice(tables)[0]
+        plan += [("/v1/players/me/feed", token), (f"/v1/games/{played}/events/stream", token)]
+        plan += [(f"/v1/games/{rnd.choice(waiting)}/events/stream", token)] * (per - 2)
+    for path, token in plan[:streams]:
+        holder.open(path, token)
+
+
+def with_streams(base: str, port: int, args) -> tuple:
+    """Open the streams on freshly seated games, play those games, close the streams;
+    return (figures, /healthz idle and busy latencies, holder, seconds to open)."""
+    holder = Holder(port)
+    try:
+        tables = [
+            seated_game(base, requests.Session(), 3 + g % 4, f"s{g}") for g in range(args.games)
+        ]
+        t0 = time.perf_counter()
+        open_streams(base, holder, tables, args.streams, args.tokens)
+        opening = time.perf_counter() - t0
+        holder.start()
+        idle = probe_health(base, 5)
+        played, busy = health_during(
+            base, lambda: measure_http(base, args.clients, args.games, tables=tables)
+        )
+        time.sleep(1)
+        return played, idle, busy, holder, opening
+    finally:
+        holder.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--streams", type=int, default=1000)
+    ap.add_argument("--tokens", type=int, default=250)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--games", type=int, default=16)
+    ap.add_argument("--rounds", type=int, default=2, help="without/with pairs, alternated")
+    args = ap.parse_args()
+    raise_open_files_limit()
+    server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-streams-"), port=free_port()).start()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    procs = [gunicorn("service.wsgi:app", port, server.url), start_worker(server.url)]
+    try:
+        wait_up(base + "/healthz")
+        idle = probe_health(base, 5)
+        rows, ratios, worst = [], [], 0.0
+        for _ in range(args.rounds):
+            without, busy_without = health_during(
+                base, lambda: measure_http(base, args.clients, args.games)
+            )
+            played, with_idle, busy_with, holder, opening = with_streams(base, port, args)
+            ratios.append(played.rate / without.rate)
+            worst = max(worst, percentile(with_idle, 99), percentile(busy_with, 99))
+            rows += [
+                f"| 0 | {args.clients} clients playing | {ms(busy_without, 50)} | "
+                f"{ms(busy_without, 99)} | {without.rate:.0f} | "
+                f"{without.ms(50):.1f} / {without.ms(99):.1f} |",
+                f"| {holder.opened} | idle | {ms(with_idle, 50)} | {ms(with_idle, 99)} | | |",
+                f"| {holder.opened} | {args.clients} clients playing | {ms(busy_with, 50)} | "
+                f"{ms(busy_with, 99)} | {played.rate:.0f} | "
+                f"{played.ms(50):.1f} / {played.ms(99):.1f} |",
+            ]
+            rows.append(
+                f"streams: {holder.opened} open over {args.tokens} tokens in {opening:.1f} s "
+                f"({holder.refused} refused), {holder.frames} frames delivered while playing"
+            )
+        m = machine()
+        print(f"machine: {m['cores']} cores, {m['cpu']}, Python {m['python']}, {m['date']}")
+        print("| streams open | load | /healthz p50 ms | p99 ms | actions/s | action p50 / p99 ms |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        print(f"| 0 | idle | {ms(idle, 50)} | {ms(idle, 99)} | | |")
+        for row in rows:
+            print(row if row.startswith("|") else f"\n{row}\n")
+        ratio = statistics.median(ratios)
+        print(
+            f"with streams: /healthz p99 at most {worst * 1e3:.1f} ms (target < 100); "
+            f"actions/s with streams / without, per round: "
+            f"{', '.join(f'{r:.0%}' for r in ratios)}; median {ratio:.0%} (target >= 80%)"
+        )
+    finally:
+        stop(procs)
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
