@@ -15,7 +15,6 @@ from games.black_market.state import (
     BID,
     DISCARD,
     GIVE_BACK,
-    OVER,
     PICK,
     PRODUCE,
     PROPOSE,
@@ -32,6 +31,7 @@ from games.black_market.state import (
     storage_limit,
     tradeable,
 )
+from games.kit import OVER
 
 MAX_LIST = 60
 PASS = {"type": "pass"}

@@ -28,6 +28,7 @@ from games.black_market.state import (
     WILD,
     State,
 )
+from games.kit import run_steps
 
 Step = Callable[[State], list[Event]]
 
@@ -52,21 +53,16 @@ AUTOMATIC: dict[str, Step] = {
 }
 
 
-def step(state: State) -> list[Event]:
-    """Return the events the rules add on their own now (none while a decision is owed)."""
-    if state.phase in SIMULTANEOUS:
-        return RESOLVERS[state.phase](state) if not state.expected else []
-    run = AUTOMATIC.get(state.phase)
-    return run(state) if run else []
+def _when_nobody_waits(resolve: Step) -> Step:
+    return lambda state: [] if state.expected else resolve(state)
+
+
+STEPS: dict[str, Step] = {
+    **AUTOMATIC,
+    **{phase: _when_nobody_waits(RESOLVERS[phase]) for phase in SIMULTANEOUS},
+}
 
 
 def play(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     """Apply `events`, then run the rules on their own until a decision is owed or the end."""
-    out = list(events)
-    for ev in events:
-        state = evolve(state, ev)
-    while more := step(state):
-        for ev in more:
-            state = evolve(state, ev)
-        out.extend(more)
-    return state, out
+    return run_steps(state, events, evolve, STEPS)

@@ -10,9 +10,10 @@ import pytest
 from games.base import ALL, Event
 from games.decktet import cards
 from games.decktet_names import card_name
+from games.kit import OVER
 from games.rng import Rng
 from games.sorcerous_futures import GAME
-from games.sorcerous_futures.state import EXCUSE, OVER, SEALED, State, owner_of
+from games.sorcerous_futures.state import EXCUSE, SEALED, State, owner_of
 from tests.games.playout import Playout, playout
 
 CONFIGS = [(3, {}), (4, {}), (4, {"sly_excuse": True})]
