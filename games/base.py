@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from games.rng import Rng
 
 Seat = int
+Action = dict[str, Any]  # an action object as a seat sends it: {"type": ..., fields}
 ALL = "all"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from games import shapes
@@ -74,8 +73,7 @@ def _vp_map(v: Any) -> str | None:
     return None
 
 
-Check = Callable[[Any], "str | None"]
-SHAPES: dict[str, dict[str, Check]] = {
+SHAPES: dict[str, dict[str, shapes.FieldCheck]] = {
     "produce": {"goods": _colour_list},
     "propose": {"give": _colour_list, "take": _colour_list},
     "pass": {},

@@ -6,8 +6,6 @@ resolved at once by the same function a worker would call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from games.base import Event
 from games.black_market import auction, production, selling, trade
 from games.black_market.evolve import evolve
@@ -28,9 +26,7 @@ from games.black_market.state import (
     WILD,
     State,
 )
-from games.kit import run_steps
-
-Step = Callable[[State], list[Event]]
+from games.kit import Step, run_steps
 
 # The simultaneous phases: what closes each once every submission is in.
 RESOLVERS: dict[str, Step] = {

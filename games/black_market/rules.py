@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
+from games.base import Action, Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
 from games.black_market import auction, production, selling, trade, wild
 from games.black_market.actions import ANSWERS, SUBMITS, owed, parse
 from games.black_market.data import (
@@ -24,7 +24,6 @@ from games.black_market.state import WILD, State, is_ready, phase_key
 from games.kit import SETUP, action_kind, answered, fold
 from games.rng import Rng
 
-Action = dict[str, Any]
 Handler = Callable[[State, Seat, Action], list[Event]]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.black_market import goods
 from games.black_market.data import LIMITS
 from games.black_market.events import event
@@ -22,7 +22,6 @@ from games.black_market.state import (
 )
 from games.kit import clockwise, left_of
 
-Action = dict[str, Any]
 STREET_STALL = "street_stall"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
+from games.base import Action, Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
 from games.gobcon import contest, turn
 from games.gobcon.actions import ANSWERS, aim_candidates, owed, parse
 from games.gobcon.cards import HAND_SIZE, catalog_of, instances
@@ -25,8 +25,6 @@ from games.gobcon.state import (
 )
 from games.kit import action_kind, answered
 from games.rng import Rng
-
-Action = dict[str, Any]
 
 
 def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Event]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.decktet import basic_deck
 from games.goblin_market.actions import ANSWERS, owed, parse
 from games.goblin_market.events import event
@@ -20,8 +20,6 @@ from games.goblin_market.state import (
 )
 from games.kit import action_kind, answered
 from games.rng import Rng
-
-Action = dict[str, Any]
 
 
 def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Event]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, PhaseClosed, RuleViolation, Seat
+from games.base import Action, Event, PhaseClosed, RuleViolation, Seat
 from games.kit import action_kind, answered, clockwise, fold
 from games.rng import Rng
 from games.sorcerous_futures import assignment
@@ -23,8 +23,6 @@ from games.sorcerous_futures.state import (
     opening_bid,
     sealed_bids,
 )
-
-Action = dict[str, Any]
 
 
 def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Event]:
