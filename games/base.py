@@ -8,13 +8,13 @@ never comes in at all (deadlines are the service's business).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from games.rng import Rng
 
 Seat = int
+Action = dict[str, Any]  # an action object as a seat sends it: {"type": ..., fields}
 ALL = "all"
 
 
@@ -171,18 +171,6 @@ class Game(Protocol):
         """Raise AssertionError if the state breaks a conservation rule (for tests)."""
 
 
-def places(scores: dict[Seat, tuple[int, ...]]) -> dict[Seat, int]:
-    """Rank seats by score key, highest first; equal keys share a place (1, 1, 3, ...)."""
-    ordered = sorted(scores, key=lambda s: scores[s], reverse=True)
-    out: dict[Seat, int] = {}
-    for i, seat in enumerate(ordered):
-        if i and scores[seat] == scores[ordered[i - 1]]:
-            out[seat] = out[ordered[i - 1]]
-        else:
-            out[seat] = i + 1
-    return out
-
-
 RULE_FUNCTIONS = (
     "normalize_options",
     "setup",
@@ -198,31 +186,3 @@ RULE_FUNCTIONS = (
     "result",
     "check_invariants",
 )
-
-
-def assemble(functions: dict[str, Any], **attributes: Any) -> Game:
-    """Build a game from its attributes and the namespace holding its rule functions
-    (a package's `globals()`); fail at import if any function of the protocol is missing."""
-    missing = [name for name in RULE_FUNCTIONS if not callable(functions.get(name))]
-    if missing:
-        raise TypeError(f"{attributes.get('id')} lacks {', '.join(missing)}")
-    return SimpleNamespace(**attributes, **{name: functions[name] for name in RULE_FUNCTIONS})
-
-
-def run_steps(
-    state: Any, events: list[Event], evolve: Any, steps: dict[str, Any]
-) -> tuple[Any, list[Event]]:
-    """Apply `events`, then keep running the automatic step for the state's phase (from
-    `steps`: phase -> function(state) -> events) until a player owes a decision (no step,
-    or a step with nothing to do). Return the final state and every event."""
-    out = list(events)
-    for ev in events:
-        state = evolve(state, ev)
-    while (step := steps.get(state.phase)) is not None:
-        more = step(state)
-        if not more:
-            break
-        for ev in more:
-            state = evolve(state, ev)
-        out.extend(more)
-    return state, out

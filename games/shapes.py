@@ -47,6 +47,11 @@ def parse(action: Any, shapes: Mapping[str, Mapping[str, FieldCheck]]) -> str:
     return kind
 
 
+def options_schema(**properties: dict[str, Any]) -> dict[str, Any]:
+    """Return the JSON Schema of a game's options object: these properties and no other."""
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
 def options(given: Any, schema: Mapping[str, Any]) -> dict[str, Any]:
     """Return `given` with the defaults of `schema` filled in; raise OptionError for an
     unknown option or a value outside a property's `enum` or boolean `type`. (Checks a

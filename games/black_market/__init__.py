@@ -6,24 +6,17 @@ how it plays and where each rule lives.
 
 from __future__ import annotations
 
-from games.base import assemble
 from games.black_market.actions import owed
 from games.black_market.evolve import evolve
+from games.black_market.invariants import check_invariants
 from games.black_market.legal import legal
 from games.black_market.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
-from games.black_market.rules import check_invariants, decide, is_over, ready, resolve, setup
+from games.black_market.rules import decide, ready, resolve, setup
 from games.black_market.scoring import result
 from games.black_market.state import GAME_ID
 from games.black_market.view import NAMES, redact, view
+from games.kit import assemble, is_over
 
-GAME = assemble(
-    globals(),
-    id=GAME_ID,
-    names=dict(NAMES),
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    rules_version=1,
-    options_schema=OPTIONS_SCHEMA,
-)
+GAME = assemble(globals(), rules_version=1)
 
 __all__ = ["GAME"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from games import shapes
@@ -15,7 +14,6 @@ from games.black_market.state import (
     BID,
     DISCARD,
     GIVE_BACK,
-    OVER,
     PICK,
     PRODUCE,
     PROPOSE,
@@ -32,6 +30,7 @@ from games.black_market.state import (
     storage_limit,
     tradeable,
 )
+from games.kit import OVER
 
 MAX_LIST = 60
 PASS = {"type": "pass"}
@@ -74,8 +73,7 @@ def _vp_map(v: Any) -> str | None:
     return None
 
 
-Check = Callable[[Any], "str | None"]
-SHAPES: dict[str, dict[str, Check]] = {
+SHAPES: dict[str, dict[str, shapes.FieldCheck]] = {
     "produce": {"goods": _colour_list},
     "propose": {"give": _colour_list, "take": _colour_list},
     "pass": {},

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.black_market import goods
 from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW, TOP_STEP, cards
+from games.black_market.events import event
 from games.black_market.goods import Counts, covers, to_json
 from games.black_market.production import moved
-from games.black_market.state import State, event, holder, sealed_of
+from games.black_market.state import State, holder, sealed_of
 
-Action = dict[str, Any]
 NEPHEW = "auctioneers_nephew"
 
 

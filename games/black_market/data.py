@@ -71,12 +71,6 @@ def set_points(count: int) -> int:
     return SET_POINTS[min(count, len(SET_POINTS) - 1)]
 
 
-def vp_for(row: int, cubes: int) -> int:
-    """Return the VP a sale of exactly `cubes` cubes brings at `row` (0 if no threshold)."""
-    costs = ROWS[row].costs
-    return costs.index(cubes) + 1 if cubes in costs else 0
-
-
 def cost_of(row: int, vp: int) -> int:
     """Return how many cubes buy `vp` (1-4) victory points at `row`."""
     return ROWS[row].costs[vp - 1]

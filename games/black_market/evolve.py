@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from games.base import Event
 from games.black_market import goods
 from games.black_market.data import COLOURS, cards
+from games.black_market.events import EVENTS
 from games.black_market.evolve_trade import TRADE_APPLY
 from games.black_market.goods import ZERO, Counts, add, from_json, sub
 from games.black_market.state import (
@@ -20,9 +20,7 @@ from games.black_market.state import (
     DISCARD,
     DISTRIBUTE,
     FINAL,
-    GAME_ID,
     NEXT_CARD,
-    OVER,
     PRODUCE,
     RAISE,
     ROUND,
@@ -33,8 +31,8 @@ from games.black_market.state import (
     open_phase,
     set_seat,
 )
-
-Data = dict[str, Any]
+from games.catalog import Data, Handler, unchanged
+from games.kit import OVER, fold
 
 
 def _colour_map(current: Counts, data: Data) -> Counts:
@@ -226,7 +224,7 @@ def _scored(state: State, d: Data) -> State:
     return open_phase(state, OVER, [])
 
 
-APPLY: dict[str, Callable[[Any, Data], State]] = {
+APPLY: dict[str, Handler] = {
     "GameStarted": _started,
     "ExchangeValuesDrawn": _rows_drawn,
     "VictoryValuesDrawn": _steps_drawn,
@@ -238,6 +236,7 @@ APPLY: dict[str, Callable[[Any, Data], State]] = {
     "GoodsOffered": _offered,
     "ProductionSealed": _sealed,
     "ProductionRevealed": _revealed,
+    "SupplyExhausted": unchanged,
     "OfferReturned": _offer_returned,
     "GoodsProduced": _produced,
     "LowestValueRaised": _lowest_raised,
@@ -261,18 +260,9 @@ APPLY: dict[str, Callable[[Any, Data], State]] = {
     "RoundEnded": _round_ended,
     "GameScored": _scored,
 }
-PREFIX = GAME_ID + "."
+evolve = EVENTS.evolver(APPLY)
 
 
 def then(state: State, events: list[Event], more: Callable[[State], list[Event]]) -> list[Event]:
     """Return `events` followed by `more(state after events)` (for chained automatic steps)."""
-    for ev in events:
-        state = evolve(state, ev)
-    return [*events, *more(state)]
-
-
-def evolve(state: State | None, ev: Event) -> State | None:
-    """Apply one event; unknown event types leave the state unchanged."""
-    name = ev.type[len(PREFIX) :] if ev.type.startswith(PREFIX) else ""
-    apply = APPLY.get(name)
-    return state if apply is None else apply(state, ev.data)
+    return [*events, *more(fold(state, events, evolve))]

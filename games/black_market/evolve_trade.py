@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from games.black_market.goods import ZERO, add, from_json, sub
 from games.black_market.state import (
@@ -20,8 +19,7 @@ from games.black_market.state import (
     open_phase,
     set_seat,
 )
-
-Data = dict[str, Any]
+from games.catalog import Data
 
 
 def _trade_started(state: State, d: Data) -> State:

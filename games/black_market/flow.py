@@ -6,8 +6,6 @@ resolved at once by the same function a worker would call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from games.base import Event
 from games.black_market import auction, production, selling, trade
 from games.black_market.evolve import evolve
@@ -28,8 +26,7 @@ from games.black_market.state import (
     WILD,
     State,
 )
-
-Step = Callable[[State], list[Event]]
+from games.kit import Step, run_steps
 
 # The simultaneous phases: what closes each once every submission is in.
 RESOLVERS: dict[str, Step] = {
@@ -52,21 +49,16 @@ AUTOMATIC: dict[str, Step] = {
 }
 
 
-def step(state: State) -> list[Event]:
-    """Return the events the rules add on their own now (none while a decision is owed)."""
-    if state.phase in SIMULTANEOUS:
-        return RESOLVERS[state.phase](state) if not state.expected else []
-    run = AUTOMATIC.get(state.phase)
-    return run(state) if run else []
+def _when_nobody_waits(resolve: Step) -> Step:
+    return lambda state: [] if state.expected else resolve(state)
+
+
+STEPS: dict[str, Step] = {
+    **AUTOMATIC,
+    **{phase: _when_nobody_waits(RESOLVERS[phase]) for phase in SIMULTANEOUS},
+}
 
 
 def play(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     """Apply `events`, then run the rules on their own until a decision is owed or the end."""
-    out = list(events)
-    for ev in events:
-        state = evolve(state, ev)
-    while more := step(state):
-        for ev in more:
-            state = evolve(state, ev)
-        out.extend(more)
-    return state, out
+    return run_steps(state, events, evolve, STEPS)

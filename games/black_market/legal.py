@@ -36,19 +36,9 @@ from games.black_market.state import (
     wildcards,
 )
 from games.black_market.wild import feasible, trading
+from games.kit import MAX_CHOICES, due, pick, plain, schema
 
-MAX_CHOICES = 20
 DEAL = LIMITS["deal_size"]
-
-
-def schema(kind: str, **props: dict[str, Any]) -> dict[str, Any]:
-    """Return the JSON Schema of a whole action object of type `kind`."""
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **props},
-        "required": ["type", *props],
-        "additionalProperties": False,
-    }
 
 
 def goods_schema(options: tuple[tuple[str, ...], ...], lo: int, hi: int) -> dict[str, Any]:
@@ -98,15 +88,8 @@ def _deal_props(state: State, seat: Seat) -> dict[str, Any]:
 def _propose(state: State, seat: Seat) -> list[ActionSpec]:
     return [
         ActionSpec("propose", schema("propose", **_deal_props(state, seat))),
-        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
+        plain("pass"),
     ]
-
-
-def _offer_ids(kind: str, ids: list[str]) -> list[ActionSpec]:
-    if not ids:
-        return []
-    prop = {"type": "string", "enum": ids}
-    return [ActionSpec(kind, schema(kind, offer=prop), [{"type": kind, "offer": i} for i in ids])]
 
 
 def _wild(state: State, seat: Seat) -> list[ActionSpec]:
@@ -116,10 +99,10 @@ def _wild(state: State, seat: Seat) -> list[ActionSpec]:
         to = {"type": "integer", "enum": partners}
         specs.append(ActionSpec("offer", schema("offer", to=to, **_deal_props(state, seat))))
     mine = [o for o in state.offers if o.to == seat]
-    specs += _offer_ids("accept", [o.id for o in mine if feasible(state, o)])
-    specs += _offer_ids("decline", [o.id for o in mine])
-    specs += _offer_ids("withdraw", [o.id for o in state.offers if o.frm == seat])
-    return [*specs, ActionSpec("done", schema("done"), [{"type": "done"}])]
+    specs += pick("accept", "offer", [o.id for o in mine if feasible(state, o)])
+    specs += pick("decline", "offer", [o.id for o in mine])
+    specs += pick("withdraw", "offer", [o.id for o in state.offers if o.frm == seat])
+    return [*specs, plain("done")]
 
 
 def _bid(state: State, seat: Seat) -> list[ActionSpec]:
@@ -154,7 +137,7 @@ def _raise(state: State, seat: Seat) -> list[ActionSpec]:
     choices = [{"type": "raise", "colour": c} for c in COLOURS]
     return [
         ActionSpec("raise", schema("raise", colour=prop), choices),
-        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
+        plain("pass"),
     ]
 
 
@@ -170,7 +153,7 @@ def _shift(state: State, seat: Seat) -> list[ActionSpec]:
     }
     return [
         ActionSpec("shift", schema("shift", **props), choices),
-        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
+        plain("pass"),
     ]
 
 
@@ -190,11 +173,7 @@ def _answer(state: State, seat: Seat) -> list[ActionSpec]:
 
 
 def _pick(state: State, seat: Seat) -> list[ActionSpec]:
-    ids = list(state.acceptors)
-    prop = {"type": "integer", "enum": ids}
-    return [
-        ActionSpec("pick", schema("pick", seat=prop), [{"type": "pick", "seat": s} for s in ids])
-    ]
+    return pick("pick", "seat", list(state.acceptors))
 
 
 SPECS = {
@@ -214,6 +193,6 @@ SPECS = {
 
 def legal(state: State | None, seat: Seat) -> list[ActionSpec]:
     """Return the actions `seat` may take now (empty when it owes nothing)."""
-    if not any(o.seat == seat for o in owed(state)):
+    if due(owed(state), seat) is None:
         return []
     return SPECS[state.phase](state, seat)

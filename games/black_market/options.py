@@ -9,19 +9,15 @@ from games.black_market.state import REGULATED, WILD_TRADE
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 TRADE_MODES = (REGULATED, WILD_TRADE)
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "trade": {
-            "type": "string",
-            "enum": list(TRADE_MODES),
-            "default": REGULATED,
-            "description": "regulated: three rounds of proposals in turn; "
-            "wild: private offers to anyone until all but one player are done",
-        },
+OPTIONS_SCHEMA = shapes.options_schema(
+    trade={
+        "type": "string",
+        "enum": list(TRADE_MODES),
+        "default": REGULATED,
+        "description": "regulated: three rounds of proposals in turn; "
+        "wild: private offers to anyone until all but one player are done",
     },
-    "additionalProperties": False,
-}
+)
 
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:

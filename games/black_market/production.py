@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.black_market import goods
 from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW, ROWS, TOP_STEP
+from games.black_market.events import event
 from games.black_market.goods import Counts, from_json, to_json
-from games.black_market.state import (
-    State,
-    event,
-    production_limit,
-    sealed_of,
-    wildcards,
-)
-
-Action = dict[str, Any]
+from games.black_market.state import State, production_limit, sealed_of, wildcards
 
 
 def clamp_row(row: int) -> int:

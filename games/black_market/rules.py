@@ -1,44 +1,29 @@
-"""Setting up, deciding player actions, resolving simultaneous phases, conservation checks."""
+"""Setting up, deciding player actions, and resolving simultaneous phases."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
+from games.base import Action, Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
 from games.black_market import auction, production, selling, trade, wild
 from games.black_market.actions import ANSWERS, SUBMITS, owed, parse
 from games.black_market.data import (
     CARD_IDS,
     COLOURS,
-    MAX_ROW,
-    MIN_ROW,
     SETUP_ROWS,
     SETUP_STEPS,
     SUPPLY,
-    TOP_STEP,
 )
+from games.black_market.events import event
 from games.black_market.evolve import evolve
 from games.black_market.flow import RESOLVERS, play
 from games.black_market.goods import N, to_json
 from games.black_market.options import normalize_options
-from games.black_market.state import (
-    DISTRIBUTE,
-    OVER,
-    PRODUCE,
-    ROUND,
-    SETUP,
-    WILD,
-    State,
-    event,
-    is_ready,
-    phase_key,
-    storage_limit,
-)
+from games.black_market.state import WILD, State, is_ready, phase_key
+from games.kit import SETUP, action_kind, answered, fold
 from games.rng import Rng
 
-Action = dict[str, Any]
 Handler = Callable[[State, Seat, Action], list[Event]]
 
 
@@ -60,9 +45,7 @@ def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Ev
             storage=to_json((1,) * N),
         ),
     ]
-    state = None
-    for ev in events:
-        state = evolve(state, ev)
+    state = fold(None, events, evolve)
     return events + play(state, auction.reveal(state, deck[0]))[1]
 
 
@@ -108,25 +91,13 @@ def _submission(state: State, seat: Seat, kind: str) -> None:
 
 
 def _turn(state: State, seat: Seat, kind: str) -> Handler:
-    due = [o for o in owed(state) if o.seat == seat]
-    if not due:
-        raise NotYourTurn(f"seat {seat} owes no decision now")
-    if kind not in ANSWERS.get(due[0].kind, ()):
-        raise RuleViolation(
-            f"{kind} does not answer a {due[0].kind} decision",
-            code="action_not_allowed",
-            field="type",
-        )
-    return PASSES[due[0].kind] if kind == "pass" else HANDLERS[kind]
+    decision = answered(owed(state), seat, kind, ANSWERS)
+    return PASSES[decision.kind] if kind == "pass" else HANDLERS[kind]
 
 
 def decide(state: State | None, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     """Check `action` by `seat` and return every event it causes up to the next decision."""
-    if state is None or state.phase == SETUP:
-        raise RuleViolation("the game has not been set up", code="action_not_allowed")
-    if state.phase == OVER:
-        raise RuleViolation("the game is over", code="game_over")
-    kind = parse(action)
+    kind = action_kind(state, action, parse, closed=(SETUP,))
     if seat not in state.seats:
         raise NotYourTurn(f"there is no seat {seat}")
     if kind in SUBMITS:
@@ -147,43 +118,3 @@ def resolve(state: State, rng: Rng) -> list[Event]:
     if ready(state) is None:
         raise RuleViolation("no phase is waiting to be resolved", code="action_not_allowed")
     return play(state, RESOLVERS[state.phase](state))[1]
-
-
-def is_over(state: State | None) -> bool:
-    """Return True once the game has been scored."""
-    return state is not None and state.phase == OVER
-
-
-def check_invariants(state: State) -> None:
-    """Raise AssertionError if a cube or card is lost or doubled, or a count goes wrong."""
-    n = len(state.order)
-    areas = [state.supply, state.offer, *state.production, *state.storage, *state.aside]
-    areas += list(state.vp)
-    assert all(x >= 0 for area in areas for x in area), "a negative count of goods"
-    if state.phase == SETUP:
-        return
-    total = state.supply_start + n
-    for c in range(N):
-        held = sum(area[c] for area in areas)
-        assert held == total, f"{COLOURS[c]}: {held} cubes, expected {total}"
-    assert all(MIN_ROW <= r <= MAX_ROW for r in state.rows), f"rows {state.rows}"
-    assert all(0 <= s <= TOP_STEP for s in state.steps), f"steps {state.steps}"
-    _check_cards(state)
-    if state.phase != WILD:
-        assert not any(sum(a) for a in state.aside), "goods left aside outside wild trade"
-    if state.phase not in (PRODUCE, DISTRIBUTE):
-        assert not sum(state.offer), "goods left on offer after production"
-    if state.phase in (ROUND, PRODUCE):
-        for seat in state.seats:
-            limit = storage_limit(state, seat)
-            assert sum(state.storage[seat]) <= limit, f"seat {seat} storage over {limit}"
-    assert set(state.submitted) <= set(state.expected) or state.phase == WILD
-    if state.phase == OVER:
-        assert state.final and state.end_reason, "the game ended without a reason"
-
-
-def _check_cards(state: State) -> None:
-    places = Counter([*state.deck, *state.removed, *([state.card] if state.card else [])])
-    for held in state.cards:
-        places.update(held)
-    assert places == Counter(CARD_IDS), f"cards misplaced: {places}"

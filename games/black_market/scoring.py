@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Event, Result, Seat, Standing, places
+from games.base import Event, Result, Seat
 from games.black_market.data import COLOURS, VP_TRACK, set_points
+from games.black_market.events import event
 from games.black_market.goods import Counts, N, to_json
-from games.black_market.state import State, event, holder
+from games.black_market.state import State, holder
+from games.kit import ranked
 
 NOTARY = "notary"
 
@@ -93,20 +95,14 @@ def tie_key(state: State, score: Score) -> tuple[int, ...]:
 def result(state: State) -> Result:
     """Return the standings: most VP first, ties broken as the rules and cards say."""
     table = scores(state)
-    ranks = places({s.seat: tie_key(state, s) for s in table})
-    standings = tuple(
-        sorted(
-            (Standing(s.seat, s.total, ranks[s.seat]) for s in table),
-            key=lambda st: (st.place, state.order.index(st.seat)),
-        )
-    )
-    winners = tuple(st.seat for st in standings if st.place == 1)
     detail = {
         "scores": [s.to_json() for s in table],
         "end_reason": state.end_reason,
         "colour_ranking": [COLOURS[c] for c in colour_ranking(state)],
     }
-    return Result(standings, winners, detail)
+    points = {s.seat: s.total for s in table}
+    keys = {s.seat: tie_key(state, s) for s in table}
+    return ranked(state.order, points, keys, detail)
 
 
 def scored_event(state: State) -> Event:

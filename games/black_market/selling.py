@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.black_market import goods
 from games.black_market.auction import reveal
 from games.black_market.data import cost_of, max_vp
+from games.black_market.events import event
 from games.black_market.evolve import then
 from games.black_market.goods import Counts, to_json
 from games.black_market.scoring import scored_event
-from games.black_market.state import State, event, sealed_of, storage_limit
-
-Action = dict[str, Any]
+from games.black_market.state import State, sealed_of, storage_limit
 
 
 def best_sale(state: State, seat: Seat) -> Counts:

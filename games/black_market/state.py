@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.black_market.data import LIMITS, cards
 from games.black_market.goods import ZERO, Counts, add
+from games.kit import SETUP
 
 GAME_ID = "black-market"
 
 # Phases. The ones in SIMULTANEOUS wait for several seats at once; the rules run the
 # automatic ones (ROUND, DISTRIBUTE, TRADE, TRADE_END, NEXT_CARD, FINAL) alone.
-SETUP = "setup"
 ROUND = "round"
 PRODUCE = "produce"
 DISTRIBUTE = "distribute"
@@ -36,7 +36,6 @@ NEXT_CARD = "next_card"
 FINAL = "final"
 SELL = "sell"
 DISCARD = "discard"
-OVER = "over"
 
 SIMULTANEOUS = (PRODUCE, ANSWER, WILD, GIVE_BACK, BID, SELL, DISCARD)
 SECRET = (PRODUCE, ANSWER, BID, SELL)
@@ -104,23 +103,6 @@ def set_seat(per_seat: tuple[Counts, ...], seat: Seat, value: Counts) -> tuple[C
 def open_phase(state: State, phase: str, seats: list[int]) -> State:
     """Return `state` in `phase`, waiting for `seats`, with no submission yet."""
     return replace(state, phase=phase, expected=tuple(seats), submitted=(), sealed=())
-
-
-def event(name: str, visible_to: str | tuple[Seat, ...] = ALL, **data: Any) -> Event:
-    """Build a Black Market event named `name` (past tense) with JSON-safe `data`."""
-    return Event(type=f"{GAME_ID}.{name}", data=data, visible_to=visible_to)
-
-
-def left_of(state: State, seat: Seat) -> Seat:
-    """Return the seat to the left of `seat` (the next in seating order)."""
-    i = state.order.index(seat)
-    return state.order[(i + 1) % len(state.order)]
-
-
-def clockwise(state: State, start: Seat) -> list[Seat]:
-    """Return every seat in seating order, starting with `start`."""
-    i = state.order.index(start)
-    return [*state.order[i:], *state.order[:i]]
 
 
 def holder(state: State, card: str) -> Seat | None:

@@ -4,26 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.black_market import goods
 from games.black_market.data import LIMITS
+from games.black_market.events import event
 from games.black_market.evolve import then
 from games.black_market.goods import Counts, covers, to_json
 from games.black_market.state import (
     REGULATED,
     State,
-    clockwise,
     effect,
-    event,
     give_back_count,
     holder,
-    left_of,
     proposer,
     sealed_of,
     tradeable,
 )
+from games.kit import clockwise, left_of
 
-Action = dict[str, Any]
 STREET_STALL = "street_stall"
 
 

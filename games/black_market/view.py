@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.black_market.actions import owed
 from games.black_market.data import COLOUR_NAMES, COLOURS, ROWS, VP_TRACK, cards
+from games.black_market.events import EVENTS
 from games.black_market.goods import to_json
 from games.black_market.scoring import result, scores
 from games.black_market.state import (
     GAME_ID,
-    OVER,
     SECRET,
-    Offer,
     State,
     production_limit,
     proposer,
@@ -21,6 +20,7 @@ from games.black_market.state import (
     storage_limit,
     wildcards,
 )
+from games.kit import OVER, heading, owed_json
 
 NAMES = {"en": "Black Market", "es": "Mercado negro"}
 
@@ -76,10 +76,6 @@ def _players(state: State, lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def _offer(o: Offer) -> dict[str, Any]:
-    return {"id": o.id, "from": o.frm, "to": o.to, "give": to_json(o.give), "take": to_json(o.take)}
-
-
 def _trade(state: State, seat: Seat | None) -> dict[str, Any]:
     deal = state.deal
     return {
@@ -118,15 +114,13 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     """Return the table as `seat` sees it (None: a spectator); names in `lang`."""
     mine = sealed_of(state, seat) if seat is not None and state.phase in SECRET else None
     return {
-        "game": GAME_ID,
-        "name": NAMES.get(lang, NAMES["en"]),
-        "you": seat if seat in state.order else None,
+        **heading(GAME_ID, NAMES, state, seat, lang),
         "phase": state.phase,
         "round": state.round,
         "final": state.final,
         "end_reason": state.end_reason,
         "order": list(state.order),
-        "owed": [{"seat": o.seat, "kind": o.kind} for o in owed(state)],
+        "owed": owed_json(owed(state)),
         "expected": list(state.expected),
         "submitted": list(state.submitted),
         "your_submission": mine,
@@ -141,13 +135,4 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     }
 
 
-def redact(ev: Event, seat: Seat | None) -> dict[str, Any]:
-    """Return what `seat` may know of `ev`: all of it when visible, else only public facts."""
-    if ev.visible_to == ALL or (seat is not None and seat in ev.visible_to):
-        return dict(ev.data)
-    name = ev.type.rsplit(".", 1)[-1]
-    if name == "DeckShuffled":
-        return {"size": len(ev.data["order"])}
-    if name.endswith("Sealed"):
-        return {"seat": ev.data["seat"]}
-    return {}
+redact = EVENTS.redact

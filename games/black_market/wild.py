@@ -3,14 +3,11 @@ player have declared they are done."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.base import Event, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
+from games.black_market.events import event
 from games.black_market.goods import covers, to_json
-from games.black_market.state import Offer, State, event, offers_made, tradeable
+from games.black_market.state import Offer, State, offers_made, tradeable
 from games.black_market.trade import check_holds, deal_made, deal_sides
-
-Action = dict[str, Any]
 
 
 def trading(state: State) -> list[Seat]:

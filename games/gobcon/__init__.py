@@ -6,24 +6,17 @@ plays, the project's own default deck, and where each rule lives.
 
 from __future__ import annotations
 
-from games.base import assemble
-from games.gobcon.actions import legal, owed
+from games.gobcon.actions import owed
 from games.gobcon.evolve import evolve
 from games.gobcon.invariants import check_invariants
+from games.gobcon.legal import legal
 from games.gobcon.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
-from games.gobcon.rules import decide, is_over, ready, resolve, setup
+from games.gobcon.rules import decide, ready, resolve, setup
 from games.gobcon.scoring import result
 from games.gobcon.state import GAME_ID
 from games.gobcon.view import NAMES, redact, view
+from games.kit import assemble, is_over
 
-GAME = assemble(
-    globals(),
-    id=GAME_ID,
-    names=dict(NAMES),
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    rules_version=1,
-    options_schema=OPTIONS_SCHEMA,
-)
+GAME = assemble(globals(), rules_version=1)
 
 __all__ = ["GAME"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from games.base import Event, Seat
 from games.gobcon.cards import BLACK, DARTH, DIE_FACE, FACES, GREEN, KING
+from games.gobcon.events import event
 from games.gobcon.scoring import modifier
-from games.gobcon.state import State, aex_equo_in_play, event
+from games.gobcon.state import State, aex_equo_in_play
 from games.rng import Rng
 
 

@@ -8,15 +8,10 @@ from __future__ import annotations
 
 from games.base import Event, Seat
 from games.gobcon.cards import Card
+from games.gobcon.events import event
 from games.gobcon.evolve import evolve
-from games.gobcon.state import (
-    State,
-    clockwise,
-    event,
-    logorrea_owner,
-    prohibited,
-    responders,
-)
+from games.gobcon.state import State, logorrea_owner, prohibited, responders
+from games.kit import others
 
 
 def pair_of(state: State, seat: Seat, category: str | None) -> tuple[str, str] | None:
@@ -74,7 +69,7 @@ def resolve_pending(state: State) -> list[Event]:
     if card.type == "item":
         return [event("ItemBought", seat=seat, card=inst)]
     if card.type == "game":
-        eligible = [s for s in clockwise(state, seat) if not prohibited(state, s, card.category)]
+        eligible = [s for s in others(state, seat) if not prohibited(state, s, card.category)]
         return [
             event("GameOpened", seat=seat, card=inst, category=card.category, eligible=eligible)
         ]

@@ -7,27 +7,13 @@ holds setup, turns, drawing and Logorrea-Man; `evolve_plays` the plays themselve
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from games.base import Event
+from games.catalog import Data, Handler
 from games.gobcon.cards import base_id, catalog_of, instances
+from games.gobcon.events import EVENTS
 from games.gobcon.evolve_plays import PLAYS
 from games.gobcon.moves import drop, set_at, to_discard, with_hand
-from games.gobcon.state import (
-    DISCARD,
-    DRAW,
-    GAME_ID,
-    LM_PASS,
-    NEXT,
-    OVER,
-    State,
-    draw_step,
-    start_step,
-    update,
-)
-
-Data = dict[str, Any]
+from games.gobcon.state import DISCARD, DRAW, LM_PASS, NEXT, State, draw_step, start_step, update
+from games.kit import OVER
 
 
 def _started(state: State | None, d: Data) -> State:
@@ -63,7 +49,7 @@ def _dealt(state: State, d: Data) -> State:
 
 
 def _after_draw(state: State) -> State:
-    return update(state, step=draw_step(state))
+    return update(state, phase=draw_step(state))
 
 
 def _drawn(state: State, d: Data) -> State:
@@ -75,19 +61,19 @@ def _logorrea_played(state: State, d: Data) -> State:
     state = with_hand(state, seat, drop(state.hands[seat], card))
     state = to_discard(state, d["replaced"])
     state = update(state, friends=set_at(state.friends, seat, card))
-    return _after_draw(state) if state.step == DRAW else state
+    return _after_draw(state) if state.phase == DRAW else state
 
 
 def _turn_started(state: State, d: Data) -> State:
     state = update(state, active=d["seat"], turn=d["turn"], used=())
-    return update(state, step=start_step(state))
+    return update(state, phase=start_step(state))
 
 
 def _item_lost(state: State, d: Data) -> State:
     seat = d["seat"]
     state = update(state, items=set_at(state.items, seat, drop(state.items[seat], d["card"])))
     state = to_discard(state, d["card"])
-    return update(state, step=LM_PASS) if not state.items[seat] else _after_draw(state)
+    return update(state, phase=LM_PASS) if not state.items[seat] else _after_draw(state)
 
 
 def _logorrea_passed(state: State, d: Data) -> State:
@@ -115,20 +101,20 @@ def _friend_dismissed(state: State, d: Data) -> State:
 def _card_discarded(state: State, d: Data) -> State:
     seat = d["seat"]
     state = with_hand(state, seat, drop(state.hands[seat], d["card"]))
-    return update(to_discard(state, d["card"]), step=DISCARD)
+    return update(to_discard(state, d["card"]), phase=DISCARD)
 
 
 def _turn_ended(state: State, d: Data) -> State:
     seat, gone = d["seat"], list(d["discarded"])
     state = with_hand(state, seat, drop(state.hands[seat], gone))
-    return update(to_discard(state, *gone), step=NEXT)
+    return update(to_discard(state, *gone), phase=NEXT)
 
 
 def _finished(state: State, d: Data) -> State:
-    return update(state, step=OVER, reason=d["reason"], winners=tuple(d["winners"]), pending=None)
+    return update(state, phase=OVER, reason=d["reason"], winners=tuple(d["winners"]), pending=None)
 
 
-APPLY: dict[str, Callable[[Any, Data], State]] = {
+APPLY: dict[str, Handler] = {
     "GameStarted": _started,
     "DeckShuffled": _shuffled,
     "CardsDealt": _dealt,
@@ -145,14 +131,10 @@ APPLY: dict[str, Callable[[Any, Data], State]] = {
     "GameFinished": _finished,
     **PLAYS,
 }
-PREFIX = GAME_ID + "."
 
 
-def evolve(state: State | None, ev: Event) -> State | None:
-    """Apply one event; unknown event types leave the state unchanged."""
-    name = ev.type[len(PREFIX) :] if ev.type.startswith(PREFIX) else ""
-    apply = APPLY.get(name)
-    if apply is None:
-        return state
-    new = apply(state, ev.data)
-    return update(new, tick=new.tick + 1)
+def _counted(state: State) -> State:
+    return update(state, tick=state.tick + 1)
+
+
+evolve = EVENTS.evolver(APPLY, after=_counted)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
+from games.catalog import Data, Handler
 from games.gobcon.moves import drop, place, set_at, to_discard, with_hand
 from games.gobcon.state import (
     AIM,
@@ -24,23 +23,21 @@ from games.gobcon.state import (
     update,
 )
 
-Data = dict[str, Any]
-
 
 def _card_played(state: State, d: Data) -> State:
     seat = d["seat"]
     state = with_hand(state, seat, drop(state.hands[seat], d["card"]))
     pending = Pending(seat, d["card"], d["target"])
-    return update(state, pending=pending, step=AIM if d["aim"] else REACT)
+    return update(state, pending=pending, phase=AIM if d["aim"] else REACT)
 
 
 def _target_chosen(state: State, d: Data) -> State:
-    return update(state, pending=replace(state.pending, target=d["target"]), step=REACT)
+    return update(state, pending=replace(state.pending, target=d["target"]), phase=REACT)
 
 
 def _window_opened(state: State, d: Data) -> State:
     window = Window(f"respond-{state.tick}", d["seat"], tuple(d["responders"]))
-    return update(state, window=window, step=WINDOW)
+    return update(state, window=window, phase=WINDOW)
 
 
 def _response_submitted(state: State, d: Data) -> State:
@@ -51,7 +48,7 @@ def _response_submitted(state: State, d: Data) -> State:
 
 def _responses_revealed(state: State, d: Data) -> State:
     queue = tuple((r["seat"], r["card"]) for r in d["responses"] if r["card"] is not None)
-    return update(state, window=replace(state.window, queue=queue), step=ANSWERING)
+    return update(state, window=replace(state.window, queue=queue), phase=ANSWERING)
 
 
 def _pop(state: State, d: Data) -> State:
@@ -70,11 +67,11 @@ def _play_cancelled(state: State, d: Data) -> State:
 
 
 def _window_closed(state: State, d: Data) -> State:
-    return update(state, window=None, step=EFFECT if state.pending else PLAY)
+    return update(state, window=None, phase=EFFECT if state.pending else PLAY)
 
 
 def _resolved(state: State, kind: str) -> State:
-    return update(state, pending=None, used=(*state.used, kind), step=PLAY)
+    return update(state, pending=None, used=(*state.used, kind), phase=PLAY)
 
 
 def _friend_joined(state: State, d: Data) -> State:
@@ -89,7 +86,7 @@ def _item_bought(state: State, d: Data) -> State:
 
 
 def _special_resolved(state: State, d: Data) -> State:
-    state = update(state, pending=None, step=PLAY)
+    state = update(state, pending=None, phase=PLAY)
     return place(state, d["card"], d["target"], state.card(d["card"]).keep)
 
 
@@ -113,7 +110,7 @@ def _game_opened(state: State, d: Data) -> State:
     if not eligible:
         contest = replace(contest, players=(d["seat"],))
     state = update(_resolved(state, "game"), contest=contest)
-    return update(state, step=JOIN if eligible else ROLL)
+    return update(state, phase=JOIN if eligible else ROLL)
 
 
 def _join_submitted(state: State, d: Data) -> State:
@@ -123,7 +120,7 @@ def _join_submitted(state: State, d: Data) -> State:
 
 def _joins_revealed(state: State, d: Data) -> State:
     contest = replace(state.contest, players=tuple(d["players"]))
-    return update(state, contest=contest, step=ROLL)
+    return update(state, contest=contest, phase=ROLL)
 
 
 def _die_rolled(state: State, d: Data) -> State:
@@ -135,17 +132,17 @@ def _die_rolled(state: State, d: Data) -> State:
         counters=set_at(state.counters, d["seat"], d["counters"]),
         contest=replace(contest, rolled=rolled, king=king),
     )
-    return update(state, step=CLOSING) if len(rolled) >= len(contest.players) else state
+    return update(state, phase=CLOSING) if len(rolled) >= len(contest.players) else state
 
 
 def _game_closed(state: State, d: Data) -> State:
     gone = list(d["discarded"])
     specials = tuple(drop(area, gone) for area in state.specials)
-    state = update(state, specials=specials, contest=None, step=PLAY)
+    state = update(state, specials=specials, contest=None, phase=PLAY)
     return to_discard(state, d["card"], *gone)
 
 
-PLAYS: dict[str, Callable[[Any, Data], State]] = {
+PLAYS: dict[str, Handler] = {
     "CardPlayed": _card_played,
     "TargetChosen": _target_chosen,
     "WindowOpened": _window_opened,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from games.base import Event
 from games.gobcon import contest, effects, turn
@@ -17,11 +18,10 @@ from games.gobcon.state import (
     LM_DISCARD,
     LM_PASS,
     NEXT,
-    OVER,
     REACT,
-    SETUP,
     State,
 )
+from games.kit import OVER, SETUP, run_steps
 from games.rng import Rng
 
 Step = Callable[[State, Rng], list[Event]]
@@ -30,7 +30,7 @@ STEPS: dict[str, Step] = {
     NEXT: lambda s, rng: turn.next_turn(s),
     LM_DISCARD: lambda s, rng: turn.lose_only_item(s),
     LM_PASS: lambda s, rng: turn.pass_logorrea(s),
-    DRAW: turn.draw,
+    DRAW: lambda s, rng: turn.draw(s, rng),
     REACT: lambda s, rng: effects.react(s),
     ANSWERING: lambda s, rng: effects.answer(s),
     EFFECT: lambda s, rng: effects.resolve_pending(s),
@@ -61,7 +61,7 @@ SCORING = frozenset(
 
 def end_check(state: State, scored: bool = True) -> list[Event]:
     """Return the end of the game if a score reached the goal or (option) the deck ran out."""
-    if state.step in (SETUP, OVER):
+    if state.phase in (SETUP, OVER):
         return []
     if scored and reached_goal(state):
         return [finished_event(state, "goal")]
@@ -70,18 +70,11 @@ def end_check(state: State, scored: bool = True) -> list[Event]:
     return []
 
 
-def advance(state: State, events: list[Event], rng: Rng) -> tuple[State, list[Event]]:
+def _end_check(state: State, applied: list[Event]) -> list[Event]:
+    return end_check(state, any(ev.type in SCORING for ev in applied))
+
+
+def play(state: State, events: list[Event], rng: Rng) -> tuple[State, list[Event]]:
     """Apply `events`, then run automatic steps until a decision is owed or the game ends."""
-    for ev in events:
-        state = evolve(state, ev)
-    out, scored = list(events), any(ev.type in SCORING for ev in events)
-    while state.step != OVER:
-        step = STEPS.get(state.step)
-        more = end_check(state, scored) or (step(state, rng) if step else [])
-        if not more:
-            break
-        for ev in more:
-            state = evolve(state, ev)
-        out.extend(more)
-        scored = any(ev.type in SCORING for ev in more)
-    return state, out
+    steps = {phase: partial(step, rng=rng) for phase, step in STEPS.items()}
+    return run_steps(state, events, evolve, steps, check=_end_check)

@@ -12,14 +12,13 @@ from games.gobcon.state import (
     DRAW,
     EFFECT,
     JOIN,
-    OVER,
     REACT,
     ROLL,
-    SETUP,
     WINDOW,
     State,
     is_logorrea,
 )
+from games.kit import OVER, SETUP
 
 PENDING_STEPS = (AIM, REACT, WINDOW, ANSWERING, EFFECT)
 WAITING_CARD = (AIM, REACT, WINDOW, EFFECT)  # a cancel may empty `pending` while answering
@@ -51,15 +50,15 @@ def _areas(state: State) -> None:
 
 
 def _steps(state: State) -> None:
-    if state.step == OVER:
+    if state.phase == OVER:
         return
-    assert state.pending is None or state.step in PENDING_STEPS, state.step
-    assert state.pending is not None or state.step not in WAITING_CARD, state.step
-    assert (state.window is not None) == (state.step in (WINDOW, ANSWERING)), state.step
-    assert (state.contest is not None) == (state.step in CONTEST_STEPS), state.step
+    assert state.pending is None or state.phase in PENDING_STEPS, state.phase
+    assert state.pending is not None or state.phase not in WAITING_CARD, state.phase
+    assert (state.window is not None) == (state.phase in (WINDOW, ANSWERING)), state.phase
+    assert (state.contest is not None) == (state.phase in CONTEST_STEPS), state.phase
     for seat, hand in enumerate(state.hands):
         talker = any(is_logorrea(state, c) for c in hand)
-        assert not talker or state.step in (SETUP, DRAW), f"Logorrea-Man kept in hand {seat}"
+        assert not talker or state.phase in (SETUP, DRAW), f"Logorrea-Man kept in hand {seat}"
 
 
 def check_invariants(state: State | None) -> None:
@@ -67,7 +66,7 @@ def check_invariants(state: State | None) -> None:
     if state is None:
         return
     found, deck = places(state), Counter(instances(state.catalog))
-    if state.step == SETUP and not found:
+    if state.phase == SETUP and not found:
         return  # the deck is not shuffled in yet
     assert found == deck, f"cards lost {deck - found}, doubled {found - deck}"
     assert sum(deck.values()) == 117

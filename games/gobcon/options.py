@@ -11,37 +11,33 @@ from games.gobcon.deck import normalize_deck
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DEFAULT_GOAL = 20
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "goal": {
-            "type": "integer",
-            "minimum": 1,
-            "default": DEFAULT_GOAL,
-            "description": "the game ends as soon as a player's score reaches this many GP",
-        },
-        "time_limit": {
-            "type": ["integer", "null"],
-            "minimum": 1,
-            "default": None,
-            "description": "a number of rounds: after the last turn of that round, most GP wins",
-        },
-        "end_on_empty_deck": {
-            "type": "boolean",
-            "default": False,
-            "description": "end the game when the last card is drawn, instead of reshuffling",
-        },
-        "deck": {
-            "oneOf": [
-                {"const": "default"},
-                {"type": "object", "required": ["cards"]},
-            ],
-            "default": "default",
-            "description": '"default" (the shipped deck) or a deck object of the same format',
-        },
+OPTIONS_SCHEMA = shapes.options_schema(
+    goal={
+        "type": "integer",
+        "minimum": 1,
+        "default": DEFAULT_GOAL,
+        "description": "the game ends as soon as a player's score reaches this many GP",
     },
-    "additionalProperties": False,
-}
+    time_limit={
+        "type": ["integer", "null"],
+        "minimum": 1,
+        "default": None,
+        "description": "a number of rounds: after the last turn of that round, most GP wins",
+    },
+    end_on_empty_deck={
+        "type": "boolean",
+        "default": False,
+        "description": "end the game when the last card is drawn, instead of reshuffling",
+    },
+    deck={
+        "oneOf": [
+            {"const": "default"},
+            {"type": "object", "required": ["cards"]},
+        ],
+        "default": "default",
+        "description": '"default" (the shipped deck) or a deck object of the same format',
+    },
+)
 
 
 def _positive(value: Any, name: str, nullable: bool = False) -> int | None:

@@ -1,33 +1,30 @@
-"""Setting up, deciding player actions, resolving simultaneous phases, and the end."""
+"""Setting up, deciding player actions, and resolving simultaneous phases."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
+from games.base import Action, Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
 from games.gobcon import contest, turn
 from games.gobcon.actions import ANSWERS, aim_candidates, owed, parse
 from games.gobcon.cards import HAND_SIZE, catalog_of, instances
 from games.gobcon.checks import play_problem, response_problem
-from games.gobcon.evolve import evolve
-from games.gobcon.flow import advance
+from games.gobcon.events import event
+from games.gobcon.flow import play
 from games.gobcon.options import deck_of, normalize_options
 from games.gobcon.state import (
     JOIN,
-    OVER,
     PLAY,
     WINDOW,
     State,
-    event,
     give_candidates,
     logorrea_owner,
     prohibited,
     targets,
 )
+from games.kit import action_kind, answered
 from games.rng import Rng
-
-Action = dict[str, Any]
 
 
 def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Event]:
@@ -49,10 +46,7 @@ def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Ev
     for i, seat in enumerate(order):
         hand = cards[i * HAND_SIZE : (i + 1) * HAND_SIZE]
         events.append(event("CardsDealt", visible_to=(seat,), seat=seat, cards=hand))
-    state = None
-    for ev in events:
-        state = evolve(state, ev)
-    return events + advance(state, [], rng)[1]
+    return play(None, events, rng)[1]
 
 
 def _in_hand(state: State, seat: Seat, action: Action) -> str:
@@ -64,7 +58,7 @@ def _in_hand(state: State, seat: Seat, action: Action) -> str:
 
 def _play(state: State, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     inst = _in_hand(state, seat, action)
-    if state.step != PLAY:
+    if state.phase != PLAY:
         raise RuleViolation(
             "you are discarding: your turn's plays are over", code="action_not_allowed"
         )
@@ -162,7 +156,7 @@ def _unowed(state: State, seat: Seat, kind: str) -> RuleViolation:
     phase = PHASE_OF.get(kind)
     if phase is None:
         return NotYourTurn(f"seat {seat} owes no decision now")
-    if state.step != phase:
+    if state.phase != phase:
         return PhaseClosed(f"no {'reaction window' if phase == WINDOW else 'join'} phase is open")
     done = state.window.submitted if phase == WINDOW else state.contest.joins
     if any(s == seat for s, _ in done):
@@ -177,33 +171,24 @@ def _unowed(state: State, seat: Seat, kind: str) -> RuleViolation:
 
 def decide(state: State | None, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     """Check `action` by `seat` and return every event it causes up to the next decision."""
-    if state is None:
-        raise RuleViolation("the game has not been set up", code="action_not_allowed")
-    if state.step == OVER:
-        raise RuleViolation("the game is over", code="game_over")
-    kind = parse(action)
-    due = [o for o in owed(state) if o.seat == seat]
-    if not due:
-        raise _unowed(state, seat, kind)
-    if kind not in ANSWERS[due[0].kind]:
-        detail = f"{kind} does not answer a {due[0].kind} decision"
-        raise RuleViolation(detail, code="action_not_allowed", field="type")
-    return advance(state, HANDLERS[kind](state, seat, action, rng), rng)[1]
+    kind = action_kind(state, action, parse)
+    answered(owed(state), seat, kind, ANSWERS, unowed=lambda: _unowed(state, seat, kind))
+    return play(state, HANDLERS[kind](state, seat, action, rng), rng)[1]
 
 
 def ready(state: State | None) -> str | None:
     """Return the key of a window or join phase whose answers are all in, else None."""
     if state is None:
         return None
-    if state.step == WINDOW and len(state.window.submitted) == len(state.window.responders):
+    if state.phase == WINDOW and len(state.window.submitted) == len(state.window.responders):
         return state.window.key
-    if state.step == JOIN and len(state.contest.joins) == len(state.contest.eligible):
+    if state.phase == JOIN and len(state.contest.joins) == len(state.contest.eligible):
         return state.contest.key
     return None
 
 
 def _reveal(state: State) -> Event:
-    if state.step == WINDOW:
+    if state.phase == WINDOW:
         sealed = dict(state.window.submitted)
         answers = [{"seat": s, "card": sealed[s]} for s in state.window.responders]
         return event("ResponsesRevealed", responses=answers)
@@ -218,9 +203,4 @@ def resolve(state: State, rng: Rng) -> list[Event]:
     """Reveal the sealed answers of the ready phase and play on to the next decision."""
     if ready(state) is None:
         raise PhaseClosed("no simultaneous phase is waiting to be resolved")
-    return advance(state, [_reveal(state)], rng)[1]
-
-
-def is_over(state: State | None) -> bool:
-    """Return True once the game has ended."""
-    return state is not None and state.step == OVER
+    return play(state, [_reveal(state)], rng)[1]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, Result, Seat, Standing, places
+from games.base import Event, Result, Seat
 from games.gobcon.cards import CATEGORIES
-from games.gobcon.state import State, event
+from games.gobcon.events import event
+from games.gobcon.state import State
+from games.kit import ranked
 
 
 def modifier(state: State, seat: Seat, category: str | None) -> int:
@@ -64,16 +66,8 @@ def reached_goal(state: State) -> bool:
 def result(state: State) -> Result:
     """Return the standings: most GP first, equal scores share a place (and the win)."""
     table = {s: score(state, s) for s in state.order}
-    ranks = places({s: (table[s],) for s in state.order})
-    standings = tuple(
-        sorted(
-            (Standing(s, table[s], ranks[s]) for s in state.order),
-            key=lambda st: (st.place, state.order.index(st.seat)),
-        )
-    )
-    winners = tuple(st.seat for st in standings if st.place == 1)
     detail = {"reason": state.reason, "scores": score_rows(state)}
-    return Result(standings, winners, detail)
+    return ranked(state.order, table, {s: (table[s],) for s in state.order}, detail)
 
 
 def finished_event(state: State, reason: str) -> Event:

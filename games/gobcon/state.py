@@ -1,8 +1,8 @@
 """The frozen state of a GobCon game and the small queries the rules ask of it.
 
 Per-seat tuples (`hands`, `friends`, `items`, `specials`, `counters`) are indexed by
-seat number. `step` says where the game stands: a decision step waits for a player,
-every other step is run by `flow.advance` until a decision is owed.
+seat number. `phase` says which step of a turn the game stands at: a decision step waits
+for a player, every other step is run by `flow.play` until a decision is owed.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.gobcon.cards import HAND_SIZE, Card
+from games.kit import SETUP, others
 
 GAME_ID = "gobcon"
 
 # Steps run by the rules alone.
-SETUP, NEXT, DRAW, REACT, ANSWERING, EFFECT, CLOSING = (
-    "setup",
+NEXT, DRAW, REACT, ANSWERING, EFFECT, CLOSING = (
     "next",
     "draw",
     "react",
@@ -28,7 +28,6 @@ SETUP, NEXT, DRAW, REACT, ANSWERING, EFFECT, CLOSING = (
 # Steps that wait for a player (LM_DISCARD and LM_PASS only when there is a real choice).
 PLAY, DISCARD, AIM, WINDOW, JOIN, ROLL = "play", "discard", "aim", "window", "join", "roll"
 LM_DISCARD, LM_PASS = "lm_discard", "lm_pass"
-OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -85,7 +84,7 @@ class State:
     items: tuple[tuple[str, ...], ...] = ()
     specials: tuple[tuple[str, ...], ...] = ()
     counters: tuple[int, ...] = ()
-    step: str = SETUP
+    phase: str = SETUP
     active: Seat | None = None
     turn: int = 0
     used: tuple[str, ...] = ()  # card types already played this turn
@@ -112,19 +111,6 @@ def update(state: State, **changes: Any) -> State:
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
-
-
-def event(name: str, visible_to: str | tuple[Seat, ...] = ALL, **data: Any) -> Event:
-    """Build a GobCon event named `name` (past tense) with JSON-safe `data`."""
-    return Event(type=f"{GAME_ID}.{name}", data=data, visible_to=visible_to)
-
-
-def clockwise(state: State, start: Seat, include: bool = False) -> list[Seat]:
-    """Return the seats in table order from `start`'s left (from `start` if `include`)."""
-    i = state.order.index(start)
-    n = state.players
-    seats = [state.order[(i + k) % n] for k in range(1, n + 1)]
-    return [start, *seats[:-1]] if include else seats[:-1]
 
 
 def is_logorrea(state: State, instance: str | None) -> bool:
@@ -178,18 +164,18 @@ def start_step(state: State) -> str:
 
 def give_candidates(state: State, owner: Seat) -> list[Seat]:
     """Return the opponents Logorrea-Man may be given to: those with Items, from the left."""
-    return [s for s in clockwise(state, owner) if state.items[s]]
+    return [s for s in others(state, owner) if state.items[s]]
 
 
 def responders(state: State, seat: Seat) -> list[Seat]:
     """Return who gets a reaction window on `seat`'s play: every other player holding cards."""
     if not state.reactive:
         return []
-    return [s for s in clockwise(state, seat) if state.hands[s]]
+    return [s for s in others(state, seat) if state.hands[s]]
 
 
 def targets(state: State, seat: Seat, card: Card) -> list[Seat]:
     """Return the seats a Special played by `seat` may land on (its own seat for most)."""
     if card.targets_other:
-        return clockwise(state, seat)
+        return others(state, seat)
     return [seat]

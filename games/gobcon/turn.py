@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from games.base import Event
 from games.gobcon.cards import HAND_SIZE
+from games.gobcon.events import event
 from games.gobcon.scoring import finished_event
-from games.gobcon.state import (
-    State,
-    clockwise,
-    event,
-    give_candidates,
-    is_logorrea,
-)
+from games.gobcon.state import State, give_candidates, is_logorrea
+from games.kit import left_of
 from games.rng import Rng
 
 
@@ -19,7 +15,7 @@ def next_turn(state: State) -> list[Event]:
     """Start the next player's turn, or end the game when the time limit's last round is over."""
     if state.time_limit and state.turn >= state.time_limit * state.players:
         return [finished_event(state, "time_limit")]
-    seat = state.order[0] if state.active is None else clockwise(state, state.active)[0]
+    seat = state.order[0] if state.active is None else left_of(state, state.active)
     turn = state.turn + 1
     return [event("TurnStarted", seat=seat, turn=turn, round=(turn - 1) // state.players + 1)]
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.gobcon.actions import owed
 from games.gobcon.cards import FACES, Card
 from games.gobcon.contest import roller
+from games.gobcon.events import EVENTS
 from games.gobcon.scoring import figures, item_value
-from games.gobcon.state import GAME_ID, OVER, State, prohibited
+from games.gobcon.state import GAME_ID, State, prohibited
+from games.kit import OVER, heading, owed_json
 
 NAMES = {"en": "GobCon", "es": "GobCon"}
 CATEGORY_NAMES = {"es": {"3D": "3D", "Board": "Tablero", "Card": "Cartas", "RPG": "Rol"}}
@@ -126,17 +128,15 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     """Return the table as `seat` sees it (None: a spectator); card names in `lang`."""
     you = seat if seat in state.order else None
     return {
-        "game": GAME_ID,
-        "name": NAMES.get(lang, NAMES["en"]),
-        "you": you,
+        **heading(GAME_ID, NAMES, state, seat, lang),
         **_options(state),
         "order": list(state.order),
-        "step": state.step,
+        "step": state.phase,
         "active": state.active,
         "turn": state.turn,
         "round": (state.turn - 1) // state.players + 1 if state.turn else 0,
         "used": list(state.used),
-        "owed": [{"seat": o.seat, "kind": o.kind} for o in owed(state)],
+        "owed": owed_json(owed(state)),
         "faces": FACE_NAMES.get(lang, FACE_NAMES["en"]),
         "draw_size": len(state.draw),
         "discard": _cards(state, state.discard, lang),
@@ -146,22 +146,8 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
         "window": _window(state, you, lang),
         "game_in_play": _contest(state, you, lang),
         "reason": state.reason,
-        "winners": list(state.winners) if state.step == OVER else None,
+        "winners": list(state.winners) if state.phase == OVER else None,
     }
 
 
-HIDDEN_SIZES = {"DeckShuffled": "deck", "DiscardReshuffled": "deck"}
-
-
-def redact(ev: Event, seat: Seat | None) -> dict[str, Any]:
-    """Return what `seat` may know of `ev`: all of it when visible, else only its public part."""
-    if ev.visible_to == ALL or (seat is not None and seat in ev.visible_to):
-        return dict(ev.data)
-    name = ev.type.rsplit(".", 1)[-1]
-    if name in HIDDEN_SIZES:
-        return {"size": len(ev.data[HIDDEN_SIZES[name]])}
-    if name in ("CardsDealt", "CardsDrawn"):
-        return {"seat": ev.data["seat"], "count": len(ev.data["cards"])}
-    if name in ("ResponseSubmitted", "JoinSubmitted"):
-        return {"seat": ev.data["seat"]}
-    return {}
+redact = EVENTS.redact

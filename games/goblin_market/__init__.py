@@ -6,34 +6,17 @@ explains how it plays and where each rule lives.
 
 from __future__ import annotations
 
-from games.base import assemble
-from games.goblin_market.actions import legal, owed
+from games.goblin_market.actions import owed
 from games.goblin_market.evolve import evolve
+from games.goblin_market.invariants import check_invariants
+from games.goblin_market.legal import legal
 from games.goblin_market.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
-from games.goblin_market.rules import check_invariants, decide, is_over, setup
+from games.goblin_market.rules import decide, ready, resolve, setup
 from games.goblin_market.scoring import result
 from games.goblin_market.state import GAME_ID
 from games.goblin_market.view import NAMES, redact, view
+from games.kit import assemble, is_over
 
-
-def ready(state: object) -> None:
-    """Return None: Goblin Market has no simultaneous phase."""
-    return None
-
-
-def resolve(state: object, rng: object) -> list:
-    """Never called: Goblin Market has no simultaneous phase."""
-    raise RuntimeError("Goblin Market has no simultaneous phase to resolve")
-
-
-GAME = assemble(
-    globals(),
-    id=GAME_ID,
-    names=dict(NAMES),
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    rules_version=1,
-    options_schema=OPTIONS_SCHEMA,
-)
+GAME = assemble(globals(), rules_version=1)
 
 __all__ = ["GAME"]

@@ -1,22 +1,19 @@
-"""The action objects players send: their shapes, who owes what, and what is legal now."""
+"""The action objects players send: their shapes, and who owes which decision now."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games import shapes
-from games.base import ActionSpec, Owed, Seat
+from games.base import Owed, Seat
 from games.goblin_market.state import (
     BIDDING,
     CARD_CHOICE,
     SPLIT_CHOICE,
     State,
     can_bid,
-    coins_of,
     placed,
 )
-
-MAX_CHOICES = 20
 
 # Action type -> {field: JSON type}. "type" itself is always required.
 SHAPES: dict[str, dict[str, type]] = {
@@ -58,46 +55,3 @@ def owed(state: State) -> list[Owed]:
         default = {"type": "choose", "card": state.offer[0]}
         return [Owed(seat, "card_choice", f"card_choice-{key}", default)]
     return []
-
-
-def schema(kind: str, **props: dict[str, Any]) -> dict[str, Any]:
-    """Return the JSON Schema of a whole action object of type `kind`."""
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **props},
-        "required": ["type", *props],
-        "additionalProperties": False,
-    }
-
-
-def _card_spec(kind: str, offer: tuple[str, ...]) -> ActionSpec:
-    choices = [{"type": kind, "card": card} for card in offer]
-    return ActionSpec(kind, schema(kind, card={"type": "string", "enum": list(offer)}), choices)
-
-
-def _bid_specs(state: State, seat: Seat) -> list[ActionSpec]:
-    low, high = state.high + 1, coins_of(state, seat)
-    amounts = range(low, high + 1)
-    choices = None
-    if len(amounts) <= MAX_CHOICES:
-        choices = [{"type": "bid", "amount": a} for a in amounts]
-    amount = {"type": "integer", "minimum": low, "maximum": high}
-    return [
-        ActionSpec("bid", schema("bid", amount=amount), choices),
-        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
-    ]
-
-
-def legal(state: State, seat: Seat) -> list[ActionSpec]:
-    """Return the actions `seat` may take now (empty when it owes nothing)."""
-    due = [o for o in owed(state) if o.seat == seat]
-    if not due:
-        return []
-    if due[0].kind == "bid":
-        return _bid_specs(state, seat)
-    if due[0].kind == "split_choice":
-        return [
-            ActionSpec("take_all", schema("take_all"), [{"type": "take_all"}]),
-            _card_spec("take_one", state.offer),
-        ]
-    return [_card_spec("choose", state.offer)]

@@ -5,19 +5,17 @@ Event data may come straight from JSON, so lists are turned back into tuples her
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from games.base import Event, Seat
+from games.base import Seat
+from games.catalog import Data, Handler
+from games.goblin_market.events import EVENTS
 from games.goblin_market.state import (
     BIDDING,
     CARD_CHOICE,
     DISTRIBUTE,
-    GAME_ID,
     GOBLIN,
     NEXT,
-    OVER,
     SISTERHOOD,
     SPLIT_CHOICE,
     State,
@@ -25,12 +23,7 @@ from games.goblin_market.state import (
     next_bidder,
     placed,
 )
-
-Data = dict[str, Any]
-
-
-def _without(pile: tuple[str, ...], gone: list[str]) -> tuple[str, ...]:
-    return tuple(c for c in pile if c not in gone)
+from games.kit import OVER, without
 
 
 def _add_coins(state: State, payments: list[Data]) -> tuple[int, ...]:
@@ -66,7 +59,7 @@ def _size_revealed(state: State, d: Data) -> State:
     card = d["card"]
     return replace(
         state,
-        auction_deck=_without(state.auction_deck, [card]),
+        auction_deck=without(state.auction_deck, [card]),
         set_aside=(*state.set_aside, card),
         size_card=card,
         size=d["size"],
@@ -82,7 +75,7 @@ def _cards_revealed(state: State, d: Data) -> State:
     shown = list(d["cards"])
     return replace(
         state,
-        auction_deck=_without(state.auction_deck, shown),
+        auction_deck=without(state.auction_deck, shown),
         offer=tuple(shown),
         phase=BIDDING,
         auctions=state.auctions + 1,
@@ -129,7 +122,7 @@ def _won(state: State, d: Data) -> State:
 def _taken(state: State, d: Data) -> State:
     seat, taken = d["seat"], list(d["cards"])
     i = index(state, seat)
-    offer = _without(state.offer, taken)
+    offer = without(state.offer, taken)
     owned = list(state.owned)
     owned[i] = (*owned[i], *taken)
     coins = list(state.coins)
@@ -157,7 +150,7 @@ def _after_taking(state: State, offer: tuple[str, ...], receivers: tuple[Seat, .
 
 def _discarded(state: State, d: Data) -> State:
     gone = list(d["cards"])
-    offer = _without(state.offer, gone)
+    offer = without(state.offer, gone)
     return replace(
         state,
         offer=offer,
@@ -174,7 +167,7 @@ def _goblin_revealed(state: State, d: Data) -> State:
     card = d["card"]
     return replace(
         state,
-        goblin_deck=_without(state.goblin_deck, [card]),
+        goblin_deck=without(state.goblin_deck, [card]),
         goblin_used=(*state.goblin_used, card),
         goblin_shown=card,
     )
@@ -192,7 +185,7 @@ def _scored(state: State, d: Data) -> State:
     return replace(state, phase=OVER, to_act=None)
 
 
-APPLY: dict[str, Callable[[Any, Data], State]] = {
+APPLY: dict[str, Handler] = {
     "GameStarted": _started,
     "DecksShuffled": _shuffled,
     "CoinsDealt": _dealt,
@@ -211,11 +204,4 @@ APPLY: dict[str, Callable[[Any, Data], State]] = {
     "GoblinDeckReshuffled": _goblin_reshuffled,
     "GameScored": _scored,
 }
-PREFIX = GAME_ID + "."
-
-
-def evolve(state: State | None, ev: Event) -> State | None:
-    """Apply one event; unknown event types leave the state unchanged."""
-    name = ev.type[len(PREFIX) :] if ev.type.startswith(PREFIX) else ""
-    apply = APPLY.get(name)
-    return state if apply is None else apply(state, ev.data)
+evolve = EVENTS.evolver(APPLY)

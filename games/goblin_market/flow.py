@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.base import Event, run_steps
+from games.base import Event
 from games.goblin_market import payouts
+from games.goblin_market.events import event
 from games.goblin_market.evolve import evolve
 from games.goblin_market.scoring import scored_event
 from games.goblin_market.state import (
@@ -18,9 +19,9 @@ from games.goblin_market.state import (
     State,
     auction_size,
     can_bid,
-    event,
     next_opener,
 )
+from games.kit import run_steps
 from games.rng import Rng
 
 

@@ -8,23 +8,19 @@ from games import shapes
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 EDITIONS = ("en", "es")
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "edition": {
-            "type": "string",
-            "enum": list(EDITIONS),
-            "default": "en",
-            "description": "en: a tie is broken by positive points; es: tied players share the win",
-        },
-        "courts": {
-            "type": "boolean",
-            "default": True,
-            "description": "false builds the Goblin Deck from the four Pawns only",
-        },
+OPTIONS_SCHEMA = shapes.options_schema(
+    edition={
+        "type": "string",
+        "enum": list(EDITIONS),
+        "default": "en",
+        "description": "en: a tie is broken by positive points; es: tied players share the win",
     },
-    "additionalProperties": False,
-}
+    courts={
+        "type": "boolean",
+        "default": True,
+        "description": "false builds the Goblin Deck from the four Pawns only",
+    },
+)
 
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:

@@ -6,15 +6,8 @@ from collections.abc import Iterable
 
 from games.base import Event
 from games.decktet import cards
-from games.goblin_market.state import (
-    State,
-    event,
-    goblin_cards,
-    last_bids,
-    owned_by,
-    placed,
-    rank_step,
-)
+from games.goblin_market.events import event
+from games.goblin_market.state import State, goblin_cards, last_bids, owned_by, placed, rank_step
 from games.rng import Rng
 
 SISTERHOOD_RATES = (3, 2, 1)  # for the bid's rank, the rank below it, the rank two below

@@ -1,30 +1,25 @@
-"""Setting up, deciding player actions, and the conservation checks used by tests."""
+"""Setting up and deciding player actions (Goblin Market has no simultaneous phase)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, NotYourTurn, RuleViolation, Seat
+from games.base import Action, Event, RuleViolation, Seat
 from games.decktet import basic_deck
 from games.goblin_market.actions import ANSWERS, owed, parse
-from games.goblin_market.evolve import evolve
+from games.goblin_market.events import event
 from games.goblin_market.flow import play
 from games.goblin_market.options import normalize_options
 from games.goblin_market.state import (
-    OVER,
-    SETUP,
     START_COINS,
     State,
     coins_of,
-    event,
     goblin_cards,
     last_bids,
 )
+from games.kit import action_kind, answered
 from games.rng import Rng
-
-Action = dict[str, Any]
 
 
 def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Event]:
@@ -37,10 +32,7 @@ def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Ev
         event("DecksShuffled", visible_to=(), auction_deck=auction_deck, goblin_deck=goblin_deck),
         event("CoinsDealt", coins=[{"seat": s, "coins": START_COINS} for s in order]),
     ]
-    state = None
-    for ev in events:
-        state = evolve(state, ev)
-    return events + play(state, [], rng)[1]
+    return play(None, events, rng)[1]
 
 
 def _bid(state: State, seat: Seat, action: Action) -> list[Event]:
@@ -95,40 +87,16 @@ HANDLERS: dict[str, Callable[[State, Seat, Action], list[Event]]] = {
 
 def decide(state: State | None, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     """Check `action` by `seat` and return every event it causes up to the next decision."""
-    if state is None:
-        raise RuleViolation("the game has not been set up", code="action_not_allowed")
-    if state.phase == OVER:
-        raise RuleViolation("the game is over", code="game_over")
-    kind = parse(action)
-    due = [o for o in owed(state) if o.seat == seat]
-    if not due:
-        raise NotYourTurn(f"seat {seat} owes no decision now")
-    if kind not in ANSWERS[due[0].kind]:
-        raise RuleViolation(
-            f"{kind} does not answer a {due[0].kind} decision",
-            code="action_not_allowed",
-            field="type",
-        )
+    kind = action_kind(state, action, parse)
+    answered(owed(state), seat, kind, ANSWERS)
     return play(state, HANDLERS[kind](state, seat, action), rng)[1]
 
 
-def is_over(state: State | None) -> bool:
-    """Return True once the game has been scored."""
-    return state is not None and state.phase == OVER
+def ready(state: object) -> None:
+    """Return None: Goblin Market has no simultaneous phase."""
+    return None
 
 
-def check_invariants(state: State) -> None:
-    """Raise AssertionError if a card is lost or doubled, or coins went negative."""
-    assert all(c >= 0 for c in state.coins), f"negative coins: {state.coins}"
-    assert len(state.coins) == len(state.owned) == len(state.order)
-    if state.phase == SETUP:
-        return
-    places = Counter([*state.auction_deck, *state.set_aside, *state.offer, *state.discards])
-    for owned in state.owned:
-        places.update(owned)
-    deck = Counter(basic_deck())
-    assert places == deck, f"basic cards lost {deck - places}, doubled {places - deck}"
-    goblins = Counter([*state.goblin_deck, *state.goblin_used])
-    assert goblins == Counter(goblin_cards(state.courts)), f"goblin cards misplaced: {goblins}"
-    if state.phase == OVER:
-        assert not state.auction_deck and not state.offer, "the game ended with cards to sell"
+def resolve(state: object, rng: object) -> list:
+    """Never called: Goblin Market has no simultaneous phase."""
+    raise RuntimeError("Goblin Market has no simultaneous phase to resolve")

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Event, Result, Seat, Standing, places
+from games.base import Event, Result, Seat
 from games.decktet import SUITS, cards
-from games.goblin_market.state import State, event, owned_by
+from games.goblin_market.events import event
+from games.goblin_market.state import State, owned_by
+from games.kit import ranked
 
 POSITIVE_SUITS = 3
 
@@ -64,16 +66,10 @@ def tie_key(state: State, score: Score) -> tuple[int, ...]:
 def result(state: State) -> Result:
     """Return the standings: most points first, ties as the edition says."""
     table = scores(state)
-    ranks = places({s.seat: tie_key(state, s) for s in table})
-    standings = tuple(
-        sorted(
-            (Standing(s.seat, s.score, ranks[s.seat]) for s in table),
-            key=lambda st: (st.place, state.order.index(st.seat)),
-        )
-    )
-    winners = tuple(st.seat for st in standings if st.place == 1)
+    points = {s.seat: s.score for s in table}
+    keys = {s.seat: tie_key(state, s) for s in table}
     detail = {"scores": [s.to_json() for s in table], "edition": state.edition}
-    return Result(standings, winners, detail)
+    return ranked(state.order, points, keys, detail)
 
 
 def scored_event(state: State) -> Event:

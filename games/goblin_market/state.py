@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.decktet import cards
+from games.kit import SETUP
 
 GAME_ID = "goblin-market"
 START_COINS = 10
 FINAL_AUCTION_MAX = 3
 
 # Phases. Bidding and the two choices wait for a player; the rules run the others alone.
-SETUP = "setup"
 BIDDING = "bidding"
 SPLIT_CHOICE = "split_choice"
 CARD_CHOICE = "card_choice"
@@ -21,7 +20,6 @@ DISTRIBUTE = "distribute"
 SISTERHOOD = "sisterhood"
 GOBLIN = "goblin"
 NEXT = "next"
-OVER = "over"
 
 RANK_STEP = {"Ace": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "Crown": 10}
 SIZE_BY_RANK = {"Ace": 1, "Crown": 3}
@@ -57,11 +55,6 @@ class State:
     winner: Seat | None = None
     receivers: tuple[Seat, ...] = ()
     decisions: int = 0
-
-
-def event(name: str, visible_to: str | tuple[Seat, ...] = ALL, **data: Any) -> Event:
-    """Build a Goblin Market event named `name` (past tense) with JSON-safe `data`."""
-    return Event(type=f"{GAME_ID}.{name}", data=data, visible_to=visible_to)
 
 
 def index(state: State, seat: Seat) -> int:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.decktet_names import card_json, cards_json
 from games.goblin_market.actions import owed
+from games.goblin_market.events import EVENTS
 from games.goblin_market.scoring import result, scores
-from games.goblin_market.state import GAME_ID, OVER, State, next_opener
+from games.goblin_market.state import GAME_ID, State, next_opener
+from games.kit import OVER, heading, owed_json
 
 NAMES = {"en": "Goblin Market", "es": "El Mercado de los Duendes"}
 
@@ -51,14 +53,12 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     """Return the table as `seat` sees it (None: a spectator); card names in `lang`."""
     shown = state.goblin_shown
     return {
-        "game": GAME_ID,
-        "name": NAMES.get(lang, NAMES["en"]),
-        "you": seat if seat in state.order else None,
+        **heading(GAME_ID, NAMES, state, seat, lang),
         "edition": state.edition,
         "courts": state.courts,
         "phase": state.phase,
         "order": list(state.order),
-        "owed": [{"seat": o.seat, "kind": o.kind} for o in owed(state)],
+        "owed": owed_json(owed(state)),
         "next_opener": next_opener(state),
         "auction": _auction(state, lang),
         "players": _players(state, lang),
@@ -72,16 +72,4 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     }
 
 
-def redact(ev: Event, seat: Seat | None) -> dict[str, Any]:
-    """Return what `seat` may know of `ev`: all of it when visible, else only sizes."""
-    if ev.visible_to == ALL or (seat is not None and seat in ev.visible_to):
-        return dict(ev.data)
-    name = ev.type.rsplit(".", 1)[-1]
-    if name == "DecksShuffled":
-        return {
-            "auction_deck_size": len(ev.data["auction_deck"]),
-            "goblin_deck_size": len(ev.data["goblin_deck"]),
-        }
-    if name == "GoblinDeckReshuffled":
-        return {"size": len(ev.data["order"])}
-    return {}
+redact = EVENTS.redact

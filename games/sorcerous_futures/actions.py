@@ -1,12 +1,11 @@
-"""The action objects players send: their shapes, who owes what, and what is legal now."""
+"""The action objects players send: their shapes, and who owes which decision now."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games import shapes
-from games.base import ActionSpec, InvalidAction, Owed, Seat
-from games.sorcerous_futures import assignment
+from games.base import InvalidAction, Owed
 from games.sorcerous_futures.state import (
     CHOOSE,
     CROWNS,
@@ -14,11 +13,8 @@ from games.sorcerous_futures.state import (
     OPEN,
     SEALED,
     State,
-    opening_bid,
     sealed_bids,
 )
-
-MAX_CHOICES = 20
 
 # Action type -> {field: JSON type}. "type" itself is always required.
 SHAPES: dict[str, dict[str, type]] = {
@@ -69,74 +65,3 @@ def owed(state: State) -> list[Owed]:
         key = phase_key(state)
         return [Owed(s, "sealed_bid", key, default, True) for s in state.order if s not in done]
     return []
-
-
-def schema(kind: str, **props: dict[str, Any]) -> dict[str, Any]:
-    """Return the JSON Schema of a whole action object of type `kind`."""
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **props},
-        "required": ["type", *props],
-        "additionalProperties": False,
-    }
-
-
-def _enum(values: list[Any], kind: str) -> dict[str, Any]:
-    return {"type": kind, "enum": values}
-
-
-def _amount_spec(kind: str, low: int, high: int) -> ActionSpec:
-    amounts = range(low, high + 1)
-    choices = None
-    if len(amounts) <= MAX_CHOICES:
-        choices = [{"type": kind, "amount": a} for a in amounts]
-    amount = {"type": "integer", "minimum": low, "maximum": high}
-    return ActionSpec(kind, schema(kind, amount=amount), choices)
-
-
-def _crown_specs(state: State) -> list[ActionSpec]:
-    holder = state.excuse_holder
-    pairs = assignment.steps(state)
-    gives = [{"type": "give_crown", "seat": s, "crown": c} for s, c in pairs if s != holder]
-    keeps = [{"type": "keep_crown", "crown": c} for s, c in pairs if s == holder]
-    specs = [ActionSpec("random_crowns", schema("random_crowns"), [{"type": "random_crowns"}])]
-    if gives:
-        seats = sorted({a["seat"] for a in gives})
-        crowns = sorted({a["crown"] for a in gives})
-        body = schema("give_crown", seat=_enum(seats, "integer"), crown=_enum(crowns, "string"))
-        specs.append(ActionSpec("give_crown", body, gives))
-    if keeps:
-        body = schema("keep_crown", crown=_enum([a["crown"] for a in keeps], "string"))
-        specs.append(ActionSpec("keep_crown", body, keeps))
-    return specs
-
-
-def _auction_specs(state: State, seat: Seat) -> list[ActionSpec]:
-    choices = []
-    for card in state.row:
-        if state.gold[seat] >= opening_bid(card):
-            choices.append({"type": "start_auction", "card": card, "format": "open"})
-        choices.append({"type": "start_auction", "card": card, "format": "closed"})
-    formats = sorted({c["format"] for c in choices}, key=FORMATS.index)
-    body = schema(
-        "start_auction", card=_enum(list(state.row), "string"), format=_enum(formats, "string")
-    )
-    return [ActionSpec("start_auction", body, choices)]
-
-
-def legal(state: State, seat: Seat) -> list[ActionSpec]:
-    """Return the actions `seat` may take now (empty when it owes nothing)."""
-    due = [o for o in owed(state) if o.seat == seat]
-    if not due:
-        return []
-    kind = due[0].kind
-    if kind == "crowns":
-        return _crown_specs(state)
-    if kind == "auction":
-        return _auction_specs(state, seat)
-    if kind == "sealed_bid":
-        return [_amount_spec("sealed_bid", 0, state.gold[seat])]
-    return [
-        _amount_spec("bid", state.high + 1, state.gold[seat]),
-        ActionSpec("pass", schema("pass"), [{"type": "pass"}]),
-    ]

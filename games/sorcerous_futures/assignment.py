@@ -12,7 +12,8 @@ from itertools import permutations
 
 from games.base import Event, RuleViolation, Seat
 from games.rng import Rng
-from games.sorcerous_futures.state import State, event, matches_aces
+from games.sorcerous_futures.events import event
+from games.sorcerous_futures.state import State, matches_aces
 
 Completion = tuple[tuple[Seat, str], ...]  # (seat, crown) pairs; the holder's pair = kept
 

@@ -5,31 +5,23 @@ Event data may come straight from JSON, so lists are turned back into tuples her
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from games.base import Event
+from games.catalog import Data, Handler, unchanged
+from games.kit import OVER, others, without
+from games.sorcerous_futures.events import EVENTS
 from games.sorcerous_futures.state import (
     CHOOSE,
     CROWNS,
     DEAL,
-    GAME_ID,
     NEXT,
     OPEN,
-    OVER,
     SEALED,
     START_GOLD,
     State,
-    clockwise_from,
     is_complete,
 )
-
-Data = dict[str, Any]
-
-
-def _without(pile: tuple[str, ...], gone: list[str]) -> tuple[str, ...]:
-    return tuple(c for c in pile if c not in gone)
 
 
 def _set(items: tuple, index: Any, item: Any) -> tuple:
@@ -78,13 +70,13 @@ def _crowns_shuffled(state: State, d: Data) -> State:
 
 def _crowns_passed(state: State, d: Data) -> State:
     giver, taker, packet = d["from"], d["to"], list(d["crowns"])
-    holding = _set(state.holding, giver, _without(state.holding[giver], packet))
+    holding = _set(state.holding, giver, without(state.holding[giver], packet))
     return replace(state, holding=_set(holding, taker, (*holding[taker], *packet)))
 
 
 def _crown_placed(state: State, d: Data, source: Any) -> State:
     crown = d["crown"]
-    holding = _set(state.holding, source, _without(state.holding[source], [crown]))
+    holding = _set(state.holding, source, without(state.holding[source], [crown]))
     crowns = _set(state.crowns, d["seat"], crown)
     return replace(state, holding=holding, crowns=crowns, decisions=state.decisions + 1)
 
@@ -101,7 +93,7 @@ def _crowns_set_aside(state: State, d: Data) -> State:
     seat, gone = d["seat"], list(d["crowns"])
     state = replace(
         state,
-        holding=_set(state.holding, seat, _without(state.holding[seat], gone)),
+        holding=_set(state.holding, seat, without(state.holding[seat], gone)),
         set_aside=(*state.set_aside, *gone),
     )
     done = is_complete(state) and not any(state.holding)
@@ -114,7 +106,7 @@ def _deck_shuffled(state: State, d: Data) -> State:
 
 def _pool_drawn(state: State, d: Data) -> State:
     drawn = list(d["cards"])
-    return replace(state, deck=_without(state.deck, drawn), pool=tuple(drawn))
+    return replace(state, deck=without(state.deck, drawn), pool=tuple(drawn))
 
 
 def _pool_shuffled(state: State, d: Data) -> State:
@@ -125,15 +117,15 @@ def _valuation_dealt(state: State, d: Data) -> State:
     card = d["card"]
     return replace(
         state,
-        deck=_without(state.deck, [card]),
-        pool=_without(state.pool, [card]),
+        deck=without(state.deck, [card]),
+        pool=without(state.pool, [card]),
         valuations=(*state.valuations, (d["under"], card)),
     )
 
 
 def _row_dealt(state: State, d: Data) -> State:
     shown = list(d["cards"])
-    return replace(state, deck=_without(state.deck, shown), row=tuple(shown), group=d["group"])
+    return replace(state, deck=without(state.deck, shown), row=tuple(shown), group=d["group"])
 
 
 def _turn_started(state: State, d: Data) -> State:
@@ -157,13 +149,13 @@ def _auction_started(state: State, d: Data) -> State:
     card, seat, fmt = d["card"], d["seat"], d["format"]
     state = replace(
         state,
-        row=_without(state.row, [card]),
+        row=without(state.row, [card]),
         lot=card,
         format=fmt,
         decisions=state.decisions + 1,
     )
     if fmt == "open" and seat in state.order:
-        queue = (*clockwise_from(state, seat)[1:], seat)
+        queue = (*others(state, seat), seat)
         return replace(state, phase=OPEN, queue=queue)
     return replace(state, phase=SEALED)
 
@@ -221,7 +213,7 @@ def _scored(state: State, d: Data) -> State:
     return replace(state, phase=OVER, active=None)
 
 
-APPLY: dict[str, Callable[[Any, Data], State]] = {
+APPLY: dict[str, Handler] = {
     "GameStarted": _started,
     "ExcusePlaced": _excuse_placed,
     "AcesDealt": _aces_dealt,
@@ -245,14 +237,7 @@ APPLY: dict[str, Callable[[Any, Data], State]] = {
     "AuctionWon": _auction_won,
     "ExcuseValuationRevealed": _excuse_revealed,
     "ValuationsRevealed": _valuations_revealed,
-    "CrownsRevealed": lambda state, d: state,
+    "CrownsRevealed": unchanged,
     "GameScored": _scored,
 }
-PREFIX = GAME_ID + "."
-
-
-def evolve(state: State | None, ev: Event) -> State | None:
-    """Apply one event; unknown event types leave the state unchanged."""
-    name = ev.type[len(PREFIX) :] if ev.type.startswith(PREFIX) else ""
-    apply = APPLY.get(name)
-    return state if apply is None else apply(state, ev.data)
+evolve = EVENTS.evolver(APPLY)

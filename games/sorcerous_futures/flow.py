@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.base import Event, run_steps
+from games.base import Event
 from games.decktet import cards
+from games.kit import left_of, run_steps
 from games.rng import Rng
 from games.sorcerous_futures import assignment
+from games.sorcerous_futures.events import event
 from games.sorcerous_futures.evolve import evolve
 from games.sorcerous_futures.scoring import scored_event
 from games.sorcerous_futures.state import (
@@ -21,9 +23,7 @@ from games.sorcerous_futures.state import (
     OPEN,
     ROW_SIZE,
     State,
-    event,
     is_complete,
-    left_of,
     owner_of,
     valuation_cards,
     valuation_under,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from games.kit import OVER
 from games.sorcerous_futures.state import (
     GROUPS,
-    OVER,
     ROW_SIZE,
     SEALED,
     START_GOLD,

@@ -9,18 +9,14 @@ from games.base import OptionError
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 SLY_PLAYERS = 4
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "sly_excuse": {
-            "type": "boolean",
-            "default": False,
-            "description": "four players only: the Excuse holder sees the seven valuation cards "
-            "(not which suit each one values)",
-        },
+OPTIONS_SCHEMA = shapes.options_schema(
+    sly_excuse={
+        "type": "boolean",
+        "default": False,
+        "description": "four players only: the Excuse holder sees the seven valuation cards "
+        "(not which suit each one values)",
     },
-    "additionalProperties": False,
-}
+)
 
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:

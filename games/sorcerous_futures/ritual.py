@@ -9,8 +9,10 @@ passing to the left to the previous seat.
 from __future__ import annotations
 
 from games.base import Event, Seat
+from games.kit import left_of, right_of
 from games.rng import Rng
-from games.sorcerous_futures.state import State, crown_of, event, left_of, right_of, suit_of
+from games.sorcerous_futures.events import event
+from games.sorcerous_futures.state import State, crown_of, suit_of
 
 Hands = dict[Seat, list[str]]
 RIGHT, LEFT = left_of, right_of  # RULINGS: in the ritual, right = next seat, left = previous

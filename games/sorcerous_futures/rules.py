@@ -1,37 +1,28 @@
-"""Setting up, deciding player actions, resolving sealed bids, and conservation checks."""
+"""Setting up, deciding player actions, and resolving sealed bids."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event, NotYourTurn, PhaseClosed, RuleViolation, Seat
+from games.base import Action, Event, PhaseClosed, RuleViolation, Seat
+from games.kit import action_kind, answered, clockwise, fold
 from games.rng import Rng
 from games.sorcerous_futures import assignment
 from games.sorcerous_futures.actions import ANSWERS, owed, parse, phase_key
+from games.sorcerous_futures.events import event
 from games.sorcerous_futures.evolve import evolve
 from games.sorcerous_futures.flow import play
 from games.sorcerous_futures.options import normalize_options
 from games.sorcerous_futures.ritual import ritual
 from games.sorcerous_futures.state import (
-    OVER,
     SEALED,
     State,
     all_aces,
     all_crowns,
-    clockwise_from,
-    event,
     opening_bid,
     sealed_bids,
 )
-
-Action = dict[str, Any]
-
-
-def _fold(state: State | None, events: list[Event]) -> State | None:
-    for ev in events:
-        state = evolve(state, ev)
-    return state
 
 
 def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Event]:
@@ -48,13 +39,13 @@ def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Ev
     aces = rng.shuffle(all_aces())
     dealt = [{"seat": s, "aces": aces[2 * i : 2 * i + 2]} for i, s in enumerate(seats)]
     events.append(event("AcesDealt", aces=dealt))
-    state = _fold(None, events)
+    state = fold(None, events, evolve)
     if state.excuse_holder is None:
         more = ritual(state, rng)
     else:
         hand = [{"seat": state.excuse_holder, "crowns": all_crowns()}]
         more = [event("CrownsTaken", crowns=hand)]
-    state = _fold(state, more)
+    state = fold(state, more, evolve)
     return events + more + play(state, [], rng)[1]
 
 
@@ -135,22 +126,10 @@ def _check_sealed(state: State, seat: Seat) -> None:
 
 def decide(state: State | None, seat: Seat, action: Action, rng: Rng) -> list[Event]:
     """Check `action` by `seat` and return every event it causes up to the next decision."""
-    if state is None:
-        raise RuleViolation("the game has not been set up", code="action_not_allowed")
-    if state.phase == OVER:
-        raise RuleViolation("the game is over", code="game_over")
-    kind = parse(action)
+    kind = action_kind(state, action, parse)
     if kind == "sealed_bid" and seat in state.order:
         _check_sealed(state, seat)
-    due = [o for o in owed(state) if o.seat == seat]
-    if not due:
-        raise NotYourTurn(f"seat {seat} owes no decision now")
-    if kind not in ANSWERS[due[0].kind]:
-        raise RuleViolation(
-            f"{kind} does not answer a {due[0].kind} decision",
-            code="action_not_allowed",
-            field="type",
-        )
+    answered(owed(state), seat, kind, ANSWERS)
     return play(state, HANDLERS[kind](state, seat, action, rng), rng)[1]
 
 
@@ -166,7 +145,7 @@ def resolve(state: State, rng: Rng) -> list[Event]:
     if ready(state) is None:
         raise RuleViolation("no sealed-bid phase is waiting", code="action_not_allowed")
     bids = sealed_bids(state)
-    ranking = clockwise_from(state, state.active)
+    ranking = clockwise(state, state.active)
     amounts = {s: bids.get(s, 0) for s in ranking}  # a missing bid counts as 0
     best = max(amounts.values())
     winner = next(s for s in ranking if amounts[s] == best)
@@ -175,8 +154,3 @@ def resolve(state: State, rng: Rng) -> list[Event]:
         event("AuctionWon", seat=winner, card=state.lot, amount=best, format="closed"),
     ]
     return play(state, events, rng)[1]
-
-
-def is_over(state: State | None) -> bool:
-    """Return True once the game has been scored."""
-    return state is not None and state.phase == OVER

@@ -5,16 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Event, Result, Seat, Standing, places
+from games.base import Event, Result, Seat
 from games.decktet import cards
-from games.sorcerous_futures.state import (
-    EXCUSE,
-    State,
-    event,
-    suit_of,
-    valuation_under,
-    value,
-)
+from games.kit import ranked
+from games.sorcerous_futures.events import event
+from games.sorcerous_futures.state import EXCUSE, State, suit_of, valuation_under, value
 
 
 @dataclass(frozen=True)
@@ -83,20 +78,14 @@ def score_of(state: State, seat: Seat) -> Score:
 def result(state: State) -> Result:
     """Return the standings: highest score, then lowest valuation total; then shared."""
     table = [score_of(state, s) for s in state.order]
-    ranks = places({s.seat: (s.score, -s.valuation_total) for s in table})
-    standings = tuple(
-        sorted(
-            (Standing(s.seat, s.score, ranks[s.seat]) for s in table),
-            key=lambda st: (st.place, state.order.index(st.seat)),
-        )
-    )
-    winners = tuple(st.seat for st in standings if st.place == 1)
     detail = {
         "scores": [s.to_json() for s in table],
         "suit_values": suit_values(state),
         "excuse_value": excuse_value(state),
     }
-    return Result(standings, winners, detail)
+    points = {s.seat: s.score for s in table}
+    keys = {s.seat: (s.score, -s.valuation_total) for s in table}
+    return ranked(state.order, points, keys, detail)
 
 
 def scored_event(state: State) -> Event:

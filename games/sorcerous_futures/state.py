@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.decktet import cards, of_rank
+from games.kit import SETUP
 
 GAME_ID = "sorcerous-futures"
 START_GOLD = 90
@@ -18,14 +19,12 @@ PAWN_OPENING_BID = 10
 EXCUSE_REVEAL_GROUP = 2  # three players: the Excuse's card is shown once this group is sold
 
 # Phases. CROWNS, CHOOSE, OPEN and SEALED wait for players; the rules run the others alone.
-SETUP = "setup"
 CROWNS = "crowns"
 DEAL = "deal"
 CHOOSE = "choose"
 OPEN = "open"
 SEALED = "sealed"
 NEXT = "next"
-OVER = "over"
 FORMATS = ("open", "closed")
 
 
@@ -62,29 +61,6 @@ class State:
     sealed: tuple[tuple[Seat, int], ...] = ()  # closed auction: secret until revealed
     last: dict[str, Any] | None = None  # the last auction's public outcome
     decisions: int = 0
-
-
-def event(name: str, visible_to: str | tuple[Seat, ...] = ALL, **data: Any) -> Event:
-    """Build a Sorcerous Futures event named `name` (past tense) with JSON-safe `data`."""
-    return Event(type=f"{GAME_ID}.{name}", data=data, visible_to=visible_to)
-
-
-def left_of(state: State, seat: Seat) -> Seat:
-    """Return the seat to the left of `seat` (clockwise: the next one in order)."""
-    i = state.order.index(seat)
-    return state.order[(i + 1) % len(state.order)]
-
-
-def right_of(state: State, seat: Seat) -> Seat:
-    """Return the seat to the right of `seat` (the previous one in order)."""
-    i = state.order.index(seat)
-    return state.order[i - 1]
-
-
-def clockwise_from(state: State, seat: Seat) -> list[Seat]:
-    """Return every seat, starting with `seat` and going clockwise."""
-    i = state.order.index(seat)
-    return [*state.order[i:], *state.order[:i]]
 
 
 def valuation_cards() -> list[str]:

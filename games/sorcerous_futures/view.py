@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import ALL, Event, Seat
+from games.base import Seat
 from games.decktet_names import card_json, cards_json
+from games.kit import OVER, heading, owed_json
 from games.sorcerous_futures.actions import owed
+from games.sorcerous_futures.events import EVENTS
 from games.sorcerous_futures.flow import DATA_ORDER
 from games.sorcerous_futures.scoring import result
 from games.sorcerous_futures.state import (
     EXCUSE,
     GAME_ID,
     GROUPS,
-    OVER,
     SEALED,
     State,
     owner_of,
@@ -100,13 +101,11 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     if last:
         last["card"] = card_json(last["card"], lang)
     return {
-        "game": GAME_ID,
-        "name": NAMES.get(lang, NAMES["en"]),
-        "you": me,
+        **heading(GAME_ID, NAMES, state, seat, lang),
         "phase": state.phase,
         "order": list(state.order),
         "sly_excuse": state.sly,
-        "owed": [{"seat": o.seat, "kind": o.kind} for o in owed(state)],
+        "owed": owed_json(owed(state)),
         "excuse_holder": state.excuse_holder,
         "excuse_revealed": state.excuse_revealed,
         "players": _players(state, me, lang),
@@ -124,27 +123,4 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
     }
 
 
-PUBLIC: dict[str, tuple[str, ...]] = {
-    "CrownsShuffled": ("seat",),
-    "CrownsPassed": ("from", "to"),
-    "CrownKept": ("seat",),
-    "CrownGiven": ("seat",),
-    "CrownsSetAside": ("seat",),
-    "ValuationCardsDrawn": ("seat",),
-    "ValuationDealt": ("under",),
-    "SealedBidSubmitted": ("seat",),
-}
-COUNTED = {"CrownsShuffled", "CrownsPassed", "CrownsSetAside", "ValuationCardsDrawn"}
-
-
-def redact(ev: Event, seat: Seat | None) -> dict[str, Any]:
-    """Return what `seat` may know of `ev`: all of it when visible, else its public part."""
-    if ev.visible_to == ALL or (seat is not None and seat in ev.visible_to):
-        return dict(ev.data)
-    name = ev.type.rsplit(".", 1)[-1]
-    if name in ("DeckShuffled", "ValuationCardsShuffled"):
-        return {"size": len(ev.data["cards"])}
-    out = {k: ev.data[k] for k in PUBLIC.get(name, ()) if k in ev.data}
-    if name in COUNTED:
-        out["count"] = len(ev.data["crowns" if name.startswith("Crown") else "cards"])
-    return out
+redact = EVENTS.redact

@@ -6,11 +6,11 @@ from dataclasses import replace
 from typing import Any
 
 from games.base import Event
-from games.gobcon import GAME
+from games.gobcon import GAME, flow
 from games.gobcon.cards import catalog_of, instances
-from games.gobcon.flow import advance
+from games.gobcon.events import event
 from games.gobcon.options import deck_of, normalize_options
-from games.gobcon.state import NEXT, PLAY, State, event
+from games.gobcon.state import NEXT, PLAY, State
 from games.rng import NoRng, Rng
 
 Seats = dict[int, list[str]]
@@ -83,7 +83,7 @@ def table(
         state = GAME.evolve(state, ev)
     counts = tuple((counters or {}).get(s, 0) for s in seats)
     state = replace(
-        state, **placed, discard=tuple(parked), counters=counts, step=PLAY, active=active, turn=1
+        state, **placed, discard=tuple(parked), counters=counts, phase=PLAY, active=active, turn=1
     )
     GAME.check_invariants(state)
     return state
@@ -92,8 +92,8 @@ def table(
 def start_turn(state: State, seat: int, rng: Rng | None = None) -> tuple[State, list[Event]]:
     """Begin `seat`'s turn as if the seat on its right had just ended its own."""
     before = state.order[(state.order.index(seat) - 1) % len(state.order)]
-    state = replace(state, step=NEXT, active=before, used=())
-    return advance(state, [], rng or NoRng())
+    state = replace(state, phase=NEXT, active=before, used=())
+    return flow.play(state, [], rng or NoRng())
 
 
 def act(

@@ -8,8 +8,9 @@ from typing import Any
 from games.base import Event
 from games.decktet import basic_deck
 from games.goblin_market import GAME
+from games.goblin_market.events import event
 from games.goblin_market.flow import play
-from games.goblin_market.state import State, event, goblin_cards
+from games.goblin_market.state import State, goblin_cards
 from games.rng import NoRng, Rng
 
 

@@ -9,14 +9,9 @@ from games.base import Event
 from games.decktet import cards
 from games.rng import NoRng, Rng
 from games.sorcerous_futures import GAME
+from games.sorcerous_futures.events import event
 from games.sorcerous_futures.flow import play
-from games.sorcerous_futures.state import (
-    EXCUSE,
-    State,
-    all_crowns,
-    event,
-    valuation_cards,
-)
+from games.sorcerous_futures.state import EXCUSE, State, all_crowns, valuation_cards
 
 SUIT_OF = {name: card.suits[0] for name, card in cards().items() if card.rank in ("Ace", "Crown")}
 

@@ -8,7 +8,8 @@ from games.base import RuleViolation
 from games.black_market import GAME
 from games.black_market.data import COLOURS, SUPPLY
 from games.black_market.production import offer_for
-from games.black_market.state import BID, FINAL, OVER, PRODUCE, PROPOSE, SELL
+from games.black_market.state import BID, FINAL, PRODUCE, PROPOSE, SELL
+from games.kit import OVER
 from games.rng import NoRng, Rng
 from tests.games.black_market_table import (
     act,

@@ -29,7 +29,7 @@ def _rolls(state, *dice, joins=(JOIN,)):
     state, _ = close(state)
     out = []
     rng = Dice(*dice)
-    while state.step == "roll":
+    while state.phase == "roll":
         seat = GAME.owed(state)[0].seat
         state, events = act(state, (seat, ROLL), rng=rng)
         out += only(events, "DieRolled")
@@ -74,7 +74,7 @@ def test_aex_equo_lets_every_king_count_and_is_discarded_after_the_game():
     assert "aex_equo" in rolls[1]["notes"]
     assert state.counters == (3, 3, 1)
     assert state.specials[2] == () and "aex-equo#1" in state.discard
-    assert "skirmish#1" in state.discard and state.step == PLAY
+    assert "skirmish#1" in state.discard and state.phase == PLAY
 
 
 def test_the_referee_keeps_its_owners_king_even_after_another():
@@ -124,7 +124,7 @@ def test_players_roll_in_table_order_from_the_active_player():
         {"joined": [3, 1], "declined": [0], "players": [2, 3, 1]}
     ]
     order = []
-    while state.step == "roll":
+    while state.phase == "roll":
         seat = GAME.owed(state)[0].seat
         order.append(seat)
         state, _ = act(state, (seat, ROLL), rng=Dice(3))
@@ -150,7 +150,7 @@ def test_a_game_nobody_else_may_join_goes_straight_to_the_active_players_roll():
     state = table(hands={0: ["skirmish#1"]}, specials={1: ["banned-wargames#1"]})
     state, events = act(state, (0, play("skirmish#1")))
     assert only(events, "GameOpened")[0]["eligible"] == []
-    assert state.step == "roll" and [o.seat for o in GAME.owed(state)] == [0]
+    assert state.phase == "roll" and [o.seat for o in GAME.owed(state)] == [0]
 
 
 def test_the_good_sport_turns_its_owners_darth_into_black_and_the_goblin_helps_every_game():

@@ -11,6 +11,7 @@ from games.base import ALL
 from games.gobcon import GAME
 from games.gobcon.cards import DIE_FACE, FACES, catalog_of, default_deck, instances
 from games.gobcon.deck import normalize_deck
+from games.gobcon.events import EVENTS
 from games.gobcon.scoring import reached_goal
 from games.rng import Rng
 from tests.games.playout import Playout, playout, random_action
@@ -26,15 +27,6 @@ OPTIONS = [
 ]
 REASONS = {0: {"goal"}, 1: {"goal"}, 2: {"goal", "time_limit"}, 3: {"goal", "deck_empty"}}
 ALL_CARDS = instances(catalog_of(normalize_deck(default_deck())))
-EVENT_TYPES = {
-    "GameStarted", "DeckShuffled", "CardsDealt", "LogorreaPlayed", "TurnStarted", "ItemLost",
-    "LogorreaPassed", "LogorreaLeft", "DiscardReshuffled", "CardsDrawn", "CardPlayed",
-    "TargetChosen", "WindowOpened", "ResponseSubmitted", "ResponsesRevealed", "ResponsePlayed",
-    "ResponseReturned", "PlayCancelled", "WindowClosed", "FriendJoined", "ItemBought",
-    "SpecialResolved", "BonusMalusCancelled", "ProhibitionsLifted", "GameOpened",
-    "JoinSubmitted", "JoinsRevealed", "DieRolled", "GameClosed", "FriendDismissed",
-    "CardDiscarded", "TurnEnded", "GameFinished",
-}  # fmt: skip
 DECISION_KINDS = {"turn", "target", "lose_item", "give", "respond", "join", "roll"}
 
 
@@ -195,7 +187,7 @@ def test_playouts_reach_every_event_and_decision():
         run = playout(GAME, 2 + seed % 5, 300 + seed, OPTIONS[seed % len(OPTIONS)], note)
         seen_events.update(ev.type.split(".", 1)[1] for ev in run.events)
         reasons.add(run.state.reason)
-    assert seen_events == EVENT_TYPES
+    assert seen_events == set(EVENTS.types)
     assert seen_kinds == DECISION_KINDS
     assert reasons == {"goal", "time_limit", "deck_empty"}
 

@@ -69,7 +69,7 @@ def test_a_malus_never_makes_an_item_worth_less_than_zero():
 def test_a_malus_is_aimed_at_an_opponent():
     state = table(players=3, hands={0: ["marked-cards#1"]})
     state, events = act(state, (0, play("marked-cards#1")))
-    assert only(events, "CardPlayed")[0]["aim"] is True and state.step == "aim"
+    assert only(events, "CardPlayed")[0]["aim"] is True and state.phase == "aim"
     assert GAME.owed(state)[0].default == {"type": "target", "seat": 1}
     assert _error(state, 0, target(0)).code == "bad_target"
     state, events = act(state, (0, target(2)))
@@ -189,7 +189,7 @@ def test_a_cancelled_game_is_never_played():
     state, _ = act(state, (0, play("skirmish#1")), (1, respond("not-so-fast#1")))
     state, events = close(state)
     assert "GameOpened" not in names(events) and state.contest is None
-    assert state.step == "play" and "game" not in state.used
+    assert state.phase == "play" and "game" not in state.used
 
 
 def test_a_second_cancel_has_nothing_to_cancel_and_goes_back_to_its_hand():

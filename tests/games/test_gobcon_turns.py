@@ -37,7 +37,7 @@ def test_a_turn_starts_by_drawing_back_up_to_five():
     state, events = start_turn(state, 1)
     drawn = only(events, "CardsDrawn")[0]
     assert drawn["seat"] == 1 and drawn["cards"][:2] == ["army-box#1", "skirmish#1"]
-    assert len(state.hands[1]) == 5 and state.step == "play"
+    assert len(state.hands[1]) == 5 and state.phase == "play"
 
 
 def test_a_player_with_five_cards_draws_nothing():
@@ -102,7 +102,7 @@ def test_a_new_friend_replaces_the_old_one_and_a_friend_may_be_dismissed():
 def test_discarding_ends_the_play_step_and_end_turn_passes_to_the_left():
     state = table(players=3, hands={0: ["dice-bag#1", "fan-club#1"]})
     state, _ = act(state, (0, {"type": "discard", "card": "fan-club#1"}))
-    assert state.step == "discard" and "fan-club#1" in state.discard
+    assert state.phase == "discard" and "fan-club#1" in state.discard
     err = _error(state, 0, play("dice-bag#1"))
     assert err.code == "action_not_allowed"
     assert [s.type for s in GAME.legal(state, 0)] == ["discard", "end_turn"]
@@ -169,7 +169,7 @@ def test_its_owner_chooses_who_gets_logorrea_man_among_players_with_items():
     assert (owed.kind, owed.default) == ("give", {"type": "give", "seat": 1})
     assert _error(state, 0, {"type": "give", "seat": 0}).code == "bad_target"
     state, _ = act(state, (0, {"type": "give", "seat": 2}))
-    assert state.friends[2] == "logorrea-man#1" and state.step == "play"
+    assert state.friends[2] == "logorrea-man#1" and state.phase == "play"
 
 
 def test_logorrea_man_leaves_play_when_nobody_has_items():
@@ -241,12 +241,12 @@ def test_a_window_answer_seals_the_seat_and_a_second_answer_is_refused():
 def test_a_logorrea_man_dealt_at_setup_goes_straight_into_play():
     from dataclasses import replace
 
-    from games.gobcon.flow import advance
+    from games.gobcon.flow import play
 
     state = table(players=3, hands={1: ["dice-bag#1"]}, draw_top=["logorrea-man#1"])
     hands = ((), ("logorrea-man#1", "dice-bag#1"), ())
-    state = replace(state, hands=hands, draw=state.draw[1:], step="setup", active=None, turn=0)
-    state, events = advance(state, [], NoRng())
+    state = replace(state, hands=hands, draw=state.draw[1:], phase="setup", active=None, turn=0)
+    state, events = play(state, [], NoRng())
     assert names(events)[:2] == ["LogorreaPlayed", "TurnStarted"]
     assert state.friends[1] == "logorrea-man#1" and state.hands[1] == ("dice-bag#1",)
     assert only(events, "TurnStarted")[0]["seat"] == 0

@@ -10,29 +10,11 @@ from games.base import ALL
 from games.decktet import SUITS, cards
 from games.decktet_names import card_name
 from games.goblin_market import GAME
+from games.goblin_market.events import EVENTS
 from tests.games.playout import Playout, playout
 
 SEEDS = range(40)
 LEAK_SEEDS = range(4)
-EVENT_TYPES = (
-    "GameStarted",
-    "DecksShuffled",
-    "CoinsDealt",
-    "AuctionSizeRevealed",
-    "FinalAuctionStarted",
-    "AuctionCardsRevealed",
-    "BidPlaced",
-    "BidPassed",
-    "AllPassed",
-    "AuctionWon",
-    "CardsTaken",
-    "CardsDiscarded",
-    "SisterhoodPaid",
-    "GoblinCardRevealed",
-    "GoblinPaid",
-    "GoblinDeckReshuffled",
-    "GameScored",
-)
 ALL_CARDS = [name for name, card in cards().items() if card.rank != "Excuse"]
 
 
@@ -137,5 +119,5 @@ def test_playouts_reach_every_event_and_decision():
     for seed in range(10):
         run = playout(GAME, 3 + seed % 4, 500 + seed, _options(seed), note)
         seen_events.update(ev.type.split(".", 1)[1] for ev in run.events)
-    assert seen_events == set(EVENT_TYPES)
+    assert seen_events == set(EVENTS.types)
     assert seen_kinds == {"bid", "split_choice", "card_choice"}

@@ -10,9 +10,11 @@ import pytest
 from games.base import ALL, Event
 from games.decktet import cards
 from games.decktet_names import card_name
+from games.kit import OVER
 from games.rng import Rng
 from games.sorcerous_futures import GAME
-from games.sorcerous_futures.state import EXCUSE, OVER, SEALED, State, owner_of
+from games.sorcerous_futures.events import EVENTS
+from games.sorcerous_futures.state import EXCUSE, SEALED, State, owner_of
 from tests.games.playout import Playout, playout
 
 CONFIGS = [(3, {}), (4, {}), (4, {"sly_excuse": True})]
@@ -21,14 +23,6 @@ LEAK_SEEDS = range(5)
 SECRET_CARDS = [n for n, c in cards().items() if c.rank not in ("Ace", "Excuse")]  # Aces: public
 CROWNS = [n for n, c in cards().items() if c.rank == "Crown"]
 SECRET_KEYS = {"amount", "card", "cards", "crown", "crowns"}
-EVENT_TYPES = {
-    "GameStarted", "ExcusePlaced", "AcesDealt", "CrownsTaken", "CrownsShuffled",
-    "CrownsPassed", "CrownKept", "CrownGiven", "CrownsSetAside", "DeckShuffled",
-    "ValuationCardsDrawn", "ValuationCardsShuffled", "ValuationDealt", "RowDealt",
-    "TurnStarted", "AuctionStarted", "BidPlaced", "BidPassed", "SealedBidSubmitted",
-    "SealedBidsRevealed", "AuctionWon", "ExcuseValuationRevealed", "ValuationsRevealed",
-    "CrownsRevealed", "GameScored",
-}  # fmt: skip
 
 
 def _id(players: int, options: dict) -> str:
@@ -270,5 +264,5 @@ def test_playouts_reach_every_event_and_decision():
         players, options = CONFIGS[seed % 3]
         run = playout(GAME, players, 500 + seed, options, note)
         seen_events.update(ev.type.split(".", 1)[1] for ev in run.events)
-    assert seen_events == EVENT_TYPES
+    assert seen_events == set(EVENTS.types)
     assert seen_kinds == {"crowns", "auction", "bid", "sealed_bid"}
