@@ -3,14 +3,15 @@
     python bench/run_all.py [--quick] [--out docs/performance.md]
 
 Starts a fresh embedded Redis (appendfsync always, as `marketfold serve`), the API under
-gunicorn (2 processes x 8 threads), one worker, and the bare Flask+gunicorn+XADD
+gunicorn (as `marketfold serve`), one worker, and the bare Flask+gunicorn+XADD
 endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 
 1. actions/s and POST latency over HTTP at 1, 8 and 32 clients, next to the bare
    endpoint at the same concurrency (bench/actions.py; target: at least 40% of it);
 2. Redis bytes per event and per finished game, per ruleset (bench/perf_memory.py);
 3. actions/s with 10, 100, 1,000 and 10,000 live games (bench/perf_scale.py);
-4. whole games per second with the pure rules, and fold time per event
+4. actions/s and /healthz latency with 1,000 open event streams (bench/streams.py);
+5. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 
 Everything is bounded: about 4 minutes on the 2-core development machine (--quick: one
@@ -29,10 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import perf_memory, perf_rules, perf_scale  # noqa: E402
+from bench import perf_memory, perf_rules, perf_scale, streams  # noqa: E402
 from bench.actions import measure_bare, measure_http  # noqa: E402
 from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.serve import raise_open_files_limit  # noqa: E402
 
 CLIENTS = {1: 4, 8: 16, 32: 32}  # clients -> full games played
 
@@ -69,6 +71,7 @@ def timed(fn, *args):
 
 def run(quick: bool) -> list[str]:
     """Start the stack, run every measurement, stop the stack; return the document."""
+    raise_open_files_limit()  # 1,000 open streams
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
     port, bare_port = free_port(), free_port()
     procs = [
@@ -90,6 +93,10 @@ def run(quick: bool) -> list[str]:
         rows, spent = timed(perf_scale.scale_rows, base, server.url, levels)
         doc += section("Live games", SCALE_INTRO, perf_scale.scale_table(rows), spent)
         print("\n".join(doc[-10:]), flush=True)
+        options = streams.parser().parse_args(["--rounds", "1"] if quick else [])
+        rows, spent = timed(streams.stream_rows, base, port, options)
+        doc += section("Open event streams", STREAMS_INTRO, rows, spent)
+        print("\n".join(doc[-16:]), flush=True)
     finally:
         stop(procs)
         server.stop()
@@ -112,8 +119,9 @@ def header(quick: bool) -> list[str]:
         f"- machine: {m['cores']} cores, {m['cpu']}; Python {m['python']}; {m['date']}",
         f"- load average when the run started: {load} (a shared machine makes every "
         "figure noisy: compare figures of the same run, not across runs)",
-        "- service: embedded Valkey (appendfsync always), gunicorn 2 processes x 8 gthread "
-        "threads, one worker; the bare endpoint runs under the same gunicorn settings",
+        "- service: embedded Valkey (appendfsync always), gunicorn 2 gevent processes "
+        "(`cli.serve.gunicorn_argv`, as `marketfold serve`), one worker; the bare endpoint "
+        "runs under the same gunicorn settings",
         "",
     ]
 
@@ -142,6 +150,15 @@ RULES_INTRO = (
     "Random games played to the end with `games/` only (setup, legal, decide, evolve, "
     "resolve; event data through JSON), on one core. Random play makes GobCon and Black "
     "Market games much longer than real ones."
+)
+STREAMS_INTRO = (
+    "`bench/streams.py`: 1,000 event streams held open by 250 tokens (each seated player "
+    "follows its own game and its feed; the other tokens follow their feed and one game "
+    "being played; every token fills its four with streams of waiting games), read by one "
+    "selector thread of the benchmark. Goblin Market actions/s (8 clients, 16 seated "
+    "games) and /healthz latency (one probe every 20 ms) are measured without and with "
+    "the streams, alternately, on new games each time. Targets: /healthz p99 under "
+    "100 ms with the streams open; actions/s with streams at least 80% of without."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

@@ -180,14 +180,56 @@ def with_streams(base: str, port: int, args) -> tuple:
         holder.close()
 
 
-def main() -> None:
+def stream_rows(base: str, port: int, args) -> list[str]:
+    """Measure with and without streams, alternated; return the table and the verdict."""
+    idle = probe_health(base, 5)
+    rows, ratios, worst, notes = [], [], 0.0, []
+    for _ in range(args.rounds):
+        without, busy_without = health_during(
+            base, lambda: measure_http(base, args.clients, args.games)
+        )
+        played, with_idle, busy_with, holder, opening = with_streams(base, port, args)
+        ratios.append(played.rate / without.rate)
+        worst = max(worst, percentile(with_idle, 99), percentile(busy_with, 99))
+        rows += [
+            f"| 0 | {args.clients} clients playing | {ms(busy_without, 50)} | "
+            f"{ms(busy_without, 99)} | {without.rate:.0f} | "
+            f"{without.ms(50):.1f} / {without.ms(99):.1f} |",
+            f"| {holder.opened} | idle | {ms(with_idle, 50)} | {ms(with_idle, 99)} | | |",
+            f"| {holder.opened} | {args.clients} clients playing | {ms(busy_with, 50)} | "
+            f"{ms(busy_with, 99)} | {played.rate:.0f} | "
+            f"{played.ms(50):.1f} / {played.ms(99):.1f} |",
+        ]
+        notes.append(
+            f"{holder.opened} streams opened over {args.tokens} tokens in {opening:.1f} s "
+            f"({holder.refused} refused); {holder.frames} frames delivered while playing"
+        )
+    return [
+        "| streams open | load | /healthz p50 ms | p99 ms | actions/s | action p50 / p99 ms |",
+        "| --- | --- | --- | --- | --- | --- |",
+        f"| 0 | idle | {ms(idle, 50)} | {ms(idle, 99)} | | |",
+        *rows,
+        "",
+        *[f"- round {i}: {note}" for i, note in enumerate(notes, start=1)],
+        f"- with streams open: /healthz p99 at most {worst * 1e3:.1f} ms (target < 100 ms)",
+        "- actions/s with streams / without, per round: "
+        + ", ".join(f"{r:.0%}" for r in ratios)
+        + f"; median {statistics.median(ratios):.0%} (target >= 80%)",
+    ]
+
+
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--streams", type=int, default=1000)
     ap.add_argument("--tokens", type=int, default=250)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=2, help="without/with pairs, alternated")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = parser().parse_args()
     raise_open_files_limit()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-streams-"), port=free_port()).start()
     port = free_port()
@@ -195,41 +237,9 @@ def main() -> None:
     procs = [gunicorn("service.wsgi:app", port, server.url), start_worker(server.url)]
     try:
         wait_up(base + "/healthz")
-        idle = probe_health(base, 5)
-        rows, ratios, worst = [], [], 0.0
-        for _ in range(args.rounds):
-            without, busy_without = health_during(
-                base, lambda: measure_http(base, args.clients, args.games)
-            )
-            played, with_idle, busy_with, holder, opening = with_streams(base, port, args)
-            ratios.append(played.rate / without.rate)
-            worst = max(worst, percentile(with_idle, 99), percentile(busy_with, 99))
-            rows += [
-                f"| 0 | {args.clients} clients playing | {ms(busy_without, 50)} | "
-                f"{ms(busy_without, 99)} | {without.rate:.0f} | "
-                f"{without.ms(50):.1f} / {without.ms(99):.1f} |",
-                f"| {holder.opened} | idle | {ms(with_idle, 50)} | {ms(with_idle, 99)} | | |",
-                f"| {holder.opened} | {args.clients} clients playing | {ms(busy_with, 50)} | "
-                f"{ms(busy_with, 99)} | {played.rate:.0f} | "
-                f"{played.ms(50):.1f} / {played.ms(99):.1f} |",
-            ]
-            rows.append(
-                f"streams: {holder.opened} open over {args.tokens} tokens in {opening:.1f} s "
-                f"({holder.refused} refused), {holder.frames} frames delivered while playing"
-            )
         m = machine()
         print(f"machine: {m['cores']} cores, {m['cpu']}, Python {m['python']}, {m['date']}")
-        print("| streams open | load | /healthz p50 ms | p99 ms | actions/s | action p50 / p99 ms |")
-        print("| --- | --- | --- | --- | --- | --- |")
-        print(f"| 0 | idle | {ms(idle, 50)} | {ms(idle, 99)} | | |")
-        for row in rows:
-            print(row if row.startswith("|") else f"\n{row}\n")
-        ratio = statistics.median(ratios)
-        print(
-            f"with streams: /healthz p99 at most {worst * 1e3:.1f} ms (target < 100); "
-            f"actions/s with streams / without, per round: "
-            f"{', '.join(f'{r:.0%}' for r in ratios)}; median {ratio:.0%} (target >= 80%)"
-        )
+        print("\n".join(stream_rows(base, port, args)))
     finally:
         stop(procs)
         server.stop()

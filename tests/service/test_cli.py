@@ -139,7 +139,10 @@ def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_pa
     try:
         wait_up(base)
         client = redis.Redis(unix_socket_path=str(tmp_path / "valkey.sock"))
-        assert len(client.smembers("rq:workers")) == 2  # --workers 2
+        ends = time.monotonic() + 20
+        while len(client.smembers("rq:workers")) < 2:  # --workers 2
+            assert time.monotonic() < ends, "two workers did not register"
+            time.sleep(0.1)
         os.kill(child_pid(proc, "cli worker"), signal.SIGKILL)
         api = child_pid(proc, "gunicorn")
         os.kill(api, signal.SIGKILL)
@@ -169,8 +172,10 @@ def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_pa
         else:
             raise AssertionError("no deadline fired after the worker was restarted")
         assert requests.get(base + "/healthz").status_code == 200
-    finally:
-        seconds, out, err = stop(proc)
+    except BaseException:
+        print("serve said:", *stop(proc)[1:], sep="\n")  # shown with the failure
+        raise
+    seconds, out, err = stop(proc)
     assert seconds < 12 and proc.returncode == 0
     assert "worker-1 stopped (signal SIGKILL)" in err or "worker-2 stopped (signal SIGKILL)" in err
     assert "api stopped (signal SIGKILL)" in err and "restarted" in err
