@@ -4,8 +4,9 @@ server shutdown.
 
 The API runs under gunicorn's gevent workers (cli.serve.gunicorn_argv), so a waiting
 stream holds a greenlet, never a request thread: streams cannot starve other requests.
-Streams of one Redis stream share one reader per process (service.fanout). While it waits, a stream also looks at its client's
-socket once per heartbeat, so a client that went away is noticed within one heartbeat.
+Streams of one Redis stream share one reader per process (service.fanout). While it
+waits, a stream looks at its client's socket once per heartbeat, so a client that went
+away is noticed within one heartbeat.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def follow(
     me = _greenlet()
     if me is not None:
         _open.add(me)
-    ends = time.monotonic() + most
+    ends, refreshed = time.monotonic() + most, time.monotonic()
     sub = None
     try:
         yield "retry: 1000\n\n"
@@ -115,10 +116,12 @@ def follow(
                 return
             if entries is None:  # Redis failed: the client reconnects with Last-Event-ID
                 return
+            if time.monotonic() - refreshed >= beat:  # however busy, it keeps its slot
+                slot.refresh()
+                refreshed = time.monotonic()
             if not entries and time.monotonic() < ends:
                 if client is not None and gone(client):
                     return
-                slot.refresh()
                 yield ": heartbeat\n\n"
     finally:
         _open.discard(me)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -105,21 +106,33 @@ def gunicorn_args(port: int, log_level: str = "warning") -> list[str]:
     return gunicorn_argv(port=port, log_level=log_level)[1:]
 
 
+@contextlib.contextmanager
+def api_server(redis_url: str, **env: str):
+    """Serve the API as `marketfold serve` does on a free port, with extra `MARKETFOLD_*`
+    settings; yield (base URL, port)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, *gunicorn_args(port)], env={**_env(redis_url), **env}, cwd=ROOT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                requests.get(base + "/healthz", timeout=5)
+                break
+            except requests.RequestException:
+                time.sleep(0.05)
+        yield base, port
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
 @pytest.fixture
 def live_server(redis_url):
     """The API under gunicorn on a free port; yields its base URL."""
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            requests.get(base + "/healthz", timeout=5)
-            break
-        except requests.RequestException:
-            time.sleep(0.05)
-    yield base
-    proc.terminate()
-    proc.wait(10)
+    with api_server(redis_url) as (base, _):
+        yield base
 
 
 # Tests that start real processes are `slow`; those that kill them on purpose also `crash`

@@ -236,7 +236,7 @@ def test_deeply_nested_bodies_are_refused_quickly_on_every_post_route(
         for body in (nested, '{"type":"bid","amount":' + nested + "}"):
             started = time.monotonic()
             res = call(client, "POST", url, token, data=body, content_type="application/json")
-            assert time.monotonic() - started < 2.0, endpoint
+            assert time.monotonic() - started < 5.0, endpoint  # no blow-up, even loaded
             assert res.status_code < 500, (endpoint, res.get_data(as_text=True)[:300])
             if endpoint in BODY_ROUTES:
                 expect_problem(res, 422, "invalid_body")

@@ -2,39 +2,26 @@
 only so many at once, and a client that goes away is noticed within a heartbeat."""
 
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
 import redis
 import requests
 
-from cli.embedded import free_port
-from tests.conftest import ROOT, _env, gunicorn_args
+from tests.conftest import api_server
 from tests.service.helpers import bearer
 
 pytestmark = pytest.mark.slow
 CAP = 4
+BEAT = 3  # seconds between heartbeats: a closed client is noticed within one, not two
 
 
 @pytest.fixture
 def server(redis_url):
-    """The API as `marketfold serve` runs it, with a small stream cap and 1 s heartbeats."""
-    port = free_port()
-    env = {**_env(redis_url), "MARKETFOLD_STREAM_LIMIT_ANON": str(CAP)}
-    env["MARKETFOLD_STREAM_LIMIT_TOKEN"] = str(CAP)
-    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=env, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            requests.get(base + "/healthz", timeout=1)
-            break
-        except requests.RequestException:
-            time.sleep(0.05)
-    yield base, port
-    proc.terminate()
-    proc.wait(15)
+    """The API as `marketfold serve` runs it, with a small stream cap and 3 s heartbeats."""
+    limits = {"MARKETFOLD_STREAM_LIMIT_ANON": str(CAP), "MARKETFOLD_STREAM_LIMIT_TOKEN": str(CAP)}
+    with api_server(redis_url, MARKETFOLD_SSE_HEARTBEAT_S=str(BEAT), **limits) as (base, port):
+        yield base, port
 
 
 def open_stream(port: int, path: str, token: str | None = None) -> tuple[socket.socket, bytes]:
@@ -72,7 +59,8 @@ def test_many_open_streams_leave_every_other_call_fast(server):
         started = time.monotonic()
         assert requests.get(base + "/healthz", timeout=5).status_code == 200
         slowest = max(slowest, time.monotonic() - started)
-    assert slowest < 1.0, f"a call took {slowest:.2f} s with {len(held)} streams open"
+    # starved, these calls waited out their timeouts; how fast they are: bench/streams.py
+    assert slowest < 5.0, f"a call took {slowest:.2f} s with {len(held)} streams open"
     head = held[0].recv(65536)  # the streams saw the joins as they happened
     while b"game.Started" not in head:
         head += held[0].recv(65536)
@@ -96,7 +84,7 @@ def test_a_caller_past_its_stream_cap_gets_429_until_one_closes(server, redis_ur
     assert other[1].startswith(b"HTTP/1.1 200")
     held[0][0].close()
     r = redis.Redis.from_url(redis_url)
-    ends = time.monotonic() + 5  # noticed at the next heartbeat (1 s here)
+    ends = time.monotonic() + 3 * BEAT  # noticed at the next heartbeat
     while time.monotonic() < ends:
         again = requests.get(
             f"{base}/v1/games/{gid}/events/stream", headers=bearer(people[0]), stream=True
@@ -120,5 +108,6 @@ def test_a_client_that_goes_away_is_noticed_within_a_heartbeat(server, redis_url
     s.close()
     closed = time.monotonic()
     while r.zcard(slots):
-        assert time.monotonic() - closed < 1.5, "the server did not notice within a heartbeat"
+        # within one heartbeat (a failed write would only tell at the second)
+        assert time.monotonic() - closed < 1.5 * BEAT, "not noticed within a heartbeat"
         time.sleep(0.05)

@@ -15,7 +15,7 @@ from tests.conftest import kill_group
 from tests.service.helpers import new_game, new_players
 
 
-def wait_for(predicate, timeout=10.0):
+def wait_for(predicate, timeout=30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if value := predicate():
@@ -40,12 +40,12 @@ def test_a_worker_stuck_or_killed_mid_expiry_applies_the_default_exactly_once(
     first = deps.store.load(gid).record.owed()[0]
     started = StartedJobRegistry(deps.queue.name, connection=deps.queue.connection)
     job = f"expire-{gid}-{first.key}"
-    wait_for(lambda: job in started.get_job_ids(), timeout=6)  # blocked before its append
+    wait_for(lambda: job in started.get_job_ids())  # blocked before its append
     assert timeouts(deps.store, gid) == []
     if crash:
         kill_group(stuck)
     worker_process(MARKETFOLD_CLAIM_S="1")  # takes the lapsed claim and applies the default
-    (applied, *_) = wait_for(lambda: timeouts(deps.store, gid), timeout=10)
+    (applied, *_) = wait_for(lambda: timeouts(deps.store, gid))
     assert applied["data"]["key"] == first.key and applied["data"]["seat"] == first.seat
     pause.unlink()  # the stuck worker (if alive) now tries to append the same expiry
     time.sleep(1.5)
