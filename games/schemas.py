@@ -17,7 +17,9 @@ class Picker(Protocol):
 
 def value_for(schema: dict[str, Any], pick: Picker) -> Any:
     """Return a random value that satisfies a simple JSON Schema (const, enum, integer,
-    boolean, object, array of those)."""
+    boolean, object, array of those, and `oneOf` whose branches are such schemas)."""
+    if "oneOf" in schema:
+        return value_for(pick.choice(schema["oneOf"]), pick)
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:

@@ -36,7 +36,7 @@ from games.black_market.state import (
     wildcards,
 )
 from games.black_market.wild import feasible, trading
-from games.kit import MAX_CHOICES, due, pick, plain, schema
+from games.kit import MAX_CHOICES, due, one_of, pick, plain, schema
 
 DEAL = LIMITS["deal_size"]
 
@@ -142,19 +142,23 @@ def _raise(state: State, seat: Seat) -> list[ActionSpec]:
 
 
 def _shift(state: State, seat: Seat) -> list[ActionSpec]:
-    choices = []
+    moves: dict[str, list[str]] = {}
     for c, row in zip(COLOURS, state.rows):
         for direction, to in (("up", row + 1), ("down", row - 1)):
             if MIN_ROW <= to <= MAX_ROW:
-                choices.append({"type": "shift", "colour": c, "direction": direction})
-    props = {
-        "colour": {"type": "string", "enum": list(COLOURS)},
-        "direction": {"type": "string", "enum": ["up", "down"]},
-    }
-    return [
-        ActionSpec("shift", schema("shift", **props), choices),
-        plain("pass"),
+                moves.setdefault(c, []).append(direction)
+    choices = [{"type": "shift", "colour": c, "direction": d} for c, ds in moves.items() for d in ds]
+    by_directions: dict[tuple[str, ...], list[str]] = {}
+    for c, ds in moves.items():
+        by_directions.setdefault(tuple(ds), []).append(c)
+    branches = [
+        {
+            "colour": {"type": "string", "enum": colours},
+            "direction": {"type": "string", "enum": list(ds)},
+        }
+        for ds, colours in by_directions.items()
     ]
+    return [ActionSpec("shift", one_of("shift", branches), choices), plain("pass")]
 
 
 def _give_back(state: State, seat: Seat) -> list[ActionSpec]:
