@@ -82,6 +82,13 @@ def test_an_accepted_offer_is_a_public_deal_and_received_goods_wait_aside():
     assert only(events, "TradeEnded") and state.storage[1][RED] == 1 and not sum(state.aside[1])
 
 
+def test_a_wild_deal_has_no_size_limit_beyond_what_the_players_hold():
+    state, _ = wild(storage={0: {"red": 5}, 1: {"green": 6}})
+    state, _ = submit(state, (0, offer(1, ["red"] * 5, ["green"] * 6)))
+    state, events = submit(state, (1, accept("0-1-1")))
+    assert only(events, "DealMade") and state.aside[1][RED] == 5 and state.aside[0][GREEN] == 6
+
+
 def test_street_stall_goods_go_straight_to_storage_and_can_be_traded_again():
     state, _ = wild(storage={0: {"red": 1}, 1: {"green": 1}}, cards={1: ["street_stall"]})
     state, _ = submit(state, (0, offer(1, ["red"], ["green"])), (1, accept("0-1-1")))
