@@ -160,7 +160,9 @@ def _shift(state: State, seat: Seat) -> list[ActionSpec]:
         for direction, to in (("up", row + 1), ("down", row - 1)):
             if MIN_ROW <= to <= MAX_ROW:
                 moves.setdefault(c, []).append(direction)
-    choices = [{"type": "shift", "colour": c, "direction": d} for c, ds in moves.items() for d in ds]
+    choices = [
+        {"type": "shift", "colour": c, "direction": d} for c, ds in moves.items() for d in ds
+    ]
     by_directions: dict[tuple[str, ...], list[str]] = {}
     for c, ds in moves.items():
         by_directions.setdefault(tuple(ds), []).append(c)

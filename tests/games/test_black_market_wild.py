@@ -167,3 +167,26 @@ def test_the_last_players_done_is_still_accepted_so_a_deadline_can_apply_every_d
     assert GAME.ready(state) == "wild-r1"
     state, events = settle(state)
     assert only(events, "TradeEnded")
+
+
+def test_private_offers_declines_and_withdrawals_reveal_neither_party_to_others():
+    from games.black_market.events import EVENTS
+
+    state, _ = wild()
+    state, made = submit(state, (0, offer(1, ["red"], ["green"])), (2, offer(1, ["blue"], ["red"])))
+    state, declined = submit(state, (1, {"type": "decline", "offer": "0-1-1"}))
+    state, withdrawn = submit(state, (2, {"type": "withdraw", "offer": "2-1-1"}))
+    private = [*made, *declined, *withdrawn]
+    assert {ev.type.split(".")[1] for ev in private} == {
+        "OfferMade",
+        "OfferDeclined",
+        "OfferWithdrawn",
+    }
+    for ev in private:
+        declared = EVENTS.types[ev.type.split(".")[1]]
+        assert declared.public == () and declared.sizes == ()
+        outsiders = [s for s in (0, 1, 2) if s not in ev.visible_to]
+        for viewer in (*outsiders, None):
+            assert GAME.redact(ev, viewer) == {}
+    for viewer in (0, None):  # seat 0 is outside the 2 -> 1 offer; nothing of it shows
+        assert "2-1-1" not in json.dumps(GAME.view(state, viewer, "en"))
