@@ -144,6 +144,15 @@ def schema(kind: str, **props: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def one_of(kind: str, branches: list[dict[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Return the JSON Schema of an action of type `kind` whose fields depend on each
+    other: exactly one of `branches` (each: field -> schema) fits (a single branch is
+    returned as a plain schema)."""
+    if len(branches) == 1:
+        return schema(kind, **branches[0])
+    return {"type": "object", "oneOf": [schema(kind, **props) for props in branches]}
+
+
 def plain(kind: str) -> ActionSpec:
     """Return the spec of an action that has no field but its type."""
     return ActionSpec(kind, schema(kind), [{"type": kind}])

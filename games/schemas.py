@@ -17,7 +17,10 @@ class Picker(Protocol):
 
 def value_for(schema: dict[str, Any], pick: Picker) -> Any:
     """Return a random value that satisfies a simple JSON Schema (const, enum, integer,
-    boolean, object, array of those)."""
+    boolean, object, array of those (or of `const`s capped by `allOf` `maxContains`), and
+    `oneOf` whose branches are such schemas)."""
+    if "oneOf" in schema:
+        return value_for(pick.choice(schema["oneOf"]), pick)
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:
@@ -30,10 +33,23 @@ def value_for(schema: dict[str, Any], pick: Picker) -> Any:
     if kind == "object":
         props = schema.get("properties", {})
         return {name: value_for(props[name], pick) for name in schema.get("required", props)}
+    if kind == "array" and "allOf" in schema:
+        return _capped_list(schema, pick)
     if kind == "array":
         low, high = schema.get("minItems", 0), schema.get("maxItems", schema.get("minItems", 0))
         return [value_for(schema["items"], pick) for _ in range(pick.randint(low, high))]
     raise NotImplementedError(f"no generator for schema {schema}")
+
+
+def _capped_list(schema: dict[str, Any], pick: Picker) -> list[Any]:
+    """Return a random list whose items are `const`s each capped by a `maxContains`."""
+    pool = [cap["contains"]["const"] for cap in schema["allOf"] for _ in range(cap["maxContains"])]
+    low = schema.get("minItems", 0)
+    size = pick.randint(low, max(low, min(schema.get("maxItems", len(pool)), len(pool))))
+    out = []
+    for _ in range(size):
+        out.append(pool.pop(pick.randint(0, len(pool) - 1)))
+    return out
 
 
 def random_action(specs: list[dict[str, Any]], pick: Picker) -> dict[str, Any]:

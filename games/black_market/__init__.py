@@ -17,6 +17,6 @@ from games.black_market.state import GAME_ID
 from games.black_market.view import NAMES, redact, view
 from games.kit import assemble, is_over
 
-GAME = assemble(globals(), rules_version=1)
+GAME = assemble(globals(), rules_version=2)
 
 __all__ = ["GAME"]

@@ -7,11 +7,8 @@ from games.black_market import goods
 from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW, TOP_STEP, cards
 from games.black_market.events import event
 from games.black_market.goods import Counts, covers, to_json
-from games.black_market.production import moved
-from games.black_market.state import State, holder, sealed_of
-
-NEPHEW = "auctioneers_nephew"
-
+from games.black_market.production import moved, reveal_effect
+from games.black_market.state import State, card_with, effect, sealed_of
 
 def open_auction(state: State) -> list[Event]:
     """Put the revealed card up for auction; players with goods in storage may bid."""
@@ -49,9 +46,9 @@ def winner_of(state: State, bids: dict[Seat, tuple[int | None, int]]) -> tuple[l
     top = [s for s in top if state.rows[bids[s][0]] == high]
     if len(top) == 1:
         return top, "exchange_value"
-    nephew = holder(state, NEPHEW)
-    if nephew in top:
-        return [nephew], NEPHEW
+    favoured = [s for s in top if effect(state, s, "auction_tie")]
+    if len(favoured) == 1:
+        return favoured, card_with(state, favoured[0], "auction_tie")
     return top, "tie"
 
 
@@ -100,7 +97,7 @@ def decline_raise(state: State, seat: Seat, action: Action) -> list[Event]:
 
 
 def shift(state: State, seat: Seat, action: Action) -> list[Event]:
-    """Move one colour's exchange value one row (Rumour Mill)."""
+    """Move one colour's exchange value one row (the card just bought lets the buyer)."""
     c = COLOURS.index(action["colour"])
     by = 1 if action["direction"] == "up" else -1
     row = state.rows[c] + by
@@ -110,7 +107,8 @@ def shift(state: State, seat: Seat, action: Action) -> list[Event]:
             code="value_at_limit",
             field="direction",
         )
-    return [moved(action["colour"], by, row, "rumour_mill", seat=seat)]
+    reason = card_with(state, seat, "shift_on_purchase")
+    return [moved(action["colour"], by, row, reason, seat=seat)]
 
 
 def decline_shift(state: State, seat: Seat, action: Action) -> list[Event]:
@@ -118,13 +116,7 @@ def decline_shift(state: State, seat: Seat, action: Action) -> list[Event]:
     return [event("ShiftDeclined", seat=seat)]
 
 
-def reveal(state: State, card: str) -> list[Event]:
-    """Reveal `card`; Flooded Market drops the highest exchange value(s) one row."""
-    events = [event("CardRevealed", card=card)]
-    if cards()[card].effect.get("drop_highest_on_reveal"):
-        high = max(state.rows)
-        if high > MIN_ROW:
-            for c, row in enumerate(state.rows):
-                if row == high:
-                    events.append(moved(COLOURS[c], -1, row - 1, "flooded_market"))
-    return events
+def reveal(state: State, card: str, setup: bool = False) -> list[Event]:
+    """Reveal `card` and apply its effect on the table, unless at `setup`: the setup stays as
+    the rules lay it out and the first card's effect waits for round 1."""
+    return [event("CardRevealed", card=card), *([] if setup else reveal_effect(state, card))]

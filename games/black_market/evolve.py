@@ -83,7 +83,7 @@ def _card_revealed(state: State, d: Data) -> State:
 
 def _value_moved(state: State, d: Data) -> State:
     rows = _colour_map(state.rows, {d["colour"]: d["row"]})
-    phase = NEXT_CARD if d["reason"] == "rumour_mill" else state.phase
+    phase = NEXT_CARD if state.phase == SHIFT else state.phase
     return replace(state, rows=rows, phase=phase)
 
 

@@ -1,8 +1,9 @@
 """What a seat may do now: one JSON Schema per action type, and every choice when few.
 
 Goods are lists of colour ids; where the legal lists are not independent per field (a
-production of at most four goods, a deal of one to four goods a side), the schema carries
-the exact list of legal values as an `enum`, so a client can pick any of them.
+production of at most four goods, a bid of one colour), the schema carries the exact list
+of legal values as an `enum`. A deal side may be any goods up to what a player holds: an
+array whose `allOf` caps each colour with `maxContains`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from games.base import ActionSpec, Seat
 from games.black_market import goods
 from games.black_market.actions import owed
-from games.black_market.data import COLOURS, LIMITS, MAX_ROW, MIN_ROW
+from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW
 from games.black_market.goods import Counts
 from games.black_market.selling import best_sale
 from games.black_market.state import (
@@ -36,10 +37,7 @@ from games.black_market.state import (
     wildcards,
 )
 from games.black_market.wild import feasible, trading
-from games.kit import MAX_CHOICES, due, pick, plain, schema
-
-DEAL = LIMITS["deal_size"]
-
+from games.kit import MAX_CHOICES, due, one_of, pick, plain, schema
 
 def goods_schema(options: tuple[tuple[str, ...], ...], lo: int, hi: int) -> dict[str, Any]:
     """Return the schema of a goods list whose legal values are exactly `options`."""
@@ -66,11 +64,6 @@ def productions(limit: int, wild: int) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(goods.names(c)) for c in every if sum(max(0, n - 1) for n in c) <= wild)
 
 
-def asks() -> tuple[tuple[str, ...], ...]:
-    """Return every goods list a deal may ask for (1-4 goods)."""
-    return goods.name_lists((DEAL,) * goods.N, 1, DEAL)
-
-
 def _exact(held: Counts, count: int) -> tuple[tuple[str, ...], ...]:
     return goods.name_lists(held, count, count)
 
@@ -80,24 +73,44 @@ def _produce(state: State, seat: Seat) -> list[ActionSpec]:
     return [_spec("produce", "goods", productions(limit, wildcards(state, seat)), 0, limit)]
 
 
-def _deal_props(state: State, seat: Seat) -> dict[str, Any]:
-    gives = goods.name_lists(tradeable(state, seat), 1, DEAL)
-    return {"give": goods_schema(gives, 1, DEAL), "take": goods_schema(asks(), 1, DEAL)}
+def bounded_goods(limits: Counts) -> dict[str, Any]:
+    """Return the schema of a non-empty goods list holding at most `limits` of each colour."""
+    present = [(COLOURS[i], n) for i, n in enumerate(limits) if n]
+    return {
+        "type": "array",
+        "items": {"type": "string", "enum": [c for c, _ in present]},
+        "minItems": 1,
+        "maxItems": sum(limits),
+        "allOf": [
+            {"contains": {"const": c}, "minContains": 0, "maxContains": n} for c, n in present
+        ],
+    }
+
+
+def _deal_props(state: State, seat: Seat, partners: list[Seat]) -> dict[str, Any]:
+    """Return the fields of a deal: any goods `seat` can trade for any goods one of
+    `partners` could trade (no size limit beyond what the players hold)."""
+    most = tuple(max(tradeable(state, p)[c] for p in partners) for c in range(goods.N))
+    return {"give": bounded_goods(tradeable(state, seat)), "take": bounded_goods(most)}
 
 
 def _propose(state: State, seat: Seat) -> list[ActionSpec]:
+    others = [s for s in state.seats if s != seat and sum(tradeable(state, s))]
+    if not sum(tradeable(state, seat)) or not others:
+        return [plain("pass")]
     return [
-        ActionSpec("propose", schema("propose", **_deal_props(state, seat))),
+        ActionSpec("propose", schema("propose", **_deal_props(state, seat, others))),
         plain("pass"),
     ]
 
 
 def _wild(state: State, seat: Seat) -> list[ActionSpec]:
     specs = []
-    partners = [s for s in trading(state) if s != seat]
+    partners = [s for s in trading(state) if s != seat and sum(tradeable(state, s))]
     if partners and sum(tradeable(state, seat)):
         to = {"type": "integer", "enum": partners}
-        specs.append(ActionSpec("offer", schema("offer", to=to, **_deal_props(state, seat))))
+        props = _deal_props(state, seat, partners)
+        specs.append(ActionSpec("offer", schema("offer", to=to, **props)))
     mine = [o for o in state.offers if o.to == seat]
     specs += pick("accept", "offer", [o.id for o in mine if feasible(state, o)])
     specs += pick("decline", "offer", [o.id for o in mine])
@@ -142,19 +155,25 @@ def _raise(state: State, seat: Seat) -> list[ActionSpec]:
 
 
 def _shift(state: State, seat: Seat) -> list[ActionSpec]:
-    choices = []
+    moves: dict[str, list[str]] = {}
     for c, row in zip(COLOURS, state.rows):
         for direction, to in (("up", row + 1), ("down", row - 1)):
             if MIN_ROW <= to <= MAX_ROW:
-                choices.append({"type": "shift", "colour": c, "direction": direction})
-    props = {
-        "colour": {"type": "string", "enum": list(COLOURS)},
-        "direction": {"type": "string", "enum": ["up", "down"]},
-    }
-    return [
-        ActionSpec("shift", schema("shift", **props), choices),
-        plain("pass"),
+                moves.setdefault(c, []).append(direction)
+    choices = [
+        {"type": "shift", "colour": c, "direction": d} for c, ds in moves.items() for d in ds
     ]
+    by_directions: dict[tuple[str, ...], list[str]] = {}
+    for c, ds in moves.items():
+        by_directions.setdefault(tuple(ds), []).append(c)
+    branches = [
+        {
+            "colour": {"type": "string", "enum": colours},
+            "direction": {"type": "string", "enum": list(ds)},
+        }
+        for ds, colours in by_directions.items()
+    ]
+    return [ActionSpec("shift", one_of("shift", branches), choices), plain("pass")]
 
 
 def _give_back(state: State, seat: Seat) -> list[ActionSpec]:

@@ -6,8 +6,9 @@ from typing import Any
 
 from games.base import Action, Event, RuleViolation, Seat
 from games.black_market import goods
-from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW, ROWS, TOP_STEP
+from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW, ROWS, TOP_STEP, cards
 from games.black_market.events import event
+from games.black_market.evolve import then
 from games.black_market.goods import Counts, from_json, to_json
 from games.black_market.state import State, production_limit, sealed_of, wildcards
 
@@ -22,12 +23,24 @@ def offer_for(state: State) -> Counts:
     return tuple(min(ROWS[r].offer, s) for r, s in zip(state.rows, state.supply, strict=True))
 
 
+def reveal_effect(state: State, card: str) -> list[Event]:
+    """Return what revealing `card` does to the table: a card whose data sets
+    `drop_highest_on_reveal` drops the highest exchange value(s) one row."""
+    if not cards()[card].effect.get("drop_highest_on_reveal"):
+        return []
+    high = max(state.rows)
+    if high <= MIN_ROW:
+        return []
+    return [moved(COLOURS[c], -1, row - 1, card) for c, row in enumerate(state.rows) if row == high]
+
+
 def start_round(state: State) -> list[Event]:
-    """Open a new round: its number, then the goods on offer (phase A)."""
-    return [
-        event("RoundStarted", round=state.round + 1),
-        event("GoodsOffered", offer=to_json(offer_for(state))),
-    ]
+    """Open a new round: its number, in round 1 the effect of the card revealed at setup,
+    then the goods on offer (phase A)."""
+    started = [event("RoundStarted", round=state.round + 1)]
+    if state.round == 0 and state.card is not None:
+        started += reveal_effect(state, state.card)
+    return then(state, started, lambda s: [event("GoodsOffered", offer=to_json(offer_for(s)))])
 
 
 def check_production(state: State, seat: Seat, wanted: Counts) -> None:

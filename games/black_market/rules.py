@@ -46,7 +46,7 @@ def setup(options: dict[str, Any], order: tuple[Seat, ...], rng: Rng) -> list[Ev
         ),
     ]
     state = fold(None, events, evolve)
-    return events + play(state, auction.reveal(state, deck[0]))[1]
+    return events + play(state, auction.reveal(state, deck[0], setup=True))[1]
 
 
 HANDLERS: dict[str, Handler] = {

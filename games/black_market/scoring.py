@@ -9,10 +9,9 @@ from games.base import Event, Result, Seat
 from games.black_market.data import COLOURS, VP_TRACK, set_points
 from games.black_market.events import event
 from games.black_market.goods import Counts, N, to_json
-from games.black_market.state import State, holder
+from games.black_market.state import State, effect
 from games.kit import ranked
 
-NOTARY = "notary"
 
 
 @dataclass(frozen=True)
@@ -87,8 +86,9 @@ def colour_ranking(state: State) -> list[int]:
 
 
 def tie_key(state: State, score: Score) -> tuple[int, ...]:
-    """Return the ranking key: total, the Notary's holder, then VP by colour, best row first."""
-    notary = int(holder(state, NOTARY) == score.seat)
+    """Return the ranking key: total, holding a card with the `game_tie` effect, then VP by
+    colour, best row first."""
+    notary = int(bool(effect(state, score.seat, "game_tie")))
     return (score.total, notary, *(score.by_colour[c] for c in colour_ranking(state)))
 
 

@@ -29,9 +29,9 @@ def open_sale(state: State, final: bool) -> list[Event]:
 
 
 def next_card(state: State) -> list[Event]:
-    """Reveal the next information card and open phase E, or end the game after the last."""
+    """Reveal the next information card, if any is left, and open phase E."""
     if not state.deck:
-        return [event("GameEndTriggered", reason="last_card", colours=[])]
+        return open_sale(state, False)
     return then(state, reveal(state, state.deck[0]), lambda s: open_sale(s, False))
 
 
@@ -106,5 +106,8 @@ def discard(state: State, seat: Seat, action: Action) -> list[Event]:
 
 
 def end_round(state: State) -> list[Event]:
-    """Close the round."""
-    return [event("RoundEnded", round=state.round)]
+    """Close the round; after the round whose auction took the last card, end the game."""
+    ended = [event("RoundEnded", round=state.round)]
+    if not state.deck and state.card is None:
+        ended.append(event("GameEndTriggered", reason="last_card", colours=[]))
+    return ended

@@ -105,17 +105,22 @@ def open_phase(state: State, phase: str, seats: list[int]) -> State:
     return replace(state, phase=phase, expected=tuple(seats), submitted=(), sealed=())
 
 
-def holder(state: State, card: str) -> Seat | None:
-    """Return who holds information card `card`, or None."""
-    return next((s for s in state.seats if card in state.cards[s]), None)
-
-
 def effect(state: State, seat: Seat, name: str) -> Any:
     """Return the summed effect `name` of the cards `seat` holds (0/False when none)."""
     values = [cards()[c].effect[name] for c in state.cards[seat] if name in cards()[c].effect]
     if values and isinstance(values[0], bool):
         return any(values)
     return sum(values)
+
+
+def card_with(state: State, seat: Seat, name: str) -> str:
+    """Return the id of the last card `seat` holds whose data carries effect `name`."""
+    return next(c for c in reversed(state.cards[seat]) if cards()[c].effect.get(name))
+
+
+def holders(state: State, name: str) -> list[Seat]:
+    """Return the seats holding a card whose data carries effect `name`."""
+    return [s for s in state.order if effect(state, s, name)]
 
 
 def production_limit(state: State, seat: Seat) -> int:

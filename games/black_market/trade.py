@@ -15,40 +15,29 @@ from games.black_market.state import (
     State,
     effect,
     give_back_count,
-    holder,
+    holders,
     proposer,
     sealed_of,
     tradeable,
 )
 from games.kit import clockwise, left_of
 
-STREET_STALL = "street_stall"
-
-
 def start_trade(state: State) -> list[Event]:
     """Open phase C: the regulated turn list, or the wild free-for-all."""
     if state.trade != REGULATED:
         return [event("TradeStarted", mode=state.trade)]
     turns = clockwise(state, state.starter) * LIMITS["trade_rounds"]
-    stall = holder(state, STREET_STALL)
-    if stall is not None:
-        turns.append(stall)
+    turns += holders(state, "extra_trade")
     return [event("TradeStarted", mode=REGULATED, starter=state.starter, turns=turns)]
 
 
 def deal_sides(action: Action, give_key: str = "give") -> tuple[Counts, Counts]:
-    """Return (give, take) of a proposed deal; raise RuleViolation on an empty or big side."""
+    """Return (give, take) of a proposed deal; raise RuleViolation on an empty side."""
     give, take = goods.from_names(action[give_key]), goods.from_names(action["take"])
     for name, side in (("give", give), ("take", take)):
         if not sum(side):
             raise RuleViolation(
                 "both players must receive at least one good", code="one_sided_deal", field=name
-            )
-        if sum(side) > LIMITS["deal_size"]:
-            raise RuleViolation(
-                f"a deal moves at most {LIMITS['deal_size']} goods each way",
-                code="deal_too_large",
-                field=name,
             )
     return give, take
 

@@ -11,10 +11,12 @@ from games.gobcon.deck import normalize_deck
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DEFAULT_GOAL = 20
+MIN_GOAL, MAX_GOAL = 20, 100
 OPTIONS_SCHEMA = shapes.options_schema(
     goal={
         "type": "integer",
-        "minimum": 1,
+        "minimum": MIN_GOAL,
+        "maximum": MAX_GOAL,
         "default": DEFAULT_GOAL,
         "description": "the game ends as soon as a player's score reaches this many GP",
     },
@@ -53,6 +55,8 @@ def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str,
     shapes.players(players, "GobCon", MIN_PLAYERS, MAX_PLAYERS)
     out = shapes.options(options, OPTIONS_SCHEMA)
     out["goal"] = _positive(out["goal"], "goal")
+    if not MIN_GOAL <= out["goal"] <= MAX_GOAL:
+        raise OptionError("goal", f"must be from {MIN_GOAL} to {MAX_GOAL}")
     out["time_limit"] = _positive(out["time_limit"], "time_limit", nullable=True)
     if out["deck"] != "default":
         if isinstance(out["deck"], str):

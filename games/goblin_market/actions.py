@@ -6,12 +6,14 @@ from typing import Any
 
 from games import shapes
 from games.base import Owed, Seat
+from games.goblin_market.scoring import score_cards
 from games.goblin_market.state import (
     BIDDING,
     CARD_CHOICE,
     SPLIT_CHOICE,
     State,
     can_bid,
+    owned_by,
     placed,
 )
 
@@ -43,6 +45,15 @@ def chooser(state: State) -> Seat | None:
     return ranking[taken] if taken < len(ranking) else None
 
 
+def least_harmful(state: State, seat: Seat) -> str:
+    """Return the offered card that leaves `seat`'s score highest (ties: offer order)."""
+    owned = owned_by(state, seat)
+    return max(
+        state.offer,
+        key=lambda card: (score_cards(seat, (*owned, card)).score, -state.offer.index(card)),
+    )
+
+
 def owed(state: State) -> list[Owed]:
     """Return the one decision the game waits for, if any."""
     key = state.decisions
@@ -52,6 +63,6 @@ def owed(state: State) -> list[Owed]:
         return [Owed(state.winner, "split_choice", f"split_choice-{key}", {"type": "take_all"})]
     seat = chooser(state) if state.phase == CARD_CHOICE else None
     if seat is not None and state.offer:
-        default = {"type": "choose", "card": state.offer[0]}
+        default = {"type": "choose", "card": least_harmful(state, seat)}
         return [Owed(seat, "card_choice", f"card_choice-{key}", default)]
     return []

@@ -56,7 +56,8 @@ def goblin_coins(owned: Iterable[str], goblin_card: str) -> int:
 
 
 def goblin(state: State, rng: Rng) -> list[Event]:
-    """Reveal the top goblin card, pay everyone, and reshuffle an emptied Goblin Deck."""
+    """Reveal the top goblin card, pay everyone, and reshuffle the Goblin Deck whenever its
+    last card was turned (in the final auction too)."""
     card = state.goblin_deck[0]
     payments = []
     for seat in state.order:
@@ -64,7 +65,7 @@ def goblin(state: State, rng: Rng) -> list[Event]:
         if coins:
             payments.append({"seat": seat, "coins": coins})
     out = [event("GoblinCardRevealed", card=card), event("GoblinPaid", payments=payments)]
-    if len(state.goblin_deck) == 1 and state.auction_deck:
+    if len(state.goblin_deck) == 1:
         fresh = rng.shuffle(goblin_cards(state.courts))
         out.append(event("GoblinDeckReshuffled", visible_to=(), order=fresh))
     return out

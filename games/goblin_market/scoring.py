@@ -58,16 +58,20 @@ def scores(state: State) -> list[Score]:
     return [score_cards(seat, owned_by(state, seat)) for seat in state.order]
 
 
-def tie_key(state: State, score: Score) -> tuple[int, ...]:
-    """Return the ranking key: (score, positive) in the en edition, (score,) in es."""
-    return (score.score, score.positive) if state.edition == "en" else (score.score,)
+def tie_key(state: State, score: Score, top: int) -> tuple[int, ...]:
+    """Return the ranking key: in the en edition a tie for first place (`top` points) is
+    broken by positive points; any other tie, and every tie in es, shares the place."""
+    if state.edition == "en" and score.score == top:
+        return (score.score, score.positive)
+    return (score.score, 0)
 
 
 def result(state: State) -> Result:
     """Return the standings: most points first, ties as the edition says."""
     table = scores(state)
     points = {s.seat: s.score for s in table}
-    keys = {s.seat: tie_key(state, s) for s in table}
+    top = max(points.values())
+    keys = {s.seat: tie_key(state, s, top) for s in table}
     detail = {"scores": [s.to_json() for s in table], "edition": state.edition}
     return ranked(state.order, points, keys, detail)
 

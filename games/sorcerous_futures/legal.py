@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import ActionSpec, Seat
-from games.kit import amount, due, plain, schema
+from games.kit import amount, due, one_of, plain, schema
 from games.sorcerous_futures import assignment
 from games.sorcerous_futures.actions import owed
-from games.sorcerous_futures.state import FORMATS, State, opening_bid
+from games.sorcerous_futures.state import State, opening_bid
 
 
 def _enum(values: list[Any], kind: str) -> dict[str, Any]:
@@ -23,9 +23,14 @@ def _crown_specs(state: State) -> list[ActionSpec]:
     specs = [plain("random_crowns")]
     if gives:
         seats = sorted({a["seat"] for a in gives})
-        crowns = sorted({a["crown"] for a in gives})
-        body = schema("give_crown", seat=_enum(seats, "integer"), crown=_enum(crowns, "string"))
-        specs.append(ActionSpec("give_crown", body, gives))
+        branches = [
+            {
+                "seat": {"type": "integer", "const": seat},
+                "crown": _enum(sorted(a["crown"] for a in gives if a["seat"] == seat), "string"),
+            }
+            for seat in seats
+        ]
+        specs.append(ActionSpec("give_crown", one_of("give_crown", branches), gives))
     if keeps:
         body = schema("keep_crown", crown=_enum([a["crown"] for a in keeps], "string"))
         specs.append(ActionSpec("keep_crown", body, keeps))
@@ -33,16 +38,16 @@ def _crown_specs(state: State) -> list[ActionSpec]:
 
 
 def _auction_specs(state: State, seat: Seat) -> list[ActionSpec]:
+    payable = [card for card in state.row if state.gold[seat] >= opening_bid(card)]
     choices = []
     for card in state.row:
-        if state.gold[seat] >= opening_bid(card):
+        if card in payable:
             choices.append({"type": "start_auction", "card": card, "format": "open"})
         choices.append({"type": "start_auction", "card": card, "format": "closed"})
-    formats = sorted({c["format"] for c in choices}, key=FORMATS.index)
-    body = schema(
-        "start_auction", card=_enum(list(state.row), "string"), format=_enum(formats, "string")
-    )
-    return [ActionSpec("start_auction", body, choices)]
+    branches = [{"card": _enum(list(state.row), "string"), "format": _enum(["closed"], "string")}]
+    if payable:
+        branches.insert(0, {"card": _enum(payable, "string"), "format": _enum(["open"], "string")})
+    return [ActionSpec("start_auction", one_of("start_auction", branches), choices)]
 
 
 def legal(state: State, seat: Seat) -> list[ActionSpec]:

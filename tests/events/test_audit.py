@@ -237,9 +237,11 @@ def test_a_game_replays_under_the_rules_version_it_was_played_with(gm_bundle, mo
     from types import SimpleNamespace
 
     current = games.get("goblin-market")
-    newer = SimpleNamespace(**{**vars(current), "rules_version": 2})
+    played = current.rules_version
+    newer = SimpleNamespace(**{**vars(current), "rules_version": played + 1})
     monkeypatch.setitem(games.REGISTRY, "goblin-market", newer)
-    report = audit.verify(gm_bundle)  # played under version 1, which is no longer current
-    assert not report.ok and "no rules 'goblin-market' at version 1" in report.checks[2].detail
-    monkeypatch.setitem(games.ARCHIVE, ("goblin-market", 1), current)
+    report = audit.verify(gm_bundle)  # played under a version that is no longer current
+    assert not report.ok
+    assert f"no rules 'goblin-market' at version {played}" in report.checks[2].detail
+    monkeypatch.setitem(games.ARCHIVE, ("goblin-market", played), current)
     assert audit.verify(gm_bundle).ok

@@ -173,17 +173,25 @@ def test_a_vp_value_reaching_seven_four_at_the_auction_ends_the_game_at_once():
     assert not only(events, "CardRevealed") and state.final
 
 
-def test_the_round_of_the_last_card_ends_with_the_final_sale():
+def test_the_round_of_the_last_card_keeps_its_sale_and_storage_limit_then_the_final_sale():
     state, _ = advance(started(3), BID)
-    state = arrange(state, storage={0: {"blue": 6}}, rows={"blue": 9}, card="notary", deck=[])
+    storage = {0: {"blue": 6, "red": 9}}
+    state = arrange(state, storage=storage, rows={"blue": 9}, card="notary", deck=[])
     state, events = act(state, *((s, bid()) for s in state.order))
     assert only(events, "CardRemoved")[0]["reason"] == "no_bids"
+    assert not only(events, "GameEndTriggered") and not only(events, "CardRevealed")
+    assert only(events, "SaleOpened") == [{"final": False, "sellers": [0]}]
+    sale = {"type": "sell", "vp": {**dict.fromkeys(COLOURS, 0), "blue": 1}}
+    state, events = act(state, (0, sale))
+    assert state.vp[0][BLUE] == 1 and "DiscardOpened" in names(events)
+    state, events = act(state, (0, {"type": "discard", "goods": ["red"] * 3}))
+    assert names(events)[:3] == ["GoodsDiscarded", "RoundEnded", "GameEndTriggered"]
     assert only(events, "GameEndTriggered") == [{"reason": "last_card", "colours": []}]
     assert only(events, "SaleOpened") == [{"final": True, "sellers": [0]}]
     default = GAME.owed(state)[0].default
-    assert default == {"type": "sell", "vp": {**dict.fromkeys(COLOURS, 0), "blue": 4}}
+    assert default["vp"]["blue"] == 2  # the four blue goods left still buy two VP at L9
     state, events = act(state, (0, default))
-    assert state.phase == OVER and state.vp[0][BLUE] == 4
+    assert state.phase == OVER and state.vp[0][BLUE] == 3
     assert "DiscardOpened" not in names(events) and "RoundEnded" not in names(events)
 
 

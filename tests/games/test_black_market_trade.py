@@ -128,13 +128,23 @@ def test_a_proposer_with_nothing_to_trade_passes_automatically():
         (propose(["red", "red"], ["green"]), "insufficient_goods"),
         (propose([], ["green"]), "one_sided_deal"),
         (propose(["red"], []), "one_sided_deal"),
-        (propose(["red"], ["green"] * 5), "deal_too_large"),
         ({"type": "pick", "seat": 1}, "action_not_allowed"),
     ],
 )
 def test_a_bad_proposal_is_refused(action, code):
     state, _ = trading()
     assert _error(state, 0, action).code == code
+
+
+def test_a_regulated_deal_has_no_size_limit_beyond_what_the_players_hold():
+    storage = {0: {"red": 6}, 1: {"green": 7}, 2: {"blue": 1}}
+    state, _ = trading(storage=storage)
+    deal = propose(["red"] * 6, ["green"] * 7)
+    state, events = act(state, (0, deal), (1, answer(True)))
+    assert only(events, "DealMade") and state.storage[1][RED] == 6
+    assert state.storage[0][GREEN] == 7
+    give = next(s for s in GAME.legal(state, 1) if s.type == "propose").schema
+    assert give["properties"]["give"]["maxItems"] == sum(state.storage[1])
 
 
 def test_the_street_stall_holder_proposes_once_more_after_the_third_round():

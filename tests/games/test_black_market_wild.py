@@ -82,6 +82,13 @@ def test_an_accepted_offer_is_a_public_deal_and_received_goods_wait_aside():
     assert only(events, "TradeEnded") and state.storage[1][RED] == 1 and not sum(state.aside[1])
 
 
+def test_a_wild_deal_has_no_size_limit_beyond_what_the_players_hold():
+    state, _ = wild(storage={0: {"red": 5}, 1: {"green": 6}})
+    state, _ = submit(state, (0, offer(1, ["red"] * 5, ["green"] * 6)))
+    state, events = submit(state, (1, accept("0-1-1")))
+    assert only(events, "DealMade") and state.aside[1][RED] == 5 and state.aside[0][GREEN] == 6
+
+
 def test_street_stall_goods_go_straight_to_storage_and_can_be_traded_again():
     state, _ = wild(storage={0: {"red": 1}, 1: {"green": 1}}, cards={1: ["street_stall"]})
     state, _ = submit(state, (0, offer(1, ["red"], ["green"])), (1, accept("0-1-1")))
@@ -160,3 +167,26 @@ def test_the_last_players_done_is_still_accepted_so_a_deadline_can_apply_every_d
     assert GAME.ready(state) == "wild-r1"
     state, events = settle(state)
     assert only(events, "TradeEnded")
+
+
+def test_private_offers_declines_and_withdrawals_reveal_neither_party_to_others():
+    from games.black_market.events import EVENTS
+
+    state, _ = wild()
+    state, made = submit(state, (0, offer(1, ["red"], ["green"])), (2, offer(1, ["blue"], ["red"])))
+    state, declined = submit(state, (1, {"type": "decline", "offer": "0-1-1"}))
+    state, withdrawn = submit(state, (2, {"type": "withdraw", "offer": "2-1-1"}))
+    private = [*made, *declined, *withdrawn]
+    assert {ev.type.split(".")[1] for ev in private} == {
+        "OfferMade",
+        "OfferDeclined",
+        "OfferWithdrawn",
+    }
+    for ev in private:
+        declared = EVENTS.types[ev.type.split(".")[1]]
+        assert declared.public == () and declared.sizes == ()
+        outsiders = [s for s in (0, 1, 2) if s not in ev.visible_to]
+        for viewer in (*outsiders, None):
+            assert GAME.redact(ev, viewer) == {}
+    for viewer in (0, None):  # seat 0 is outside the 2 -> 1 offer; nothing of it shows
+        assert "2-1-1" not in json.dumps(GAME.view(state, viewer, "en"))

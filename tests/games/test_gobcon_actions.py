@@ -128,6 +128,17 @@ def test_legal_gives_full_schemas_and_every_choice():
     assert aim.schema["properties"]["seat"] == {"type": "integer", "enum": [1, 2]}
 
 
+def test_the_goal_option_runs_from_twenty_to_one_hundred():
+    assert GAME.normalize_options({"goal": 20}, 2)["goal"] == 20
+    assert GAME.normalize_options({"goal": 100}, 2)["goal"] == 100
+    for goal in (1, 10, 19, 101):
+        with pytest.raises(OptionError) as err:
+            GAME.normalize_options({"goal": goal}, 2)
+        assert err.value.field == "goal"
+    schema = GAME.options_schema["properties"]["goal"]
+    assert (schema["minimum"], schema["maximum"], schema["default"]) == (20, 100, 20)
+
+
 def test_options_get_defaults_and_bad_values_name_their_field():
     assert GAME.normalize_options({}, 2) == {
         "goal": 20,
@@ -139,6 +150,8 @@ def test_options_get_defaults_and_bad_values_name_their_field():
     assert GAME.options_schema["additionalProperties"] is False
     bad = [
         ({"goal": 0}, 2, "goal"),
+        ({"goal": 19}, 2, "goal"),
+        ({"goal": 101}, 2, "goal"),
         ({"goal": True}, 2, "goal"),
         ({"goal": "20"}, 2, "goal"),
         ({"time_limit": 0}, 2, "time_limit"),

@@ -20,7 +20,7 @@ PLAYERS = [2, 3, 4, 5, 6]
 SEEDS = range(10)
 OPTIONS = [
     {},
-    {"goal": 10},
+    {"goal": 20},
     {"time_limit": 3},
     {"end_on_empty_deck": True},
     {"goal": 40, "time_limit": 4, "end_on_empty_deck": True},

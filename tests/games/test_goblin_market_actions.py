@@ -138,7 +138,7 @@ def test_the_registry_finds_goblin_market_by_id():
     assert games.get("goblin-market") is GAME and games.REGISTRY["goblin-market"] is GAME
     assert games.get("no-such-game") is None
     assert GAME.names == {"en": "Goblin Market", "es": "El Mercado de los Duendes"}
-    assert (GAME.min_players, GAME.max_players, GAME.rules_version) == (3, 6, 1)
+    assert (GAME.min_players, GAME.max_players, GAME.rules_version) == (3, 6, 2)
     assert GAME.options_schema["additionalProperties"] is False
 
 
@@ -231,3 +231,13 @@ def test_hidden_events_are_redacted_to_sizes():
         assert GAME.redact(hidden[0], seat) == {"auction_deck_size": 36, "goblin_deck_size": 8}
     public = events[0]
     assert GAME.redact(public, None) == public.data
+
+
+def test_the_card_choice_default_is_the_card_that_leaves_the_choosers_score_highest():
+    owned = {0: ["The Journey", "The Sailor", "The Mill"]}  # Waves, Leaves, Moons positive
+    state, _ = table([10, 10, 10], deck_top=THREE_CARDS, owned=owned)
+    state, _ = act(state, (0, bid(2)), (1, bid(3)), (2, PASS), (0, PASS))
+    state, _ = act(state, (1, take_one("The Desert")))
+    assert state.offer == ("The Author", "The Origin")  # The Author would score 0 for seat 0
+    [decision] = GAME.owed(state)
+    assert (decision.seat, decision.default) == (0, choose("The Origin"))

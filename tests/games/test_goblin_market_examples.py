@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from games.goblin_market import GAME
@@ -9,9 +11,11 @@ from games.goblin_market.payouts import goblin_coins, sisterhood_coins
 from games.rng import Rng
 from tests.games.goblin_market_table import (
     PASS,
+    TAKE_ALL,
     act,
     bid,
     choose,
+    names,
     only,
     table,
     take_one,
@@ -182,3 +186,13 @@ def test_without_courts_the_goblin_deck_is_the_four_pawns():
     assert len(shuffled.data["auction_deck"]) == 36
     assert shuffled.visible_to == ()
     assert GAME.redact(shuffled, None) == {"auction_deck_size": 36, "goblin_deck_size": 4}
+
+
+def test_the_goblin_deck_is_reshuffled_when_its_last_card_is_turned_in_the_final_auction():
+    pawns = ["The Harvest", "The Watchman", "The Light Keeper", "The Borderland"]
+    state, events = table([10, 10, 10], courts=False, deck_size=3)
+    assert only(events, "FinalAuctionStarted") == [{"size": 3}]
+    state = replace(state, goblin_deck=tuple(pawns[:1]), goblin_used=tuple(pawns[1:]))
+    state, events = act(state, (0, bid(1)), (1, PASS), (2, PASS), (0, TAKE_ALL), rng=Rng(b"f"))
+    assert names(events)[-3:] == ["GoblinPaid", "GoblinDeckReshuffled", "GameScored"]
+    assert sorted(state.goblin_deck) == sorted(pawns) and GAME.is_over(state)

@@ -72,12 +72,16 @@ def assert_result_is_recounted(run: Playout) -> None:
     figures = {p["seat"]: recount([c["id"] for c in p["cards"]]) for p in view["players"]}
     assert sorted(s.seat for s in result.standings) == sorted(state.order)
     edition = GAME.view(state, None, "en")["edition"]
+    top = max(f[0] for f in figures.values())
+
+    def key(seat: int) -> tuple[int, int]:
+        # en breaks a tie for first place by positive points; other ties share a place
+        points, positive = figures[seat]
+        return (points, positive if edition == "en" and points == top else 0)
+
     for st in result.standings:
         assert st.score == figures[st.seat][0]
-        key = figures[st.seat] if edition == "en" else figures[st.seat][:1]
-        better = [
-            s for s in state.order if (figures[s] if edition == "en" else figures[s][:1]) > key
-        ]
+        better = [s for s in state.order if key(s) > key(st.seat)]
         assert st.place == 1 + len(better)
     assert set(result.winners) == {st.seat for st in result.standings if st.place == 1}
     assert [s.place for s in result.standings] == sorted(s.place for s in result.standings)

@@ -91,3 +91,19 @@ def test_the_game_scored_event_carries_scores_and_winners():
     assert scored["winners"] == [1]
     assert scored["scores"] == GAME.result(state).detail["scores"]
     assert GAME.result(state).to_json()["winners"] == [1]
+
+
+def test_english_tie_break_by_positive_points_applies_only_to_first_place():
+    owned = {
+        0: ["The Pact", "The Diplomat"],  # 4 points
+        1: ["The Mountain", "The Journey", "The Battle"],  # 2 points, 4 positive
+        2: ["The Lunatic"],  # 2 points, 2 positive
+    }
+    state, _ = table([10, 10, 10], owned=owned)
+    result = GAME.result(state)
+    assert result.winners == (0,)
+    assert [(s.seat, s.score, s.place) for s in result.standings] == [
+        (0, 4, 1),
+        (1, 2, 2),
+        (2, 2, 2),
+    ]
