@@ -46,7 +46,7 @@ def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(
     app.extensions["marketfold"].new_seed = lambda: SEED
     worker_process()
     people = new_players(client, 3, prefix="goblin")
-    gid = new_game(client, people, ruleset=RULESET, options={"goal": 12, "time_limit": 4})
+    gid = new_game(client, people, ruleset=RULESET, options={"goal": 20, "time_limit": 4})
     seats, rnd = by_seat(client, gid, people), random.Random(7)
     codes: dict[str, set[int]] = {}
     sealed_checked, moves = False, 0
