@@ -10,7 +10,7 @@ from pathlib import Path
 from events import keys
 from events.codec import parse_time
 from leagues import pairing
-from service import leagues
+from service import league_queries
 from tests.conftest import kill_group
 from tests.leagues.helpers import (
     Agent,
@@ -27,7 +27,7 @@ LATE_S = 3.0  # a round may start this much after its time (sweep + job; docs/le
 
 
 def check_season(client, deps, lid: str, agents: list[Agent], late: dict[int, float]) -> None:
-    league = leagues.load(deps, lid)
+    league = league_queries.load(deps, lid)
     s = league.settings
     assert league.status == "finished" and sorted(league.rounds) == list(range(1, s["rounds"] + 1))
     log = deps.store.read_stream(keys.league_events(lid))
@@ -88,12 +88,12 @@ def test_a_season_runs_on_the_workers_alone_and_standings_match_a_recount(
     worker_process()
     worker_process()
     # Nothing but the workers runs now: the first round opens on its own.
-    wait_for(lambda: 1 in leagues.load(deps, lid).rounds, 10)
-    assert all(deps.store.exists(t.game) for t in leagues.load(deps, lid).rounds[1].tables)
+    wait_for(lambda: 1 in league_queries.load(deps, lid).rounds, 10)
+    assert all(deps.store.exists(t.game) for t in league_queries.load(deps, lid).rounds[1].tables)
     base, server = serve(redis_url)  # for the members' bots only
     agents = start_agents(base, players)
     try:
-        wait_for(lambda: leagues.load(deps, lid).status == "finished", 75, every=0.5)
+        wait_for(lambda: league_queries.load(deps, lid).status == "finished", 75, every=0.5)
         check_season(client, deps, lid, agents, {})
         assert client.get(f"/v1/leagues/{lid}").get_json()["status"] == "finished"
     finally:
@@ -119,21 +119,21 @@ def test_killing_and_restarting_workers_mid_season_changes_nothing(
     )
     deps = app.extensions["marketfold"]
     pause = Path(tmp_path / "pause")
-    first = worker_process(MARKETFOLD_TEST_PAUSE_FILE=str(pause), MARKETFOLD_CLAIM_S="2")
+    first = worker_process(pause=pause, MARKETFOLD_CLAIM_S="2")
     base, server = serve(redis_url)
     agents = start_agents(base, players)
     try:
-        wait_for(lambda: 1 in leagues.load(deps, lid).rounds, 10)
+        wait_for(lambda: 1 in league_queries.load(deps, lid).rounds, 10)
         pause.touch()  # the next job of the first worker stops just before its append
-        wait_for(lambda: time.time() > leagues.load(deps, lid).due(2) + 0.5, 10)
+        wait_for(lambda: time.time() > league_queries.load(deps, lid).due(2) + 0.5, 10)
         kill_group(first)  # killed in the middle of a job (round 2, or a result)
         pause.unlink()
-        assert 2 not in leagues.load(deps, lid).rounds
+        assert 2 not in league_queries.load(deps, lid).rounds
         restarted = time.time()
         worker_process(MARKETFOLD_CLAIM_S="2")
         worker_process(MARKETFOLD_CLAIM_S="2")
-        wait_for(lambda: leagues.load(deps, lid).status == "finished", 60, every=0.5)
-        league = leagues.load(deps, lid)
+        wait_for(lambda: league_queries.load(deps, lid).status == "finished", 60, every=0.5)
+        league = league_queries.load(deps, lid)
         late = restarted - league.due(2) + 2 + LATE_S  # until the dead worker's claim lapses
         check_season(client, deps, lid, agents, {2: late})
     finally:
