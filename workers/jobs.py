@@ -20,33 +20,29 @@ def boot() -> Bootstrap:
 
 def expire(game_id: str, key: str) -> str:
     """Apply the default action of an overdue decision, once; a no-op if it was made."""
-    status = game_commands.expire(boot(), game_id, key)
-    if status != "early":
-        boot().scheduler.done("expire", game_id, key)
-    logger.info("expire %s %s: %s", game_id, key, status)
-    return status
+    return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
 
 
 def resolve(game_id: str, key: str) -> str:
     """Resolve a simultaneous phase whose submissions are all in, once."""
-    status = game_commands.resolve(boot(), game_id, key)
-    boot().scheduler.done("resolve", game_id, key)
-    logger.info("resolve %s %s: %s", game_id, key, status)
-    return status
+    return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
 
 
 def start_round(league_id: str, number: str) -> str:
     """Start round `number` of a league: tables, games, seats; once, however often run."""
     status = league_rounds.start_round(boot(), league_id, int(number))
-    if status != "early":
-        boot().scheduler.done("round", league_id, number)
-    logger.info("round %s of league %s: %s", number, league_id, status)
-    return status
+    return _done("round", league_id, number, status)
 
 
 def record_result(league_id: str, game_id: str) -> str:
     """Record a finished league game's places, points and ratings, once."""
     status = league_commands.record_result(boot(), league_id, game_id)
-    boot().scheduler.done("league_result", league_id, game_id)
-    logger.info("result of %s in league %s: %s", game_id, league_id, status)
+    return _done("league_result", league_id, game_id, status)
+
+
+def _done(job: str, subject: str, key: str, status: str) -> str:
+    """Take handled work off the deadline index (work run early stays due) and log it."""
+    if status != "early":
+        boot().scheduler.done(job, subject, key)
+    logger.info("%s %s of %s: %s", job, key, subject, status)
     return status

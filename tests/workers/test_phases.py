@@ -121,6 +121,7 @@ def test_missing_sealed_bids_take_their_default_at_the_deadline_and_resolve_once
 def test_a_worker_stuck_or_killed_mid_resolution_resolves_the_phase_exactly_once(
     client, app, worker_process, tmp_path, crash
 ):
+    app.extensions["marketfold"].scheduler.claim_s = 1  # the API claims as the workers do
     pause = tmp_path / "pause"
     pause.touch()
     stuck = worker_process(pause=pause, MARKETFOLD_CLAIM_S="1")
