@@ -60,7 +60,8 @@ class Slot:
     def open(self, cap: int) -> bool:
         now = int(time.time() * 1000)
         script = self.boot.redis.register_script(OPEN_SLOT)
-        return bool(script(keys=[self.key], args=[now, now + self.ttl_ms, cap, self.id, self.ttl_ms]))
+        args = [now, now + self.ttl_ms, cap, self.id, self.ttl_ms]
+        return bool(script(keys=[self.key], args=args))
 
     def refresh(self) -> None:
         pipe = self.boot.redis.pipeline(transaction=False)

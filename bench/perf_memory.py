@@ -40,7 +40,8 @@ def seated(deps: Deps, ruleset: str, players: int, timeout: int | None = None):
     """Create a game through the use cases and seat `players` new players; return
     (game id, {player id: seat})."""
     people = [players.create_player(deps, f"m{i}") for i in range(players)]
-    gid = game_commands.create_game(deps, people[0]["id"], ruleset, players, {}, timeout).record.game_id
+    created = game_commands.create_game(deps, people[0]["id"], ruleset, players, {}, timeout)
+    gid = created.record.game_id
     for p in people:
         game_commands.join(deps, gid, {"id": p["id"], "name": p["name"]})
     rec = deps.store.load(gid).record

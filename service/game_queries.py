@@ -9,7 +9,7 @@ from events import audit, decide
 from events.record import Record, fold_all
 from events.redact import redact
 from games.base import ActionSpec, Game
-from service.errors import Invalid, NotFound, Unauthorized
+from service.errors import Invalid, Unauthorized
 from service.game_log import load
 
 if TYPE_CHECKING:
