@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import games  # noqa: E402
 from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
-from service import bootstrap, config, game_commands, players  # noqa: E402
+from service import bootstrap, config, game_commands  # noqa: E402
 from service.bootstrap import Bootstrap as Deps  # noqa: E402
+from service.players import create_player  # noqa: E402
 from workers.scheduler import RqScheduler  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
@@ -39,7 +40,7 @@ def deps_for(redis_url: str) -> Deps:
 def seated(deps: Deps, ruleset: str, players: int, timeout: int | None = None):
     """Create a game through the use cases and seat `players` new players; return
     (game id, {player id: seat})."""
-    people = [players.create_player(deps, f"m{i}") for i in range(players)]
+    people = [create_player(deps, f"m{i}") for i in range(players)]
     created = game_commands.create_game(deps, people[0]["id"], ruleset, players, {}, timeout)
     gid = created.record.game_id
     for p in people:
