@@ -173,8 +173,9 @@ def time_get(base: str, gid: str, repeat: int = 200) -> float:
 
 def synthetic_long_game(base: str, redis_url: str, events: int) -> tuple[float, float]:
     """Median GET of a fresh game, then of the same game after `events` more events."""
-    from events import codec, keys
+    from events import codec, envelope, keys
     from events.store import EventStore
+    from games.base import Event
 
     s = requests.Session()
     people = [player(base, s, f"long-{i}") for i in range(3)]
@@ -187,18 +188,8 @@ def synthetic_long_game(base: str, redis_url: str, events: int) -> tuple[float, 
     start = time_get(base, gid)
     store = EventStore(redis.Redis.from_url(redis_url))
     last = store.read(gid)[-1]
-    pad = [
-        {
-            "seq": last["seq"] + 1 + i,
-            "type": "game.Annotated",
-            "data": {"note": i},
-            "actor": "system",
-            "at": codec.now_iso(),
-            "cause": "bench",
-            "visible_to": "all",
-        }
-        for i in range(events)
-    ]
+    notes = [Event("game.Annotated", {"note": i}) for i in range(events)]
+    pad = envelope.build(notes, last["seq"], "system", "bench", codec.now_iso())
     codec.seal(pad, last["hash"])
     store.append(gid, pad, last["seq"])
     assert store.redis.xlen(keys.game_events(gid)) == last["seq"] + events
@@ -222,7 +213,7 @@ def main() -> None:
         base = args.server
         if not base:
             port = free_port()
-            procs.append(gunicorn("service.wsgi:app", port, redis_url))
+            procs.append(gunicorn("api.wsgi:app", port, redis_url))
             base = f"http://127.0.0.1:{port}"
         bare_port = free_port()
         procs.append(gunicorn("bench.bare_app:app", bare_port, redis_url))

@@ -3,7 +3,7 @@
     python bench/perf_memory.py [--redis URL] [--games 2]
 
 Plays random games to the end in this process through the service's own use cases
-(`service.usecases`: the functions the API views call, so Redis holds exactly what the
+(`service.game_commands`: the functions the API views call, so Redis holds exactly what the
 API writes: envelopes, snapshots, idempotency results, the seed), then asks Redis
 `MEMORY USAGE <key> SAMPLES 0` for each of the game's keys (every key with its hash tag
 `{g:<id>}`). Without --redis it starts an embedded one.
@@ -24,23 +24,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import games  # noqa: E402
 from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
-from service import config, usecases  # noqa: E402
-from service.deps import Deps  # noqa: E402
+from service import bootstrap, config, game_commands  # noqa: E402
+from service.bootstrap import Bootstrap as Deps  # noqa: E402
+from service.players import create_player  # noqa: E402
+from workers.scheduler import RqScheduler  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 
 def deps_for(redis_url: str) -> Deps:
     """Build the service's connections for `redis_url`."""
-    return Deps.from_config({**config.load(), "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
+    cfg = {**config.load(), "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url}
+    return bootstrap.connect(cfg, RqScheduler.connect)
 
 
 def seated(deps: Deps, ruleset: str, players: int, timeout: int | None = None):
     """Create a game through the use cases and seat `players` new players; return
     (game id, {player id: seat})."""
-    people = [usecases.create_player(deps, f"m{i}") for i in range(players)]
-    gid = usecases.create_game(deps, people[0]["id"], ruleset, players, {}, timeout).record.game_id
+    people = [create_player(deps, f"m{i}") for i in range(players)]
+    created = game_commands.create_game(deps, people[0]["id"], ruleset, players, {}, timeout)
+    gid = created.record.game_id
     for p in people:
-        usecases.join(deps, gid, {"id": p["id"], "name": p["name"]})
+        game_commands.join(deps, gid, {"id": p["id"], "name": p["name"]})
     rec = deps.store.load(gid).record
     return gid, {s.seat: s.player for s in rec.seats}
 
@@ -53,12 +57,12 @@ def play_out(deps: Deps, gid: str, players: dict[int, str], seed: int) -> int:
         if rec.status != "active":
             return made
         if (phase := rec.game.ready(rec.state)) is not None:
-            usecases.resolve(deps, gid, phase)
+            game_commands.resolve(deps, gid, phase)
             continue
         owed = rnd.choice(rec.owed())
         specs = [vars(s) for s in rec.game.legal(rec.state, owed.seat)]
         action = random_action(specs, rnd)
-        usecases.act(deps, gid, players[owed.seat], action, uuid.uuid4().hex, None)
+        game_commands.act(deps, gid, players[owed.seat], action, uuid.uuid4().hex, None)
         made += 1
 
 

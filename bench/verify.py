@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import random
 import sys
 import time
@@ -20,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
-from events import audit, codec, decide  # noqa: E402
+from events import audit, codec, decide, envelope  # noqa: E402
 from events.record import Record, fold_all  # noqa: E402
 from games.base import Event  # noqa: E402
 from games.rng import Rng  # noqa: E402
@@ -28,18 +27,7 @@ from games.schemas import random_action  # noqa: E402
 
 
 def _append(rec: Record, log: list, events: list[Event], actor, command: dict, draws) -> Record:
-    envs = []
-    for i, e in enumerate(events):
-        env = {
-            "seq": rec.version + 1 + i,
-            "type": e.type,
-            "data": json.loads(codec.canonical(e.data)),
-            "actor": actor,
-            "at": codec.now_iso(),
-            "cause": command["type"],
-            "visible_to": e.visible_to if e.visible_to == "all" else list(e.visible_to),
-        }
-        envs.append(env)
+    envs = envelope.build(events, rec.version, actor, command["type"], codec.now_iso())
     envs[0]["command"] = command
     if draws[1] > draws[0]:
         envs[0]["draws"] = list(draws)
@@ -95,15 +83,8 @@ def finished_bundle(ruleset: str, players: int, seed: int) -> dict:
         start = rec.draws
         rec = _append(rec, log, events, actor, cmd, (start, rng.counter))
     ended = {"result": game.result(rec.state).to_json(), "seed": secret.hex()}
-    env = {
-        "seq": rec.version + 1,
-        "type": "game.Ended",
-        "data": json.loads(codec.canonical(ended)),
-        "actor": "system",
-        "at": codec.now_iso(),
-        "cause": "end",
-        "visible_to": "all",
-    }
+    at = codec.now_iso()
+    (env,) = envelope.build([Event("game.Ended", ended)], rec.version, "system", "end", at)
     log += codec.seal([env], rec.last_hash)
     return audit.bundle(fold_all(rec, [env]), log, secret.hex())
 

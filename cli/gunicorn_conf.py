@@ -9,7 +9,7 @@ import signal
 
 
 def post_worker_init(worker):
-    from service import streams
+    from api import streams
 
     for sig, handler in (
         (signal.SIGTERM, worker.handle_exit),

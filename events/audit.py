@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from events import codec, decide
+from events import codec, decide, envelope
 from events.record import Record, fold
-from games.base import Event, RuleViolation
+from games.base import RuleViolation
 from games.rng import Rng
 
 FORMAT = "marketfold-bundle/1"
@@ -210,27 +210,13 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
         if deadline and codec.parse_time(first["at"]) < codec.parse_time(deadline):
             replay.fail(first["seq"], f"a default was applied before its deadline {deadline}")
             return None
-    envs = [(e.type, _json(e.data), _visible(e.visible_to), actor) for e in evs]
+    built = envelope.build(evs, rec.version, actor, "", "")
+    envs = [(env["type"], env["data"], env["visible_to"], env["actor"]) for env in built]
     after = rec
-    for env in _as_envelopes(rec, evs, actor):
-        after = fold(after, env)
+    for env in built:
+        after = fold(after, {**env, "hash": ""})
     ends = after.state is not None and after.status == "active" and after.game.is_over(after.state)
     return envs, [start, rng.counter], ends
-
-
-def _as_envelopes(rec: Record, evs: list[Event], actor) -> list[dict[str, Any]]:
-    return [
-        {
-            "seq": rec.version + i + 1,
-            "type": e.type,
-            "data": _json(e.data),
-            "actor": actor,
-            "at": "",
-            "visible_to": _visible(e.visible_to),
-            "hash": "",
-        }
-        for i, e in enumerate(evs)
-    ]
 
 
 def _same(expected: list[tuple], group: list[dict[str, Any]], replay: Check) -> bool:
@@ -270,6 +256,3 @@ def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
 def _json(value: Any) -> Any:
     return json.loads(codec.canonical(value))
 
-
-def _visible(value: Any) -> Any:
-    return value if isinstance(value, str) else list(value)

@@ -1,4 +1,4 @@
-"""The event envelope, its canonical encoding and its hash chain."""
+"""The envelope's canonical encoding, its hash chain, and the log's time format."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 GENESIS = "0" * 64
-ENVELOPE_FIELDS = ("seq", "type", "data", "actor", "at", "cause", "visible_to", "prev", "hash")
 
 
 def canonical(value: Any) -> str:

@@ -67,6 +67,11 @@ def player_feed(player_id: str) -> str:
     return f"{PREFIX}:player:{player_id}:feed"
 
 
+def rate_limits() -> str:
+    """The prefix of the rate limiter's counters (Flask-Limiter's `key_prefix`)."""
+    return f"{PREFIX}:rate"
+
+
 def open_streams(caller: str) -> str:
     """The event streams a caller holds open now (`player:<id>` or `ip:<address>`)."""
     return f"{PREFIX}:streams:{caller}"

@@ -58,10 +58,6 @@ class League:
         played = all(t.game in self.results for r in self.rounds.values() for t in r.tables)
         return FINISHED if last and played else RUNNING
 
-    @property
-    def seed(self) -> str:
-        return self.settings["seed"]
-
     def active(self) -> list[str]:
         """Return the members not withdrawn, in join order."""
         return [m for m in self.members if m not in self.withdrawn]
@@ -81,14 +77,6 @@ class League:
             pairing.Round(tuple(t.players for t in r.tables), r.byes)
             for _, r in sorted(self.rounds.items())
         ]
-
-    def table_of(self, game_id: str) -> tuple[int, Table] | None:
-        """Return (round, table) of one of the league's games, or None."""
-        for number, r in self.rounds.items():
-            for t in r.tables:
-                if t.game == game_id:
-                    return number, t
-        return None
 
 
 def fold(league: League, envelope: dict[str, Any]) -> League:

@@ -1,103 +1,46 @@
-"""Every error leaves as application/problem+json, mapped from exceptions in one place."""
+"""Domain errors: what went wrong, as a stable `code` and a human `detail`; no HTTP here.
+
+The use cases raise these; `api.errors` maps each kind to its status and problem+json,
+and a worker reads them as outcomes (a league that is gone, a contended game).
+"""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-import redis
-from flask import Flask
-from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
 
-from events.decide import NotSeated
-from events.store import StaleVersion
-from games.base import InvalidAction, OptionError, RuleViolation
+class DomainError(Exception):
+    """A refusal with a stable code; `errors` names the offending fields, if any."""
 
-logger = logging.getLogger(__name__)
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
-
-
-class Problem(Exception):
-    """An error with an HTTP status and a stable code."""
-
-    def __init__(self, status: int, code: str, detail: str, **extra: Any):
+    def __init__(self, code: str, detail: str, errors: dict[str, list[str]] | None = None):
         super().__init__(detail)
-        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+        self.code, self.detail, self.errors = code, detail, errors
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """Return the optional members of the error (only `errors`, when given)."""
+        return {} if self.errors is None else {"errors": self.errors}
 
 
-def problem(
-    status: int, code: str, detail: str, retry_after: float | None = 1, **extra: Any
-):
-    """Return a Flask response tuple for a problem+json body (`retry_after`: seconds, the
-    Retry-After header of a 429 or 503; None leaves it to the rate limiter)."""
-    body = {
-        "type": f"https://marketfold.dev/problems/{code}",
-        "title": code.replace("_", " "),
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **extra,
-    }
-    headers = {"Content-Type": "application/problem+json"}
-    if status in (429, 503) and retry_after is not None:
-        headers["Retry-After"] = str(max(1, round(retry_after)))
-    if status == 401:
-        headers["WWW-Authenticate"] = 'Bearer realm="marketfold"'
-    return body, status, headers
+class NotFound(DomainError):
+    """No such game, league, round or player."""
 
 
-def _http(e: HTTPException):
-    if isinstance(getattr(e, "original_exception", None), STORE_DOWN):
-        # Redis failed outside a view (e.g. an after_request hook reading the rate
-        # limiter): Flask wraps that in a 500, but it is the same outage as in a view.
-        return _unavailable(e)
-    codes = {
-        404: "not_found",
-        405: "method_not_allowed",
-        413: "body_too_large",
-        415: "invalid_body",
-        429: "rate_limited",
-    }
-    code = codes.get(e.code or 500, "http_error")
-    # a 429 here is the rate limiter's: its own hook sets Retry-After to the window's reset
-    retry = None if e.code == 429 else 1
-    body, status, headers = problem(e.code or 500, code, e.description or code, retry)
-    if getattr(e, "valid_methods", None):
-        headers["Allow"] = ", ".join(e.valid_methods)
-    return body, status, headers
+class Invalid(DomainError):
+    """The request is well-formed but asks for something impossible (a bad value)."""
 
 
-def _unavailable(e: Exception):
-    return problem(503, "store_unavailable", "the event store is unreachable; retry")
+class Conflict(DomainError):
+    """The request clashes with the current state (a league already started)."""
 
 
-def _unexpected(e: Exception):
-    logger.exception("unhandled error")
-    return problem(500, "internal_error", "the server failed; the request was not applied")
+class Forbidden(DomainError):
+    """The caller is known but may not do this."""
 
 
-def register(app: Flask) -> None:
-    """Map every exception the API raises to its problem response."""
-    app.register_error_handler(Problem, lambda e: problem(e.status, e.code, e.detail, **e.extra))
-    app.register_error_handler(
-        ValidationError,
-        lambda e: problem(422, "invalid_body", "the request body is invalid", errors=e.messages),
-    )
-    app.register_error_handler(
-        InvalidAction,
-        lambda e: problem(422, e.code, str(e), errors={e.field or "type": [str(e)]}),
-    )
-    app.register_error_handler(
-        OptionError,
-        lambda e: problem(422, "invalid_option", str(e), errors={f"options.{e.field}": [e.reason]}),
-    )
-    app.register_error_handler(RuleViolation, lambda e: problem(409, e.code, str(e)))
-    app.register_error_handler(
-        NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")
-    )
-    app.register_error_handler(StaleVersion, lambda e: problem(412, "version_mismatch", str(e)))
-    for exc in STORE_DOWN:
-        app.register_error_handler(exc, _unavailable)
-    app.register_error_handler(HTTPException, _http)
-    app.register_error_handler(Exception, _unexpected)
+class Unauthorized(DomainError):
+    """The caller is not known, or must be."""
+
+
+class Contention(DomainError):
+    """Too many concurrent writes to one log; retrying later succeeds."""

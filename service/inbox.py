@@ -5,7 +5,7 @@ After every append the command loop calls `after_append`, which keeps
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
 `game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped). It also
 schedules the recording of a finished league game. `GET /v1/players/me/turns` reads the
-index; `GET /v1/players/me/feed` follows the stream (service.stream).
+index; `GET /v1/players/me/feed` follows the stream (api.sse).
 """
 
 from __future__ import annotations
@@ -16,18 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from events.record import ACTIVE, FINISHED, Record
-from workers import schedule
 
 if TYPE_CHECKING:
-    from service.deps import Deps
+    from service.bootstrap import Bootstrap
 
 FEED_MAXLEN = 1000  # notes kept per player (approximately)
 
 
-def after_append(deps: Deps, old: Record, new: Record) -> None:
+def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
     """Update the inbox of every player an append concerns."""
     notes: list[tuple[str, dict[str, Any]]] = []
-    pipe = deps.redis.pipeline(transaction=False)
+    pipe = boot.redis.pipeline(transaction=False)
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     for s in new.seats[len(old.seats) :]:
         pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
@@ -45,7 +44,7 @@ def after_append(deps: Deps, old: Record, new: Record) -> None:
             pipe.zrem(keys.player_games(player), new.game_id)
             notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
         if new.league:
-            schedule.league_result(deps, new.league["id"], new.game_id)
+            boot.scheduler.league_result(new.league["id"], new.game_id)
     if not notes and not len(pipe):
         return
     at = codec.now_iso()
@@ -55,14 +54,14 @@ def after_append(deps: Deps, old: Record, new: Record) -> None:
     pipe.execute()
 
 
-def turns(deps: Deps, player_id: str) -> list[dict[str, Any]]:
+def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     """Return every decision the player owes now, in any game, soonest deadline first."""
     out = []
-    for raw in deps.redis.zrange(keys.player_games(player_id), 0, -1):
+    for raw in boot.redis.zrange(keys.player_games(player_id), 0, -1):
         gid = raw.decode()
-        rec = deps.store.load(gid).record
+        rec = boot.store.load(gid).record
         if rec.status == FINISHED or rec.version == 0:
-            deps.redis.zrem(keys.player_games(player_id), gid)  # a missed removal
+            boot.redis.zrem(keys.player_games(player_id), gid)  # a missed removal
             continue
         seat = rec.seat_of(player_id)
         for o in rec.owed():
@@ -81,7 +80,7 @@ def turns(deps: Deps, player_id: str) -> list[dict[str, Any]]:
     return sorted(out, key=lambda t: (t["deadline"] is None, t["deadline"] or "", t["game"]))
 
 
-def last_id(deps: Deps, player_id: str) -> str:
+def last_id(boot: Bootstrap, player_id: str) -> str:
     """Return the id of the newest note in the player's feed ("0-0" when empty)."""
-    newest = deps.redis.xrevrange(keys.player_feed(player_id), count=1)
+    newest = boot.redis.xrevrange(keys.player_feed(player_id), count=1)
     return newest[0][0].decode() if newest else "0-0"

@@ -14,7 +14,7 @@ import pytest
 import redis
 import requests
 
-from service import create_app
+from api import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import gunicorn_argv
 
@@ -82,12 +82,15 @@ def kill_group(proc: subprocess.Popen) -> None:
 
 @pytest.fixture
 def worker_process(redis_url):
-    """Start real `marketfold worker` processes; all are killed after the test."""
+    """Start real `marketfold worker` processes; all are killed after the test. With
+    `pause` (a path), the worker stops right before each append while that file exists
+    (tests/paused_worker.py)."""
     procs: list[subprocess.Popen] = []
 
-    def start(**env: str) -> subprocess.Popen:
+    def start(pause: Path | None = None, **env: str) -> subprocess.Popen:
+        command = ["-m", "cli", "worker"] if pause is None else ["-m", "tests.paused_worker"]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "cli", "worker"],
+            [sys.executable, *command, *([str(pause)] if pause is not None else [])],
             env={**_env(redis_url), **env},
             cwd=ROOT,
             start_new_session=True,

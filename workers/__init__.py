@@ -1,1 +1,2 @@
-"""RQ jobs and the scheduling around them; they call the same use cases as the API."""
+"""RQ jobs, the scheduler behind service.ports.Scheduler, and the worker runner; the jobs
+call the same use cases as the API."""

@@ -9,18 +9,18 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import config
-from service.deps import Deps
-from workers import schedule
+from service import bootstrap, config
+from workers import jobs
+from workers.scheduler import RqScheduler
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
 
 
-def _sweep_forever(deps: Deps, stop: threading.Event) -> None:
+def _sweep_forever(scheduler: RqScheduler, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
-            schedule.sweep(deps, time.time())
+            scheduler.sweep(time.time())
         except redis.ConnectionError as e:  # keep sweeping through a Redis restart
             logger.warning("deadline sweep: Redis unreachable (%s); retrying", e)
             stop.wait(1.0)
@@ -31,19 +31,21 @@ def _sweep_forever(deps: Deps, stop: threading.Event) -> None:
 
 
 def run(burst: bool = False) -> None:
-    """Run a worker on the configured queue until it is told to stop."""
-    cfg = config.load()
-    deps = Deps.from_config(cfg)
+    """Run a worker on the configured queue until it is told to stop; its jobs run in this
+    process, on `workers.jobs.boot()` (where tests may install a hook first)."""
+    queue = jobs.boot().scheduler.queue
     stop = threading.Event()
+    # the sweeper has connections of its own
+    sweeper_boot = bootstrap.connect(config.load(), RqScheduler.connect)
     sweeper = threading.Thread(
         target=_sweep_forever,
-        args=(Deps.from_config(cfg), stop),
+        args=(sweeper_boot.scheduler, stop),
         name="deadline-sweeper",
         daemon=True,
     )
     sweeper.start()
     try:
-        worker = SimpleWorker([deps.queue], connection=deps.queue.connection)
+        worker = SimpleWorker([queue], connection=queue.connection)
         worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()

@@ -5,7 +5,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from service import create_app
+from api import create_app
 from tests.conftest import ROOT, TEST_CONFIG
 
 

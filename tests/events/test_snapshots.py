@@ -6,7 +6,7 @@ import pytest
 
 from events import keys
 from events.record import Record, fold_all
-from service import create_app
+from api import create_app
 from tests.conftest import TEST_CONFIG
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 

@@ -14,7 +14,7 @@ import requests
 
 from events import keys
 from leagues import standings
-from service import leagues
+from service import league_queries
 from cli.bot import Bot
 from cli.embedded import free_port
 from tests.conftest import ROOT, _env, gunicorn_args
@@ -139,7 +139,7 @@ class Agent:
 def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
     """Assert each table's game was recorded once and that the standings and ratings equal
     a recount from the finished games, in the order the league recorded them."""
-    league = leagues.load(deps, lid)
+    league = league_queries.load(deps, lid)
     log = deps.store.read_stream(keys.league_events(lid))
     recorded = [e["data"] for e in log if e["type"] == "league.GameRecorded"]
     tables = [t.game for r in league.rounds.values() for t in r.tables]

@@ -7,10 +7,10 @@ import random
 import time
 
 from events import keys
-from service import leagues, usecases
+from service import game_commands, league_commands, league_queries, league_rounds
 from tests.leagues.helpers import assert_recount, in_seconds, new_league, operator, wait_for
 from tests.service.helpers import bearer, new_game, new_players, play_to_end
-from workers import schedule
+from workers import scheduler
 
 
 def started_league(client, app, n: int = 3, **overrides) -> tuple[str, list[dict]]:
@@ -19,7 +19,7 @@ def started_league(client, app, n: int = 3, **overrides) -> tuple[str, list[dict
     players = new_players(client, n, "m")
     lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
     time.sleep(0.35)
-    assert leagues.start_round(app.extensions["marketfold"], lid, 1) == "started"
+    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
     return lid, players
 
 
@@ -74,7 +74,7 @@ def test_joins_after_the_start_are_refused(client, app):
     time.sleep(0.6)  # the start time passed; no worker has started the round yet
     res = client.post(f"/v1/leagues/{lid}/join", headers=bearer(late))
     assert res.status_code == 409 and res.get_json()["code"] == "league_started"
-    leagues.start_round(app.extensions["marketfold"], lid, 1)
+    league_rounds.start_round(app.extensions["marketfold"], lid, 1)
     res = client.post(
         f"/v1/leagues/{lid}/members", json={"player": later["id"]}, headers=bearer(op)
     )
@@ -84,7 +84,7 @@ def test_joins_after_the_start_are_refused(client, app):
 def test_a_round_opens_one_game_per_table_once_with_league_facts_and_deadlines(client, app):
     lid, players = started_league(client, app, 7, decision_timeout_s=45)
     deps = app.extensions["marketfold"]
-    assert leagues.start_round(deps, lid, 1) == "resumed"  # a second run changes nothing
+    assert league_rounds.start_round(deps, lid, 1) == "resumed"  # a second run changes nothing
     rnd = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()
     assert rnd["status"] == "started" and [len(t["players"]) for t in rnd["tables"]] == [4, 3]
     for t in rnd["tables"]:
@@ -105,7 +105,7 @@ def test_a_round_opens_one_game_per_table_once_with_league_facts_and_deadlines(c
 def test_turns_lists_every_game_where_the_caller_owes_soonest_deadline_first(client, app):
     lid, players = started_league(client, app, 3, decision_timeout_s=300)
     deps = app.extensions["marketfold"]
-    league_game = leagues.load(deps, lid).rounds[1].tables[0].game
+    league_game = league_queries.load(deps, lid).rounds[1].tables[0].game
     other = new_game(client, players, decision_timeout_s=100)  # not a league game
     owing = {}
     for gid in (league_game, other):
@@ -168,21 +168,21 @@ def test_a_finished_league_game_is_recorded_once_however_often_its_job_runs(
 ):
     lid, players = started_league(client, app, 3)
     deps = app.extensions["marketfold"]
-    gid = leagues.load(deps, lid).rounds[1].tables[0].game
+    gid = league_queries.load(deps, lid).rounds[1].tables[0].game
     seats = {
         client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p for p in players
     }
     play_to_end(client, app, gid, seats, random.Random(5))  # schedules league_result at the end
     for _ in range(3):
-        deps.queue.enqueue(schedule.JOBS["league_result"], lid, gid)  # duplicated jobs
-    schedule.league_result(deps, lid, gid)
-    assert leagues.record_result(deps, lid, gid) in ("recorded", "noop")
+        deps.scheduler.queue.enqueue(scheduler.JOBS["league_result"], lid, gid)  # duplicated jobs
+    deps.scheduler.league_result(lid, gid)
+    assert league_commands.record_result(deps, lid, gid) in ("recorded", "noop")
     worker_process()
     worker_process()
     member = f"league_result|{lid}|{gid}"
     wait_for(lambda: deps.redis.zscore(keys.deadlines(), member) is None, 10)
     time.sleep(1.0)
-    assert leagues.record_result(deps, lid, gid) == "noop"
+    assert league_commands.record_result(deps, lid, gid) == "noop"
     log = deps.store.read_stream(keys.league_events(lid))
     assert [e["data"]["game"] for e in log if e["type"] == "league.GameRecorded"] == [gid]
     rows = assert_recount(client, deps, lid)
@@ -197,14 +197,14 @@ def test_a_member_who_keeps_timing_out_is_withdrawn_from_later_rounds(client, ap
         client, app, 4, rounds=2, cadence_s=1, decision_timeout_s=1, withdraw_after_timeouts=1
     )
     deps = app.extensions["marketfold"]
-    gid = leagues.load(deps, lid).rounds[1].tables[0].game
+    gid = league_queries.load(deps, lid).rounds[1].tables[0].game
     key = deps.store.load(gid).record.owed()[0].key
     seat = deps.store.load(gid).record.owed()[0].seat
     late = deps.store.load(gid).record.seats[seat].player
     time.sleep(1.05)
-    assert usecases.expire(deps, gid, key) == "applied"
-    assert leagues.streaks(deps, leagues.load(deps, lid))[late] == 1
-    assert leagues.start_round(deps, lid, 2) == "started"
+    assert game_commands.expire(deps, gid, key) == "applied"
+    assert league_rounds.streaks(deps, league_queries.load(deps, lid))[late] == 1
+    assert league_rounds.start_round(deps, lid, 2) == "started"
     league = client.get(f"/v1/leagues/{lid}").get_json()
     assert [m["withdrawn_from_round"] for m in league["members"] if m["player"] == late] == [2]
     second = league["schedule"][1]
@@ -241,7 +241,7 @@ def test_league_answers_match_the_spec(client, app):
     expect(call("GET", one, lid=lid), 200)
     time.sleep(0.6)
     expect(call("POST", join, dee, lid), 409, "league_started")
-    leagues.start_round(app.extensions["marketfold"], lid, 1)
+    league_rounds.start_round(app.extensions["marketfold"], lid, 1)
     assert expect(call("GET", one, lid=lid), 200)["status"] == "running"
     expect(call("GET", "/v1/leagues/{league_id}/standings", lid=lid), 200)
     rounds = "/v1/leagues/{league_id}/rounds/{n}"

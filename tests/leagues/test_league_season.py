@@ -10,7 +10,7 @@ from pathlib import Path
 from events import keys
 from events.codec import parse_time
 from leagues import pairing
-from service import leagues
+from service import league_queries
 from tests.conftest import kill_group
 from tests.leagues.helpers import (
     Agent,
@@ -24,7 +24,7 @@ from tests.leagues.helpers import (
 from tests.service.helpers import new_players
 
 def check_season(client, deps, lid: str, agents: list[Agent]) -> None:
-    league = leagues.load(deps, lid)
+    league = league_queries.load(deps, lid)
     s = league.settings
     assert league.status == "finished" and sorted(league.rounds) == list(range(1, s["rounds"] + 1))
     log = deps.store.read_stream(keys.league_events(lid))
@@ -86,14 +86,14 @@ def test_a_season_runs_on_the_workers_alone_and_standings_match_a_recount(
     worker_process()
     # Nothing but the workers runs now: the first round opens on its own.
     wait_for(  # the round is logged first, then its games are opened
-        lambda: 1 in (rounds := leagues.load(deps, lid).rounds)
+        lambda: 1 in (rounds := league_queries.load(deps, lid).rounds)
         and all(deps.store.exists(t.game) for t in rounds[1].tables),
         30,
     )
     base, server = serve(redis_url)  # for the members' bots only
     agents = start_agents(base, players)
     try:
-        wait_for(lambda: leagues.load(deps, lid).status == "finished", 90, every=0.5)
+        wait_for(lambda: league_queries.load(deps, lid).status == "finished", 90, every=0.5)
         check_season(client, deps, lid, agents)
         assert client.get(f"/v1/leagues/{lid}").get_json()["status"] == "finished"
     finally:
@@ -119,19 +119,19 @@ def test_killing_and_restarting_workers_mid_season_changes_nothing(
     )
     deps = app.extensions["marketfold"]
     pause = Path(tmp_path / "pause")
-    first = worker_process(MARKETFOLD_TEST_PAUSE_FILE=str(pause), MARKETFOLD_CLAIM_S="2")
+    first = worker_process(pause=pause, MARKETFOLD_CLAIM_S="2")
     base, server = serve(redis_url)
     agents = start_agents(base, players)
     try:
-        wait_for(lambda: 1 in leagues.load(deps, lid).rounds, 30)
+        wait_for(lambda: 1 in league_queries.load(deps, lid).rounds, 30)
         pause.touch()  # the next job of the first worker stops just before its append
-        wait_for(lambda: time.time() > leagues.load(deps, lid).due(2) + 0.5, 30)
+        wait_for(lambda: time.time() > league_queries.load(deps, lid).due(2) + 0.5, 30)
         kill_group(first)  # killed in the middle of a job (round 2, or a result)
         pause.unlink()
-        assert 2 not in leagues.load(deps, lid).rounds
+        assert 2 not in league_queries.load(deps, lid).rounds
         worker_process(MARKETFOLD_CLAIM_S="2")
         worker_process(MARKETFOLD_CLAIM_S="2")
-        wait_for(lambda: leagues.load(deps, lid).status == "finished", 90, every=0.5)
+        wait_for(lambda: league_queries.load(deps, lid).status == "finished", 90, every=0.5)
         check_season(client, deps, lid, agents)
     finally:
         stop(agents)

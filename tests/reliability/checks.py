@@ -25,7 +25,7 @@ import requests
 from events import audit, keys
 from events.record import Record, fold, fold_all
 from events.store import EventStore
-from service import present
+from api import present
 from tests.reliability.load import Load, Table, auth
 
 

@@ -18,7 +18,7 @@ import requests
 import yaml
 
 from events import keys
-from service import usecases
+from service.players import hash_token
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def table(client, r):
     players = new_players(client, 3)
     gid = new_game(client, players)
     (stranger, revoked) = new_players(client, 2, "x")
-    r.delete(keys.token(usecases.hash_token(revoked["token"])))
+    r.delete(keys.token(hash_token(revoked["token"])))
     return {
         "gid": gid,
         "seats": by_seat(client, gid, players),

@@ -14,7 +14,8 @@ import pytest
 
 from events.record import Record, fold_all
 from events.redact import redact
-from service import present, usecases
+from api import present
+from service import game_commands
 from tests.reliability import hidden
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 
@@ -48,7 +49,7 @@ class Playout:
             return None
         rec = self.deps.store.load(self.gid).record
         if (phase := rec.game.ready(rec.state)) is not None:
-            usecases.resolve(self.deps, self.gid, phase)
+            game_commands.resolve(self.deps, self.gid, phase)
             return 200
         seat = self.rnd.choice(game["owed"])["seat"]
         action = random_action(self.rnd, self.get("/legal", seat)["actions"])

@@ -10,7 +10,7 @@ from openapi_spec_validator import validate
 
 import games
 from games.base import InvalidAction
-from service import create_app
+from api import create_app
 from tests.service.openapi_check import (
     METHODS,
     assert_matches,

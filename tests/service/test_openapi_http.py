@@ -12,7 +12,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 import games
-from service import create_app
+from api import create_app
 from cli.embedded import free_port
 from tests.service.helpers import random_action
 from tests.service.openapi_check import (

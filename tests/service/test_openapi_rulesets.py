@@ -12,7 +12,7 @@ import pytest
 import games
 from games.rng import Rng
 from games.schemas import value_for
-from service import usecases
+from service import game_commands
 from tests.games.playout import Playout, apply
 from tests.games.playout import random_action as random_legal_action
 from tests.service.helpers import random_action
@@ -183,7 +183,7 @@ def test_each_ruleset_plays_over_http_as_the_spec_describes(api, app, ruleset):
     for _ in range(HTTP_ACTIONS):
         rec = deps.store.load(gid).record
         if (phase := rec.game.ready(rec.state)) is not None:  # as the worker would
-            usecases.resolve(deps, gid, phase)
+            game_commands.resolve(deps, gid, phase)
             continue
         if (public := expect(api.get(GAME, gid), 200))["status"] != "active":
             break

@@ -2,7 +2,7 @@
 
 import pytest
 
-from service import create_app
+from api import create_app
 from tests.service.helpers import bearer
 
 

@@ -5,10 +5,11 @@ import time
 from rq.registry import FailedJobRegistry
 
 from events.codec import parse_time
-from service import usecases
+from service import game_commands
+from service.ports import job_id as work_id
 from tests.conftest import kill_group
 from tests.service.helpers import bearer, by_seat, new_game, new_players
-from workers import schedule
+from workers import scheduler
 
 
 def timed_out(client, gid):
@@ -49,10 +50,10 @@ def test_a_decision_made_in_time_is_not_expired(client, app):
     seat = game["owed"][0]["seat"]
     deps = app.extensions["marketfold"]
     key = deps.store.load(gid).record.owed()[0].key
-    assert usecases.expire(deps, gid, key) == "early"  # not due yet: nothing happens
+    assert game_commands.expire(deps, gid, key) == "early"  # not due yet: nothing happens
     client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(seats[seat]))
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
-    assert usecases.expire(deps, gid, key) == "noop"
+    assert game_commands.expire(deps, gid, key) == "noop"
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version
 
 
@@ -61,9 +62,9 @@ def test_two_workers_and_a_duplicated_schedule_apply_a_timeout_once(client, app,
     gid = new_game(client, players, decision_timeout_s=1)
     deps = app.extensions["marketfold"]
     key = deps.store.load(gid).record.owed()[0].key
-    schedule.expiry(deps, gid, key, "2000-01-01T00:00:00.000Z")  # scheduled again, overdue
+    deps.scheduler.expiry(gid, key, "2000-01-01T00:00:00.000Z")  # scheduled again, overdue
     for _ in range(3):
-        deps.queue.enqueue(schedule.JOBS["expire"], gid, key)  # and duplicate jobs
+        deps.scheduler.queue.enqueue(scheduler.JOBS["expire"], gid, key)  # and duplicate jobs
     worker_process()
     worker_process()
     wait_for(lambda: timed_out(client, gid))
@@ -77,9 +78,9 @@ def test_repeated_expiry_of_the_same_decision_is_a_no_op(client, app):
     deps = app.extensions["marketfold"]
     key = deps.store.load(gid).record.owed()[0].key
     time.sleep(1.1)
-    assert usecases.expire(deps, gid, key) == "applied"
+    assert game_commands.expire(deps, gid, key) == "applied"
     version = deps.store.load(gid).record.version
-    assert usecases.expire(deps, gid, key) == "noop"
+    assert game_commands.expire(deps, gid, key) == "noop"
     assert deps.store.load(gid).record.version == version
 
 
@@ -108,11 +109,11 @@ def test_a_job_that_keeps_failing_is_retried_then_kept_in_the_failed_registry(
     key = deps.store.load(gid).record.owed()[0].key
     r.xadd(f"mf:{{g:{gid}}}:events", {"e": b"{not json"}, id="999-0")  # a corrupted log
     r.delete(f"mf:{{g:{gid}}}:snapshot")
-    schedule.expiry(deps, gid, key, "2000-01-01T00:00:00.000Z")
+    deps.scheduler.expiry(gid, key, "2000-01-01T00:00:00.000Z")
     worker_process(MARKETFOLD_RETRY_INTERVALS="[0, 0]", MARKETFOLD_CLAIM_S="600")
-    job_id = schedule.job_id("expire", gid, key)
-    registry = FailedJobRegistry(name=deps.queue.name, connection=deps.queue.connection)
+    job_id = work_id("expire", gid, key)
+    registry = FailedJobRegistry(name=deps.scheduler.queue.name, connection=deps.scheduler.queue.connection)
     wait_for(lambda: job_id in registry.get_job_ids())
-    job = deps.queue.fetch_job(job_id)
+    job = deps.scheduler.queue.fetch_job(job_id)
     assert job.retries_left == 0
     assert "JSONDecodeError" in job.latest_result().exc_string

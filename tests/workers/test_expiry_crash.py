@@ -35,10 +35,10 @@ def test_a_worker_stuck_or_killed_mid_expiry_applies_the_default_exactly_once(
     deps = app.extensions["marketfold"]
     pause = tmp_path / "pause"
     pause.touch()
-    stuck = worker_process(MARKETFOLD_TEST_PAUSE_FILE=str(pause), MARKETFOLD_CLAIM_S="1")
+    stuck = worker_process(pause=pause, MARKETFOLD_CLAIM_S="1")
     gid = new_game(client, new_players(client, 3), decision_timeout_s=1)
     first = deps.store.load(gid).record.owed()[0]
-    started = StartedJobRegistry(deps.queue.name, connection=deps.queue.connection)
+    started = StartedJobRegistry(deps.scheduler.queue.name, connection=deps.scheduler.queue.connection)
     job = f"expire-{gid}-{first.key}"
     wait_for(lambda: job in started.get_job_ids())  # blocked before its append
     assert timeouts(deps.store, gid) == []

@@ -9,7 +9,6 @@ from rq.registry import StartedJobRegistry
 
 from tests.conftest import kill_group
 from tests.service.helpers import bearer, by_seat, new_game, new_players
-from workers import schedule
 
 REVEALED = "sorcerous-futures.SealedBidsRevealed"
 
@@ -120,13 +119,14 @@ def test_missing_sealed_bids_take_their_default_at_the_deadline_and_resolve_once
 def test_a_worker_stuck_or_killed_mid_resolution_resolves_the_phase_exactly_once(
     client, app, worker_process, tmp_path, crash
 ):
+    app.extensions["marketfold"].scheduler.claim_s = 1  # the API claims as the workers do
     pause = tmp_path / "pause"
     pause.touch()
-    stuck = worker_process(MARKETFOLD_TEST_PAUSE_FILE=str(pause), MARKETFOLD_CLAIM_S="1")
+    stuck = worker_process(pause=pause, MARKETFOLD_CLAIM_S="1")
     gid, seats, game = sealed_table(client)
     for seat in [o["seat"] for o in game["owed"]]:
         bid(client, gid, seats, seat, 2)
-    queue = app.extensions["marketfold"].queue
+    queue = app.extensions["marketfold"].scheduler.queue
     started = StartedJobRegistry(queue.name, connection=queue.connection)
     wait_for(lambda: started.get_job_ids())  # the job is inside the stuck worker
     if crash:
@@ -155,7 +155,7 @@ def test_a_second_bid_and_a_bid_after_the_phase_closed_are_refused(client, worke
 
 
 def test_a_retry_repairs_a_first_call_that_died_before_scheduling(
-    client, worker_process, monkeypatch
+    client, app, worker_process, monkeypatch
 ):
     gid, seats, game = sealed_table(client)
     bidders = [o["seat"] for o in game["owed"]]
@@ -168,7 +168,7 @@ def test_a_retry_repairs_a_first_call_that_died_before_scheduling(
         raise redis.ConnectionError("connection lost")
 
     with monkeypatch.context() as patch:
-        patch.setattr(schedule, "resolution", store_lost)
+        patch.setattr(app.extensions["marketfold"].scheduler, "resolution", store_lost)
         assert client.post(url, json=body, headers=headers).status_code == 503
     assert client.post(url, json=body, headers=headers).status_code == 202  # the same key
     worker_process()

@@ -6,6 +6,9 @@ from typing import Any
 
 from events.record import Record
 from events.redact import redact
+from games.base import ActionSpec, Game
+from service.game_log import owed
+from service.loop import Outcome
 
 LANGS = ("en", "es")
 
@@ -46,11 +49,43 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
     }
 
 
-def owed(rec: Record) -> list[dict[str, Any]]:
-    """Return the decisions owed now, with their deadlines."""
-    return [{"seat": o.seat, "kind": o.kind, "deadline": rec.deadline(o.key)} for o in rec.owed()]
-
-
 def events(rec: Record, envelopes: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """Return envelopes redacted for `seat`."""
     return [redact(env, rec, seat) for env in envelopes]
+
+
+def ruleset(game: Game, lang: str) -> dict[str, Any]:
+    """Return a ruleset as GET /v1/rulesets lists it."""
+    return {
+        "id": game.id,
+        "name": game.names.get(lang, game.names["en"]),
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "rules_version": game.rules_version,
+        "options": game.options_schema,
+    }
+
+
+def legal(rec: Record, specs: list[ActionSpec]) -> dict[str, Any]:
+    """Return what a seat may do now, at the game's version."""
+    return {
+        "version": rec.version,
+        "actions": [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs],
+    }
+
+
+def acted(done: Outcome, player_id: str) -> dict[str, Any]:
+    """Return the answer to an action: the new version, the events as the caller may see
+    them, who owes what, and whether a simultaneous phase is still pending."""
+    seat = done.record.seat_of(player_id)
+    events_ = events(done.record, done.envelopes, seat)
+    return {"version": done.version, "events": events_, "owed": done.owed, "pending": done.pending}
+
+
+def past(now: Record, then: Record, seat: int | None, lang: str) -> dict[str, Any]:
+    """Return the game as it was (`then`) for a caller seated now at `seat`; once the game
+    is over every seat's view of the past opens."""
+    shown = game(then, seat, lang)
+    if now.status == "finished" and then.state is not None:
+        shown["views"] = [then.game.view(then.state, s, lang) for s in range(then.players)]
+    return shown

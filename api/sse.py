@@ -1,5 +1,5 @@
 """Server-Sent Events routes: a game's events as they are appended, redacted for the
-caller, and a player's feed of notes. Both run on `service.streams.follow`.
+caller, and a player's feed of notes. Both run on `api.streams.follow`.
 
 A game stream resumes after `Last-Event-ID` (or `?after=`), sends a comment line as a
 heartbeat every `SSE_HEARTBEAT_S` seconds, ends after `game.Ended` (a resume past the end
@@ -21,13 +21,17 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from api import auth, limits
+from api.context import boot
+from api.errors import Problem
+from api.parse import event_seq
+from api.parse import game_id as game_id_ok
+from api.streams import Slot, follow
 from events import codec, keys
 from events.record import FINISHED
 from events.redact import redact
-from service import auth, commands, inbox, limits
-from service.api import DIGITS, deps, game_id_ok
-from service.errors import Problem
-from service.streams import Slot, follow
+from service import game_queries, inbox
+from service.errors import Invalid
 
 bp = Blueprint("stream", __name__, url_prefix="/v1")
 FEED_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")
@@ -57,24 +61,12 @@ class Shared:
 SHARED = Shared()
 
 
-def _resume_point() -> int:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-    if not DIGITS.fullmatch(raw.strip()):
-        raise Problem(
-            422,
-            "invalid_header",
-            "Last-Event-ID must be an event seq",
-            errors={"Last-Event-ID": ["must be a whole number"]},
-        )
-    return int(raw)
-
-
 def _sse(stream: str, after: str, render) -> Response:
     """Open a stream slot for the caller (or answer 429) and serve the stream."""
     cfg = current_app.config
     beat, caller = float(cfg["SSE_HEARTBEAT_S"]), limits.identity()
     cap = cfg["STREAM_LIMIT_TOKEN" if caller.startswith("player:") else "STREAM_LIMIT_ANON"]
-    slot = Slot(deps(), caller, beat)
+    slot = Slot(boot(), caller, beat)
     if not slot.open(int(cap)):
         raise Problem(
             429,
@@ -83,7 +75,7 @@ def _sse(stream: str, after: str, render) -> Response:
             retry_after=beat,  # a crashed server's streams stop counting within 2 beats
         )
     frames = follow(
-        deps(),
+        boot(),
         stream,
         after,
         render,
@@ -98,9 +90,9 @@ def _sse(stream: str, after: str, render) -> Response:
 
 @bp.get("/games/<game_id>/events/stream")
 def stream_events(game_id: str):
-    player = auth.caller(deps(), required=False)
-    after = _resume_point()
-    rec = commands.load(deps(), game_id_ok(game_id)).record
+    player = auth.caller(boot(), required=False)
+    after = event_seq()
+    rec = game_queries.load(boot(), game_id_ok(game_id))
     if rec.status == FINISHED and after >= rec.version:
         return Response(status=204)  # nothing will ever follow: EventSource stops on 204
     player_id = player["id"] if player else None
@@ -127,16 +119,15 @@ def stream_events(game_id: str):
 
 @bp.get("/players/me/feed")
 def my_feed():
-    player = auth.caller(deps())
+    player = auth.caller(boot())
     raw = request.headers.get("Last-Event-ID") or request.args.get("after")
     if raw is not None and not FEED_ID.fullmatch(raw.strip()):
-        raise Problem(
-            422,
+        raise Invalid(
             "invalid_header",
             "Last-Event-ID must be a feed id such as 1712345678901-0",
             errors={"Last-Event-ID": ["a feed id: digits, or digits-digits"]},
         )
-    after = raw.strip() if raw is not None else inbox.last_id(deps(), player["id"])
+    after = raw.strip() if raw is not None else inbox.last_id(boot(), player["id"])
 
     def render(entry_id: str, fields: dict[bytes, bytes]) -> tuple[str, bool]:
         note = fields[b"n"].decode()

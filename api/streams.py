@@ -24,7 +24,7 @@ from greenlet import GreenletExit
 from events import keys
 
 if TYPE_CHECKING:
-    from service.deps import Deps
+    from service.bootstrap import Bootstrap
 
 logger = logging.getLogger(__name__)
 # Frame = what to send for one entry (None: nothing), and whether the stream ends after it
@@ -53,27 +53,28 @@ class Slot:
     """One open stream counted against its caller's cap; refreshed every heartbeat so a
     crashed process's streams stop counting after two heartbeats."""
 
-    def __init__(self, deps: Deps, caller: str, beat: float):
-        self.deps, self.key, self.id = deps, keys.open_streams(caller), uuid.uuid4().hex
+    def __init__(self, boot: Bootstrap, caller: str, beat: float):
+        self.boot, self.key, self.id = boot, keys.open_streams(caller), uuid.uuid4().hex
         self.ttl_ms = int((2 * beat + 5) * 1000)
 
     def open(self, cap: int) -> bool:
         now = int(time.time() * 1000)
-        script = self.deps.redis.register_script(OPEN_SLOT)
-        return bool(script(keys=[self.key], args=[now, now + self.ttl_ms, cap, self.id, self.ttl_ms]))
+        script = self.boot.redis.register_script(OPEN_SLOT)
+        args = [now, now + self.ttl_ms, cap, self.id, self.ttl_ms]
+        return bool(script(keys=[self.key], args=args))
 
     def refresh(self) -> None:
-        pipe = self.deps.redis.pipeline(transaction=False)
+        pipe = self.boot.redis.pipeline(transaction=False)
         pipe.zadd(self.key, {self.id: int(time.time() * 1000) + self.ttl_ms}, xx=True)
         pipe.pexpire(self.key, self.ttl_ms)
         pipe.execute()
 
     def close(self) -> None:
-        self.deps.redis.zrem(self.key, self.id)
+        self.boot.redis.zrem(self.key, self.id)
 
 
 def follow(
-    deps: Deps,
+    boot: Bootstrap,
     stream: str,
     after: str,
     render: Render,
@@ -94,7 +95,7 @@ def follow(
     sub = None
     try:
         yield "retry: 1000\n\n"
-        sub, entries = deps.hub.subscribe(stream, after)
+        sub, entries = boot.hub.subscribe(stream, after)
         while not _closing:
             if entries:
                 frames, last = [], False
@@ -111,7 +112,7 @@ def follow(
             if left <= 0:
                 return
             try:
-                entries = deps.hub.take(sub, min(beat, left))
+                entries = boot.hub.take(sub, min(beat, left))
             except StreamClosed:
                 return
             if entries is None:  # Redis failed: the client reconnects with Last-Event-ID
@@ -126,7 +127,7 @@ def follow(
     finally:
         _open.discard(me)
         if sub is not None:
-            deps.hub.unsubscribe(stream, sub)
+            boot.hub.unsubscribe(stream, sub)
         try:
             slot.close()
         except Exception:  # the slot expires by itself

@@ -12,11 +12,13 @@ import time
 from typing import Any
 
 import redis
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 from flask_limiter import Limiter
 from limits import parse
 
-from service import auth
+from api import auth
+from api.context import boot
+from events import keys
 
 UNLIMITED = ("/healthz", "/openapi.yaml", "/docs")
 
@@ -25,7 +27,7 @@ def identity() -> str:
     """Count a request against its token if the token is real, else against its address
     (so inventing tokens buys no extra budget)."""
     try:
-        player = auth.caller(current_app.extensions["marketfold"], required=False, strict=False)
+        player = auth.caller(boot(), required=False, strict=False)
     except redis.RedisError:  # the store is down: the view will answer 503
         player = None
     if player is not None:
@@ -54,7 +56,7 @@ def install(app: Flask, cfg: dict[str, Any]) -> Limiter:
         application_limits_exempt_when=lambda: request.path.startswith(UNLIMITED),
         storage_uri=_storage_uri(cfg["REDIS_URL"]),
         strategy="fixed-window",
-        key_prefix="mf:rate",
+        key_prefix=keys.rate_limits(),
         headers_enabled=False,
         swallow_errors=True,  # a limiter outage must not take the API down
     )

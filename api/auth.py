@@ -1,0 +1,38 @@
+"""Bearer tokens: who is calling."""
+
+from __future__ import annotations
+
+from flask import g, request
+
+from service import players
+from service.bootstrap import Bootstrap
+from service.errors import Unauthorized
+
+
+def caller(boot: Bootstrap, required: bool = True, strict: bool = True) -> dict[str, str] | None:
+    """Return the calling player; raise Unauthorized on a missing (when required) or
+    forged token.
+
+    The answer is kept for the rest of the request, so the rate limiter and the view look
+    the token up once. With `strict=False` a bad token counts as no token instead."""
+    if "caller" not in g:
+        g.caller = _lookup(boot)
+    player = g.caller
+    if isinstance(player, Unauthorized):
+        if strict:
+            raise player
+        return None
+    if player is None and required:
+        raise Unauthorized("unauthorized", "send Authorization: Bearer <token>")
+    return player
+
+
+def _lookup(boot: Bootstrap) -> dict[str, str] | Unauthorized | None:
+    header = request.headers.get("Authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return Unauthorized("unauthorized", "the Authorization header must be 'Bearer <token>'")
+    player = players.authenticate(boot, token.strip())
+    return player if player is not None else Unauthorized("unauthorized", "unknown token")

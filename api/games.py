@@ -1,0 +1,115 @@
+"""The HTTP API for players and games, version 1. Each view: parse the request, call one
+use case or query, present the answer."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+
+from api import auth, present
+from api.context import boot
+from api.parse import body, if_match, idempotency_key, lang, number
+from api.parse import game_id as game_id_ok
+from api.schemas import Action, GameCreate, PlayerCreate
+from events import audit
+from events.record import Record
+from service import game_commands, game_queries, players
+from service.errors import Invalid
+
+bp = Blueprint("api", __name__, url_prefix="/v1")
+
+
+@bp.post("/players")
+def create_player():
+    data = PlayerCreate().load(body())
+    return players.create_player(boot(), data["name"]), 201
+
+
+@bp.get("/rulesets")
+def list_rulesets():
+    return {"rulesets": [present.ruleset(g, lang()) for g in game_queries.rulesets()]}
+
+
+@bp.post("/games")
+def create_game():
+    player = auth.caller(boot())
+    data = GameCreate().load(body())
+    done = game_commands.create_game(
+        boot(),
+        player["id"],
+        data["ruleset"],
+        data["players"],
+        data["options"],
+        data["decision_timeout_s"],
+    )
+    return _game_response(done.record, None, 201)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    player = auth.caller(boot(), required=False)
+    rec = game_queries.load(boot(), game_id_ok(game_id))
+    return _game_response(rec, game_queries.seat(rec, player), 200)
+
+
+def _game_response(rec: Record, seat: int | None, status: int) -> Response:
+    response = jsonify(present.game(rec, seat, lang()))
+    response.status_code = status
+    response.set_etag(str(rec.version))
+    return response.make_conditional(request) if status == 200 else response
+
+
+@bp.post("/games/<game_id>/join")
+def join_game(game_id: str):
+    player = auth.caller(boot())
+    done = game_commands.join(boot(), game_id_ok(game_id), player)
+    seat = done.record.seat_of(player["id"])
+    return {"seat": seat, "version": done.record.version, "status": done.record.status}, 200
+
+
+@bp.get("/games/<game_id>/legal")
+def legal_actions(game_id: str):
+    player = auth.caller(boot())
+    rec, specs = game_queries.legal(boot(), game_id_ok(game_id), player["id"])
+    return present.legal(rec, specs)
+
+
+@bp.post("/games/<game_id>/actions")
+def post_action(game_id: str):
+    player = auth.caller(boot())
+    game_id_ok(game_id)
+    action = Action().load(body())
+    key = idempotency_key(players.new_id("auto_"))
+    done = game_commands.act(boot(), game_id, player["id"], action, key, if_match())
+    return present.acted(done, player["id"]), 202 if done.pending else 201
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str):
+    player = auth.caller(boot(), required=False)
+    after = number("after", request.args.get("after", "0"))
+    rec, envelopes = game_queries.history(boot(), game_id_ok(game_id), after)
+    seat = game_queries.seat(rec, player)
+    return {"version": rec.version, "events": present.events(rec, envelopes, seat)}
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str):
+    player = auth.caller(boot(), required=False)
+    return game_queries.export(boot(), game_id_ok(game_id), player)
+
+
+@bp.get("/games/<game_id>/state")
+def state_at(game_id: str):
+    player = auth.caller(boot(), required=False)
+    at = number("at", request.args.get("at", ""), least=1)
+    now, past = game_queries.state_at(boot(), game_id_ok(game_id), at)
+    return present.past(now, past, game_queries.seat(now, player), lang())
+
+
+@bp.post("/verify")
+def verify_bundle():
+    data = body()
+    if not isinstance(data, dict):
+        errors = {"_body": ["must be a JSON object"]}
+        raise Invalid("invalid_body", "the body must be an exported bundle", errors=errors)
+    return audit.verify(data).to_json()

@@ -1,0 +1,119 @@
+"""Reading a request: its JSON body, ids in the path, headers and query numbers. Anything
+malformed is refused here, before a use case runs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import request
+
+from api import present
+from api.errors import Problem
+from service.errors import Invalid, NotFound
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+DIGITS = re.compile(r"[0-9]{1,18}")
+IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
+MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder
+JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
+
+
+def body() -> Any:
+    """Return the JSON body, or refuse it if it is not JSON or nests too deeply."""
+    raw, limit = request.get_data(cache=True), request.max_content_length
+    if request.content_length is None and limit and len(raw) >= limit:
+        # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
+        raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
+    if _too_deep(raw, MAX_DEPTH):
+        raise Invalid(
+            "invalid_body",
+            f"the body nests arrays and objects deeper than {MAX_DEPTH} levels",
+            errors={"_body": [f"at most {MAX_DEPTH} levels of nesting"]},
+        )
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # belt and braces: the depth check should catch it first
+        data = None
+    if data is None:
+        errors = {"_body": ["not valid JSON"]}
+        raise Invalid("invalid_body", "the body must be a JSON object", errors=errors)
+    return data
+
+
+def _too_deep(raw: bytes, limit: int) -> bool:
+    """Return True if JSON text nests deeper than `limit`, in C-speed passes: strip the
+    strings, keep the brackets, then peel one level of empty pairs per pass."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    brackets = JSON_STRING.sub(b"", raw).translate(None, NOT_BRACKET)
+    for _ in range(limit):
+        peeled = EMPTY_PAIR.sub(b"", brackets)
+        if len(peeled) == len(brackets):
+            break  # unbalanced or stray brackets: not JSON, the decoder will say so
+        brackets = peeled
+    return EMPTY_PAIR.search(brackets) is not None
+
+
+def game_id(value: str) -> str:
+    """Return a well-formed game id, or refuse it as an unknown game."""
+    if not GAME_ID.fullmatch(value):
+        raise NotFound("game_not_found", f"no game {value!r}")
+    return value
+
+
+def lang() -> str:
+    """Return the caller's language (Accept-Language; default en)."""
+    return present.language(request.headers.get("Accept-Language"))
+
+
+def number(name: str, raw: str, least: int = 0) -> int:
+    """Return query parameter `name` as a whole number >= `least`."""
+    if not DIGITS.fullmatch(raw) or int(raw) < least:
+        detail = "a whole number" if least == 0 else f"a whole number >= {least}"
+        errors = {name: [f"must be a whole number >= {least}"]}
+        raise Invalid("invalid_query", f"{name} must be {detail}", errors=errors)
+    return int(raw)
+
+
+def idempotency_key(new: str) -> str:
+    """Return the Idempotency-Key header (`new` when absent), or refuse a malformed one."""
+    key = request.headers.get("Idempotency-Key") or new
+    if not IDEM_KEY.fullmatch(key):
+        raise Invalid(
+            "invalid_header",
+            "Idempotency-Key must be 1-128 visible ASCII chars",
+            errors={"Idempotency-Key": ["1-128 visible ASCII characters"]},
+        )
+    return key
+
+
+def if_match() -> int | None:
+    """Return the version in If-Match (None when absent or `*`)."""
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip().removeprefix("W/").strip('"')
+    if value == "*":
+        return None  # any current version
+    if not DIGITS.fullmatch(value):
+        raise Invalid(
+            "invalid_header",
+            'If-Match must be a game version, e.g. "12"',
+            errors={"If-Match": ["must be a version number"]},
+        )
+    return int(value)
+
+
+def event_seq() -> int:
+    """Return where a game's event stream resumes: Last-Event-ID, or ?after=, or 0."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+    if not DIGITS.fullmatch(raw.strip()):
+        raise Invalid(
+            "invalid_header",
+            "Last-Event-ID must be an event seq",
+            errors={"Last-Event-ID": ["must be a whole number"]},
+        )
+    return int(raw)

@@ -1,0 +1,39 @@
+"""The event envelope, built in one place for every log (a game's, a league's, the audit's).
+
+An envelope is `seq, type, data, actor, at, cause, visible_to`, plus a random `salt` on
+a hidden event (so its hash cannot be searched for a small secret); `codec.seal` then
+adds `prev` and `hash`. Its `data` is exactly what a reload of the stream sees.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from events import codec
+from games.base import Event
+
+Actor = int | str
+
+
+def build(
+    events: list[Event], version: int, actor: Actor, cause: str, at: str
+) -> list[dict[str, Any]]:
+    """Return the envelopes of `events` appended after `version`."""
+    out = []
+    for i, event in enumerate(events):
+        hidden = event.visible_to != "all"
+        env: dict[str, Any] = {
+            "seq": version + 1 + i,
+            "type": event.type,
+            "data": json.loads(codec.canonical(event.data)),
+            "actor": actor,
+            "at": at,
+            "cause": cause,
+            "visible_to": list(event.visible_to) if hidden else "all",
+        }
+        if hidden:
+            env["salt"] = secrets.token_hex(16)
+        out.append(env)
+    return out

@@ -1,0 +1,160 @@
+"""What players and workers can do to a game, each a command on `service.loop`.
+
+A league's table is created and filled by the same `create_game` and `join` as any other
+game; it passes a fixed game id and is idempotent, since a league job may run twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import TYPE_CHECKING, Any
+
+import games
+from events import codec, decide, keys
+from games.base import Event, Game
+from games.rng import Rng
+from service import loop
+from service.errors import Invalid
+from service.game_log import GameLog
+from service.loop import Outcome
+from service.players import new_id
+from service.ports import job_id
+
+if TYPE_CHECKING:
+    from events.record import Record
+    from service.bootstrap import Bootstrap
+
+
+def ruleset(name: str) -> Game:
+    """Return the current rules of ruleset `name`, or raise Invalid."""
+    game = games.get(name)
+    if game is None:
+        errors = {"ruleset": [f"must be one of {sorted(games.REGISTRY)}"]}
+        raise Invalid("unknown_ruleset", f"no ruleset {name!r}", errors=errors)
+    return game
+
+
+def create_game(
+    boot: Bootstrap,
+    creator: str,
+    name: str,
+    players: int,
+    options: dict,
+    timeout: int | None,
+    league: dict[str, Any] | None = None,
+) -> Outcome:
+    """Create a game waiting for its players; log the seed's commitment, keep the seed.
+
+    A league's game (`league`: its id, round and table) has a fixed id, so creating it
+    again changes nothing."""
+    game = ruleset(name)
+    if not game.min_players <= players <= game.max_players:
+        span = f"{game.min_players} to {game.max_players}"
+        errors = {"players": [f"must be from {span}"]}
+        raise Invalid("invalid_players", f"{game.id} takes {span} players", errors=errors)
+    options = game.normalize_options(options, players)
+    game_id = league["game"] if league else new_id("g_")
+    seed_key, seed = keys.game_seed(game_id), boot.new_seed()
+    if not boot.redis.set(seed_key, seed, nx=True):  # racing league workers agree
+        seed = boot.redis.get(seed_key)
+    data = {
+        "ruleset": game.id,
+        "rules_version": game.rules_version,
+        "players": players,
+        "options": options,
+        "decision_timeout_s": timeout,
+        "creator": creator,
+        "seed_commitment": hashlib.sha256(seed).hexdigest(),
+    }
+    if league:
+        data["league"] = {k: league[k] for k in ("id", "round", "table")}
+
+    def decide_created(rec: Record, rng: Rng):
+        return "system", [] if rec.version else [Event("game.Created", data)]
+
+    created = loop.run(
+        boot,
+        GameLog(boot, game_id, allow_new=True),
+        decide_created,
+        cause=f"create:{league['id'] if league else creator}",
+        command={"type": "create"},
+    )
+    boot.redis.zadd(keys.games(), {game_id: time.time()}, nx=True)
+    return created
+
+
+def join(boot: Bootstrap, game_id: str, player: dict[str, str], again: bool = False) -> Outcome:
+    """Seat the player; the last seat to fill starts the game. With `again`, a player
+    already seated is no error (a league job seating its table a second time)."""
+
+    def decide_join(rec: Record, rng: Rng):
+        if again and rec.seat_of(player["id"]) is not None:
+            return "system", []
+        return "system", decide.join(rec, player["id"], player["name"], rng)
+
+    command = {"type": "join", "player": player["id"], "name": player["name"]}
+    log = GameLog(boot, game_id)
+    return loop.run(boot, log, decide_join, cause=f"join:{player['id']}", command=command)
+
+
+def act(
+    boot: Bootstrap,
+    game_id: str,
+    player_id: str,
+    action: dict[str, Any],
+    idem: str,
+    if_match: int | None,
+) -> Outcome:
+    """Apply one player's action."""
+    return loop.run(
+        boot,
+        GameLog(boot, game_id, body=action),
+        lambda rec, rng: decide.act(rec, player_id, action, rng),
+        cause=idem,
+        idem=f"{player_id}:{idem}",
+        if_match=if_match,
+        command={"type": "act", "player": player_id, "action": action},
+    )
+
+
+def expire(boot: Bootstrap, game_id: str, key: str) -> str:
+    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue."""
+    job = job_id("expire", game_id, key)
+    outcome = {"status": "applied"}
+
+    def decide_expiry(rec: Record, rng: Rng):
+        deadline = rec.deadline(key)
+        if (
+            deadline
+            and codec.parse_time(deadline).timestamp() > time.time()
+            and any(o.key == key for o in rec.owed())
+        ):
+            outcome["status"] = "early"
+            boot.scheduler.expiry(game_id, key, deadline)
+            return "system", []
+        events = decide.expire(rec, key, rng)
+        if not events:
+            outcome["status"] = "noop"
+        return "system", events
+
+    done = _system(boot, game_id, key, job, decide_expiry, "expire")
+    return outcome["status"] if done.created or outcome["status"] != "applied" else "noop"
+
+
+def resolve(boot: Bootstrap, game_id: str, key: str) -> str:
+    """Resolve simultaneous phase `key` once all its submissions are in."""
+    job = job_id("resolve", game_id, key)
+
+    def decide_resolution(rec: Record, rng: Rng):
+        return "system", decide.resolve(rec, key, rng)
+
+    done = _system(boot, game_id, key, job, decide_resolution, "resolve")
+    return "resolved" if done.created else "noop"
+
+
+def _system(boot: Bootstrap, game_id: str, key: str, job: str, decide_, kind: str) -> Outcome:
+    """Run a worker's command on decision or phase `key`, once per job."""
+    log = GameLog(boot, game_id, body=key)
+    command = {"type": kind, "key": key}
+    return loop.run(boot, log, decide_, cause=job, idem=f"system:{job}", command=command)

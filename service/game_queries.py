@@ -1,0 +1,68 @@
+"""What can be read about games: each a query over the log, for one caller."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import games
+from events import audit, decide
+from events.record import Record, fold_all
+from events.redact import redact
+from games.base import ActionSpec, Game
+from service.errors import Invalid, Unauthorized
+from service.game_log import load
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+__all__ = ["exists", "export", "history", "legal", "load", "rulesets", "seat", "state_at"]
+
+
+def rulesets() -> list[Game]:
+    """Return every game that can be played, in the registry's order."""
+    return list(games.REGISTRY.values())
+
+
+def exists(boot: Bootstrap, game_id: str) -> bool:
+    """Return True if the game has a log."""
+    return boot.store.exists(game_id)
+
+
+def seat(rec: Record, player: dict[str, str] | None) -> int | None:
+    """Return the caller's seat in the game (None: a spectator or no caller)."""
+    return rec.seat_of(player["id"]) if player else None
+
+
+def legal(boot: Bootstrap, game_id: str, player_id: str) -> tuple[Record, list[ActionSpec]]:
+    """Return the game and what the player may do now (nothing unless it is active)."""
+    rec = load(boot, game_id)
+    seat_ = decide.seat_of(rec, player_id)
+    return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
+
+
+def history(boot: Bootstrap, game_id: str, after: int) -> tuple[Record, list[dict[str, Any]]]:
+    """Return the game and its envelopes after seq `after`, up to its loaded version."""
+    rec = load(boot, game_id)
+    envelopes = [e for e in boot.store.read(game_id, after) if e["seq"] <= rec.version]
+    return rec, envelopes
+
+
+def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict[str, Any]:
+    """Return the game's bundle for `marketfold verify`, as the caller may see it: a game
+    in play goes to its players only."""
+    rec, envelopes = history(boot, game_id, 0)
+    if rec.status != "finished":
+        if player is None:
+            raise Unauthorized("unauthorized", "a game in play is exported to its players only")
+        decide.seat_of(rec, player["id"])
+    viewer = seat(rec, player)
+    return audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+
+
+def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:
+    """Return the game now and as it was after `at` events (time travel)."""
+    now = load(boot, game_id)
+    if at > now.version:
+        errors = {"at": [f"must be at most {now.version}"]}
+        raise Invalid("invalid_query", f"the game has {now.version} events", errors=errors)
+    return now, fold_all(Record(game_id), boot.store.read(game_id, 0, at))

@@ -1,0 +1,138 @@
+"""League commands: create, join, record a finished game's result. Each league is its own
+log (`service.league_log`), written through the same command loop as games; rounds start
+in `service.league_rounds`.
+
+A finished league game is recorded by job `league_result|<league>|<game>`, scheduled
+right after its last append; the record's idempotency key is the game id, so however
+often the job runs, the result is logged once.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import UTC
+from typing import TYPE_CHECKING, Any
+
+from events import keys
+from events.record import FINISHED
+from games.base import Event
+from games.rng import Rng
+from leagues import standings
+from leagues.record import League
+from service import config, loop
+from service.errors import Conflict, Forbidden, Invalid
+from service.game_commands import ruleset
+from service.league_log import LeagueLog, load
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+__all__ = ["check_operator", "create", "join", "load", "record_result", "run"]
+
+
+def new_id() -> str:
+    """Return a fresh league id ([A-Za-z0-9_-] only)."""
+    return "l_" + secrets.token_urlsafe(9)
+
+
+def check_operator(boot: Bootstrap, player_id: str) -> None:
+    """Raise Forbidden unless the player is one of the configured operators."""
+    if player_id not in config.operators(boot.config):
+        raise Forbidden("not_operator", "only an operator may do this")
+
+
+def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
+    """Create a league; its first round is scheduled at `start_at`."""
+    game = ruleset(spec["ruleset"])
+    lo, hi = spec["table_size"]
+    if not game.min_players <= lo <= hi <= game.max_players:
+        span = f"{game.min_players}-{game.max_players}"
+        raise Invalid(
+            "invalid_players",
+            f"{game.id} tables take {game.min_players} to {game.max_players} players",
+            errors={"table_size": [f"must be within {span}"]},
+        )
+    for size in range(lo, hi + 1):
+        game.normalize_options(spec["options"], size)  # raises OptionError (422)
+    start = spec["start_at"].astimezone(UTC)
+    if start.timestamp() <= time.time():
+        errors = {"start_at": ["must be in the future"]}
+        raise Invalid("invalid_body", "the league must start in the future", errors=errors)
+    league_id = new_id()
+    data = {
+        "name": spec["name"],
+        "ruleset": game.id,
+        "options": spec["options"],
+        "table_min": lo,
+        "table_max": hi,
+        "rounds": spec["rounds"],
+        "start_at": start.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "cadence_s": spec["cadence_s"],
+        "decision_timeout_s": spec["decision_timeout_s"],
+        "withdraw_after_timeouts": spec["withdraw_after_timeouts"],
+        "points": list(spec["points"] or standings.DEFAULT_POINTS),
+        "operator": operator,
+        "seed": secrets.token_hex(16),  # the pairing's seed, drawn once and logged
+    }
+    created = [Event("league.Created", data)]
+    league = run(boot, league_id, lambda lg, rng: created, "create").record
+    boot.redis.zadd(keys.leagues(), {league_id: time.time()})
+    boot.scheduler.league_round(league_id, 1, league.due(1))
+    return league
+
+
+def join(boot: Bootstrap, league_id: str, player: dict[str, str], by: str) -> League:
+    """Add a member before the league starts (the player, or the operator: `by`)."""
+
+    def decide_join(league: League, rng: Rng) -> list[Event]:
+        if league.rounds or time.time() >= league.due(1):
+            raise Conflict("league_started", "members join before the first round starts")
+        if player["id"] in league.members:
+            raise Conflict("already_member", "the player is already a member")
+        data = {"player": player["id"], "name": player["name"], "by": by}
+        return [Event("league.MemberJoined", data)]
+
+    load(boot, league_id)
+    return run(boot, league_id, decide_join, f"join:{player['id']}").record
+
+
+def record_result(boot: Bootstrap, league_id: str, gid: str) -> str:
+    """Record a finished game's places, league points and new ratings, once."""
+    rec = boot.store.load(gid).record
+    if rec.status != FINISHED or not rec.league or rec.league["id"] != league_id:
+        return "not_finished"
+    seats = {s.seat: s.player for s in rec.seats}
+    by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
+
+    def decide_result(league: League, rng: Rng) -> list[Event]:
+        if gid in league.results:
+            return []
+        places = {p: s["place"] for p, s in by_player.items()}
+        pts = standings.points(places, league.settings["points"])
+        ratings = standings.rate({p: league.rating(p) for p in places}, places)
+        rows = [
+            {
+                "player": p,
+                "seat": by_player[p]["seat"],
+                "place": places[p],
+                "score": by_player[p]["score"],
+                "points": pts[p],
+                "mu": ratings[p][0],
+                "sigma": ratings[p][1],
+            }
+            for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
+        ]
+        data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
+        return [Event("league.GameRecorded", {**data, "places": rows})]
+
+    appended = run(boot, league_id, decide_result, f"result:{gid}", idem=gid).created
+    return "recorded" if appended else "noop"
+
+
+def run(boot: Bootstrap, league_id: str, decide_, cause: str, idem: str = "") -> loop.Outcome:
+    """Append what `decide_(league, rng)` returns for the newest league, once."""
+    def decide(league: League, rng: Rng):
+        return "system", decide_(league, rng)
+
+    return loop.run(boot, LeagueLog(boot, league_id), decide, cause=cause, idem=idem)

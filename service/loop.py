@@ -1,0 +1,123 @@
+"""The command loop every write goes through, for games and leagues alike:
+load → decide → append → schedule.
+
+A command is a function of the loaded state that returns who acts and the events it
+causes. The loop stamps them into envelopes (`events.envelope`), folds them, lets the log
+add what follows from them (a game's end), appends them atomically with an
+expected-version check and an idempotency key, decides again on a lost race, and lets
+the log schedule what the new state needs. A `Log` says how one kind of log is loaded,
+stored and answered: `service.game_log.GameLog`, `service.league_log.LeagueLog`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from events import codec, envelope
+from events.store import Duplicate, StaleVersion
+from games.base import Event
+from games.rng import Rng
+from service.errors import Contention
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+S = TypeVar("S")
+Actor = envelope.Actor
+Decide = Callable[[Any, Rng], tuple[Actor, list[Event]]]
+
+
+@dataclass
+class Head(Generic[S]):
+    """A log as loaded: its folded state, version and last hash, where its draws stand,
+    its seed, and the first result of the idempotency key if that key was used."""
+
+    state: S
+    version: int
+    last_hash: str
+    draws: int = 0
+    seed: bytes | None = None
+    stored: str | None = None
+
+
+@dataclass
+class Outcome:
+    record: Any  # the folded state after the command: a game's Record, a League
+    envelopes: list[dict[str, Any]]
+    created: bool = True  # False when nothing was appended (nothing to do, or a retry)
+    version: int = 0  # the version right after this command
+    owed: list[dict[str, Any]] = field(default_factory=list)  # who owed what right after it
+    pending: bool = False  # a simultaneous phase is still open or waiting to be resolved
+
+
+class Log(Protocol[S]):
+    """One log the loop can write (`kind` names it in errors)."""
+
+    kind: str
+
+    def load(self, idem: str) -> Head[S]: ...
+
+    def fold(self, state: S, envelopes: list[dict[str, Any]]) -> S: ...
+
+    def closing(self, new: S, head: Head[S]) -> list[Event]: ...
+
+    def append(self, head: Head[S], new: S, envelopes: list[dict[str, Any]], idem: str) -> None:
+        ...
+
+    def after(self, old: S, new: S) -> None: ...
+
+    def outcome(self, state: S, envelopes: list[dict[str, Any]], created: bool) -> Outcome: ...
+
+    def repeat(self, stored: str, head: Head[S] | None = None) -> Outcome: ...
+
+
+def run(
+    boot: Bootstrap,
+    log: Log,
+    decide: Decide,
+    *,
+    cause: str,
+    idem: str = "",
+    if_match: int | None = None,
+    command: dict[str, Any] | None = None,
+) -> Outcome:
+    """Apply `decide` to the newest state of `log` and append its events once.
+
+    `command` (what was asked, e.g. {"type": "act", "player": ..., "action": {...}}) is
+    recorded on the first envelope, so an audit can decide it again."""
+    for _ in range(int(boot.config["COMMAND_RETRIES"])):
+        head = log.load(idem)
+        if head.stored is not None:
+            return log.repeat(head.stored, head)
+        if if_match is not None and if_match != head.version:
+            raise StaleVersion(if_match, head.version)
+        rng = Rng(head.seed or b"", head.draws)
+        actor, events = decide(head.state, rng)
+        if not events:
+            return log.outcome(head.state, [], False)
+        at = codec.now_iso()
+        envelopes = envelope.build(events, head.version, actor, cause, at)
+        if rng.counter > head.draws:
+            envelopes[0]["draws"] = [head.draws, rng.counter]
+        if command is not None:
+            envelopes[0]["command"] = command
+        new = log.fold(head.state, codec.seal(envelopes, head.last_hash))
+        if closing := log.closing(new, head):
+            version, last_hash = envelopes[-1]["seq"], envelopes[-1]["hash"]
+            more = codec.seal(envelope.build(closing, version, "system", cause, at), last_hash)
+            envelopes += more
+            new = log.fold(new, more)
+        boot.before_append()
+        try:
+            log.append(head, new, envelopes, idem)
+        except StaleVersion:
+            if if_match is not None:
+                raise
+            continue
+        except Duplicate as dup:
+            return log.repeat(dup.stored)
+        log.after(head.state, new)
+        return log.outcome(new, envelopes, True)
+    raise Contention("contention", f"too many concurrent writes to this {log.kind}; retry")

@@ -1,0 +1,117 @@
+"""The service's Scheduler (service.ports) on Redis and RQ: work that must happen later,
+kept in Redis and swept by every worker into RQ jobs.
+
+The sorted set `mf:deadlines` holds members `<job>|<game>|<key>` scored by when they are
+due: `expire` (a decision's deadline) and `resolve` (a simultaneous phase whose
+submissions are all in); for leagues `round|<league>|<n>` (a round's start time) and
+`league_result|<league>|<game>` (a finished league game to record). Sweepers claim due
+members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
+`<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
+holding a claim only delays that work until the claim lapses and another sweeper takes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry as RedisRetry
+from rq import Queue, Retry
+
+from events import codec, keys
+from service.ports import job_id
+
+logger = logging.getLogger(__name__)
+JOBS = {
+    "expire": "workers.jobs.expire",
+    "resolve": "workers.jobs.resolve",
+    "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
+    "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
+}
+
+# KEYS[1]: the index. ARGV: now, claim-until, batch size.
+CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
+return due
+"""
+
+
+def patient() -> dict[str, Any]:
+    """Return redis-py options that retry a lost connection for about 30 s.
+
+    RQ's worker quits when Redis fails while it files a job's result (only its wait for
+    the next job rides out an outage), so the queue's client waits out a Redis restart."""
+    retry = RedisRetry(ExponentialBackoff(cap=1.0, base=0.05), retries=35)
+    return {"retry": retry, "retry_on_error": [redis.ConnectionError, redis.TimeoutError]}
+
+
+def _member(job: str, subject: str, key: str) -> str:
+    return f"{job}|{subject}|{key}"
+
+
+class RqScheduler:
+    """The deadline index on the store's Redis, and the RQ queue (maybe on another)."""
+
+    def __init__(self, client: redis.Redis, queue: Queue, config: dict[str, Any]):
+        self.redis, self.queue = client, queue
+        self.claim_s = float(config["CLAIM_S"])
+        self.intervals = list(config["RETRY_INTERVALS"])
+
+    @classmethod
+    def connect(cls, client: redis.Redis, config: dict[str, Any]) -> RqScheduler:
+        """Build the scheduler for `client` and the configured queue (a service.bootstrap
+        SchedulerFactory)."""
+        rq_client = redis.Redis.from_url(config["RQ_REDIS_URL"], **patient())
+        return cls(client, Queue(config["QUEUE"], connection=rq_client), config)
+
+    def expiry(self, game_id: str, key: str, deadline: str) -> None:
+        """Record that decision `key` of the game expires at `deadline` (ISO time)."""
+        when = codec.parse_time(deadline).timestamp()
+        self.redis.zadd(keys.deadlines(), {_member("expire", game_id, key): when})
+
+    def resolution(self, game_id: str, key: str) -> None:
+        """Have phase `key` resolved now: enqueue its job, and keep it claimed in the index
+        so that a sweeper enqueues it again if no worker finishes it in time."""
+        self._now("resolve", game_id, key)
+
+    def league_round(self, league_id: str, number: int, when: float) -> None:
+        """Have round `number` of the league started at `when` (a Unix time)."""
+        self.redis.zadd(keys.deadlines(), {_member("round", league_id, str(number)): when})
+
+    def league_result(self, league_id: str, game_id: str) -> None:
+        """Have a finished league game recorded now (enqueued, and kept claimed in the
+        index so that a sweeper enqueues it again if no worker finishes it)."""
+        self._now("league_result", league_id, game_id)
+
+    def done(self, job: str, subject: str, key: str) -> None:
+        """Forget work that was handled."""
+        self.redis.zrem(keys.deadlines(), _member(job, subject, key))
+
+    def sweep(self, now: float, batch: int = 100) -> int:
+        """Enqueue a job for every due member of the index; return how many were enqueued."""
+        claim = self.redis.register_script(CLAIM)
+        due = claim(keys=[keys.deadlines()], args=[now, now + self.claim_s, batch])
+        for member in due:
+            job, subject, key = member.decode().split("|", 2)
+            self._enqueue(job, subject, key)
+        return len(due)
+
+    def _now(self, job: str, subject: str, key: str) -> None:
+        claim_until = time.time() + self.claim_s
+        self.redis.zadd(keys.deadlines(), {_member(job, subject, key): claim_until})
+        self._enqueue(job, subject, key)
+
+    def _enqueue(self, job: str, subject: str, key: str) -> None:
+        self.queue.enqueue(
+            JOBS[job],
+            subject,
+            key,
+            job_id=job_id(job, subject, key),
+            retry=Retry(max=len(self.intervals), interval=self.intervals),
+            failure_ttl=7 * 24 * 3600,
+            description=f"{job} {key} of game {subject}",
+        )
