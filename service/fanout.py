@@ -2,7 +2,7 @@
 
 A game watched by fifteen clients through one API process costs one XREAD BLOCK there,
 not fifteen: the reader hands each new entry to its subscribers' queues, and each
-subscriber's own loop (service.streams.follow) sends it. A subscriber that starts behind
+subscriber's own loop (api.streams.follow) sends it. A subscriber that starts behind
 the reader (a resume with Last-Event-ID) first reads the gap itself, then takes over from
 its queue; one that starts ahead of it skips what it has seen.
 
