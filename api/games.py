@@ -7,7 +7,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from api import auth, present
 from api.context import boot
-from api.parse import body, if_match, idempotency_key, lang, number
+from api.parse import body, idempotency_key, if_match, lang, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
 from events import audit

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import gunicorn, percentile, wait_up  # noqa: E402
-from games.schemas import random_action  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from games.schemas import random_action  # noqa: E402
 
 
 @dataclass

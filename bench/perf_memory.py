@@ -22,13 +22,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
 from service import bootstrap, config, game_commands  # noqa: E402
 from service.bootstrap import Bootstrap as Deps  # noqa: E402
 from service.players import create_player  # noqa: E402
 from workers.scheduler import RqScheduler  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 
 def deps_for(redis_url: str) -> Deps:

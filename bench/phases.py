@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import gunicorn, percentile, wait_up  # noqa: E402
-from events.codec import parse_time  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from events.codec import parse_time  # noqa: E402
 
 
 def start_worker(redis_url: str) -> subprocess.Popen:

@@ -155,7 +155,7 @@ STREAMS_INTRO = (
     "`bench/streams.py`: 1,000 event streams held open by 250 tokens (each seated player "
     "follows its own game and its feed; the other tokens follow their feed and one game "
     "being played; every token fills its four with streams of waiting games), read by one "
-    "selector thread of the benchmark. Goblin Market actions/s (8 clients, 16 seated "
+    "selector in a child process of the benchmark. Goblin Market actions/s (8 clients, 16 seated "
     "games) and /healthz latency (one probe every 20 ms) are measured without and with "
     "the streams, alternately, on new games each time. Targets: /healthz p99 under "
     "100 ms with the streams open; actions/s with streams at least 80% of without."

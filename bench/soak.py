@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
 from bench.common import children, gunicorn, rss_kib, start_worker, stop, wait_up  # noqa: E402
-from games.schemas import random_action  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from games.schemas import random_action  # noqa: E402
 
 
 class Soak:

@@ -11,8 +11,8 @@ processes) and one worker, then measures in one run:
 2. the same with `--streams` streams held open by `--tokens` players: every seated player
    follows its own game and its feed, the other tokens follow their feed and one of the
    games being played, and every token fills its share with streams of waiting games.
-   Streams are read by one selector thread here (frames counted), so they cost this
-   process almost nothing;
+   Streams are read by one selector in a child process (frames counted), as separate
+   clients would be, so reading them does not slow down the load generator;
 3. /healthz p50/p99 while the streams are open and idle, and while the games are played.
 
 Runs with and without streams alternate (`--rounds` pairs, each on new games) so that a
@@ -26,6 +26,7 @@ least 80% of actions/s without.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import selectors
 import socket
@@ -47,51 +48,61 @@ from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
 
-class Holder:
-    """Holds many SSE connections open on one selector thread and counts their frames."""
-
-    def __init__(self, port: int):
-        self.port, self.sel = port, selectors.DefaultSelector()
-        self.opened = self.refused = self.frames = self.closed = 0
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def open(self, path: str, token: str) -> None:
-        s = socket.create_connection(("127.0.0.1", self.port))
+def _hold(port: int, plan: list[tuple[str, str]], conn) -> None:
+    """In a child process: open every stream of `plan`, report how many opened, then read
+    them on one selector until told to stop; report the frames received."""
+    sel, opened, refused, frames = selectors.DefaultSelector(), 0, 0, 0
+    for path, token in plan:
+        s = socket.create_connection(("127.0.0.1", port))
         s.sendall(
             f"GET {path} HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
         )
-        head = s.recv(4096)
-        if not head.startswith(b"HTTP/1.1 200"):
-            self.refused += 1
+        if not s.recv(4096).startswith(b"HTTP/1.1 200"):
+            refused += 1
             s.close()
-            return
+            continue
         s.setblocking(False)
-        self.sel.register(s, selectors.EVENT_READ)
-        self.opened += 1
+        sel.register(s, selectors.EVENT_READ)
+        opened += 1
+    conn.send((opened, refused))
+    while not conn.poll():
+        for key, _ in sel.select(0.2):
+            try:
+                data = key.fileobj.recv(65536)
+            except BlockingIOError:
+                continue
+            if not data:
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+                continue
+            frames += data.count(b"\nid: ") + data.startswith(b"id: ")
+    conn.send(frames)
+    for key in list(sel.get_map().values()):
+        key.fileobj.close()
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            for key, _ in self.sel.select(0.2):
-                try:
-                    data = key.fileobj.recv(65536)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    self.sel.unregister(key.fileobj)
-                    key.fileobj.close()
-                    self.closed += 1
-                    continue
-                self.frames += data.count(b"\nid: ") + data.startswith(b"id: ")
 
-    def start(self) -> None:
-        self.thread.start()
+class Holder:
+    """Holds many SSE connections open in a separate process (as real clients would be:
+    reading them must not slow down this process's load generator) and counts frames."""
+
+    def __init__(self, port: int):
+        self.port, self.proc = port, None
+        self.opened = self.refused = self.frames = 0
+        self.conn, self._child = multiprocessing.Pipe()
+
+    def open_all(self, plan: list[tuple[str, str]]) -> None:
+        """Open every stream of `plan` (path, token); return once all are open."""
+        self.proc = multiprocessing.get_context("spawn").Process(
+            target=_hold, args=(self.port, plan, self._child), daemon=True
+        )
+        self.proc.start()
+        self.opened, self.refused = self.conn.recv()
 
     def close(self) -> None:
-        self._stop.set()
-        self.thread.join()
-        for key in list(self.sel.get_map().values()):
-            key.fileobj.close()
+        if self.proc is not None and self.proc.is_alive():
+            self.conn.send("stop")
+            self.frames = self.conn.recv()
+            self.proc.join(10)
 
 
 def probe_health(base: str, seconds: float, every: float = 0.02) -> list[float]:
@@ -154,8 +165,7 @@ def open_streams(base: str, holder: Holder, tables, streams: int, tokens: int) -
         played = rnd.choice(tables)[0]
         plan += [("/v1/players/me/feed", token), (f"/v1/games/{played}/events/stream", token)]
         plan += [(f"/v1/games/{rnd.choice(waiting)}/events/stream", token)] * (per - 2)
-    for path, token in plan[:streams]:
-        holder.open(path, token)
+    holder.open_all(plan[:streams])
 
 
 def with_streams(base: str, port: int, args) -> tuple:
@@ -169,7 +179,6 @@ def with_streams(base: str, port: int, args) -> tuple:
         t0 = time.perf_counter()
         open_streams(base, holder, tables, args.streams, args.tokens)
         opening = time.perf_counter() - t0
-        holder.start()
         idle = probe_health(base, 5)
         played, busy = health_during(
             base, lambda: measure_http(base, args.clients, args.games, tables=tables)

@@ -10,6 +10,7 @@ from games.black_market.goods import Counts, covers, to_json
 from games.black_market.production import moved, reveal_effect
 from games.black_market.state import State, card_with, effect, sealed_of
 
+
 def open_auction(state: State) -> list[Event]:
     """Put the revealed card up for auction; players with goods in storage may bid."""
     bidders = [s for s in state.order if sum(state.storage[s])]

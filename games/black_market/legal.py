@@ -39,6 +39,7 @@ from games.black_market.state import (
 from games.black_market.wild import feasible, trading
 from games.kit import MAX_CHOICES, due, one_of, pick, plain, schema
 
+
 def goods_schema(options: tuple[tuple[str, ...], ...], lo: int, hi: int) -> dict[str, Any]:
     """Return the schema of a goods list whose legal values are exactly `options`."""
     return {

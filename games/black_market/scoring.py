@@ -13,7 +13,6 @@ from games.black_market.state import State, effect
 from games.kit import ranked
 
 
-
 @dataclass(frozen=True)
 class Score:
     """One player's figures; `by_colour` = cubes + bonus per colour (the tie-break)."""

@@ -22,6 +22,7 @@ from games.black_market.state import (
 )
 from games.kit import clockwise, left_of
 
+
 def start_trade(state: State) -> list[Event]:
     """Open phase C: the regulated turn list, or the wild free-for-all."""
     if state.trade != REGULATED:

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
+from api import create_app
 from events import keys
 from events.record import Record, fold_all
-from api import create_app
 from tests.conftest import TEST_CONFIG
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import requests
 
+from cli.bot import Bot
+from cli.embedded import free_port
 from events import keys
 from leagues import standings
 from service import league_queries
-from cli.bot import Bot
-from cli.embedded import free_port
 from tests.conftest import ROOT, _env, gunicorn_args
 from tests.service.helpers import bearer, new_players
 

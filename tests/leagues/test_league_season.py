@@ -23,6 +23,7 @@ from tests.leagues.helpers import (
 )
 from tests.service.helpers import new_players
 
+
 def check_season(client, deps, lid: str, agents: list[Agent]) -> None:
     league = league_queries.load(deps, lid)
     s = league.settings

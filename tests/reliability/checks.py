@@ -22,10 +22,10 @@ from typing import Any
 import redis
 import requests
 
+from api import present
 from events import audit, keys
 from events.record import Record, fold, fold_all
 from events.store import EventStore
-from api import present
 from tests.reliability.load import Load, Table, auth
 
 

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
+from api import present
 from events.record import Record, fold_all
 from events.redact import redact
-from api import present
 from service import game_commands
 from tests.reliability import hidden
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action

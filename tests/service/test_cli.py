@@ -161,7 +161,9 @@ def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_pa
             assert time.monotonic() < ends, "the API was not restarted"
             time.sleep(0.1)
         wait_up(base)  # the new API answers
-        people = [requests.post(base + "/v1/players", json={"name": f"p{i}"}).json() for i in range(3)]
+        people = [
+            requests.post(base + "/v1/players", json={"name": f"p{i}"}).json() for i in range(3)
+        ]
         gid = requests.post(
             base + "/v1/games",
             json={"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 1},

@@ -9,8 +9,8 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 import games
-from games.base import InvalidAction
 from api import create_app
+from games.base import InvalidAction
 from tests.service.openapi_check import (
     METHODS,
     assert_matches,

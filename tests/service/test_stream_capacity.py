@@ -35,7 +35,9 @@ def open_stream(port: int, path: str, token: str | None = None) -> tuple[socket.
 def a_game(base: str) -> tuple[str, list[dict]]:
     people = [requests.post(base + "/v1/players", json={"name": f"s{i}"}).json() for i in range(3)]
     gid = requests.post(
-        base + "/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=bearer(people[0])
+        base + "/v1/games",
+        json={"ruleset": "goblin-market", "players": 3},
+        headers=bearer(people[0]),
     ).json()["id"]
     return gid, people
 

@@ -112,7 +112,9 @@ def test_a_job_that_keeps_failing_is_retried_then_kept_in_the_failed_registry(
     deps.scheduler.expiry(gid, key, "2000-01-01T00:00:00.000Z")
     worker_process(MARKETFOLD_RETRY_INTERVALS="[0, 0]", MARKETFOLD_CLAIM_S="600")
     job_id = work_id("expire", gid, key)
-    registry = FailedJobRegistry(name=deps.scheduler.queue.name, connection=deps.scheduler.queue.connection)
+    registry = FailedJobRegistry(
+        name=deps.scheduler.queue.name, connection=deps.scheduler.queue.connection
+    )
     wait_for(lambda: job_id in registry.get_job_ids())
     job = deps.scheduler.queue.fetch_job(job_id)
     assert job.retries_left == 0

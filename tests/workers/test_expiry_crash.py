@@ -38,7 +38,9 @@ def test_a_worker_stuck_or_killed_mid_expiry_applies_the_default_exactly_once(
     stuck = worker_process(pause=pause, MARKETFOLD_CLAIM_S="1")
     gid = new_game(client, new_players(client, 3), decision_timeout_s=1)
     first = deps.store.load(gid).record.owed()[0]
-    started = StartedJobRegistry(deps.scheduler.queue.name, connection=deps.scheduler.queue.connection)
+    started = StartedJobRegistry(
+        deps.scheduler.queue.name, connection=deps.scheduler.queue.connection
+    )
     job = f"expire-{gid}-{first.key}"
     wait_for(lambda: job in started.get_job_ids())  # blocked before its append
     assert timeouts(deps.store, gid) == []
