@@ -3,6 +3,7 @@ malformed is refused here, before a use case runs."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,6 +20,9 @@ MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON
 JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff, maybe one of a pair
+FEED_ID = re.compile(r"([0-9]{1,20})(?:-([0-9]{1,20}))?")
+MAX_U64 = 2**64 - 1  # each part of a Redis stream id
 
 
 def body() -> Any:
@@ -40,7 +44,34 @@ def body() -> Any:
     if data is None:
         errors = {"_body": ["not valid JSON"]}
         raise Invalid("invalid_body", "the body must be a JSON object", errors=errors)
+    if SURROGATE_ESCAPE.search(raw) and (where := _lone_surrogate(data)):
+        raise Invalid(
+            "invalid_body",
+            "the body holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text",
+            errors={where: ["a string holds a lone surrogate"]},
+        )
     return data
+
+
+def _lone_surrogate(data: Any) -> str | None:
+    """Return where a string of `data` holds a lone surrogate (a top-level field, or
+    `_body`), or None. A pair (e.g. an emoji written as two escapes) is one character."""
+    if _is_text(data):
+        return None
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if _is_text(key) and _is_text(value):
+                continue
+            return key if _is_text(key) else "_body"
+    return "_body"
+
+
+def _is_text(data: Any) -> bool:
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _too_deep(raw: bytes, limit: int) -> bool:
@@ -117,3 +148,22 @@ def event_seq() -> int:
             errors={"Last-Event-ID": ["must be a whole number"]},
         )
     return int(raw)
+
+
+def feed_id() -> str | None:
+    """Return where a feed resumes (Last-Event-ID, or ?after=), or None when not given.
+
+    A stream id is `ms` or `ms-seq`, each part an unsigned 64-bit number: anything else
+    is refused here, since Redis would refuse it only once the stream has started."""
+    header = request.headers.get("Last-Event-ID")
+    name, raw = ("Last-Event-ID", header) if header else ("after", request.args.get("after"))
+    if raw is None:
+        return None
+    match = FEED_ID.fullmatch(raw.strip())
+    if not match or any(int(part) > MAX_U64 for part in match.groups() if part):
+        raise Invalid(
+            "invalid_header",
+            f"{name} must be a feed id such as 1712345678901-0",
+            errors={name: ["a feed id: digits, or digits-digits, each below 2^64"]},
+        )
+    return raw.strip()

@@ -12,7 +12,6 @@ a token); past that it gets 429 `too_many_streams`.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -24,17 +23,15 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from api import auth, limits
 from api.context import boot
 from api.errors import Problem
-from api.parse import event_seq
+from api.parse import event_seq, feed_id
 from api.parse import game_id as game_id_ok
 from api.streams import Slot, follow
 from events import codec, keys
 from events.record import FINISHED
 from events.redact import redact
 from service import game_queries, inbox
-from service.errors import Invalid
 
 bp = Blueprint("stream", __name__, url_prefix="/v1")
-FEED_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")
 
 
 class Shared:
@@ -120,14 +117,9 @@ def stream_events(game_id: str):
 @bp.get("/players/me/feed")
 def my_feed():
     player = auth.caller(boot())
-    raw = request.headers.get("Last-Event-ID") or request.args.get("after")
-    if raw is not None and not FEED_ID.fullmatch(raw.strip()):
-        raise Invalid(
-            "invalid_header",
-            "Last-Event-ID must be a feed id such as 1712345678901-0",
-            errors={"Last-Event-ID": ["a feed id: digits, or digits-digits"]},
-        )
-    after = raw.strip() if raw is not None else inbox.last_id(boot(), player["id"])
+    after = feed_id()
+    if after is None:
+        after = inbox.last_id(boot(), player["id"])
 
     def render(entry_id: str, fields: dict[bytes, bytes]) -> tuple[str, bool]:
         note = fields[b"n"].decode()

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import logging
-import pickle
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
 from events import codec, keys, scripts
+from events.snapshot import decode as decode_snapshot
+from events.snapshot import encode as encode_snapshot
 from events.record import Record, fold_all
 
 logger = logging.getLogger(__name__)
-SNAPSHOT_FORMAT = 1
 
 
 class StaleVersion(Exception):
@@ -65,7 +65,7 @@ class EventStore:
             ],
             args=[idem],
         )
-        record = _unpickle(blob, int(version)) if blob else None
+        record = _decode(blob, int(version)) if blob else None
         if record is None:
             record = Record(game_id)
             if blob:  # an unreadable snapshot: refold from the start
@@ -106,7 +106,7 @@ class EventStore:
             keys.game_idem(game_id),
             keys.game_snapshot(game_id),
         )
-        blob = _pickle(snapshot) if snapshot else b""
+        blob = snapshot_blob(snapshot) if snapshot else b""
         return self.append_to(stream_keys, envelopes, expected, idem, result, blob)
 
     def append_to(
@@ -133,22 +133,18 @@ class EventStore:
     def save_snapshot(self, record: Record) -> None:
         """Store `record` as the game's snapshot unless a newer one is there."""
         self._save(
-            keys=[keys.game_snapshot(record.game_id)], args=[record.version, _pickle(record)]
+            keys=[keys.game_snapshot(record.game_id)], args=[record.version, snapshot_blob(record)]
         )
 
 
-def _pickle(record: Record) -> bytes:
-    return pickle.dumps((SNAPSHOT_FORMAT, record.game.rules_version, record), protocol=5)
+def snapshot_blob(record: Record) -> bytes:
+    """Return the stored form of `record`: data-only JSON (events.snapshot), never pickle."""
+    return encode_snapshot(record)
 
 
-def _unpickle(blob: bytes, version: int) -> Record | None:
+def _decode(blob: bytes, version: int) -> Record | None:
     try:
-        fmt, rules_version, record = pickle.loads(blob)
+        return decode_snapshot(blob, version)
     except Exception:  # a snapshot is a cache: any trouble means refold
         logger.warning("unreadable snapshot at version %s; refolding", version)
         return None
-    if fmt != SNAPSHOT_FORMAT or record.version != version:
-        return None
-    if rules_version != record.game.rules_version:
-        return None
-    return record

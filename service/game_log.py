@@ -1,6 +1,6 @@
 """A game's log as the command loop writes it (service.loop.Log).
 
-A load is one Lua call: the snapshot (the pickled Record), the tail after it, the seed,
+A load is one Lua call: the snapshot (the Record as JSON), the tail after it, the seed,
 and the first result of the idempotency key. Each append stores that result (the versions
 it wrote, a digest of the request body, who owed what) and, every `SNAPSHOT_EVERY`
 versions, the new snapshot. After an append the game's deadlines and ready phase are
