@@ -9,9 +9,9 @@ from typing import Any
 import redis
 
 from events import codec, keys, scripts
+from events.record import Record, fold_all
 from events.snapshot import decode as decode_snapshot
 from events.snapshot import encode as encode_snapshot
-from events.record import Record, fold_all
 
 logger = logging.getLogger(__name__)
 
