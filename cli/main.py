@@ -31,7 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     bot = sub.add_parser("bot", help="play one seat of a game to its end through the API")
     bot.add_argument("--server", required=True, help="e.g. http://127.0.0.1:8000")
     bot.add_argument("--game", required=True, help="the game id")
-    bot.add_argument("--token", required=True, help="the seated player's token")
+    bot.add_argument(
+        "--token", required=True, help="the seated player's token (--token=T if T starts with -)"
+    )
     bot.add_argument("--strategy", help="package.module:function (default: random legal)")
     bot.add_argument("--seed", type=int, default=None)
     demo = sub.add_parser("demo", help="play a whole game with bots and print the standings")

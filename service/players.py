@@ -13,6 +13,10 @@ from service.errors import NotFound
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
+# A token never starts with "-" (a command line would take it for an option), and its
+# prefix lets secret scanners recognise a leaked one.
+TOKEN_PREFIX = "mf_"
+
 
 def new_id(prefix: str) -> str:
     """Return a fresh id made of [A-Za-z0-9_-] only."""
@@ -26,7 +30,7 @@ def hash_token(token: str) -> str:
 
 def create_player(boot: Bootstrap, name: str) -> dict[str, str]:
     """Register a player; the token is returned once and only its hash is kept."""
-    player_id, token = new_id("p_"), secrets.token_urlsafe(32)
+    player_id, token = new_id("p_"), TOKEN_PREFIX + secrets.token_urlsafe(32)
     record = json.dumps({"id": player_id, "name": name})
     pipe = boot.redis.pipeline()
     pipe.hset(keys.player(player_id), mapping={"name": name, "token": hash_token(token)})

@@ -35,23 +35,8 @@ MALFORMED = [
     "Bearer " + "x" * 5000,
     "Bearer\tabc",
 ]
-ODD_IDS = [
-    "a" * 65,
-    "a" * 10_000,
-    "g x",
-    "g:x",
-    "{g:x}",
-    "g*",
-    "g?x",
-    "g..x",
-    "ü",
-    "g\x00x",
-    "g/x",
-    "g%2Fx",
-    "'; DROP",
-    "g\nx",
-    "<script>",
-]
+ODD_IDS = ["a" * 65, "a" * 10_000, "g x", "g:x", "{g:x}", "g*", "g?x", "g..x", "ü", "g\x00x"]
+ODD_IDS += ["g/x", "g%2Fx", "'; DROP", "g\nx", "<script>"]
 
 
 def security() -> dict[str, str]:
