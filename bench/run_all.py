@@ -97,6 +97,10 @@ def run(quick: bool) -> list[str]:
         rows, spent = timed(streams.stream_rows, base, port, options)
         doc += section("Open event streams", STREAMS_INTRO, rows, spent)
         print("\n".join(doc[-16:]), flush=True)
+        options = streams.parser().parse_args(["--rounds", "1", "--crowd"])
+        rows, spent = timed(streams.stream_rows, base, port, options)
+        doc += section("Open event streams, crowded games", CROWD_INTRO, rows, spent)
+        print("\n".join(doc[-12:]), flush=True)
     finally:
         stop(procs)
         server.stop()
@@ -153,12 +157,17 @@ RULES_INTRO = (
 )
 STREAMS_INTRO = (
     "`bench/streams.py`: 1,000 event streams held open by 250 tokens (each seated player "
-    "follows its own game and its feed; the other tokens follow their feed and one game "
-    "being played; every token fills its four with streams of waiting games), read by one "
-    "selector in a child process of the benchmark. Goblin Market actions/s (8 clients, 16 seated "
-    "games) and /healthz latency (one probe every 20 ms) are measured without and with "
-    "the streams, alternately, on new games each time. Targets: /healthz p99 under "
-    "100 ms with the streams open; actions/s with streams at least 80% of without."
+    "follows its own game and its feed; the other tokens follow their feed; every token "
+    "fills its four with streams of waiting games), read by one selector in a child "
+    "process of the benchmark. Goblin Market actions/s (8 clients, 16 seated games) and "
+    "/healthz latency (one probe every 20 ms) are measured without and with the streams, "
+    "alternately, on new games each time. Targets: /healthz p99 under 100 ms with the "
+    "streams open; actions/s with streams at least 80% of without."
+)
+CROWD_INTRO = (
+    "`bench/streams.py --crowd --rounds 1`: as above, but the other tokens each also follow "
+    "one of the games being played (about 11 spectators a game), so every event of a "
+    "played game is sent some 15 times: the cost of the frames themselves. No target."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

@@ -9,8 +9,10 @@ processes) and one worker, then measures in one run:
 1. Goblin Market actions/s (8 clients playing 16 seated games, as bench/actions.py) and
    /healthz latency, with no stream open;
 2. the same with `--streams` streams held open by `--tokens` players: every seated player
-   follows its own game and its feed, the other tokens follow their feed and one of the
-   games being played, and every token fills its share with streams of waiting games.
+   follows its own game and its feed, the other tokens follow their feed, and every token
+   fills its share with streams of waiting games (`--crowd`: the other tokens each follow
+   one of the games being played too, about 11 spectators a game: every event of a played
+   game then goes out some 15 times);
    Streams are read by one selector in a child process (frames counted), as separate
    clients would be, so reading them does not slow down the load generator;
 3. /healthz p50/p99 while the streams are open and idle, and while the games are played.
@@ -144,7 +146,7 @@ def ms(values: list[float], p: float) -> str:
     return f"{percentile(values, p) * 1e3:.1f}"
 
 
-def open_streams(base: str, holder: Holder, tables, streams: int, tokens: int) -> None:
+def open_streams(base: str, holder: Holder, tables, streams: int, tokens: int, crowd: bool) -> None:
     """Open `streams` streams over `tokens` players, as the module docstring says."""
     s, rnd = requests.Session(), random.Random(1)
     seated = [(gid, h["Authorization"].split()[1]) for gid, seats in tables for h in seats.values()]
@@ -162,8 +164,8 @@ def open_streams(base: str, holder: Holder, tables, streams: int, tokens: int) -
         plan += [(f"/v1/games/{gid}/events/stream", token), ("/v1/players/me/feed", token)]
         plan += [(f"/v1/games/{rnd.choice(waiting)}/events/stream", token)] * (per - 2)
     for token in extra:
-        played = rnd.choice(tables)[0]
-        plan += [("/v1/players/me/feed", token), (f"/v1/games/{played}/events/stream", token)]
+        watched = rnd.choice(tables)[0] if crowd else rnd.choice(waiting)
+        plan += [("/v1/players/me/feed", token), (f"/v1/games/{watched}/events/stream", token)]
         plan += [(f"/v1/games/{rnd.choice(waiting)}/events/stream", token)] * (per - 2)
     holder.open_all(plan[:streams])
 
@@ -177,7 +179,7 @@ def with_streams(base: str, port: int, args) -> tuple:
             seated_game(base, requests.Session(), 3 + g % 4, f"s{g}") for g in range(args.games)
         ]
         t0 = time.perf_counter()
-        open_streams(base, holder, tables, args.streams, args.tokens)
+        open_streams(base, holder, tables, args.streams, args.tokens, args.crowd)
         opening = time.perf_counter() - t0
         idle = probe_health(base, 5)
         played, busy = health_during(
@@ -234,6 +236,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=2, help="without/with pairs, alternated")
+    ap.add_argument(
+        "--crowd", action="store_true", help="the other tokens also watch the games played"
+    )
     return ap
 
 
