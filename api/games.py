@@ -29,6 +29,11 @@ def list_rulesets():
     return {"rulesets": [present.ruleset(g, lang()) for g in game_queries.rulesets()]}
 
 
+@bp.get("/rulesets/<ruleset>/cards")
+def ruleset_cards(ruleset: str):
+    return present.catalogue(game_queries.ruleset(ruleset), lang())
+
+
 @bp.post("/games")
 def create_game():
     player = auth.caller(boot())
@@ -70,7 +75,7 @@ def join_game(game_id: str):
 def legal_actions(game_id: str):
     player = auth.caller(boot())
     rec, specs = game_queries.legal(boot(), game_id_ok(game_id), player["id"])
-    return present.legal(rec, specs)
+    return present.legal(rec, specs, lang())
 
 
 @bp.post("/games/<game_id>/actions")

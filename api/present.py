@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from events.record import Record
@@ -30,6 +31,7 @@ def language(accept: str | None) -> str:
 def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
     """Return a game as `seat` may see it (None: a spectator)."""
     g = rec.game
+    view = g.view(rec.state, seat, lang) if rec.state is not None else None
     return {
         "id": rec.game_id,
         "ruleset": rec.ruleset,
@@ -43,7 +45,8 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in rec.seats],
         "order": list(rec.order),
         "you": seat,
-        "view": g.view(rec.state, seat, lang) if rec.state is not None else None,
+        "view": view,
+        "cards": glossary(rec, lang, view),
         "owed": owed(rec),
         "result": rec.result,
     }
@@ -66,12 +69,52 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-def legal(rec: Record, specs: list[ActionSpec]) -> dict[str, Any]:
-    """Return what a seat may do now, at the game's version."""
-    return {
-        "version": rec.version,
-        "actions": [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs],
-    }
+def legal(rec: Record, specs: list[ActionSpec], lang: str) -> dict[str, Any]:
+    """Return what a seat may do now, at the game's version, with the name and text of
+    every card the actions name."""
+    actions = [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs]
+    return {"version": rec.version, "actions": actions, "cards": glossary(rec, lang, actions)}
+
+
+def catalogue(game: Game, lang: str) -> dict[str, Any]:
+    """Return GET /v1/rulesets/{ruleset}/cards: every card of the ruleset's default game."""
+    return {"ruleset": game.id, "lang": lang, "cards": game.card_catalogue(None, lang)}
+
+
+_INDEX: dict[tuple[str, int, str, str], dict[str, dict[str, str]]] = {}
+
+
+def _card_index(game: Game, options: dict[str, Any], lang: str) -> dict[str, dict[str, str]]:
+    key = (game.id, game.rules_version, json.dumps(options, sort_keys=True), lang)
+    if key not in _INDEX:
+        if len(_INDEX) >= 64:  # a small cache: custom GobCon decks make many keys
+            _INDEX.clear()
+        entries = game.card_catalogue(options, lang)
+        _INDEX[key] = {e["id"]: {"name": e["name"], "text": e["text"]} for e in entries}
+    return _INDEX[key]
+
+
+def _strings(value: Any) -> Any:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def glossary(rec: Record, lang: str, *shown: Any) -> dict[str, dict[str, str]]:
+    """Return {card id: {name, text}} for every card named in `shown` (a view, actions):
+    any string that is a card id of the game, or a card instance id `<card id>#<n>`."""
+    index = _card_index(rec.game, rec.options, lang)
+    found: dict[str, dict[str, str]] = {}
+    for text in _strings(shown):
+        card = text if text in index else text.rsplit("#", 1)[0]
+        if card in index:
+            found[card] = index[card]
+    return dict(sorted(found.items()))
 
 
 def acted(done: Outcome, player_id: str) -> dict[str, Any]:
@@ -88,4 +131,5 @@ def past(now: Record, then: Record, seat: int | None, lang: str) -> dict[str, An
     shown = game(then, seat, lang)
     if now.status == "finished" and then.state is not None:
         shown["views"] = [then.game.view(then.state, s, lang) for s in range(then.players)]
+        shown["cards"] = glossary(then, lang, shown["view"], shown["views"])
     return shown

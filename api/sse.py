@@ -105,8 +105,9 @@ def stream_events(game_id: str):
         viewer, shown = seen["seat"], seen["rec"]
 
         def frame() -> str:
-            data = json.dumps(redact(envelope, shown, viewer), separators=(",", ":"))
-            return f"id: {envelope['seq']}\nevent: {kind}\ndata: {data}\n\n"
+            seen_as = redact(envelope, shown, viewer)  # a private event's type is hidden too
+            data = json.dumps(seen_as, separators=(",", ":"))
+            return f"id: {envelope['seq']}\nevent: {seen_as['type']}\ndata: {data}\n\n"
 
         key = (rec.game_id, entry_id, viewer, shown.status)
         return SHARED.get(key, frame), ended

@@ -2,6 +2,11 @@
 
 A hidden envelope carries a random `salt` that is redacted with its data, so its
 `hash` cannot be searched for a small secret such as a sealed bid.
+
+A private event (the game's `redact` answers None: a Black Market wild-trade offer, its
+decline or withdrawal) reaches the others as an opaque placeholder of type `hidden`: its
+`seq`, `at`, `prev` and `hash` (the feed stays continuous and chained), and nothing that
+tells what happened or who was involved (`actor`, `cause` and `visible_to` blanked).
 """
 
 from __future__ import annotations
@@ -32,5 +37,19 @@ def redact(envelope: dict[str, Any], record: Record, seat: int | None) -> dict[s
     if may_see(envelope, seat):
         return shown
     event = Event(envelope["type"], envelope["data"], tuple(envelope["visible_to"]))
+    data = record.game.redact(event, seat)
+    if data is None:
+        return placeholder(envelope)
     shown = {k: v for k, v in shown.items() if k != "salt"}
-    return {**shown, "data": record.game.redact(event, seat), "redacted": True}
+    return {**shown, "data": data, "redacted": True}
+
+
+HIDDEN = "hidden"
+
+
+def placeholder(envelope: dict[str, Any]) -> dict[str, Any]:
+    """Return the opaque stand-in of a private envelope: where it lies in the log, and
+    nothing else."""
+    kept = {k: envelope[k] for k in ("seq", "at", "prev", "hash")}
+    blank = {"type": HIDDEN, "data": {}, "actor": HIDDEN, "cause": HIDDEN, "visible_to": []}
+    return {**kept, **blank, "redacted": True}

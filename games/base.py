@@ -158,8 +158,9 @@ class Game(Protocol):
     def view(self, state: Any, seat: Seat | None, lang: str) -> dict[str, Any]:
         """Return what `seat` may see (None: a spectator), names in `lang`."""
 
-    def redact(self, event: Event, seat: Seat | None) -> dict[str, Any]:
-        """Return the public data of an event `seat` may not see in full."""
+    def redact(self, event: Event, seat: Seat | None) -> dict[str, Any] | None:
+        """Return the public data of an event `seat` may not see in full, or None when
+        `seat` may not even learn that the event happened (a private wild-trade offer)."""
 
     def is_over(self, state: Any) -> bool:
         """Return True once the game has ended."""
@@ -169,6 +170,10 @@ class Game(Protocol):
 
     def check_invariants(self, state: Any) -> None:
         """Raise AssertionError if the state breaks a conservation rule (for tests)."""
+
+    def card_catalogue(self, options: dict[str, Any] | None, lang: str) -> list[dict[str, Any]]:
+        """Return every card the game can use (with these normalized options; None: the
+        defaults), each with `id`, `name` and a short rules `text` in `lang`."""
 
 
 RULE_FUNCTIONS = (
@@ -185,4 +190,5 @@ RULE_FUNCTIONS = (
     "is_over",
     "result",
     "check_invariants",
+    "card_catalogue",
 )

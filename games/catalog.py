@@ -21,12 +21,15 @@ Handler = Callable[[Any, Data], Any]
 class EventType:
     """One kind of event: its data fields; for a secret one, who sees it in full (`secret`,
     a note for readers) and what every other seat learns: the `public` fields and, for
-    each (key, field) of `sizes`, the length of a hidden list."""
+    each (key, field) of `sizes`, the length of a hidden list. A `private` event is one
+    whose very existence is secret: the others learn nothing of it, not even its type or
+    who caused it."""
 
     fields: tuple[str, ...]
     secret: str | None = None
     public: tuple[str, ...] = ()
     sizes: tuple[tuple[str, str], ...] = ()
+    private: bool = False
 
 
 def unchanged(state: Any, data: Data) -> Any:
@@ -73,14 +76,17 @@ class EventCatalog:
         evolve.handlers = handlers  # type: ignore[attr-defined]
         return evolve
 
-    def redact(self, ev: Event, seat: Seat | None) -> dict[str, Any]:
+    def redact(self, ev: Event, seat: Seat | None) -> dict[str, Any] | None:
         """Return what `seat` may know of `ev`: all of it when visible to it, else the
-        public part its declaration names."""
+        public part its declaration names, or None for a private event (`seat` may not
+        even learn that it happened)."""
         if ev.visible_to == ALL or (seat is not None and seat in ev.visible_to):
             return dict(ev.data)
         declared = self.types.get(ev.type.rsplit(".", 1)[-1])
         if declared is None:
             return {}
+        if declared.private:
+            return None
         out = {k: ev.data[k] for k in declared.public if k in ev.data}
         out.update({key: len(ev.data[field]) for key, field in declared.sizes})
         return out

@@ -9,18 +9,36 @@ from events import audit, decide
 from events.record import Record, fold_all
 from events.redact import redact
 from games.base import ActionSpec, Game
-from service.errors import Invalid, Unauthorized
+from service.errors import Invalid, NotFound, Unauthorized
 from service.game_log import load
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-__all__ = ["exists", "export", "history", "legal", "load", "rulesets", "seat", "state_at"]
+__all__ = [
+    "exists",
+    "export",
+    "history",
+    "legal",
+    "load",
+    "ruleset",
+    "rulesets",
+    "seat",
+    "state_at",
+]
 
 
 def rulesets() -> list[Game]:
     """Return every game that can be played, in the registry's order."""
     return list(games.REGISTRY.values())
+
+
+def ruleset(ruleset_id: str) -> Game:
+    """Return the game with id `ruleset_id`, or raise NotFound."""
+    game = games.get(ruleset_id)
+    if game is None:
+        raise NotFound("ruleset_not_found", f"no ruleset {ruleset_id!r}")
+    return game
 
 
 def exists(boot: Bootstrap, game_id: str) -> bool:

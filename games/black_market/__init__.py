@@ -7,6 +7,7 @@ how it plays and where each rule lives.
 from __future__ import annotations
 
 from games.black_market.actions import owed
+from games.black_market.catalogue import card_catalogue
 from games.black_market.evolve import evolve
 from games.black_market.invariants import check_invariants
 from games.black_market.legal import legal

@@ -12,8 +12,9 @@ def sealed(*fields: str) -> EventType:
 
 
 def offer(*fields: str) -> EventType:
-    """Declare a private wild-trade offer event: only its two parties see it."""
-    return EventType(("id", "from", "to", *fields), secret="the offer's two parties")
+    """Declare a private wild-trade offer event: only its two parties see it; the others
+    do not learn that it happened, nor between whom."""
+    return EventType(("id", "from", "to", *fields), secret="the offer's two parties", private=True)
 
 
 EVENTS = EventCatalog(

@@ -7,6 +7,7 @@ plays, the project's own default deck, and where each rule lives.
 from __future__ import annotations
 
 from games.gobcon.actions import owed
+from games.gobcon.catalogue import card_catalogue
 from games.gobcon.evolve import evolve
 from games.gobcon.invariants import check_invariants
 from games.gobcon.legal import legal

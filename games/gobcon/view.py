@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import Seat
 from games.gobcon.actions import owed
-from games.gobcon.cards import FACES, Card
+from games.gobcon.catalogue import card_entry
 from games.gobcon.contest import roller
 from games.gobcon.events import EVENTS
 from games.gobcon.scoring import figures, item_value
@@ -14,7 +14,6 @@ from games.gobcon.state import GAME_ID, State, prohibited
 from games.kit import OVER, heading, owed_json
 
 NAMES = {"en": "GobCon", "es": "GobCon"}
-CATEGORY_NAMES = {"es": {"3D": "3D", "Board": "Tablero", "Card": "Cartas", "RPG": "Rol"}}
 FACE_NAMES = {
     "en": {
         "king": "Goblin King",
@@ -32,26 +31,11 @@ FACE_NAMES = {
 
 
 def card_json(state: State, inst: str, lang: str) -> dict[str, Any]:
-    """Return one physical card as a viewer reads it, names in `lang`."""
-    card: Card = state.card(inst)
-    out: dict[str, Any] = {
-        "id": inst,
-        "card": card.id,
-        "type": card.type,
-        "name": card.name.get(lang, card.name["en"]),
-        "gp": card.gp,
-        "category": card.category,
-        "category_name": CATEGORY_NAMES.get(lang, {}).get(card.category, card.category),
-    }
-    if card.type in ("friend", "special"):
-        out["kind"] = card.kind
-    if card.type == "special":
-        out.update(keep=card.keep, timing=card.timing)
-    if card.type == "game":
-        out["table"] = dict(zip(FACES, card.table, strict=True))
-    if card.text:
-        out["text"] = card.text.get(lang, card.text["en"])
-    return out
+    """Return one physical card as a viewer reads it (its catalogue entry under its
+    instance id, `card` the card id), names and text in `lang`."""
+    entry = card_entry(state.card(inst), lang)
+    del entry["count"]
+    return {**entry, "id": inst, "card": entry["id"]}
 
 
 def _cards(state: State, cards: tuple[str, ...] | list[str], lang: str) -> list[dict[str, Any]]:

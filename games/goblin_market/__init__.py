@@ -7,6 +7,7 @@ explains how it plays and where each rule lives.
 from __future__ import annotations
 
 from games.goblin_market.actions import owed
+from games.goblin_market.catalogue import card_catalogue
 from games.goblin_market.evolve import evolve
 from games.goblin_market.invariants import check_invariants
 from games.goblin_market.legal import legal

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from games.kit import assemble, is_over
 from games.sorcerous_futures.actions import owed
+from games.sorcerous_futures.catalogue import card_catalogue
 from games.sorcerous_futures.evolve import evolve
 from games.sorcerous_futures.invariants import check_invariants
 from games.sorcerous_futures.legal import legal

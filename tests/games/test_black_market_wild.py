@@ -60,7 +60,7 @@ def test_an_offer_is_seen_by_its_two_parties_only():
     state, events = submit(state, (0, offer(1, ["red"], ["green"])))
     made = events[0]
     assert made.visible_to == (0, 1) and made.data["id"] == "0-1-1"
-    assert GAME.redact(made, 2) == {} and GAME.redact(made, None) == {}
+    assert GAME.redact(made, 2) is None and GAME.redact(made, None) is None  # private
     assert GAME.view(state, 1, "en")["trade"]["offers"][0]["id"] == "0-1-1"
     for outsider in (2, None):
         assert "0-1-1" not in json.dumps(GAME.view(state, outsider, "en"))
@@ -108,7 +108,7 @@ def test_offers_can_be_declined_and_withdrawn():
     state, _ = wild()
     state, _ = submit(state, (0, offer(1, ["red"], ["green"])), (2, offer(1, ["blue"], ["red"])))
     state, events = submit(state, (1, {"type": "decline", "offer": "0-1-1"}))
-    assert events[0].visible_to == (0, 1) and GAME.redact(events[0], 2) == {}
+    assert events[0].visible_to == (0, 1) and GAME.redact(events[0], 2) is None
     assert _error(state, 1, {"type": "withdraw", "offer": "2-1-1"}).code == "offer_not_found"
     state, _ = submit(state, (2, {"type": "withdraw", "offer": "2-1-1"}))
     assert not state.offers
@@ -184,9 +184,9 @@ def test_private_offers_declines_and_withdrawals_reveal_neither_party_to_others(
     }
     for ev in private:
         declared = EVENTS.types[ev.type.split(".")[1]]
-        assert declared.public == () and declared.sizes == ()
+        assert declared.private and declared.public == () and declared.sizes == ()
         outsiders = [s for s in (0, 1, 2) if s not in ev.visible_to]
         for viewer in (*outsiders, None):
-            assert GAME.redact(ev, viewer) == {}
+            assert GAME.redact(ev, viewer) is None  # the service shows an opaque placeholder
     for viewer in (0, None):  # seat 0 is outside the 2 -> 1 offer; nothing of it shows
         assert "2-1-1" not in json.dumps(GAME.view(state, viewer, "en"))

@@ -96,6 +96,7 @@ class Playout:
         expected = present.game(past, seat, "en")
         if rec.status == "finished" and past.state is not None:  # everything opens at the end
             expected["views"] = [past.game.view(past.state, s, "en") for s in range(past.players)]
+            expected["cards"] = present.glossary(past, "en", expected["view"], expected["views"])
         assert served["past"] == json.loads(json.dumps(expected))
         if seat is not None:
             served["legal"] = self.get("/legal", seat)
