@@ -13,6 +13,10 @@
   const SEAT_KEY =
     /(^|_)(seats?|winners?|bidders?|openers?|to_act|actors?|order|passed|received|holders?|leaders?|dealers?|turn|owner)($|_)/;
   const SHOWN_ELSEWHERE = new Set(["game", "name", "you", "owed"]);
+  // Labels for keys a view abbreviates (Black Market's player areas).
+  const LABELS = { aside: "Set aside", vp: "VP space", production: "Production", storage: "Storage" };
+  const COLOURS = new Set(["red", "yellow", "green", "blue", "purple", "orange", "white", "black"]);
+  const audit = window.replayAudit;
 
   const where = location.pathname.match(/^(.*)\/games\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
   const base = where ? where[1] : "";
@@ -30,6 +34,8 @@
     perspective: "public", // "public", "all" or a seat number (finished games)
     playing: 0, // a new number each time play starts; 0 when paused
     game: null,
+    glossary: {}, // card id -> {name, text}, from the state's `cards`
+    firsts: new Set(), // seqs of the first envelope of each command
   };
   const $ = (id) => document.getElementById(id);
 
@@ -48,6 +54,7 @@
   }
 
   function human(key) {
+    if (LABELS[key]) return LABELS[key];
     const words = String(key)
       .replace(/^[a-z0-9-]+\./, "")
       .replace(/([a-z])([A-Z])/g, "$1 $2")
@@ -59,8 +66,11 @@
   // ---- what a value is -------------------------------------------------------------------
 
   const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  // A Decktet card (rank, suits) or a card with a rules text (GobCon, Black Market).
   const isCard = (v) =>
-    isObj(v) && ("id" in v || "name" in v) && (Array.isArray(v.suits) || "rank" in v);
+    isObj(v) &&
+    ("id" in v || "name" in v) &&
+    (Array.isArray(v.suits) || "rank" in v || (typeof v.text === "string" && typeof v.name === "string"));
   const isCards = (v) => Array.isArray(v) && v.length > 0 && v.every(isCard);
   const isSeatNo = (v) => Number.isInteger(v) && v >= 0 && v < seatCount();
   const isSeatKey = (k) => SEAT_KEY.test(String(k));
@@ -113,7 +123,26 @@
     return `hsl(${h} 45% 42%)`;
   }
 
+  // A card with its rules text: name, kind and figures, the text itself.
+  function textCard(c) {
+    const node = el("span", `card text-card${c.type ? ` type-${c.type}` : ""}`);
+    const head = add(el("span", "tc-head"), el("span", "cname", c.name || c.id));
+    if (typeof c.gp === "number" && (c.gp || c.type === "item" || c.type === "friend")) {
+      head.appendChild(el("span", "tc-gp", `${c.gp} GP`));
+    }
+    const table = isObj(c.table)
+      ? Object.entries(c.table).map(([f, n]) => `${f.charAt(0).toUpperCase()}${n >= 0 ? "+" : ""}${n}`).join(" ")
+      : null;
+    const worth = typeof c.value === "number" && c.value !== c.gp ? `worth ${c.value}` : null;
+    const meta = [c.type, c.category_name || c.category, table, worth].filter(Boolean).join(" · ");
+    add(node, head, meta ? el("span", "tc-meta", meta) : null, el("span", "tc-text", c.text));
+    node.title = `${c.name || c.id}\n${c.text}`;
+    node.dataset.card = c.card || c.id;
+    return node;
+  }
+
   function card(c) {
+    if (typeof c.text === "string" && !Array.isArray(c.suits)) return textCard(c);
     const suits = Array.isArray(c.suits) ? c.suits : [];
     const node = el("span", "card");
     if (suits.length && SUITS.includes(suits[0])) node.classList.add(`tint-${suits[0]}`);
@@ -122,9 +151,10 @@
     const marks = add(el("span", "suits"), ...suits.map(suitMark));
     add(node, marks, el("span", "cname", c.name || c.id));
     const names = Array.isArray(c.suit_names) ? c.suit_names : suits;
+    const known = st.glossary[c.id];
     node.title = [c.name || c.id, [c.rank_name || rank, names.join(", ")].filter(Boolean).join(" · ")]
       .filter(Boolean)
-      .join(" — ");
+      .join(" — ") + (known ? `\n${known.text}` : "");
     node.dataset.card = c.id || c.name;
     return node;
   }
@@ -149,13 +179,15 @@
     return node;
   }
 
-  function tally(key, v) {
-    const node = el("span", "tally");
+  function tally(key, v, labelled) {
+    const node = el("span", labelled ? "tally labelled" : "tally");
     node.dataset.key = key;
     node.title = human(key);
+    if (labelled) node.appendChild(el("span", "tally-lbl", human(key)));
     for (const [k, n] of Object.entries(v)) {
       const item = el("span", n ? "tally-item" : "tally-item zero");
       if (SUITS.includes(k)) add(item, suitMark(k));
+      else if (COLOURS.has(k)) add(item, add(el("i", `cube cube-${k}`), null)).title = k;
       else add(item, el("span", "tally-key", human(k)));
       add(item, el("b", null, n));
       node.appendChild(item);
@@ -193,9 +225,38 @@
     if (v.every((x) => typeof x !== "object" || x === null)) {
       return add(el("span", "chips"), ...v.map((x) => el("span", "chip", x === null ? "—" : x)));
     }
+    const keys = isObj(v[0]) ? Object.keys(v[0]) : [];
+    const uniform = keys.length > 1 && keys.length <= 12 &&
+      v.every((x) => isObj(x) && !isCard(x) && JSON.stringify(Object.keys(x)) === JSON.stringify(keys));
+    if (uniform) return rows(keys, v); // objects of one shape: one table row each
     const box = el("ol", "items");
-    for (const x of v) box.appendChild(add(el("li"), value(key, x)));
+    const small = (x) => isObj(x) && !isCard(x) && Object.keys(x).length <= 6;
+    for (const x of v) {
+      if (!small(x)) {
+        box.appendChild(add(el("li"), value(key, x)));
+        continue;
+      }
+      const line = el("li", "item-line"); // a small object on one line: "under A · seat p1 · card ?"
+      for (const [k, y] of Object.entries(x)) {
+        add(line, add(el("span", "kv"), el("span", "k", human(k)), value(k, y, x)));
+      }
+      box.appendChild(line);
+    }
     return box;
+  }
+
+  function rows(keys, items) {
+    const table = el("table", "rows");
+    const head = el("tr");
+    for (const k of keys) head.appendChild(el("th", null, human(k)));
+    table.appendChild(add(el("thead"), head));
+    const body = el("tbody");
+    for (const x of items) {
+      const tr = el("tr");
+      for (const k of keys) tr.appendChild(add(el("td"), value(k, x[k], x)));
+      body.appendChild(tr);
+    }
+    return add(table, body);
   }
 
   // Small per-seat entries inside a panel, e.g. bids: "p2 · amount 16".
@@ -253,7 +314,7 @@
     for (const [k, v] of fields) {
       if (k === "seat") continue;
       if (typeof v === "number" && !isSeatKey(k)) stats.appendChild(counter(k, v));
-      else if (isTally(v)) stats.appendChild(tally(k, v));
+      else if (isTally(v)) stats.appendChild(tally(k, v, true));
       else if (isCards(v) || isCard(v) || (Array.isArray(v) && /card|hand|aces?$/.test(k))) {
         const cell = add(el("div", "cards-of"), el("span", "lbl", human(k)));
         cell.dataset.key = k;
@@ -307,6 +368,34 @@
     return add(out, grid);
   }
 
+  // What a seat's view shows beyond the spectator's: the keys that differ and, in per-seat
+  // lists, only the seats' entries (and fields) that differ.
+  function ownPart(view, pub) {
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    const out = {};
+    for (const [k, v] of Object.entries(view)) {
+      if (SHOWN_ELSEWHERE.has(k) || same(v, pub[k])) continue;
+      const mine = Array.isArray(v) || isObj(v) ? perSeat(v) : null;
+      const theirs = pub[k] && (Array.isArray(pub[k]) || isObj(pub[k])) ? perSeat(pub[k]) : null;
+      if (mine && theirs) {
+        const public_ = new Map(theirs);
+        out[k] = mine
+          .filter(([n, x]) => !same(x, public_.get(n)))
+          .map(([n, x]) => {
+            const p = public_.get(n);
+            if (!isObj(x) || !isObj(p)) return x;
+            const fields = Object.entries(x).filter(([f, y]) => f === "seat" || !same(y, p[f]));
+            return Object.fromEntries(fields);
+          });
+      } else if (isObj(v) && isObj(pub[k]) && !isCard(v)) {
+        out[k] = Object.fromEntries(Object.entries(v).filter(([f, y]) => !same(y, pub[k][f])));
+      } else if (Array.isArray(v) && Array.isArray(pub[k]) && v.length === pub[k].length) {
+        out[k] = v.filter((x, i) => !same(x, pub[k][i])); // only the entries this seat saw
+      } else out[k] = v;
+    }
+    return out;
+  }
+
   function context(game, view, seat) {
     const res = game.result || {};
     const winners = Array.isArray(res.winners)
@@ -333,9 +422,16 @@
     if (!views || st.perspective === "public") {
       table.appendChild(drawView(game.view, context(game, game.view)));
     } else if (st.perspective === "all") {
+      add(table, el("h2", "view-head", "The table as everyone saw it"));
+      table.appendChild(drawView(game.view, context(game, game.view)));
       views.forEach((v, n) => {
-        const head = add(el("h2", "view-head"), el("span", null, "As seen by "), seatChip(n));
-        add(table, head, drawView(v, context(game, v, n)));
+        const head = add(el("h2", "view-head"), el("span", null, "Only "), seatChip(n), el("span", null, " saw"));
+        const own = ownPart(v, game.view);
+        const body = Object.keys(own).length
+          ? drawView(own, context(game, v, n))
+          : add(el("div", "view"), el("p", "muted", "nothing more than the table above"));
+        body.classList.add("own");
+        add(table, head, body);
       });
     } else {
       const n = Number(st.perspective);
@@ -429,12 +525,34 @@
     box.replaceChildren();
     const ev = st.bySeq.get(seq);
     if (!ev) return;
+    const first = st.firsts.has(seq);
+    const kind = audit.kindOf(ev, first);
     const p = panel(`Event ${seq}: ${human(ev.type)}`, "event", true);
+    p.classList.add(`k-${kind}`);
     const line = el("p", "ev-meta");
-    add(line, el("code", null, ev.type), el("span", "muted", " by "), actor(ev.actor));
-    if (ev.at) add(line, el("span", "muted", ` at ${ev.at}`));
+    add(line, el("span", `ev-kind k-${kind}`, audit.LABELS[kind]), el("code", null, ev.type));
+    const seat = audit.concerns(ev, first);
+    if (Number.isInteger(seat)) add(line, el("span", "muted", " concerns "), seatChip(seat));
+    if (Number.isInteger(ev.actor) && (!first || seat !== ev.actor)) {
+      add(line, el("span", "muted", " after an action of "), seatChip(ev.actor));
+    }
     if (ev.redacted) add(line, el("span", "tag hidden", "hidden from this viewer"));
     p.appendChild(line);
+    const when = el("p", "ev-time");
+    when.id = "ev-time";
+    add(when, el("span", "k", "Time "), el("b", null, ev.at || "—"));
+    p.appendChild(when);
+    if (seq > 1 && ev.at) {
+      stateAt(seq - 1)
+        .then((before) => {
+          const met = audit.deadline(ev, first, before);
+          if (!met || st.seq !== seq) return;
+          const note = el("span", met.ok ? "deadline ok" : "deadline bad", ` · deadline ${met.deadline}: ${met.text}`);
+          note.id = "ev-deadline";
+          when.appendChild(note);
+        })
+        .catch(() => {});
+    }
     if (isObj(ev.data) && Object.keys(ev.data).length) p.appendChild(group(ev.data));
     else p.appendChild(empty("no data shown"));
     const raw = add(el("details", "more"), el("summary", null, "Envelope (JSON)"));
@@ -449,6 +567,7 @@
 
   function draw(game) {
     for (const s of game.seats || []) st.names.set(s.seat, s.name);
+    st.glossary = isObj(game.cards) ? game.cards : {};
     $("game-name").textContent = `${game.name} replay`;
     document.title = `${game.name} replay · ${game.id}`;
     const you = game.you;
@@ -491,15 +610,25 @@
     const ol = $("events");
     ol.replaceChildren();
     for (const ev of st.events) {
-      const li = el("li", ev.type.startsWith("game.") ? "ev sys" : "ev");
+      const first = st.firsts.has(ev.seq);
+      const kind = audit.kindOf(ev, first);
+      const li = el("li", `ev k-${kind}${ev.type.startsWith("game.") ? " sys" : ""}`);
       li.dataset.seq = ev.seq;
+      li.dataset.kind = kind;
       const b = el("button", "ev-btn");
       b.type = "button";
-      b.title = ev.type;
+      b.title = `${ev.type} · ${audit.LABELS[kind]}${ev.at ? ` · ${ev.at}` : ""}`;
       const title = el("span", "ev-t", human(ev.type));
       if (ev.redacted) add(title, el("span", "tag hidden", "hidden"));
-      add(b, el("span", "ev-n", ev.seq), title, actor(ev.actor));
-      add(b, el("span", "ev-s", summary(ev)));
+      if (kind !== "action" && kind !== "lobby" && kind !== "hidden") {
+        add(title, el("span", `ev-kind k-${kind}`, audit.LABELS[kind]));
+      }
+      const seat = audit.concerns(ev, first);
+      const who = Number.isInteger(seat) ? seatChip(seat) : actor(ev.actor === "hidden" ? "hidden" : "system");
+      who.classList.add("ev-who");
+      add(b, el("span", "ev-n", ev.seq), title, who);
+      const time = ev.at ? el("span", "ev-at", ev.at.slice(11, 19)) : null;
+      add(b, add(el("span", "ev-s"), time, el("span", null, summary(ev))));
       b.addEventListener("click", () => {
         pause();
         go(ev.seq);
@@ -646,6 +775,7 @@
     st.events = data.events;
     st.version = data.version;
     st.bySeq = new Map(st.events.map((e) => [e.seq, e]));
+    st.firsts = audit.firsts(st.events);
     for (const e of st.events) {
       if (e.type === "game.PlayerJoined" && isObj(e.data) && Number.isInteger(e.data.seat)) {
         st.names.set(e.data.seat, String(e.data.name || `seat ${e.data.seat}`));
@@ -662,7 +792,24 @@
     link.hidden = !ended;
     if (ended) link.href = `${api}/export`;
     drawEvents();
+    verifyGame(ended);
     await go(hashSeq() || 1);
+  }
+
+  async function verifyGame(ended) {
+    const badge = $("verified");
+    badge.className = "verify pending";
+    badge.textContent = ended ? "verifying…" : "not verified yet";
+    let out;
+    try {
+      out = await audit.verify(api, base, getJSON, ended);
+    } catch (e) {
+      out = { state: "bad", text: `could not verify: ${e.message || e}` };
+    }
+    badge.className = `verify ${out.state}`;
+    badge.textContent = out.state === "ok" ? `✓ ${out.text}` : out.state === "bad" ? `✗ ${out.text}` : out.text;
+    badge.dataset.state = out.state;
+    badge.onclick = Number.isInteger(out.seq) ? () => (pause(), go(out.seq)) : null;
   }
 
   function wire() {
