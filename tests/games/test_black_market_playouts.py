@@ -152,7 +152,7 @@ def assert_no_leak(run: Playout) -> None:
         elif name == "DeckShuffled":
             assert shown == {"size": 10}
         else:
-            assert name.startswith("Offer") and shown == {}
+            assert name.startswith("Offer") and shown is None  # private: not even shown
 
 
 @pytest.mark.parametrize("seed", LEAK_SEEDS)
@@ -166,7 +166,8 @@ def test_no_seat_sees_a_secret_submission_or_a_private_offer_of_others(players, 
             if ev.visible_to != ALL:
                 for seat in (*run.state.order, None):
                     if seat is None or seat not in ev.visible_to:
-                        assert set(GAME.redact(ev, seat)) <= {"seat", "size"}
+                        public = GAME.redact(ev, seat)  # None: a private offer, not shown
+                        assert public is None or set(public) <= {"seat", "size"}
 
     run = playout(GAME, players, 100 + seed, {"trade": trade}, after_each)
     assert GAME.is_over(run.state)

@@ -1,135 +1,25 @@
-"""The replay viewer in headless Chromium: a finished game replayed, a game in play watched."""
+"""The replay viewer in headless Chromium: a finished game replayed, a game in play watched,
+and every ruleset's replay as an audit tool."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+import random
 
 import pytest
 
-try:  # the browser tests fail, rather than skip, when Chromium is there but Selenium is not
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:
-    webdriver = None
+from tests.service.browser import (
+    ActionChains,
+    By,
+    Page,
+    WebDriverWait,
+    browser,
+    no_console_errors,
+    only_this_host,
+)
+from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from tests.service.replay_helpers import assert_nothing_hidden, finished_game, game_in_play
 
-from tests.service.helpers import by_seat
-from tests.service.replay_helpers import SHOTS, assert_nothing_hidden, finished_game, game_in_play
-
-RECORD_FETCHES = """
-window.__fetched = [];
-const original = window.fetch;
-window.fetch = async function (input, init) {
-  const res = await original.apply(this, arguments);
-  const headers = (init && init.headers) || {};
-  const auth = Object.keys(headers).some((h) => h.toLowerCase() === "authorization");
-  const body = await res.clone().text();
-  window.__fetched.push({url: String(input), auth, status: res.status, body});
-  return res;
-};
-"""
-
-
-@pytest.fixture
-def browser(tmp_path):
-    """Debian's Chromium, headless, driven by Selenium through Debian's chromedriver."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("no chromium binary installed (apt-get install chromium chromium-driver)")
-    assert webdriver is not None, "chromium is installed but selenium is not: pip install selenium"
-    driver_path = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
-    assert Path(driver_path).exists(), "chromium is installed without chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1440,1000",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_FETCHES})
-    yield driver
-    driver.quit()
-
-
-class Page:
-    """The replay page as a user sees it."""
-
-    def __init__(self, driver, base: str, tmp_path: Path):
-        self.driver, self.base, self.tmp_path = driver, base, tmp_path
-
-    def find(self, css: str):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def all(self, css: str) -> list:
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def wait_for_seq(self, seq: int) -> None:
-        WebDriverWait(self.driver, 15).until(
-            lambda d: (
-                self.find("#table").get_attribute("data-seq") == str(seq)
-                and "loading" not in self.find("body").get_attribute("class")
-            )
-        )
-
-    def seq(self) -> int:
-        return int(self.find("#table").get_attribute("data-seq"))
-
-    def click(self, css: str) -> None:
-        self.find(css).click()
-
-    def shot(self, name: str) -> Path:
-        path = self.tmp_path / f"{name}.png"
-        self.driver.save_screenshot(str(path))
-        SHOTS.mkdir(exist_ok=True)
-        shutil.copy(path, SHOTS / path.name)
-        return path
-
-    def assert_at(self, seq: int, state: dict) -> None:
-        """Check the page shows event `seq`, highlights it, and draws the API's coins and cards."""
-        assert self.seq() == seq
-        assert self.find("#seq").text == str(seq)
-        assert self.find("#slider").get_attribute("value") == str(seq)
-        current = self.all("#events li.current")
-        assert [li.get_attribute("data-seq") for li in current] == [str(seq)]
-        assert len(self.all("#events li.past")) == seq - 1
-        assert f"{seq} of" in self.find("#summary").text
-        if state["view"] is None:
-            return
-        for player in state["view"]["players"]:
-            row = self.find(f'#table .seat-row[data-seat="{player["seat"]}"]')
-            assert row.find_element(By.CSS_SELECTOR, '[data-key="coins"] .num').text == str(
-                player["coins"]
-            )
-            assert len(row.find_elements(By.CSS_SELECTOR, ".card")) == len(player["cards"])
-        for owed in state["owed"]:
-            row = self.find(f'#table .seat-row[data-seat="{owed["seat"]}"]')
-            assert "to-act" in row.get_attribute("class")
-
-
-def no_console_errors(driver) -> None:
-    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-    assert not errors, errors
-
-
-def only_this_host(driver, base: str) -> None:
-    names = driver.execute_script(
-        "return performance.getEntriesByType('resource').map((e) => e.name)"
-    )
-    assert names and all(n.startswith(base + "/") for n in names), names
+__all__ = ["browser"]  # the fixture
 
 
 def test_a_finished_game_replays_from_start_to_end_in_a_browser(
@@ -200,7 +90,7 @@ def test_a_finished_game_replays_from_start_to_end_in_a_browser(
     tabs = page.all("#perspective .tab")
     assert [t.get_attribute("data-perspective") for t in tabs] == ["public", "0", "1", "2", "all"]
     page.click('#perspective .tab[data-perspective="all"]')
-    assert len(page.all("#table .view")) == 3
+    assert len(page.all("#table .view.own")) == 3  # the shared table once, then each seat's own
     page.click('#perspective .tab[data-perspective="public"]')
     only_this_host(browser, live_server)
     no_console_errors(browser)
@@ -239,3 +129,110 @@ def test_during_play_the_page_shows_a_spectator_only_public_facts(
     WebDriverWait(browser, 15).until(lambda d: page.find("#viewer").text == "spectator view")
     assert browser.execute_script("return Object.keys(localStorage)") == []
     no_console_errors(browser)
+
+
+# --- every ruleset's replay as an audit tool (issues #15 point 18, #19 point 5) ---------------
+
+RULESETS = [
+    ("goblin-market", 3, {}),
+    ("sorcerous-futures", 3, {}),
+    ("black-market", 3, {}),
+    ("gobcon", 2, {"time_limit": 3}),
+]
+LISTED = """return [...document.querySelectorAll('#events li')].map((li) => {
+  const who = li.querySelector('.ev-who');
+  return [Number(li.dataset.seq), li.dataset.kind, who.dataset.seatRef ?? null,
+          li.querySelector('.ev-at').textContent];
+});"""
+BM_AREAS = {"Production", "Storage", "Set aside", "VP space"}
+
+
+def _played(client, app, ruleset: str, players: int, options: dict) -> tuple[str, list[dict]]:
+    """A game played to its end with a time control, so every decision had a deadline."""
+    people = new_players(client, players)
+    gid = new_game(client, people, ruleset, options=options, decision_timeout_s=3600)
+    play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(7))
+    return gid, client.get(f"/v1/games/{gid}/events").get_json()["events"]
+
+
+@pytest.mark.parametrize(("ruleset", "players", "options"), RULESETS)
+def test_every_rulesets_replay_is_verified_and_labels_each_event_kind_seat_time_and_deadline(
+    browser, live_server, client, app, tmp_path, ruleset, players, options
+):
+    gid, events = _played(client, app, ruleset, players, options)
+    middle = len(events) // 2
+    action = next(e for e in events[middle:] if isinstance(e["actor"], int) and "command" in e)
+    page = Page(browser, live_server, tmp_path)
+    browser.get(f"{live_server}/games/{gid}/replay#at={action['seq']}")
+    page.wait_for_seq(action["seq"])
+    WebDriverWait(browser, 30).until(lambda d: page.find("#verified").get_attribute("data-state"))
+    assert page.find("#verified").get_attribute("data-state") == "ok"
+    assert page.find("#verified").text.startswith("✓ verified")
+    # the action's time, and the deadline it met
+    assert action["at"] in page.find("#ev-time").text
+    WebDriverWait(browser, 15).until(lambda d: page.all("#ev-deadline"))
+    assert "met with" in page.find("#ev-deadline").text
+    # every event: its time, its kind, and the seat it concerns (not the one that caused it)
+    listed = browser.execute_script(LISTED)
+    assert [seq for seq, *_ in listed] == [e["seq"] for e in events]
+    kinds = set()
+    for (_, kind, who, at), ev in zip(listed, events, strict=True):
+        kinds.add(kind)
+        assert at == ev["at"][11:19]
+        if isinstance(ev["data"].get("seat"), int):
+            assert who == str(ev["data"]["seat"]), ev
+        if ev["cause"].startswith("resolve-"):
+            assert kind == "resolution", ev
+    assert {"lobby", "action"} <= kinds and kinds & {"auto", "resolution"}
+    concerned = [(who, ev["actor"]) for (_, _, who, _), ev in zip(listed, events, strict=True)]
+    assert any(isinstance(actor, int) and who != str(actor) for who, actor in concerned)
+    if ruleset == "black-market":  # each player's areas are labelled
+        row = page.find("#table .seat-row")
+        assert BM_AREAS <= {t.text for t in row.find_elements(By.CSS_SELECTOR, ".tally-lbl")}
+    page.shot(f"{ruleset}-event")
+
+    # every seat's view: the shared table once, then each seat's own part, in a few screens
+    page.click('#perspective .tab[data-perspective="all"]')
+    assert len(page.all("#table .view.own")) == players
+    assert browser.execute_script("return document.documentElement.scrollHeight") < 4500
+    if ruleset == "gobcon":  # cards are drawn as cards with their names and texts
+        drawn = page.all("#table .text-card")
+        assert drawn and all(c.find_element(By.CSS_SELECTOR, ".cname").text for c in drawn)
+        glossary = client.get(f"/v1/games/{gid}/state?at={action['seq']}").get_json()["cards"]
+        texts = {card.get_attribute("data-card"): card.get_attribute("title") for card in drawn}
+        for card_id, title in texts.items():
+            assert glossary[card_id]["text"] in title
+    page.shot(f"{ruleset}-all-seats")
+    no_console_errors(browser)
+
+
+TAMPER = """
+const real = window.fetch;
+window.fetch = async function (input, init) {
+  const res = await real.apply(this, arguments);
+  if (!String(input).endsWith('/export')) return res;
+  const bundle = await res.json();
+  bundle.events[%d].data = {"forged": true};
+  const headers = {'Content-Type': 'application/json'};
+  return new Response(JSON.stringify(bundle), {status: 200, headers});
+};
+"""
+
+
+def test_an_export_that_fails_verification_shows_not_verified_and_jumps_to_the_first_problem(
+    browser, live_server, client, app, tmp_path
+):
+    gid, _ = finished_game(client, app)
+    forged = 9  # the 10th event
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TAMPER % forged})
+    page = Page(browser, live_server, tmp_path)
+    browser.get(f"{live_server}/games/{gid}/replay#at=2")
+    page.wait_for_seq(2)
+    WebDriverWait(browser, 30).until(
+        lambda d: page.find("#verified").get_attribute("data-state") == "bad"
+    )
+    badge = page.find("#verified")
+    assert badge.text.startswith("✗ NOT verified") and f"(event {forged + 1})" in badge.text
+    page.shot("5-not-verified")
+    badge.click()
+    page.wait_for_seq(forged + 1)

@@ -35,6 +35,7 @@
     playing: 0, // a new number each time play starts; 0 when paused
     game: null,
     glossary: {}, // card id -> {name, text}, from the state's `cards`
+    catalogue: {}, // the ruleset's card list (GET /v1/rulesets/{ruleset}/cards), by id
     firsts: new Set(), // seqs of the first envelope of each command
   };
   const $ = (id) => document.getElementById(id);
@@ -165,9 +166,17 @@
     return node;
   }
 
+  const PILE = 12; // a longer list of cards shows its names only, and its last PILE cards
+
   function hand(cards) {
-    const row = el("span", "hand");
-    for (const c of cards) row.appendChild(card(c));
+    const row = el("span", cards.length > PILE ? "hand mini" : "hand");
+    const older = cards.length > PILE ? cards.slice(0, cards.length - PILE) : [];
+    if (older.length) {
+      const more = add(el("details", "pile"), el("summary", null, `${older.length} earlier`));
+      add(more, add(el("span", "hand mini"), ...older.map(card)));
+      row.appendChild(more);
+    }
+    for (const c of cards.slice(older.length)) row.appendChild(card(c));
     return row;
   }
 
@@ -195,6 +204,11 @@
     return node;
   }
 
+  // The glossary entry of a card id, or of a card instance id `<card>#<n>`.
+  function glossed(text) {
+    return st.glossary[text] || st.glossary[String(text).replace(/#[0-9]+$/, "")] || null;
+  }
+
   function empty(text) {
     return el("span", "muted", text || "none");
   }
@@ -207,7 +221,13 @@
     }
     if (typeof v === "boolean") return el("span", v ? "flag yes" : "flag no", v ? "yes" : "no");
     if (typeof v === "number") return isSeatKey(key) && isSeatNo(v) ? seatChip(v) : el("b", "n", v);
-    if (typeof v === "string") return el("span", "text", v);
+    if (typeof v === "string") {
+      const known = glossed(v);
+      if (!known) return el("span", "text", v);
+      const node = el("span", "card-ref", known.name); // a card named by id: its name and text
+      node.title = `${v}\n${known.text}`;
+      return node;
+    }
     if (isCard(v)) return card(v);
     if (Array.isArray(v)) return list(key, v);
     const seats = perSeat(v);
@@ -354,7 +374,7 @@
       } else if (seats) {
         panels.push(add(panel(human(k), k), seatLines(seats)));
       } else if (isCards(v) || isCard(v)) {
-        panels.push(add(panel(human(k), k), value(k, v, view)));
+        panels.push(add(panel(human(k), k, isCards(v) && v.length > 2), value(k, v, view)));
       } else {
         const dd = add(el("dd"), value(k, v, view));
         dd.dataset.key = k;
@@ -567,7 +587,7 @@
 
   function draw(game) {
     for (const s of game.seats || []) st.names.set(s.seat, s.name);
-    st.glossary = isObj(game.cards) ? game.cards : {};
+    st.glossary = { ...st.catalogue, ...(isObj(game.cards) ? game.cards : {}) };
     $("game-name").textContent = `${game.name} replay`;
     document.title = `${game.name} replay · ${game.id}`;
     const you = game.you;
@@ -586,7 +606,10 @@
   function short(k, v) {
     if (v === null || v === undefined) return "—";
     if (typeof v === "number") return isSeatKey(k) && isSeatNo(v) ? seatName(v) : String(v);
-    if (typeof v === "string") return v.length > 28 ? `${v.slice(0, 12)}…` : v;
+    if (typeof v === "string") {
+      const name = glossed(v) ? glossed(v).name : v;
+      return name.length > 28 ? `${name.slice(0, 26)}…` : name;
+    }
     if (typeof v === "boolean") return v ? "yes" : "no";
     if (isCard(v)) return v.name || v.id;
     if (Array.isArray(v)) {
@@ -776,6 +799,14 @@
     st.version = data.version;
     st.bySeq = new Map(st.events.map((e) => [e.seq, e]));
     st.firsts = audit.firsts(st.events);
+    try {
+      const ruleset = (await stateAt(1)).ruleset;
+      const listed = await getJSON(`${base}/v1/rulesets/${encodeURIComponent(ruleset)}/cards`);
+      st.catalogue = Object.fromEntries(listed.cards.map((c) => [c.id, { name: c.name, text: c.text }]));
+      st.glossary = { ...st.catalogue };
+    } catch {
+      st.catalogue = {}; // names then come from each step's own `cards`
+    }
     for (const e of st.events) {
       if (e.type === "game.PlayerJoined" && isObj(e.data) && Number.isInteger(e.data.seat)) {
         st.names.set(e.data.seat, String(e.data.name || `seat ${e.data.seat}`));
