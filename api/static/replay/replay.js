@@ -196,7 +196,11 @@
     for (const [k, n] of Object.entries(v)) {
       const item = el("span", n ? "tally-item" : "tally-item zero");
       if (SUITS.includes(k)) add(item, suitMark(k));
-      else if (COLOURS.has(k)) add(item, add(el("i", `cube cube-${k}`), null)).title = k;
+      else if (COLOURS.has(k)) {
+        const cube = el("i", `cube cube-${k}`);
+        cube.title = k;
+        add(item, cube);
+      }
       else add(item, el("span", "tally-key", human(k)));
       add(item, el("b", null, n));
       node.appendChild(item);
