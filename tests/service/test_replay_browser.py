@@ -198,7 +198,7 @@ def test_every_rulesets_replay_is_verified_and_labels_each_event_kind_seat_time_
     # every seat's view: the shared table once, then each seat's own part, in a few screens
     page.click('#perspective .tab[data-perspective="all"]')
     assert len(page.all("#table .view.own")) == players
-    assert browser.execute_script("return document.documentElement.scrollHeight") < 4500
+    assert browser.execute_script("return document.documentElement.scrollHeight") < 4000
     if ruleset == "gobcon":  # cards are drawn as cards with their names and texts
         drawn = page.all("#table .text-card")
         assert drawn and all(c.find_element(By.CSS_SELECTOR, ".cname").text for c in drawn)
