@@ -4,6 +4,7 @@ and every ruleset's replay as an audit tool."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -240,3 +241,29 @@ def test_an_export_that_fails_verification_shows_not_verified_and_jumps_to_the_f
     page.shot("5-not-verified")
     badge.click()
     page.wait_for_seq(forged + 1)
+
+
+def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed(
+    browser, live_server, client, app, tmp_path
+):
+    from service import game_commands
+
+    people = new_players(client, 3)
+    gid = new_game(client, people, decision_timeout_s=1)
+    deps = app.extensions["marketfold"]
+    key = deps.store.load(gid).record.owed()[0].key
+    time.sleep(1.2)  # the opener lets its first decision run out
+    assert game_commands.expire(deps, gid, key) == "applied"
+    events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+    timed_out = next(e for e in events if e["type"] == "game.DecisionTimedOut")
+    page = Page(browser, live_server, tmp_path)
+    browser.get(f"{live_server}/games/{gid}/replay#at={timed_out['seq']}")
+    page.wait_for_seq(timed_out["seq"])
+    item = page.find(f'#events li[data-seq="{timed_out["seq"]}"]')
+    assert item.get_attribute("data-kind") == "default" and "default" in item.text
+    seat = str(timed_out["data"]["seat"])
+    assert item.find_element(By.CSS_SELECTOR, ".ev-who").get_attribute("data-seat-ref") == seat
+    WebDriverWait(browser, 15).until(lambda d: page.all("#ev-deadline"))
+    note = page.find("#ev-deadline")
+    assert "after the deadline" in note.text and "ok" in note.get_attribute("class")
+    page.shot("6-default")
