@@ -55,8 +55,10 @@ def _stream(client, gid: str, headers: dict, version: int) -> list[tuple[str, di
         *done, text = text.split("\n\n")
         for frame in done:
             lines = dict(ln.split(": ", 1) for ln in frame.split("\n") if ": " in ln)
-            if "data" in lines:
-                frames.append((lines["event"], json.loads(lines["data"])))
+            if "data" in lines and "id" in lines:  # an event (not a chat line)
+                data = json.loads(lines["data"])
+                data.pop("owes", None)  # what a seated caller owes: not part of the event
+                frames.append((lines["event"], data))
         if frames and frames[-1][1]["seq"] >= version:
             break
     res.close()
