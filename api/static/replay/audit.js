@@ -77,15 +77,21 @@ window.replayAudit = (() => {
   }
 
   // Check the game's export with the server's verifier; {state, text, seq} for the badge.
-  async function verify(api, base, getJSON, finished) {
+  async function verify(api, base, finished) {
     if (!finished) {
       return { state: "pending", text: "verified once the game has ended" };
     }
-    const bundle = await getJSON(`${api}/export`);
+    // the export's bytes exactly as downloaded go to the verifier
+    const exported = await fetch(`${api}/export`, {
+      headers: { Accept: "application/json" },
+      credentials: "omit",
+      cache: "no-store",
+    });
+    if (!exported.ok) return { state: "bad", text: `could not export: ${exported.status}` };
     const res = await fetch(`${base}/v1/verify`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(bundle),
+      body: await exported.text(),
       credentials: "omit",
       cache: "no-store",
     });

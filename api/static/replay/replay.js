@@ -765,7 +765,7 @@
     badge.textContent = ended ? "verifying…" : "not verified yet";
     let out;
     try {
-      out = await audit.verify(api, base, getJSON, ended);
+      out = await audit.verify(api, base, ended);
     } catch (e) {
       out = { state: "bad", text: `could not verify: ${e.message || e}` };
     }
