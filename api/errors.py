@@ -11,6 +11,7 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from events.bundle import BundleError
 from events.decide import NotSeated
 from events.store import StaleVersion
 from games.base import InvalidAction, OptionError, RuleViolation
@@ -102,6 +103,12 @@ def register(app: Flask) -> None:
     app.register_error_handler(
         ValidationError,
         lambda e: problem(422, "invalid_body", "the request body is invalid", errors=e.messages),
+    )
+    app.register_error_handler(
+        BundleError,
+        lambda e: problem(
+            422, "invalid_body", f"not a bundle: {e}", errors={e.path: [e.reason]}
+        ),
     )
     app.register_error_handler(
         InvalidAction,

@@ -5,33 +5,35 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import request
 
 from api import present
 from api.errors import Problem
+from events import codec
 from service.errors import Invalid, NotFound
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder
-JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
-EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff, maybe one of a pair
 FEED_ID = re.compile(r"([0-9]{1,20})(?:-([0-9]{1,20}))?")
 MAX_U64 = 2**64 - 1  # each part of a Redis stream id
 
 
-def body() -> Any:
-    """Return the JSON body, or refuse it if it is not JSON or nests too deeply."""
+def body(check_text: Callable[[bytes], None] | None = None) -> Any:
+    """Return the JSON body, or refuse it if it is not JSON or nests too deeply;
+    `check_text` may refuse the raw text first (raising), before it is decoded."""
     raw, limit = request.get_data(cache=True), request.max_content_length
     if request.content_length is None and limit and len(raw) >= limit:
         # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
         raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
-    if _too_deep(raw, MAX_DEPTH):
+    if check_text is not None:
+        check_text(raw)
+    if codec.nests_deeper_than(raw, MAX_DEPTH):
         raise Invalid(
             "invalid_body",
             f"the body nests arrays and objects deeper than {MAX_DEPTH} levels",
@@ -72,20 +74,6 @@ def _is_text(data: Any) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _too_deep(raw: bytes, limit: int) -> bool:
-    """Return True if JSON text nests deeper than `limit`, in C-speed passes: strip the
-    strings, keep the brackets, then peel one level of empty pairs per pass."""
-    if raw.count(b"[") + raw.count(b"{") <= limit:
-        return False
-    brackets = JSON_STRING.sub(b"", raw).translate(None, NOT_BRACKET)
-    for _ in range(limit):
-        peeled = EMPTY_PAIR.sub(b"", brackets)
-        if len(peeled) == len(brackets):
-            break  # unbalanced or stray brackets: not JSON, the decoder will say so
-        brackets = peeled
-    return EMPTY_PAIR.search(brackets) is not None
 
 
 def game_id(value: str) -> str:

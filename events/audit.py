@@ -13,11 +13,11 @@ from typing import Any
 
 import games
 from events import codec, decide, envelope
+from events.bundle import FORMAT
+from events.bundle import check as check_shape
 from events.record import Record, fold
 from games.base import RuleViolation
 from games.rng import Rng
-
-FORMAT = "marketfold-bundle/1"
 
 
 @dataclass
@@ -84,7 +84,9 @@ def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) ->
 
 
 def verify(data: dict[str, Any]) -> Report:
-    """Check a bundle: hash chain, seed and draws, every command decided again, result."""
+    """Check a bundle: hash chain, seed and draws, every command decided again, result.
+    A bundle not of the published shape, or beyond its bounds, raises BundleError."""
+    check_shape(data)
     events = data.get("events") or []
     report = Report(str((data.get("game") or {}).get("id", "?")), len(events))
     chain, seed_check = Check("hash chain"), Check("seed and random draws")
