@@ -27,7 +27,7 @@ MAX_CONTAINERS = 250_000  # '[' and '{' in the whole text, counted before decodi
 MAX_TEXT_DEPTH = 32  # the whole text, as every request body (api/parse.py)
 
 HEX64 = "^[0-9a-f]{64}$"
-SEAT_NUMBER = {"type": "integer", "minimum": 0, "maximum": 63}
+SEAT_NUMBER = {"type": "integer", "minimum": 0}
 SEAT = {
     "type": "object",
     "required": ["seat", "player", "name"],

@@ -162,3 +162,66 @@ def test_real_bundles_of_every_ruleset_fit_the_schema(client, app):
         b = real_bundle(client, app, ruleset)
         bundle.check(b)
         assert client.post("/v1/verify", json=b).get_json()["ok"]
+
+
+def resolved(node, spec):
+    """Return a spec schema with its $refs inlined and its prose (descriptions,
+    examples) left out: what a validator reads."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return resolved(spec["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]], spec)
+        prose = {"description", "examples", "example", "title"}
+        return {k: resolved(v, spec) for k, v in node.items() if k not in prose}
+    if isinstance(node, list):
+        return [resolved(v, spec) for v in node]
+    return node
+
+
+def test_openapi_publishes_the_schema_the_verifier_holds_bundles_to():
+    import yaml
+
+    from tests.conftest import ROOT
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    assert resolved(spec["components"]["schemas"]["Bundle"], spec) == bundle.SCHEMA
+    body = spec["paths"]["/v1/verify"]["post"]["requestBody"]["content"]["application/json"]
+    export = spec["paths"]["/v1/games/{id}/export"]["get"]["responses"]["200"]["content"]
+    assert body["schema"] == export["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Bundle"
+    }
+
+
+def keywords(schema) -> set[str]:
+    found = set()
+    if isinstance(schema, dict):
+        found |= set(schema) - {"properties"}
+        for key, value in schema.items():
+            children = value.values() if key == "properties" else [value]
+            for child in children:
+                found |= keywords(child)
+    elif isinstance(schema, list):
+        for child in schema:
+            found |= keywords(child)
+    return found
+
+
+def test_the_checker_reads_every_keyword_the_schema_uses():
+    assert keywords(bundle.SCHEMA) <= bundle.KEYWORDS | {"properties"}
+
+
+# the checker's own: a valid date-time the audit cannot add a deadline to; not an object
+SCHEMA_CASES = [c for c in CASES if c[0] not in ("at in year 9999", "not an object")]
+
+
+@pytest.mark.parametrize("name,spoiler,path", SCHEMA_CASES, ids=[c[0] for c in SCHEMA_CASES])
+def test_a_standard_validator_refuses_the_same_bundles(client, app, name, spoiler, path):
+    """jsonschema (Draft 2020-12) agrees with the checker on the published schema."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(
+        bundle.SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    good = real_bundle(client, app)
+    assert validator.is_valid(good)
+    bad, _ = spoil(good, spoiler, path)
+    assert not validator.is_valid(bad)
