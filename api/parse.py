@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import request
+from werkzeug.exceptions import HTTPException
 
 from api import present
 from api.errors import Problem
@@ -27,7 +28,7 @@ MAX_U64 = 2**64 - 1  # each part of a Redis stream id
 def body(check_text: Callable[[bytes], None] | None = None) -> Any:
     """Return the JSON body, or refuse it if it is not JSON or nests too deeply;
     `check_text` may refuse the raw text first (raising), before it is decoded."""
-    raw, limit = request.get_data(cache=True), request.max_content_length
+    raw, limit = _raw_body(), request.max_content_length
     if request.content_length is None and limit and len(raw) >= limit:
         # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
         raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
@@ -53,6 +54,15 @@ def body(check_text: Callable[[bytes], None] | None = None) -> Any:
             errors={where: ["a string holds a lone surrogate"]},
         )
     return data
+
+
+def _raw_body() -> bytes:
+    try:
+        return request.get_data(cache=True)
+    except HTTPException:
+        raise  # too large (413), or the client went away
+    except Exception as e:  # the server's reader refused the bytes (e.g. a bad chunk size)
+        raise Problem(400, "invalid_body", f"the body could not be read: {e}") from e
 
 
 def _lone_surrogate(data: Any) -> str | None:
