@@ -129,9 +129,7 @@ def register(app: Flask) -> None:
     )
     app.register_error_handler(
         BundleError,
-        lambda e: problem(
-            422, "invalid_body", f"not a bundle: {e}", errors={e.path: [e.reason]}
-        ),
+        lambda e: problem(422, "invalid_body", f"not a bundle: {e}", errors={e.path: [e.reason]}),
     )
     app.register_error_handler(
         InvalidAction,

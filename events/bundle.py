@@ -37,7 +37,12 @@ SEAT = {
 CREATED = {
     "type": "object",
     "required": [
-        "ruleset", "rules_version", "players", "options", "decision_timeout_s", "seed_commitment"
+        "ruleset",
+        "rules_version",
+        "players",
+        "options",
+        "decision_timeout_s",
+        "seed_commitment",
     ],
     "properties": {
         "ruleset": {"type": "string"},

@@ -42,7 +42,11 @@ CASES = [
     ("created data a list", lambda b, at: set_in(b, ["events", 0, "data"], [1]), "events[0].data"),
     ("seed a number", lambda b, at: {**b, "seed": 7}, "seed"),
     ("seed a list", lambda b, at: {**b, "seed": ["ab"]}, "seed"),
-    ("command a string", lambda b, at: set_in(b, ["events", 1, "command"], "x"), "events[1].command"),
+    (
+        "command a string",
+        lambda b, at: set_in(b, ["events", 1, "command"], "x"),
+        "events[1].command",
+    ),
     ("command a list", lambda b, at: set_in(b, ["events", 1, "command"], []), "events[1].command"),
     ("draws empty", lambda b, at: set_in(b, ["events", 1, "draws"], []), "events[1].draws"),
     (
@@ -186,9 +190,11 @@ def test_openapi_publishes_the_schema_the_verifier_holds_bundles_to():
     assert resolved(spec["components"]["schemas"]["Bundle"], spec) == bundle.SCHEMA
     body = spec["paths"]["/v1/verify"]["post"]["requestBody"]["content"]["application/json"]
     export = spec["paths"]["/v1/games/{id}/export"]["get"]["responses"]["200"]["content"]
-    assert body["schema"] == export["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/Bundle"
-    }
+    assert (
+        body["schema"]
+        == export["application/json"]["schema"]
+        == {"$ref": "#/components/schemas/Bundle"}
+    )
 
 
 def keywords(schema) -> set[str]:

@@ -37,14 +37,22 @@ LEAVES = st.one_of(
 )
 VALUES = st.recursive(
     LEAVES,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
 
 def nodes(value, path=()):
     """Yield the path of every node below `value` (not `value` itself)."""
-    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    children = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
     for key, child in children:
         yield (*path, key)
         yield from nodes(child, (*path, key))

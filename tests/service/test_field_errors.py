@@ -8,9 +8,7 @@ from tests.service.openapi_check import check_response
 
 def test_errors_inside_a_list_are_named_by_index(client, app):
     op = operator(client, app)
-    res = client.post(
-        "/v1/leagues", json=league_body(points=["x", 1, -3]), headers=bearer(op)
-    )
+    res = client.post("/v1/leagues", json=league_body(points=["x", 1, -3]), headers=bearer(op))
     assert res.status_code == 422
     problem = res.get_json()
     assert problem["errors"] == {

@@ -25,7 +25,9 @@ def exchange(port: int, raw: bytes) -> tuple[int, dict[str, str], bytes]:
             while chunk := sock.recv(65536):
                 data += chunk
                 head, _, rest = data.partition(b"\r\n\r\n")
-                length = [ln for ln in head.split(b"\r\n") if ln.lower().startswith(b"content-length:")]
+                length = [
+                    ln for ln in head.split(b"\r\n") if ln.lower().startswith(b"content-length:")
+                ]
                 if length and len(rest) >= int(length[0].split(b":")[1]):
                     break
         except TimeoutError:
@@ -51,15 +53,30 @@ def many(n: int) -> bytes:
 
 
 CASES = [
-    ("request line over the limit", request(line_of(LIMIT_REQUEST_LINE + 1)), 414, "request_line_too_long"),
-    ("a control character in a header", request(b"/healthz", b"X-Note: a\x01b\r\n"), 400, "invalid_header"),
+    (
+        "request line over the limit",
+        request(line_of(LIMIT_REQUEST_LINE + 1)),
+        414,
+        "request_line_too_long",
+    ),
+    (
+        "a control character in a header",
+        request(b"/healthz", b"X-Note: a\x01b\r\n"),
+        400,
+        "invalid_header",
+    ),
     (
         "an Idempotency-Key with a control character",
         request(b"/v1/games/g_1/actions", b"Idempotency-Key: k\x07ey\r\n", b"POST", JSON_POST),
         400,
         "invalid_header",
     ),
-    ("too many headers", request(b"/healthz", many(LIMIT_REQUEST_FIELDS)), 431, "headers_too_large"),
+    (
+        "too many headers",
+        request(b"/healthz", many(LIMIT_REQUEST_FIELDS)),
+        431,
+        "headers_too_large",
+    ),
     (
         "a header over the limit",
         request(b"/healthz", b"X-Big: " + b"a" * LIMIT_REQUEST_FIELD_SIZE + b"\r\n"),
@@ -78,7 +95,7 @@ CASES = [
         400,
         "invalid_body",
     ),
-]  # fmt: skip
+]
 
 
 @pytest.mark.slow

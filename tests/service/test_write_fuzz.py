@@ -49,8 +49,10 @@ LEAVES = st.one_of(
 )
 VALUES = st.recursive(
     LEAVES,
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(FIELDS) | TEXT, inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(FIELDS) | TEXT, inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
