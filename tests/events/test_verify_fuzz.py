@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
-from events import codec
+from events import bundle, codec
 from tests.events.bundles import real_bundle
 
-EXAMPLES = 60  # per ruleset
+EXAMPLES = 50  # per ruleset
 FUZZ = settings(
     derandomize=True,
     max_examples=EXAMPLES,
@@ -124,6 +124,8 @@ def spoiled(draw, bundle):
 @pytest.mark.parametrize("ruleset", sorted(games.REGISTRY))
 def test_verify_answers_a_report_or_a_named_422_for_any_spoiled_bundle(client, app, ruleset):
     original = real_bundle(client, app, ruleset)
+    bundle.check(original)  # a real export fits the published schema, and verifies
+    assert client.post("/v1/verify", json=original).get_json()["ok"]
     seen = {200: 0, 422: 0}
 
     @FUZZ
