@@ -11,7 +11,7 @@ import json
 import pytest
 
 from cli.main import main as cli_main
-from events import audit, bundle
+from events import audit, bundle, jsonshape
 from tests.events.bundles import real_bundle
 
 FORMAT = audit.FORMAT
@@ -203,7 +203,7 @@ def keywords(schema) -> set[str]:
 
 
 def test_the_checker_reads_every_keyword_the_schema_uses():
-    assert keywords(bundle.SCHEMA) <= bundle.KEYWORDS | {"properties"}
+    assert keywords(bundle.SCHEMA) <= jsonshape.KEYWORDS | {"properties"}
 
 
 # the checker's own: a valid date-time the audit cannot add a deadline to; not an object
