@@ -157,6 +157,9 @@ def test_a_bracket_heavy_body_is_refused_before_it_is_decoded(client, tmp_path, 
     capsys.readouterr()
     assert cli_main(["verify", str(file)]) == 2
     assert f"_body: more than {bundle.MAX_CONTAINERS} arrays" in capsys.readouterr().err
+    file.write_text("[" * 100_000)  # deeper than the decoder can go
+    assert cli_main(["verify", str(file)]) == 2
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def resolved(node, spec):
