@@ -184,16 +184,19 @@ def _object(schema: dict[str, Any]) -> Checker:
     required = schema.get("required", [])
     props = {name: compile(sub) for name, sub in schema.get("properties", {}).items()}
     closed = schema.get("additionalProperties") is False
+    # in the order the schema lists them: the first bad field is the first one named
+    order = [*props, *(name for name in required if name not in props)]
+    steps = [(name, props.get(name), name in required) for name in order]
 
     def check(value: Any, where: Where) -> None:
         if not isinstance(value, dict):
             return
-        for name in required:
-            if name not in value:
-                fail((where, name), "is required")
-        for name, one in props.items():
+        for name, one, needed in steps:
             if name in value:
-                one(value[name], (where, name))
+                if one is not None:
+                    one(value[name], (where, name))
+            elif needed:
+                fail((where, name), "is required")
         if closed:
             for name in value:
                 if name not in props:
