@@ -59,22 +59,31 @@ SCORING = frozenset(
 )
 
 
+# Events after which Logorrea-Man may find nobody with an Item in play.
+TALKING = frozenset(f"{GAME_ID}.{name}" for name in ("LogorreaPlayed", "ItemLost"))
+
+
 def end_check(state: State, scored: bool = True) -> list[Event]:
-    """Return the end of the game if a score reached the goal or (option) the deck ran out."""
-    if state.phase in (SETUP, OVER):
+    """Return the end of the game if a score reached the goal (at any moment, setup
+    included) or, with the option, once the deck ran out during play."""
+    if state.phase == OVER:
         return []
     if scored and reached_goal(state):
         return [finished_event(state, "goal")]
-    if state.end_on_empty_deck and not state.draw:
+    if state.end_on_empty_deck and not state.draw and state.phase != SETUP:
         return [finished_event(state, "deck_empty")]
     return []
 
 
-def _end_check(state: State, applied: list[Event]) -> list[Event]:
-    return end_check(state, any(ev.type in SCORING for ev in applied))
+def _checks(state: State, applied: list[Event]) -> list[Event]:
+    """The rules that hold at every moment: the goal, then Logorrea-Man without Items."""
+    done = end_check(state, any(ev.type in SCORING for ev in applied))
+    if not done and any(ev.type in TALKING for ev in applied):
+        done = turn.silence_logorrea(state)
+    return done
 
 
 def play(state: State, events: list[Event], rng: Rng) -> tuple[State, list[Event]]:
     """Apply `events`, then run automatic steps until a decision is owed or the game ends."""
     steps = {phase: partial(step, rng=rng) for phase, step in STEPS.items()}
-    return run_steps(state, events, evolve, steps, check=_end_check)
+    return run_steps(state, events, evolve, steps, check=_checks)
