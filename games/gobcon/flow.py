@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import partial
 
 from games.base import Event
-from games.gobcon import contest, effects, turn
+from games.gobcon import contest, effects, turn, windows
 from games.gobcon.evolve import evolve
 from games.gobcon.scoring import finished_event, reached_goal
 from games.gobcon.state import (
@@ -19,6 +19,8 @@ from games.gobcon.state import (
     LM_PASS,
     NEXT,
     REACT,
+    ROLL,
+    SETTLE,
     State,
 )
 from games.kit import OVER, SETUP, run_steps
@@ -27,13 +29,15 @@ from games.rng import Rng
 Step = Callable[[State, Rng], list[Event]]
 STEPS: dict[str, Step] = {
     SETUP: lambda s, rng: turn.after_deal(s),
-    NEXT: lambda s, rng: turn.next_turn(s),
+    NEXT: lambda s, rng: windows.step_window(s) or turn.next_turn(s),
     LM_DISCARD: lambda s, rng: turn.lose_only_item(s),
     LM_PASS: lambda s, rng: turn.pass_logorrea(s),
     DRAW: lambda s, rng: turn.draw(s, rng),
-    REACT: lambda s, rng: effects.react(s),
-    ANSWERING: lambda s, rng: effects.answer(s),
+    REACT: lambda s, rng: windows.react(s),
+    ANSWERING: lambda s, rng: windows.answer(s),
     EFFECT: lambda s, rng: effects.resolve_pending(s),
+    SETTLE: lambda s, rng: windows.settle(s),
+    ROLL: lambda s, rng: windows.step_window(s),
     CLOSING: lambda s, rng: contest.close_game(s),
 }
 
@@ -46,7 +50,7 @@ SCORING = frozenset(
         "ItemLost",
         "LogorreaPassed",
         "LogorreaLeft",
-        "ResponsePlayed",
+        "ResponseResolved",
         "FriendJoined",
         "ItemBought",
         "SpecialResolved",

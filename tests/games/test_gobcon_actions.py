@@ -53,7 +53,7 @@ def test_answering_a_phase_that_is_not_open_is_phase_closed():
 
 
 def test_an_action_that_does_not_answer_the_owed_decision_is_not_allowed():
-    state = table(hands={0: ["dice-bag#1"], 1: ["fan-club#1"]})
+    state = table(hands={0: ["dice-bag#1"], 1: ["not-so-fast#1"]})
     assert (_error(state, 0, ROLL).code, _error(state, 0, ROLL).field) == (
         "action_not_allowed",
         "type",
@@ -82,7 +82,7 @@ def test_join_answers_are_sealed_and_a_second_one_is_refused():
 
 
 def test_each_decision_has_a_default_and_a_key_that_changes_once_made():
-    state = table(players=3, hands={0: ["skirmish#1", "dice-bag#1"], 2: ["fan-club#1"]})
+    state = table(players=3, hands={0: ["skirmish#1", "dice-bag#1"], 2: ["not-so-fast#1"]})
     first = GAME.owed(state)
     assert [(o.seat, o.kind, o.default, o.simultaneous) for o in first] == [(0, "turn", END, False)]
     state, _ = act(state, (0, play("dice-bag#1")))

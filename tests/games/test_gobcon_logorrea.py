@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.gobcon import GAME
 from games.gobcon.cards import default_deck
 from games.rng import Rng
-from tests.games.gobcon_table import act, names, only, start_turn, table
+from tests.games.gobcon_table import names, only, start_turn, table
 
 SEED_DEALING_LOGORREA = b"lm-39"  # with three players, this seed deals Logorrea-Man
 

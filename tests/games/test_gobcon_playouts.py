@@ -66,7 +66,8 @@ def assert_table_adds_up(run: Playout) -> None:
         p["hand_size"] + len(p["items"]) + len(p["specials"]) + (p["friend"] is not None)
         for p in players
     )
-    in_flight = (view["pending"] is not None) + (view["game_in_play"] is not None)
+    on_chain = sum(1 for link in view["chain"] if link["card"] is not None)
+    in_flight = on_chain + (view["game_in_play"] is not None)
     assert view["draw_size"] + len(view["discard"]) + on_table + in_flight == 117
     for p in players:
         assert p["hand_size"] <= 5 and p["counters"] >= 0

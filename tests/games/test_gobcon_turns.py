@@ -233,7 +233,7 @@ def test_tied_players_share_the_win():
 
 
 def test_a_window_answer_seals_the_seat_and_a_second_answer_is_refused():
-    state = table(players=3, hands={0: ["dice-bag#1"], 1: ["fan-club#1"], 2: ["fan-club#2"]})
+    state = table(players=3, hands={0: ["dice-bag#1"], 1: ["fan-club#1"], 2: ["not-so-fast#1"]})
     state, _ = act(state, (0, play("dice-bag#1")), (1, PASS))
     assert _error(state, 1, PASS).code == "already_submitted"
     state, _ = act(state, (2, PASS))
