@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 
-from games.base import ALL
+import pytest
+
+from games.base import ALL, RuleViolation
 from games.gobcon import GAME
+from games.rng import NoRng
 from tests.games.gobcon_table import (
     DECLINE,
     END,
@@ -158,3 +161,23 @@ def test_windows_nobody_could_answer_are_skipped_and_an_open_one_is_offered_to_a
     state = table(players=3, hands={0: ["dice-bag#1"], 1: ["fan-club#1"], 2: ["not-so-fast#1"]})
     state, events = act(state, (0, play("dice-bag#1")))
     assert only(events, "WindowOpened")[0]["responders"] == [1, 2]  # seat 1 too: it reveals nothing
+
+
+def test_a_card_promised_as_an_answer_below_cannot_answer_again_above():
+    state = table(
+        players=3,
+        hands={0: ["dice-bag#1"], 1: ["not-so-fast#1"], 2: ["not-so-fast#2", "not-so-fast#3"]},
+    )
+    state, _ = act(
+        state,
+        (0, play("dice-bag#1")),
+        (1, respond("not-so-fast#1")),
+        (2, respond("not-so-fast#2")),
+    )
+    state, _ = close(state)
+    assert state.window.responders == (2,)  # seat 2 still holds a free cancel
+    with pytest.raises(RuleViolation) as err:
+        GAME.decide(state, 2, respond("not-so-fast#2"), NoRng())
+    assert (err.value.code, err.value.field) == ("card_committed", "card")
+    answers = next(s for s in GAME.legal(state, 2) if s.type == "respond")
+    assert answers.choices == [respond("not-so-fast#3")]
