@@ -117,6 +117,22 @@ def assert_no_leak(run: Playout, first_event: int = 0) -> None:
                 assert "join" not in GAME.redact(ev, seat)
 
 
+def _named_cards(data) -> set[str]:
+    text = json.dumps(data)
+    return {card for card in ALL_CARDS if json.dumps(card) in text}
+
+
+def assert_public_events_name_no_card_in_a_hand(run: Playout) -> None:
+    """Refold the log: right after a public event, no card it names lies in a hand (so a
+    sealed answer that went back unplayed is never named to the table)."""
+    state = None
+    for ev in run.events:
+        state = GAME.evolve(state, ev)
+        if ev.visible_to == ALL and not GAME.is_over(state):
+            in_hands = {card for hand in state.hands for card in hand}
+            assert not _named_cards(ev.data) & in_hands, ev
+
+
 def assert_result_is_recounted(run: Playout) -> None:
     """Check the result against the final view and the finishing event."""
     view = GAME.view(run.state, None, "en")
@@ -179,6 +195,7 @@ def test_no_view_legal_list_or_redacted_event_reveals_a_hand_or_the_deck(players
 
     run = playout(GAME, players, 900 + players, OPTIONS[players % len(OPTIONS)], check)
     assert_no_leak(run)
+    assert_public_events_name_no_card_in_a_hand(run)
 
 
 def test_playouts_reach_every_event_and_decision():
