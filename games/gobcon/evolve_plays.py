@@ -69,9 +69,8 @@ def _response_played(state: State, d: Data) -> State:
     seat, card = d["seat"], d["card"]
     window = state.window
     queue = window.queue[window.queue.index((seat, card)) + 1 :]  # earlier ones go back unnamed
-    state = with_hand(
-        _with_top(state, window=replace(window, queue=queue)), seat, drop(state.hands[seat], card)
-    )
+    state = _with_top(state, window=replace(window, queue=queue))
+    state = with_hand(state, seat, drop(state.hands[seat], card))
     link = Link(seat, card, d["target"], ANSWER)
     return update(state, chain=(*state.chain, link), phase=AIM if d["aim"] else REACT)
 
@@ -92,11 +91,8 @@ def _window_closed(state: State, d: Data) -> State:
     if top.live:
         state = _with_top(state, window=None)
         return update(state, phase=EFFECT if top.kind == PLAYED else SETTLE)
-    chain = state.chain[:-1]
-    if chain:
-        phase = ANSWERING
-    else:
-        phase = STEP_RESUMES.get(top.kind, PLAY)
+    chain = state.chain[:-1]  # a step, or a cancelled card: the window below goes on
+    phase = ANSWERING if chain else STEP_RESUMES.get(top.kind, PLAY)
     return update(state, chain=chain, phase=phase)
 
 
