@@ -6,7 +6,7 @@ from games.base import Event
 from games.gobcon.cards import HAND_SIZE
 from games.gobcon.events import event
 from games.gobcon.scoring import finished_event
-from games.gobcon.state import State, give_candidates, is_logorrea
+from games.gobcon.state import State, give_candidates, is_logorrea, logorrea_owner
 from games.kit import left_of
 from games.rng import Rng
 
@@ -58,6 +58,15 @@ def pass_logorrea(state: State, to: int | None = None) -> list[Event]:
         return []
     to = candidates[0] if to is None else to
     return [event("LogorreaPassed", seat=owner, to=to, card=card, replaced=state.friends[to])]
+
+
+def silence_logorrea(state: State) -> list[Event]:
+    """Discard Logorrea-Man the moment nobody has an Item in play (dealt, drawn or after the
+    last Item left)."""
+    owner = logorrea_owner(state)
+    if owner is None or any(state.items):
+        return []
+    return [event("LogorreaLeft", seat=owner, card=state.friends[owner], reason="no_items")]
 
 
 def draw(state: State, rng: Rng) -> list[Event]:
