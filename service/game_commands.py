@@ -6,14 +6,13 @@ game; it passes a fixed game id and is idempotent, since a league job may run tw
 
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import TYPE_CHECKING, Any
 
 import games
 from events import codec, decide, keys
 from games.base import Event, Game
-from games.rng import Rng
+from games.rng import Rng, commitment
 from service import loop
 from service.errors import Invalid
 from service.game_log import GameLog
@@ -59,13 +58,14 @@ def create_game(
     if not boot.redis.set(seed_key, seed, nx=True):  # racing league workers agree
         seed = boot.redis.get(seed_key)
     data = {
+        "game_id": game_id,
         "ruleset": game.id,
         "rules_version": game.rules_version,
         "players": players,
         "options": options,
         "decision_timeout_s": timeout,
         "creator": creator,
-        "seed_commitment": hashlib.sha256(seed).hexdigest(),
+        "seed_commitment": commitment(game_id, seed),
     }
     if league:
         data["league"] = {k: league[k] for k in ("id", "round", "table")}

@@ -1,0 +1,63 @@
+"""What a bundle's header claims about its game, compared with what its log says.
+
+The header (`bundle["game"]`) is a convenience for readers and is not hashed; everything
+in it that identifies the game is also in the hash-chained log, from its first event:
+`game.Created` names the game id, ruleset, rules version, players, options, decision
+timeout and league table, each `game.PlayerJoined` a seat, its player id and name. An
+auditor trusts the log and names every header field that disagrees with it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CREATED = {  # header field -> the field of game.Created that binds it
+    "id": "game_id",
+    "ruleset": "ruleset",
+    "rules_version": "rules_version",
+    "players": "players",
+    "options": "options",
+    "decision_timeout_s": "decision_timeout_s",
+    "league": "league",
+}
+
+
+def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the header fields as the log states them."""
+    created = events[0].get("data") or {}
+    said = {field: created.get(name) for field, name in CREATED.items()}
+    said["seats"] = [
+        {k: env["data"].get(k) for k in ("seat", "player", "name")}
+        for env in events
+        if env.get("type") == "game.PlayerJoined" and isinstance(env.get("data"), dict)
+    ]
+    said["version"] = len(events)
+    ended = events[-1].get("type") == "game.Ended"
+    started = any(env.get("type") == "game.Started" for env in events)
+    said["status"] = "finished" if ended else "active" if started else "waiting"
+    return said
+
+
+def disagreements(header: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+    """Return one line per header field that the log contradicts (or cannot bind)."""
+    said = from_log(events)
+    out = []
+    if said["id"] is None:
+        out.append("game.id: game.Created does not name its game, so the log binds no id")
+    for field, value in said.items():
+        if field in header and _canon(header[field]) != _canon(value) and value is not None:
+            out.append(f"game.{field}: the header says {_short(header[field])}, "
+                       f"the log says {_short(value)}")
+        elif field in header and value is None and header[field] is not None and field != "id":
+            out.append(f"game.{field}: the header says {_short(header[field])}, the log has none")
+    return out
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
