@@ -46,11 +46,33 @@ def disagreements(header: dict[str, Any], events: list[dict[str, Any]]) -> list[
     if said["id"] is None:
         out.append("game.id: game.Created does not name its game, so the log binds no id")
     for field, value in said.items():
-        if field in header and _canon(header[field]) != _canon(value) and value is not None:
-            out.append(f"game.{field}: the header says {_short(header[field])}, "
-                       f"the log says {_short(value)}")
-        elif field in header and value is None and header[field] is not None and field != "id":
+        if field not in header or _canon(header[field]) == _canon(value):
+            continue
+        if field == "seats":
+            out += _seats(header["seats"], value)
+        elif value is None and field != "id":
             out.append(f"game.{field}: the header says {_short(header[field])}, the log has none")
+        elif value is not None:
+            out.append(
+                f"game.{field}: the header says {_short(header[field])}, "
+                f"the log says {_short(value)}"
+            )
+    return out
+
+
+def _seats(claimed: Any, logged: list[dict[str, Any]]) -> list[str]:
+    """Name each seat field that differs (or the list, if its length or shape does)."""
+    if not isinstance(claimed, list) or len(claimed) != len(logged):
+        return [f"game.seats: the header says {_short(claimed)}, the log says {_short(logged)}"]
+    out = []
+    for i, (mine, theirs) in enumerate(zip(claimed, logged, strict=True)):
+        for key, value in theirs.items():
+            got = mine.get(key) if isinstance(mine, dict) else None
+            if _canon(got) != _canon(value):
+                out.append(
+                    f"game.seats[{i}].{key}: the header says {_short(got)}, "
+                    f"the log says {_short(value)}"
+                )
     return out
 
 

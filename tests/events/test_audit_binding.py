@@ -53,10 +53,10 @@ def test_every_header_field_edited_is_named(finished, field):
     bundle = copy.deepcopy(finished)
     if field == "seat player":
         bundle["game"]["seats"][1]["player"] = "p_forged"
-        field = "seats"
+        field = "seats[1].player"
     elif field == "seat name":
         bundle["game"]["seats"][0]["name"] = "mallory"
-        field = "seats"
+        field = "seats[0].name"
     else:
         bundle["game"][field] = EDITS[field]
     report = audit.verify(bundle)
