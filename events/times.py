@@ -72,8 +72,11 @@ class Clock:
             if self.last is not None and moment < self.last:
                 when_before = self.last.isoformat().replace("+00:00", "Z")
                 self.problems.append(
-                    (seq, f"event {seq}: dated {env['at']}, before the event preceding it "
-                     f"({when_before}): time went backwards")
+                    (
+                        seq,
+                        f"event {seq}: dated {env['at']}, before the event preceding it "
+                        f"({when_before}): time went backwards",
+                    )
                 )
             self.last = max(moment, self.last) if self.last else moment
 
@@ -87,8 +90,11 @@ class Clock:
             if late := overdue(rec, seat, moment):
                 key, deadline = late
                 self.problems.append(
-                    (seq, f"event {seq}: seat {seat} acted at {first['at']}, after its "
-                     f"deadline {deadline} for {key!r} (plus {GRACE.seconds} s grace)")
+                    (
+                        seq,
+                        f"event {seq}: seat {seat} acted at {first['at']}, after its "
+                        f"deadline {deadline} for {key!r} (plus {GRACE.seconds} s grace)",
+                    )
                 )
             for owed in rec.owed():
                 if owed.seat == seat and owed.simultaneous:
@@ -97,8 +103,11 @@ class Clock:
             last = self.submitted.get(cmd.get("key"))
             if last and moment < last[1]:
                 self.problems.append(
-                    (seq, f"event {seq}: phase {cmd.get('key')!r} resolved at {first['at']}, "
-                     f"before its last submission (event {last[0]})")
+                    (
+                        seq,
+                        f"event {seq}: phase {cmd.get('key')!r} resolved at {first['at']}, "
+                        f"before its last submission (event {last[0]})",
+                    )
                 )
 
     def event(self, rec: Record, env: dict[str, Any]) -> None:
@@ -115,6 +124,9 @@ class Clock:
             )
         elif moment < parse_time(deadline):
             self.problems.append(
-                (seq, f"event {seq}: the default for seat {data.get('seat')} was applied at "
-                 f"{env['at']}, before its deadline {deadline}")
+                (
+                    seq,
+                    f"event {seq}: the default for seat {data.get('seat')} was applied at "
+                    f"{env['at']}, before its deadline {deadline}",
+                )
             )

@@ -23,7 +23,9 @@ def finished(redis_server):
     from api import create_app
     from tests.conftest import TEST_CONFIG
 
-    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_server.url, "RQ_REDIS_URL": redis_server.url})
+    app = create_app(
+        {**TEST_CONFIG, "REDIS_URL": redis_server.url, "RQ_REDIS_URL": redis_server.url}
+    )
     client = app.test_client()
     people = new_players(client, 3)
     gid = new_game(client, people, decision_timeout_s=600)

@@ -133,4 +133,6 @@ def test_a_time_that_is_not_utc_is_named(client, app):
     for env in next(g for g in commands(bundle) if g[0] is act):
         env["at"] = env["at"].replace("Z", "+02:00")
     report = audit.verify(reseal(bundle, act["seq"]))
-    assert f"event {act['seq']}:" in times(report).detail and "not a UTC time" in times(report).detail
+    assert (
+        f"event {act['seq']}:" in times(report).detail and "not a UTC time" in times(report).detail
+    )

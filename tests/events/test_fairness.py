@@ -40,7 +40,9 @@ def test_every_vector_in_the_document_is_checked_here():
 
 
 def test_the_commitment_binds_the_game_id():
-    assert commitment("g_0123456789ab", SEED) == hashlib.sha256(b"g_0123456789ab" + SEED).hexdigest()
+    assert (
+        commitment("g_0123456789ab", SEED) == hashlib.sha256(b"g_0123456789ab" + SEED).hexdigest()
+    )
     assert commitment("g_0123456789ab", SEED) != commitment("g_0123456789ac", SEED)
 
 

@@ -11,8 +11,13 @@ from games.rng import Rng
 
 SEED = bytes(range(32))
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
-SETUPS = [("goblin-market", 4), ("sorcerous-futures", 3), ("sorcerous-futures", 4),
-          ("black-market", 3), ("gobcon", 2)]
+SETUPS = [
+    ("goblin-market", 4),
+    ("sorcerous-futures", 3),
+    ("sorcerous-futures", 4),
+    ("black-market", 3),
+    ("gobcon", 2),
+]
 RANDOM = {  # the random outcomes of each setup event, as fairness.md lists them
     "goblin-market.DecksShuffled": ("auction_deck", "goblin_deck"),
     "sorcerous-futures.ExcusePlaced": ("seat",),

@@ -15,8 +15,13 @@ NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(
     NODE is None, reason="node is not installed: tools/rederive.js runs on Node (CI has it)"
 )
-GAMES = [("goblin-market", 4), ("sorcerous-futures", 3), ("sorcerous-futures", 4),
-         ("black-market", 3), ("gobcon", 2)]
+GAMES = [
+    ("goblin-market", 4),
+    ("sorcerous-futures", 3),
+    ("sorcerous-futures", 4),
+    ("black-market", 3),
+    ("gobcon", 2),
+]
 
 
 def exported(client, app, ruleset: str, players: int) -> dict:
@@ -33,7 +38,9 @@ def rederive(bundle: dict, tmp_path) -> subprocess.CompletedProcess:
     path.write_text(json.dumps(bundle))
     return subprocess.run(
         [NODE, str(ROOT / "tools" / "rederive.js"), str(path)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -48,7 +55,9 @@ def test_every_random_outcome_of_an_exported_game_re_derives_in_node(
     draws = max(e["draws"][1] for e in bundle["events"] if "draws" in e)
     assert f"from {draws} draws" in done.stdout
 
-    deck_event = next(e for e in bundle["events"] if e["type"].endswith(("DeckShuffled", "DecksShuffled")))
+    deck_event = next(
+        e for e in bundle["events"] if e["type"].endswith(("DeckShuffled", "DecksShuffled"))
+    )
     data = deck_event["data"]
     name = next(k for k, v in data.items() if isinstance(v, list) and len(v) > 1)
     data[name][0], data[name][1] = data[name][1], data[name][0]  # a stacked deck
