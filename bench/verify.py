@@ -84,7 +84,7 @@ def finished_bundle(ruleset: str, players: int, seed: int) -> dict:
         start = rec.draws
         rec = _append(rec, log, events, actor, cmd, (start, rng.counter))
     ended = {"result": game.result(rec.state).to_json(), "seed": secret.hex()}
-    at = codec.now_iso()
+    at = log[-1]["at"]  # game.Ended is part of the last command: the same time
     (env,) = envelope.build([Event("game.Ended", ended)], rec.version, "system", "end", at)
     log += codec.seal([env], rec.last_hash)
     return audit.bundle(fold_all(rec, [env]), log, secret.hex())
