@@ -105,11 +105,23 @@ const HANDLERS = {
   },
   'goblin-market.GameStarted'(g, d) { g.courts = d.courts; },
   'goblin-market.DecksShuffled'(g, d, rng, expect, data) {
-    expect('auction deck', rng.shuffle(data.basic), d.auction_deck);
-    expect('goblin deck', rng.shuffle(data.goblin(g.courts)), d.goblin_deck);
+    g.pile = rng.shuffle(data.basic);
+    expect('auction deck', g.pile, d.auction_deck);
+    g.goblins = rng.shuffle(data.goblin(g.courts));
+    expect('goblin deck', g.goblins, d.goblin_deck);
   },
   'goblin-market.GoblinDeckReshuffled'(g, d, rng, expect, data) {
-    expect('goblin deck reshuffled', rng.shuffle(data.goblin(g.courts)), d.order);
+    g.goblins = rng.shuffle(data.goblin(g.courts));
+    expect('goblin deck reshuffled', g.goblins, d.order);
+  },
+  'goblin-market.AuctionSizeRevealed'(g, d, rng, expect) {
+    expect('size card (top of the auction deck)', g.pile.shift(), d.card);
+  },
+  'goblin-market.AuctionCardsRevealed'(g, d, rng, expect) {
+    expect('cards revealed (top of the auction deck)', g.pile.splice(0, d.cards.length), d.cards);
+  },
+  'goblin-market.GoblinCardRevealed'(g, d, rng, expect) {
+    expect('goblin card (top of the goblin deck)', g.goblins.shift(), d.card);
   },
   'sorcerous-futures.GameStarted'(g, d) { g.sly = !!d.sly_excuse; },
   'sorcerous-futures.ExcusePlaced'(g, d, rng, expect) {
@@ -170,25 +182,33 @@ const HANDLERS = {
     expect('victory values', [drawn, Object.fromEntries(drawn.map((c, i) => [c, data.setupSteps[i]]))], [d.draw, d.steps]);
   },
   'black-market.DeckShuffled'(g, d, rng, expect, data) {
-    expect('information cards', rng.shuffle(data.infoCards), d.order);
+    g.pile = rng.shuffle(data.infoCards);
+    expect('information cards', g.pile, d.order);
+  },
+  'black-market.CardRevealed'(g, d, rng, expect) {
+    expect('information card revealed (top of the deck)', g.pile.shift(), d.card);
   },
   'gobcon.GameStarted'(g, d) {
     g.instances = d.deck.cards.flatMap((c) => Array.from({ length: c.count }, (_, k) => `${c.id}#${k + 1}`));
   },
   'gobcon.DeckShuffled'(g, d, rng, expect) {
-    g.deck = rng.shuffle(g.instances);
-    expect('deck', g.deck, d.deck);
+    g.pile = rng.shuffle(g.instances);
+    expect('deck', g.pile, d.deck);
     g.dealt = 0;
   },
   'gobcon.CardsDealt'(g, d, rng, expect) {
-    const i = g.dealt++;
-    expect(`cards dealt to seat ${g.order[i]}`, { seat: g.order[i], cards: g.deck.slice(5 * i, 5 * i + 5) }, { seat: d.seat, cards: d.cards });
+    const seat = g.order[g.dealt++];
+    expect(`five cards from the top to seat ${seat}`, { seat, cards: g.pile.splice(0, 5) }, { seat: d.seat, cards: d.cards });
+  },
+  'gobcon.CardsDrawn'(g, d, rng, expect) {
+    expect(`cards drawn from the top by seat ${d.seat}`, g.pile.splice(0, d.cards.length), d.cards);
   },
   'gobcon.DieRolled'(g, d, rng, expect) { expect('die', rng.below(6) + 1, d.die); },
   'gobcon.DiscardReshuffled'(g, d, rng, expect) {
     const rank = Object.fromEntries(g.instances.map((c, i) => [c, i]));
     const pile = d.deck.slice().sort((a, b) => rank[a] - rank[b]);
-    expect('discard pile reshuffled', rng.shuffle(pile), d.deck);
+    g.pile = rng.shuffle(pile);
+    expect('discard pile reshuffled', g.pile, d.deck);
   },
 };
 
@@ -270,7 +290,7 @@ function main(argv) {
   for (const p of problems) process.stdout.write(`FAIL ${p}\n`);
   process.stdout.write(problems.length
     ? `NOT re-derived: ${problems.length} problem(s) in ${ruleset} game ${bundle.game && bundle.game.id}\n`
-    : `re-derived: ${ruleset}, ${outcomes} random outcomes from ${draws} draws, all as logged\n`);
+    : `re-derived: ${ruleset}, ${outcomes} shuffles, deals, choices and rolls from ${draws} draws, all as logged\n`);
   return problems.length ? 1 : 0;
 }
 
