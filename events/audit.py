@@ -100,7 +100,7 @@ def verify(data: dict[str, Any]) -> Report:
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report
-    logged_id = (events[0].get("data") or {}).get("game_id")
+    logged_id = binding.from_log(events)["id"]
     report.game_id = str(logged_id) if logged_id else report.game_id
     _check_chain(events, chain)
     if problems := binding.disagreements(header, events):

@@ -25,16 +25,16 @@ CREATED = {  # header field -> the field of game.Created that binds it
 
 def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the header fields as the log states them."""
-    created = events[0].get("data") or {}
+    created = _data(events[0])
     said = {field: created.get(name) for field, name in CREATED.items()}
     said["seats"] = [
-        {k: env["data"].get(k) for k in ("seat", "player", "name")}
+        {k: _data(env).get(k) for k in ("seat", "player", "name")}
         for env in events
-        if env.get("type") == "game.PlayerJoined" and isinstance(env.get("data"), dict)
+        if _type(env) == "game.PlayerJoined"
     ]
     said["version"] = len(events)
-    ended = events[-1].get("type") == "game.Ended"
-    started = any(env.get("type") == "game.Started" for env in events)
+    ended = _type(events[-1]) == "game.Ended"
+    started = any(_type(env) == "game.Started" for env in events)
     said["status"] = "finished" if ended else "active" if started else "waiting"
     return said
 
@@ -74,6 +74,15 @@ def _seats(claimed: Any, logged: list[dict[str, Any]]) -> list[str]:
                     f"the log says {_short(value)}"
                 )
     return out
+
+
+def _data(env: Any) -> dict[str, Any]:
+    data = env.get("data") if isinstance(env, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _type(env: Any) -> Any:
+    return env.get("type") if isinstance(env, dict) else None
 
 
 def _canon(value: Any) -> str:
