@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from tests.conftest import ROOT
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(
@@ -26,8 +26,22 @@ GAMES = [
 
 def exported(client, app, ruleset: str, players: int) -> dict:
     people = new_players(client, players)
-    gid = new_game(client, people, ruleset=ruleset)
-    play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(7))
+    if (ruleset, players) == ("sorcerous-futures", 4):  # every random step of the ruleset:
+        gid = new_game(client, people, ruleset=ruleset, options={"sly_excuse": True})
+        seats = by_seat(client, gid, people)
+        holder = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["seat"]
+        answer = client.post(  # the Crowns handed out at random, the Sly Excuse's peek
+            f"/v1/games/{gid}/actions",
+            json={"type": "random_crowns"},
+            headers=bearer(seats[holder]),
+        )
+        assert answer.status_code == 201, answer.get_json()
+        types = {e["type"] for e in answer.get_json()["events"]}
+        assert "sorcerous-futures.ValuationCardsShuffled" in types, types
+    else:
+        gid = new_game(client, people, ruleset=ruleset)
+        seats = by_seat(client, gid, people)
+    play_to_end(client, app, gid, seats, random.Random(7))
     res = client.get(f"/v1/games/{gid}/export")
     assert res.status_code == 200
     return res.get_json()
