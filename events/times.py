@@ -16,8 +16,11 @@ from events.record import Record
 
 # An action is accepted until the expiry job applies the default, which runs a little
 # after the deadline (docs/workers.md: normally well under 2 s; a killed worker's claim
-# lapses after 10 s). The server refuses an action later than this, and so does the audit.
+# lapses after 10 s). The server refuses an action later than this past the deadline.
 GRACE = timedelta(seconds=30)
+# The server checks before the rules decide and stamps the time after, so the audit allows
+# this much more between the two before it calls an action late.
+STAMP_SLACK = timedelta(seconds=10)
 
 
 def when(at: Any) -> datetime | None:
@@ -29,14 +32,16 @@ def when(at: Any) -> datetime | None:
     return moment if moment.utcoffset() == timedelta(0) else None
 
 
-def overdue(rec: Record, seat: int, now: datetime) -> tuple[str, str] | None:
+def overdue(
+    rec: Record, seat: int, now: datetime, slack: timedelta = timedelta(0)
+) -> tuple[str, str] | None:
     """Return (decision key, deadline) of a decision `seat` owes whose deadline plus the
-    grace has passed at `now`, or None: such a seat may no longer act on its own."""
+    grace (and `slack`) has passed at `now`, or None: such a seat may no longer act."""
     for owed in rec.owed():
         if owed.seat != seat:
             continue
         deadline = rec.deadline(owed.key)
-        if deadline and now > parse_time(deadline) + GRACE:
+        if deadline and now > parse_time(deadline) + GRACE + slack:
             return owed.key, deadline
     return None
 
@@ -87,13 +92,14 @@ class Clock:
             return
         if cmd.get("type") == "act" and isinstance(first.get("actor"), int):
             seat = first["actor"]
-            if late := overdue(rec, seat, moment):
+            if late := overdue(rec, seat, moment, STAMP_SLACK):
                 key, deadline = late
+                allowed = (GRACE + STAMP_SLACK).seconds
                 self.problems.append(
                     (
                         seq,
                         f"event {seq}: seat {seat} acted at {first['at']}, after its "
-                        f"deadline {deadline} for {key!r} (plus {GRACE.seconds} s grace)",
+                        f"deadline {deadline} for {key!r} (plus {allowed} s allowed)",
                     )
                 )
             for owed in rec.owed():
