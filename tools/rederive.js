@@ -248,8 +248,11 @@ function rederive(bundle, data) {
   if (!/^[0-9a-f]{64}$/.test(seedHex)) return { problems: ['no revealed seed: the game is not finished'], draws: 0, outcomes: 0 };
   const seed = Buffer.from(seedHex, 'hex');
   const id = created.game_id;
-  const commitment = crypto.createHash('sha256').update(Buffer.concat([Buffer.from(id || '', 'utf8'), seed])).digest('hex');
+  // sha256(utf8(game_id) || seed); a log from before game ids were logged: sha256(seed)
+  const bound = Buffer.concat([Buffer.from(id || '', 'utf8'), seed]);
+  const commitment = crypto.createHash('sha256').update(bound).digest('hex');
   if (commitment !== created.seed_commitment) problems.push('event 1: the seed does not match the commitment sha256(game_id || seed)');
+  if (!id) problems.push('event 1: game.Created does not name its game; the seed is bound to no game id');
   const g = newGame(created);
   let counter = 0, outcomes = 0;
   for (const group of commands(events)) {
