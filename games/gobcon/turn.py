@@ -76,7 +76,9 @@ def draw(state: State, rng: Rng) -> list[Event]:
     if talker is not None:
         return [logorrea_played(state, seat, talker)]
     if not state.draw:
-        return [event("DiscardReshuffled", visible_to=(), deck=rng.shuffle(state.discard))]
+        rank = {inst: i for i, inst in enumerate(state.cards)}  # deck order (fairness.md)
+        pile = sorted(state.discard, key=rank.__getitem__)
+        return [event("DiscardReshuffled", visible_to=(), deck=rng.shuffle(pile))]
     cards: list[str] = []
     for card in state.draw[: HAND_SIZE - len(state.hands[seat])]:
         cards.append(card)
