@@ -44,6 +44,7 @@ CREATED = {
         "seed_commitment",
     ],
     "properties": {
+        "game_id": {"type": "string"},
         "ruleset": {"type": "string"},
         "rules_version": {"type": "integer", "minimum": 1},
         "players": {"type": "integer", "minimum": 1, "maximum": 64},
@@ -137,6 +138,8 @@ SCHEMA = {
                 "options": {"type": "object"},
                 "seats": {"type": "array", "items": SEAT},
                 "version": {"type": "integer"},
+                "decision_timeout_s": {"type": ["integer", "null"]},
+                "league": {"type": ["object", "null"]},
             },
         },
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},
