@@ -16,6 +16,7 @@ from service import game_commands, game_queries, players
 from service.errors import Invalid
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
+BUNDLE_JSON, BUNDLE_BYTES = "application/json", "application/octet-stream"
 
 
 @bp.post("/players")
@@ -94,8 +95,15 @@ def list_events(game_id: str):
 
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str):
+    """A file download: JSON, or the same bytes as `application/octet-stream` when the
+    caller's `Accept` prefers it. Clients keep the bytes as they are (docs/audit.md)."""
     player = auth.caller(boot(), required=False)
-    return game_queries.export(boot(), game_id_ok(game_id), player)
+    gid = game_id_ok(game_id)
+    resp = jsonify(game_queries.export(boot(), gid, player))
+    types = [BUNDLE_JSON, BUNDLE_BYTES]
+    resp.mimetype = request.accept_mimetypes.best_match(types, default=BUNDLE_JSON)
+    resp.headers["Content-Disposition"] = f'attachment; filename="marketfold-{gid}.json"'
+    return resp
 
 
 @bp.get("/games/<game_id>/state")
@@ -108,7 +116,7 @@ def state_at(game_id: str):
 
 @bp.post("/verify")
 def verify_bundle():
-    data = body()
+    data = body(any_type=True)  # the file as downloaded, whatever type the client labels it
     if not isinstance(data, dict):
         errors = {"_body": ["must be a JSON object"]}
         raise Invalid("invalid_body", "the body must be an exported bundle", errors=errors)

@@ -25,8 +25,10 @@ FEED_ID = re.compile(r"([0-9]{1,20})(?:-([0-9]{1,20}))?")
 MAX_U64 = 2**64 - 1  # each part of a Redis stream id
 
 
-def body() -> Any:
-    """Return the JSON body, or refuse it if it is not JSON or nests too deeply."""
+def body(any_type: bool = False) -> Any:
+    """Return the JSON body, or refuse it if it is not JSON or nests too deeply. With
+    `any_type`, the bytes are read as JSON whatever `Content-Type` says (UTF-8, with or
+    without a byte order mark)."""
     raw, limit = request.get_data(cache=True), request.max_content_length
     if request.content_length is None and limit and len(raw) >= limit:
         # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
@@ -38,7 +40,7 @@ def body() -> Any:
             errors={"_body": [f"at most {MAX_DEPTH} levels of nesting"]},
         )
     try:
-        data = request.get_json(silent=True)
+        data = request.get_json(silent=True, force=any_type)
     except RecursionError:  # belt and braces: the depth check should catch it first
         data = None
     if data is None:

@@ -108,8 +108,9 @@ def verify(args: argparse.Namespace) -> int:
     from events import audit
 
     try:
-        text = sys.stdin.read() if args.bundle == "-" else Path(args.bundle).read_text("utf-8")
-        data = json.loads(text)
+        # the bytes as downloaded: json.loads detects UTF-8 (with or without a BOM)
+        raw = sys.stdin.buffer.read() if args.bundle == "-" else Path(args.bundle).read_bytes()
+        data = json.loads(raw)
     except (OSError, ValueError) as e:
         print(f"marketfold verify: cannot read {args.bundle}: {e}", file=sys.stderr)
         return 2
