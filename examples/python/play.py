@@ -76,7 +76,7 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     creator = AuthenticatedClient(base, token=players[0].token, timeout=30)
     gid = create_game.sync(client=creator, body=body).id
     seqs: list[int] = []
-    watcher = threading.Thread(target=follow, args=(base, gid, seqs))
+    watcher = threading.Thread(target=follow, args=(base, gid, seqs), daemon=True)
     watcher.start()
     for p in players:
         me = AuthenticatedClient(base, token=p.token, timeout=30)
@@ -92,7 +92,7 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
                 action = rng.choice(spec.choices)
             else:  # too many to list: build one from the schema
                 action = build(spec.schema.to_dict(), rng)
-                action = getattr(models, camel(ruleset) + camel(spec.type) + "Action").from_dict(action)
+                action = getattr(models, camel(ruleset) + camel(spec.type_) + "Action").from_dict(action)
             sent = post_action.sync_detailed(
                 id=gid, client=seats[owed.seat], body=action,
                 idempotency_key=str(uuid.uuid4()), if_match=f'"{legal.version}"',
