@@ -81,7 +81,13 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     for p in players:
         me = AuthenticatedClient(base, token=p.token, timeout=30)
         seats[join_game.sync(id=gid, client=me).seat] = me
-    while (game := get_game.sync(id=gid, client=anon)).status != "finished":
+    while True:  # polls with a token: its rate limit is higher than an address's
+        answer = get_game.sync_detailed(id=gid, client=seats[0])
+        if answer.status_code != 200:  # 429 (or 503): wait as told
+            time.sleep(int(answer.headers.get("Retry-After", "1")))
+            continue
+        if (game := answer.parsed).status == "finished":
+            break
         acted = False
         for owed in game.owed:
             legal = legal_actions.sync(id=gid, client=seats[owed.seat])

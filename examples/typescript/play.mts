@@ -69,8 +69,15 @@ async function play(base: string, ruleset: string) {
     const { data } = await as(token).POST("/v1/games/{id}/join", { params: { path: { id } } });
     seats.set(data!.seat, as(token));
   }
-  let game: S["Game"];
-  while ((game = (await anon.GET("/v1/games/{id}", { params: { path: { id } } })).data!).status !== "finished") {
+  const me0 = seats.get(0)!; // polls with a token: its rate limit is higher than an address's
+  let game: S["Game"] | undefined;
+  for (;;) {
+    const { data, response } = await me0.GET("/v1/games/{id}", { params: { path: { id } } });
+    if (!(game = data)) { // 429 (or 503): wait as told
+      await new Promise((done) => setTimeout(done, 1000 * Number(response.headers.get("Retry-After") ?? 1)));
+      continue;
+    }
+    if (game.status === "finished") break;
     let acted = false;
     for (const owed of game.owed) {
       const me = seats.get(owed.seat)!;
