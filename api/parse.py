@@ -52,6 +52,18 @@ def body(any_type: bool = False) -> Any:
             "the body holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text",
             errors={where: ["a string holds a lone surrogate"]},
         )
+    return data if any_type else whole_numbers(data)
+
+
+def whole_numbers(data: Any) -> Any:
+    """Return `data` with every integral number as an int: JSON has one number type, so `2.0`
+    is the integer 2 (as JSON Schema says); the rules and the field checks see 2."""
+    if isinstance(data, float) and data.is_integer():
+        return int(data)
+    if isinstance(data, dict):
+        return {key: whole_numbers(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [whole_numbers(value) for value in data]
     return data
 
 
