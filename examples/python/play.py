@@ -55,14 +55,18 @@ def build(schema: dict, rng: random.Random):
         low = schema.get("minItems", 0)
         return pool[: rng.randint(low, max(low, min(schema.get("maxItems", len(pool)), len(pool))))]
     low = schema.get("minItems", 0)
-    return [build(schema["items"], rng) for _ in range(rng.randint(low, schema.get("maxItems", low)))]
+    return [
+        build(schema["items"], rng) for _ in range(rng.randint(low, schema.get("maxItems", low)))
+    ]
 
 
 def follow(base: str, gid: str, seqs: list[int]) -> None:
     """Read the game's Server-Sent Events until the stream ends (after game.Ended)."""
-    with Client(base, timeout=120).get_httpx_client().stream(
-        "GET", f"/v1/games/{gid}/events/stream"
-    ) as resp:
+    with (
+        Client(base, timeout=120)
+        .get_httpx_client()
+        .stream("GET", f"/v1/games/{gid}/events/stream") as resp
+    ):
         for line in resp.iter_lines():
             if line.startswith("id: "):
                 seqs.append(int(line[4:]))
@@ -71,7 +75,9 @@ def follow(base: str, gid: str, seqs: list[int]) -> None:
 def play(base: str, ruleset: str, rng: random.Random) -> dict:
     anon = Client(base, timeout=30)
     body = GAMES[ruleset]()
-    players = [create_player.sync(client=anon, body=models.Player(f"bot{i}")) for i in range(body.players)]
+    players = [
+        create_player.sync(client=anon, body=models.Player(f"bot{i}")) for i in range(body.players)
+    ]
     seats = {}
     creator = AuthenticatedClient(base, token=players[0].token, timeout=30)
     gid = create_game.sync(client=creator, body=body).id
@@ -98,10 +104,15 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
                 action = rng.choice(spec.choices)
             else:  # too many to list: build one from the schema
                 action = build(spec.schema.to_dict(), rng)
-                action = getattr(models, camel(ruleset) + camel(spec.type_) + "Action").from_dict(action)
+                action = getattr(models, camel(ruleset) + camel(spec.type_) + "Action").from_dict(
+                    action
+                )
             sent = post_action.sync_detailed(
-                id=gid, client=seats[owed.seat], body=action,
-                idempotency_key=str(uuid.uuid4()), if_match=f'"{legal.version}"',
+                id=gid,
+                client=seats[owed.seat],
+                body=action,
+                idempotency_key=str(uuid.uuid4()),
+                if_match=f'"{legal.version}"',
             )
             acted = acted or sent.status_code in (201, 202)
         if not acted:
@@ -113,8 +124,13 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
         client=anon, body=File(payload=io.BytesIO(raw), mime_type="application/octet-stream")
     )
     return {
-        "ruleset": ruleset, "game": gid, "status": game.status, "version": game.version,
-        "streamed": seqs, "verified": report.ok, "winners": game.result.winners,
+        "ruleset": ruleset,
+        "game": gid,
+        "status": game.status,
+        "version": game.version,
+        "streamed": seqs,
+        "verified": report.ok,
+        "winners": game.result.winners,
     }
 
 

@@ -39,7 +39,11 @@ def run_example(language: str, server: str, redis_url: str, build: str) -> dict[
     env = {**_env(redis_url), "BUILD_DIR": build, "PYTHON": sys.executable}
     done = subprocess.run(
         ["bash", str(ROOT / "examples" / language / "run.sh"), server],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=280,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=280,
     )
     return played(done)
 

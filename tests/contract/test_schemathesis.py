@@ -10,9 +10,9 @@ import hypothesis.strategies as st
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, seed, settings
+from schemathesis.config import SchemathesisConfig
 
 from api import create_app
-from schemathesis.config import SchemathesisConfig
 from tests.conftest import ROOT, TEST_CONFIG
 
 pytestmark = pytest.mark.slow
@@ -21,8 +21,12 @@ SEED = 20261123
 # A bundle is opaque JSON bytes: generate JSON objects (any object is checked, 200), not
 # arbitrary binary (which is not JSON, and is refused with 422).
 JSON_OBJECTS = st.dictionaries(
-    st.text(max_size=8), st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                                      lambda x: st.lists(x, max_size=3), max_leaves=8),
+    st.text(max_size=8),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda x: st.lists(x, max_size=3),
+        max_leaves=8,
+    ),
     max_size=4,
 ).map(lambda d: json.dumps(d).encode())
 schemathesis.openapi.media_type("application/octet-stream", JSON_OBJECTS)

@@ -22,9 +22,22 @@ def test_spectral_finds_nothing_to_report_in_the_spec():
         [str(ROOT / ".ci" / "npm-tools")], capture_output=True, text=True, check=True, timeout=600
     ).stdout.strip()
     done = subprocess.run(
-        [f"{tools}/node_modules/.bin/spectral", "lint", "openapi.yaml", "-f", "json", "-q",
-         "--ruleset", ".spectral.yaml", "--fail-severity", "hint"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        [
+            f"{tools}/node_modules/.bin/spectral",
+            "lint",
+            "openapi.yaml",
+            "-f",
+            "json",
+            "-q",
+            "--ruleset",
+            ".spectral.yaml",
+            "--fail-severity",
+            "hint",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     problems = json.loads(done.stdout or "[]")
     assert problems == [], "\n".join(
