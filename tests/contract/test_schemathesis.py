@@ -81,8 +81,8 @@ def test_every_operation_answers_generated_requests_as_the_spec_says(api_schema)
 def test_sequences_along_the_spec_links_answer_as_the_spec_says(api_schema):
     api_schema.as_state_machine().run(
         settings=settings(
-            max_examples=25,
-            stateful_step_count=6,
+            max_examples=60,
+            stateful_step_count=8,
             deadline=None,
             database=None,
             derandomize=True,
