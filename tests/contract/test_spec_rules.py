@@ -56,6 +56,13 @@ def test_every_problem_answer_lists_its_codes_and_each_code_is_a_problem_code():
             assert codes, f"{method} {path} {status}: say which codes (x-problem-codes)"
             assert set(codes) <= names, f"{method} {path} {status}: {set(codes) - names}"
             assert all((int(status), c) in error_table() for c in codes), (method, path, status)
+            # typed for clients: a named Problem whose `code` is an enum of exactly these
+            ref = response["content"]["application/problem+json"]["schema"]["$ref"]
+            named = spec()["components"]["schemas"][ref.rsplit("/", 1)[1]]
+            assert ref.endswith("Problem") and named["allOf"][0] == {
+                "$ref": "#/components/schemas/Problem"
+            }, (method, path, status)
+            assert named["allOf"][1]["properties"]["code"]["enum"] == codes, (method, path, status)
 
 
 def test_every_operation_on_a_resource_is_reachable_by_an_openapi_link():
