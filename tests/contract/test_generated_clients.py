@@ -59,6 +59,35 @@ def test_the_generated_python_client_plays_every_ruleset(
     assert {"create_game", "post_action", "stream_events", "export_game", "verify_bundle"} <= (
         generated
     )
+    assert_event_unions_round_trip(tmp_path)
+
+
+def assert_event_unions_round_trip(build) -> None:
+    """A seat actor, a restricted `visible_to` and `redacted` parse into the generated
+    models and write back unchanged (each union tries the right branch)."""
+    sys.path.insert(0, str(build))
+    try:
+        from marketfold_client.models import Event
+
+        base = {
+            "seq": 7,
+            "type": "black-market.GoodsProduced",
+            "data": {"seat": 2},
+            "cause": "k",
+            "at": "2026-03-01T12:00:00.000Z",
+            "prev": "0" * 64,
+            "hash": "f" * 64,
+        }
+        for extra in [
+            {"actor": 2, "visible_to": [2], "redacted": True},
+            {"actor": "system", "visible_to": "all", "draws": [3, 5]},
+        ]:
+            event = {**base, **extra}
+            assert Event.from_dict(event).to_dict() == event
+    finally:
+        sys.path.remove(str(build))
+        for name in [m for m in sys.modules if m.startswith("marketfold_client")]:
+            del sys.modules[name]
 
 
 @pytest.mark.skipif(

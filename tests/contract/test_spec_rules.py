@@ -30,8 +30,10 @@ def walk(node: Any, where: str = ""):
 
 def test_schema_titles_are_unique_across_the_document():
     seen: dict[str, str] = {}
-    for where, node in walk(spec()["components"]["schemas"], "#/components/schemas"):
+    for where, node in walk(spec(), "#"):
         title = node.get("title")
+        if "/example" in where or where == "#/info":  # bodies shown, and the API's own title
+            continue
         if isinstance(title, str):  # (a property named `title` is a mapping)
             assert title not in seen, f"title {title!r} at {where} and at {seen[title]}"
             seen[title] = where
