@@ -7,6 +7,7 @@ plays, the project's own default deck, and where each rule lives.
 from __future__ import annotations
 
 from games.archive.gobcon_v1.actions import owed
+from games.archive.gobcon_v1.catalogue import card_catalogue
 from games.archive.gobcon_v1.evolve import evolve
 from games.archive.gobcon_v1.invariants import check_invariants
 from games.archive.gobcon_v1.legal import legal
