@@ -70,7 +70,7 @@ def join_game(game_id: str):
 def legal_actions(game_id: str):
     player = auth.caller(boot())
     rec, specs = game_queries.legal(boot(), game_id_ok(game_id), player["id"])
-    return present.legal(rec, specs)
+    return present.legal(rec, specs, rec.seat_of(player["id"]))
 
 
 @bp.post("/games/<game_id>/actions")

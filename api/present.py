@@ -66,10 +66,11 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-def legal(rec: Record, specs: list[ActionSpec]) -> dict[str, Any]:
-    """Return what a seat may do now, at the game's version."""
+def legal(rec: Record, specs: list[ActionSpec], seat: int | None) -> dict[str, Any]:
+    """Return what a seat may do now, at the game's version, and the decisions it owes."""
     return {
         "version": rec.version,
+        "owed": [o for o in owed(rec) if o["seat"] == seat],
         "actions": [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs],
     }
 

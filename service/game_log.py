@@ -31,7 +31,15 @@ def fingerprint(payload: Any) -> str:
 
 def owed(rec: Record) -> list[dict[str, Any]]:
     """Return the decisions owed now, with their deadlines."""
-    return [{"seat": o.seat, "kind": o.kind, "deadline": rec.deadline(o.key)} for o in rec.owed()]
+    return [
+        {
+            "seat": o.seat,
+            "kind": o.kind,
+            "simultaneous": o.simultaneous,
+            "deadline": rec.deadline(o.key),
+        }
+        for o in rec.owed()
+    ]
 
 
 def pending(rec: Record) -> bool:

@@ -36,7 +36,13 @@ def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
     before = {o.key for o in old.owed()}
     for o in new.owed():
         if o.key not in before and o.seat in players:
-            turn = {"type": "your_turn", **base, "kind": o.kind, "deadline": new.deadline(o.key)}
+            turn = {
+                "type": "your_turn",
+                **base,
+                "kind": o.kind,
+                "simultaneous": o.simultaneous,
+                "deadline": new.deadline(o.key),
+            }
             notes.append((players[o.seat], {**turn, "version": new.version}))
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
@@ -72,6 +78,7 @@ def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
                         "ruleset": rec.ruleset,
                         "seat": seat,
                         "kind": o.kind,
+                        "simultaneous": o.simultaneous,
                         "deadline": rec.deadline(o.key),
                         "version": rec.version,
                         "league": rec.league,

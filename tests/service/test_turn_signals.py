@@ -1,0 +1,63 @@
+"""Turn signals: every owed decision says whether it is simultaneous, and a simultaneous
+submission is not refused with 412 because other seats' submissions moved the version."""
+
+from __future__ import annotations
+
+import random
+
+from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
+
+
+def _sealed_table(client):
+    """A Black Market game: it opens with secret production, owed by every seat at once."""
+    players = new_players(client, 3)
+    gid = new_game(client, players, ruleset="black-market", options={"trade": "regulated"})
+    return gid, by_seat(client, gid, players)
+
+
+def test_every_seat_submits_with_the_version_it_read_and_none_gets_412(api, client):
+    gid, seats = _sealed_table(client)
+    reads = {s: client.get(f"/v1/games/{gid}", headers=bearer(p)) for s, p in seats.items()}
+    rnd = random.Random(3)
+    for seat, player in seats.items():
+        game = reads[seat].get_json()
+        mine = [o for o in game["owed"] if o["seat"] == seat]
+        assert mine and all(o["simultaneous"] for o in mine)
+        legal = api.get("/v1/games/{id}/legal", gid, player["token"]).get_json()
+        assert legal["owed"] == mine
+        res = client.post(
+            f"/v1/games/{gid}/actions",
+            json=random_action(rnd, legal["actions"]),
+            headers={**bearer(player), "If-Match": reads[seat].headers["ETag"]},
+        )
+        assert res.status_code == 202, res.get_json()
+    turns = api.get("/v1/players/me/turns", "", seats[0]["token"]).get_json()
+    assert turns["turns"] == []  # everyone submitted: nothing owed until the reveal
+
+
+def test_a_submission_decided_before_the_phase_opened_is_still_412(client):
+    gid, seats = _sealed_table(client)
+    game = client.get(f"/v1/games/{gid}", headers=bearer(seats[0])).get_json()
+    legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[0])).get_json()
+    res = client.post(
+        f"/v1/games/{gid}/actions",
+        json=random_action(random.Random(1), legal["actions"]),
+        headers={**bearer(seats[0]), "If-Match": f'"{game["version"] - 1}"'},
+    )
+    assert res.status_code == 412 and res.get_json()["code"] == "version_mismatch"
+
+
+def test_a_sequential_decision_says_so_and_a_stale_if_match_is_412(api, client):
+    players = new_players(client, 3)
+    gid = new_game(client, players)  # goblin market opens with an open bid
+    seats = by_seat(client, gid, players)
+    game = client.get(f"/v1/games/{gid}").get_json()
+    owed = game["owed"][0]
+    assert owed["simultaneous"] is False
+    turns = api.get("/v1/players/me/turns", "", seats[owed["seat"]]["token"]).get_json()["turns"]
+    assert [t["simultaneous"] for t in turns] == [False]
+    feed = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[owed["seat"]])).get_json()
+    assert feed["owed"][0]["simultaneous"] is False
+    stale = {**bearer(seats[owed["seat"]]), "If-Match": f'"{game["version"] - 1}"'}
+    res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=stale)
+    assert res.status_code == 412
