@@ -90,3 +90,13 @@ def past(now: Record, then: Record, seat: int | None, lang: str) -> dict[str, An
     if now.status == "finished" and then.state is not None:
         shown["views"] = [then.game.view(then.state, s, lang) for s in range(then.players)]
     return shown
+
+
+def my_games(page: dict[str, Any], player_id: str, owing: set[str]) -> dict[str, Any]:
+    """Return a page of the caller's games, each with the caller's seat and whether the
+    caller owes a decision in it now."""
+    games = []
+    for g in page["games"]:
+        seat = next((s["seat"] for s in g["seats"] if s["player"] == player_id), None)
+        games.append({**g, "you": seat, "owes": g["id"] in owing})
+    return {"games": games, "next": page["next"]}

@@ -14,7 +14,7 @@ import games
 from events.codec import GENESIS, parse_time
 from games.base import Event, Game, Owed
 
-WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+WAITING, ACTIVE, FINISHED, CANCELLED = "waiting", "active", "finished", "cancelled"
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Record:
     result: dict[str, Any] | None = None
     seed: str | None = None  # revealed when the game ends
     league: dict[str, Any] | None = None  # {"id", "round", "table"} of a league's game
+    creator: str | None = None  # the player who created the game
 
     @property
     def game(self) -> Game:
@@ -100,9 +101,15 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             decision_timeout_s=data["decision_timeout_s"],
             created_at=envelope["at"],
             league=data.get("league"),
+            creator=data.get("creator"),
         )
     elif kind == "game.PlayerJoined":
         changes["seats"] = (*record.seats, Seat(data["seat"], data["player"], data["name"]))
+    elif kind == "game.PlayerLeft":  # the seats after it move up one: seats stay 0..n-1
+        kept = [s for s in record.seats if s.player != data["player"]]
+        changes["seats"] = tuple(Seat(i, s.player, s.name) for i, s in enumerate(kept))
+    elif kind == "game.Cancelled":
+        changes["status"] = CANCELLED
     elif kind == "game.Started":
         changes.update(order=tuple(data["order"]), status=ACTIVE)
     elif kind == "game.Ended":
