@@ -116,7 +116,13 @@ class GameLog:
         every = self.boot.store.snapshot_every
         snapshot = new if new.version // every > head.version // every else None
         self.boot.store.append(
-            self.game_id, envelopes, head.version, idem, json.dumps(first), snapshot
+            self.game_id,
+            envelopes,
+            head.version,
+            idem,
+            json.dumps(first),
+            snapshot,
+            owed=json.dumps(first["owed"], separators=(",", ":")),
         )
 
     def after(self, old: Record, new: Record) -> None:

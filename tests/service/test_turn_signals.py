@@ -3,9 +3,13 @@ submission is not refused with 412 because other seats' submissions moved the ve
 
 from __future__ import annotations
 
+import json
 import random
+import threading
+import time
 
 from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
+from tests.service.openapi_check import sse_frames
 
 
 def _sealed_table(client):
@@ -61,3 +65,44 @@ def test_a_sequential_decision_says_so_and_a_stale_if_match_is_412(api, client):
     stale = {**bearer(seats[owed["seat"]]), "If-Match": f'"{game["version"] - 1}"'}
     res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=stale)
     assert res.status_code == 412
+
+
+def _frames(res) -> list[dict]:
+    out = []
+    for frame in sse_frames(res.get_data(as_text=True)):
+        if "data" in frame:
+            out.append(
+                {"event": frame["event"], "id": frame.get("id"), **json.loads(frame["data"])}
+            )
+    res.close()
+    return out
+
+
+def test_each_frame_says_what_the_seat_owes_and_chat_arrives_on_the_stream(app, client):
+    app.config["SSE_MAX_S"] = 2
+    players = new_players(client, 3)
+    gid = new_game(client, players)
+    seats = by_seat(client, gid, players)
+    game = client.get(f"/v1/games/{gid}").get_json()
+    first = game["owed"][0]["seat"]
+
+    def later():
+        time.sleep(0.5)
+        other = app.test_client()
+        other.post(f"/v1/games/{gid}/chat", json={"text": "my turn?"}, headers=bearer(seats[first]))
+        other.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(seats[first]))
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    headers = {**bearer(seats[first]), "Last-Event-ID": "0"}
+    frames = _frames(client.get(f"/v1/games/{gid}/events/stream", headers=headers))
+    thread.join()
+    events = [f for f in frames if f["event"] != "chat"]
+    assert events[0]["owes"] == [] and events[-1]["seq"] > game["version"]
+    started = next(f for f in events if f["seq"] == game["version"])
+    assert started["owes"] == [o for o in game["owed"] if o["seat"] == first]
+    now = client.get(f"/v1/games/{gid}").get_json()
+    assert events[-1]["owes"] == [o for o in now["owed"] if o["seat"] == first]
+    assert [f["text"] for f in frames if f["event"] == "chat"] == ["my turn?"]
+    watcher = _frames(client.get(f"/v1/games/{gid}/events/stream", headers={"Last-Event-ID": "0"}))
+    assert watcher and all("owes" not in f for f in watcher)
