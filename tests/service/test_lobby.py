@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+from cli import main as cli_main
 from events import audit
 from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.service.openapi_check import sse_frames
@@ -72,7 +73,7 @@ def test_bad_list_queries_name_the_field(api):
         assert body["code"] == "invalid_query" and list(body["errors"]) == [field], query
 
 
-def test_a_seat_left_is_taken_again_and_the_game_still_verifies(api, client, app):
+def test_a_seat_left_is_taken_again_and_the_game_still_verifies(api, client, app, tmp_path):
     ana, bo, cy, dee = new_players(client, 4)
     gid = _create(client, ana)
     for p in (ana, bo):
@@ -91,6 +92,8 @@ def test_a_seat_left_is_taken_again_and_the_game_still_verifies(api, client, app
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     assert "game.PlayerLeft" in [e["type"] for e in bundle["events"]]
     assert audit.verify(bundle).ok, audit.verify(bundle).to_text()
+    (tmp_path / "game.json").write_text(json.dumps(bundle))
+    assert cli_main.main(["verify", str(tmp_path / "game.json")]) == 0  # marketfold verify
 
 
 def test_only_the_creator_cancels_a_waiting_game(api, client):

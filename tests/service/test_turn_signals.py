@@ -51,7 +51,7 @@ def test_a_submission_decided_before_the_phase_opened_is_still_412(client):
     assert res.status_code == 412 and res.get_json()["code"] == "version_mismatch"
 
 
-def test_a_sequential_decision_says_so_and_a_stale_if_match_is_412(api, client):
+def test_a_sequential_decision_says_so_and_a_stale_if_match_is_412(api, client, app):
     players = new_players(client, 3)
     gid = new_game(client, players)  # goblin market opens with an open bid
     seats = by_seat(client, gid, players)
@@ -62,6 +62,12 @@ def test_a_sequential_decision_says_so_and_a_stale_if_match_is_412(api, client):
     assert [t["simultaneous"] for t in turns] == [False]
     feed = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[owed["seat"]])).get_json()
     assert feed["owed"][0]["simultaneous"] is False
+    app.config["SSE_MAX_S"] = 0.3
+    feed = client.get(
+        "/v1/players/me/feed", headers={**bearer(seats[owed["seat"]]), "Last-Event-ID": "0"}
+    )
+    notes = [json.loads(f["data"]) for f in sse_frames(feed.get_data(as_text=True)) if "data" in f]
+    assert [n["simultaneous"] for n in notes if n["type"] == "your_turn"] == [False]
     stale = {**bearer(seats[owed["seat"]]), "If-Match": f'"{game["version"] - 1}"'}
     res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=stale)
     assert res.status_code == 412
