@@ -62,13 +62,15 @@ def authenticate(boot: Bootstrap, token: str) -> dict[str, Any] | None:
         return None
     record = json.loads(raw)
     player = {"id": record["id"], "name": record["name"]}
-    token_id = record.get("token_id")
-    if token_id is None:  # a token issued before tokens had ids
-        return player
-    now = time.time()
+    token_id, now = record.get("token_id"), time.time()
     if now - record.get("used", 0) >= USED_EVERY_S:
         pipe = boot.redis.pipeline(transaction=False)
-        pipe.set(key, json.dumps({**record, "used": int(now)}), xx=True)
+        if token_id is None:  # issued before tokens had ids: list it from now on
+            token_id = "t_" + key.rsplit(":", 1)[-1][:12]
+            entry = json.dumps({"created": codec.now_iso(), "hash": key.rsplit(":", 1)[-1]})
+            pipe.hsetnx(keys.player_tokens(record["id"]), token_id, entry)
+        record = {**record, "token_id": token_id, "used": int(now)}
+        pipe.set(key, json.dumps(record), xx=True)
         pipe.hset(keys.player_tokens_used(record["id"]), token_id, codec.now_iso())
         pipe.execute()
     return {**player, "token_id": token_id}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 from cli import main as cli_main
 from events import audit
@@ -144,3 +145,29 @@ def test_a_rematch_seats_the_caller_and_invites_every_former_seat(api, client, a
         api.post("/v1/games/{id}/rematch", gid, stranger["token"]).get_json()["code"]
         == "not_seated"
     )
+
+
+def test_the_index_ends_as_the_log_says_under_concurrent_joins_and_leaves(api, app, client):
+    people = new_players(client, 8)
+    gid = _create(client, people[0], players=6)
+    for p in people[:3]:
+        client.post(f"/v1/games/{gid}/join", headers=bearer(p))
+
+    def go(path, p):
+        app.test_client().post(f"/v1/games/{gid}/{path}", headers=bearer(p))
+
+    moves = [("leave", p) for p in people[:2]] + [("join", p) for p in people[3:8]]
+    threads = [threading.Thread(target=go, args=move) for move in moves]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    game = client.get(f"/v1/games/{gid}").get_json()
+    listed = next(g for g in api.get("/v1/games").get_json()["games"] if g["id"] == gid)
+    assert listed["seats"] == game["seats"] and listed["status"] == game["status"]
+    assert listed["seats_taken"] == len(game["seats"]) and listed["version"] == game["version"]
+    for p in people:
+        mine = [
+            g["id"] for g in api.get("/v1/players/me/games", "", p["token"]).get_json()["games"]
+        ]
+        assert (gid in mine) == any(s["player"] == p["id"] for s in game["seats"])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 
+from events import keys
+from service.tokens import hash_token
 from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.service.openapi_check import check
 
@@ -51,3 +54,15 @@ def test_a_profile_counts_finished_games_per_ruleset(api, client, app):
     assert profile["created"] and profile["leagues"] == []
     missing = client.get("/v1/players/p_nobody")
     assert check(missing, "GET", "/v1/players/{player_id}").get_json()["code"] == "player_not_found"
+
+
+def test_a_token_from_before_token_ids_is_listed_and_revocable(client, r):
+    (ana,) = new_players(client, 1)
+    key = keys.token(hash_token(ana["token"]))
+    r.set(key, json.dumps({"id": ana["id"], "name": "p0"}))  # as registration stored it
+    r.delete(keys.player_tokens(ana["id"]))
+    listed = client.get("/v1/players/me/tokens", headers=bearer(ana)).get_json()["tokens"]
+    assert [t["current"] for t in listed] == [True]
+    gone = client.delete(f"/v1/players/me/tokens/{listed[0]['id']}", headers=bearer(ana))
+    assert gone.status_code == 204
+    assert client.get("/v1/players/me/tokens", headers=bearer(ana)).status_code == 401
