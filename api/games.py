@@ -46,6 +46,7 @@ def create_game():
 
 @bp.get("/games")
 def list_games():
+    auth.caller(boot(), required=False)  # a token sent must be valid
     return lobby.page(boot(), lobby_query())
 
 

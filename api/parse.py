@@ -14,7 +14,7 @@ from api.errors import Problem
 from service.errors import Invalid, NotFound
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-CURSOR = re.compile(r"[A-Za-z0-9_-]{1,200}")
+CURSOR = re.compile(r"[0-9]{1,18}-[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder

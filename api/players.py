@@ -52,4 +52,5 @@ def my_games():
 
 @bp.get("/players/<player_id>")
 def profile(player_id: str):
+    auth.caller(boot(), required=False)  # a token sent must be valid
     return players.profile(boot(), _id(player_id, "player_not_found", "player"))

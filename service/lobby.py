@@ -11,8 +11,6 @@ the index as the later one says. A player's games (`mf:player:<id>:history`) are
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -92,20 +90,18 @@ def index(boot: Bootstrap, rec: Record) -> None:
 
 
 def cursor(text: str | None) -> tuple[int, str] | None:
-    """Decode a `next` cursor (None: from the newest)."""
+    """Decode a `next` cursor, `<creation ms>-<game id>` (None: from the newest)."""
     if not text:
         return None
-    try:
-        score, _, game_id = base64.urlsafe_b64decode(text.encode() + b"==").decode().partition(":")
-        return int(score), game_id
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise Invalid(
-            "invalid_query", "cursor is not one this server gave", errors={"cursor": ["unknown"]}
-        ) from None
+    score, _, game_id = text.partition("-")
+    if not score.isdigit() or not game_id:
+        errors = {"cursor": ["the `next` of a previous page"]}
+        raise Invalid("invalid_query", "cursor is not one this server gave", errors=errors)
+    return int(score), game_id
 
 
 def _encode(score: int, game_id: str) -> str:
-    return base64.urlsafe_b64encode(f"{score}:{game_id}".encode()).decode().rstrip("=")
+    return f"{score}-{game_id}"
 
 
 def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
