@@ -66,3 +66,17 @@ def test_a_token_from_before_token_ids_is_listed_and_revocable(client, r):
     gone = client.delete(f"/v1/players/me/tokens/{listed[0]['id']}", headers=bearer(ana))
     assert gone.status_code == 204
     assert client.get("/v1/players/me/tokens", headers=bearer(ana)).status_code == 401
+
+
+def test_a_profile_shows_the_rating_in_each_league(client, app):
+    from tests.leagues.helpers import league_body, operator
+
+    op = operator(client, app)
+    (ana,) = new_players(client, 1)
+    auth = {"Authorization": f"Bearer {op['token']}"}
+    lid = client.post("/v1/leagues", json=league_body(), headers=auth).get_json()["id"]
+    assert client.post(f"/v1/leagues/{lid}/join", headers=bearer(ana)).status_code == 200
+    res = client.get(f"/v1/players/{ana['id']}")
+    (rating,) = check(res, "GET", "/v1/players/{player_id}").get_json()["leagues"]
+    assert (rating["league"], rating["ruleset"]) == (lid, "goblin-market")
+    assert rating["mu"] == 25 and abs(rating["ordinal"] - (25 - 3 * rating["sigma"])) < 0.001
