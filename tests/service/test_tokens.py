@@ -23,6 +23,10 @@ def test_a_second_token_works_is_listed_without_secrets_and_dies_when_revoked(ap
     assert len(listed) == 2 and all(
         set(t) == {"id", "created", "last_used", "current"} for t in listed
     )
+    assert all(t["last_used"] is None for t in listed)  # recorded at most once a minute
+    key = keys.token(hash_token(issued["token"]))
+    r.set(key, json.dumps({**json.loads(r.get(key)), "used": 0}))  # as if a minute passed
+    listed = api.get("/v1/players/me/tokens", "", second["token"]).get_json()["tokens"]
     assert next(t for t in listed if t["current"])["last_used"] is not None
     stored = b"".join(k + v for k in r.keys("*") for v in [r.dump(k) or b""])
     assert issued["token"].encode() not in stored and ana["token"].encode() not in stored
