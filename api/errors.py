@@ -38,9 +38,7 @@ class Problem(Exception):
         self.status, self.code, self.detail, self.retry_after = status, code, detail, retry_after
 
 
-def problem(
-    status: int, code: str, detail: str, retry_after: float | None = 1, **extra: Any
-):
+def problem(status: int, code: str, detail: str, retry_after: float | None = 1, **extra: Any):
     """Return a Flask response tuple for a problem+json body (`retry_after`: seconds, the
     Retry-After header of a 429 or 503; None leaves it to the rate limiter)."""
     body = {
@@ -81,6 +79,8 @@ def field_paths(messages: Any, path: str = "") -> dict[str, list[str]]:
 
 
 def _domain(e: errors.DomainError):
+    if isinstance(e, errors.TooFast):
+        return problem(429, e.code, e.detail, retry_after=e.retry_after)
     status = next(s for kind, s in STATUS.items() if isinstance(e, kind))
     return problem(status, e.code, e.detail, **e.extra)
 

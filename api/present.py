@@ -66,10 +66,11 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-def legal(rec: Record, specs: list[ActionSpec]) -> dict[str, Any]:
-    """Return what a seat may do now, at the game's version."""
+def legal(rec: Record, specs: list[ActionSpec], seat: int | None) -> dict[str, Any]:
+    """Return what a seat may do now, at the game's version, and the decisions it owes."""
     return {
         "version": rec.version,
+        "owed": [o for o in owed(rec) if o["seat"] == seat],
         "actions": [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs],
     }
 
@@ -89,3 +90,13 @@ def past(now: Record, then: Record, seat: int | None, lang: str) -> dict[str, An
     if now.status == "finished" and then.state is not None:
         shown["views"] = [then.game.view(then.state, s, lang) for s in range(then.players)]
     return shown
+
+
+def my_games(page: dict[str, Any], player_id: str, owing: set[str]) -> dict[str, Any]:
+    """Return a page of the caller's games, each with the caller's seat and whether the
+    caller owes a decision in it now."""
+    games = []
+    for g in page["games"]:
+        seat = next((s["seat"] for s in g["seats"] if s["player"] == player_id), None)
+        games.append({**g, "you": seat, "owes": g["id"] in owing})
+    return {"games": games, "next": page["next"]}

@@ -96,10 +96,12 @@ class EventStore:
         idem: str = "",
         result: str = "",
         snapshot: Record | None = None,
+        owed: str = "",
     ) -> int:
         """Append all `envelopes` after version `expected`, or none; return the new version.
 
-        `snapshot`, the record folded through these events, is stored in the same step.
+        `snapshot`, the record folded through these events, is stored in the same step;
+        `owed` (JSON: who owes what after them) is kept beside each entry as field `o`.
         """
         stream_keys = (
             keys.game_events(game_id),
@@ -107,7 +109,7 @@ class EventStore:
             keys.game_snapshot(game_id),
         )
         blob = snapshot_blob(snapshot) if snapshot else b""
-        return self.append_to(stream_keys, envelopes, expected, idem, result, blob)
+        return self.append_to(stream_keys, envelopes, expected, idem, result, blob, owed)
 
     def append_to(
         self,
@@ -117,12 +119,13 @@ class EventStore:
         idem: str = "",
         result: str = "",
         snapshot: bytes = b"",
+        owed: str = "",
     ) -> int:
         """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
         hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`."""
         status, value = self._append(
             keys=list(stream_keys),
-            args=[expected, idem, result, snapshot, *map(codec.dumps, envelopes)],
+            args=[expected, idem, result, snapshot, owed, *map(codec.dumps, envelopes)],
         )
         if status == b"duplicate":
             raise Duplicate(value.decode())

@@ -127,6 +127,7 @@ def act(
         idem=f"{player_id}:{idem}",
         if_match=if_match,
         command={"type": "act", "player": player_id, "action": action},
+        stale_ok=lambda rec, version: version <= rec.version and rec.still_open(player_id, version),
     )
 
 

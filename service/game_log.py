@@ -31,7 +31,15 @@ def fingerprint(payload: Any) -> str:
 
 def owed(rec: Record) -> list[dict[str, Any]]:
     """Return the decisions owed now, with their deadlines."""
-    return [{"seat": o.seat, "kind": o.kind, "deadline": rec.deadline(o.key)} for o in rec.owed()]
+    return [
+        {
+            "seat": o.seat,
+            "kind": o.kind,
+            "simultaneous": o.simultaneous,
+            "deadline": rec.deadline(o.key),
+        }
+        for o in rec.owed()
+    ]
 
 
 def pending(rec: Record) -> bool:
@@ -108,7 +116,13 @@ class GameLog:
         every = self.boot.store.snapshot_every
         snapshot = new if new.version // every > head.version // every else None
         self.boot.store.append(
-            self.game_id, envelopes, head.version, idem, json.dumps(first), snapshot
+            self.game_id,
+            envelopes,
+            head.version,
+            idem,
+            json.dumps(first),
+            snapshot,
+            owed=json.dumps(first["owed"], separators=(",", ":")),
         )
 
     def after(self, old: Record, new: Record) -> None:

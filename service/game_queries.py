@@ -9,6 +9,7 @@ from events import audit, decide
 from events.record import Record, fold_all
 from events.redact import redact
 from games.base import ActionSpec, Game
+from service import chat
 from service.errors import Invalid, Unauthorized
 from service.game_log import load
 
@@ -56,7 +57,9 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
             raise Unauthorized("unauthorized", "a game in play is exported to its players only")
         decide.seat_of(rec, player["id"])
     viewer = seat(rec, player)
-    return audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+    bundle = audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+    bundle["chat"] = chat.every(boot, rec, viewer)  # outside the hashed events
+    return bundle
 
 
 def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:

@@ -662,7 +662,24 @@
     link.hidden = !ended;
     if (ended) link.href = `${api}/export`;
     drawEvents();
+    drawChat();
     await go(hashSeq() || 1);
+  }
+
+  // The table chat (what the viewer may read): text is set with textContent, never as HTML.
+  async function drawChat() {
+    let data;
+    try {
+      data = await getJSON(`${api}/chat`);
+    } catch {
+      return; // the replay works without it
+    }
+    const items = (data.messages || []).map((m) => {
+      const li = el("li", `chat-${m.channel === "spectators" ? "spectators" : "players"}`);
+      add(li, el("b", "who", String(m.name || m.player)), el("span", "text", String(m.text)));
+      return li;
+    });
+    $("chat").replaceChildren(...(items.length ? items : [empty("no messages")]));
   }
 
   function wire() {
