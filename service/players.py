@@ -32,7 +32,7 @@ def create_player(boot: Bootstrap, name: str) -> dict[str, str]:
     """Register a player; the token is returned once and only its hash is kept."""
     player_id, token = new_id("p_"), TOKEN_PREFIX + secrets.token_urlsafe(32)
     record = json.dumps({"id": player_id, "name": name})
-    pipe = boot.redis.pipeline()
+    pipe = boot.redis.pipeline(transaction=False)  # two slots in a cluster
     pipe.hset(keys.player(player_id), mapping={"name": name, "token": hash_token(token)})
     pipe.set(keys.token(hash_token(token)), record)
     pipe.execute()
