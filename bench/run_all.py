@@ -88,7 +88,7 @@ def run(quick: bool) -> list[str]:
         doc += section("Actions over HTTP", HTTP_INTRO, rows, spent)
         figures, spent = timed(perf_memory.measure, perf_memory.deps_for(server.url), 2)
         doc += section("Redis memory", MEMORY_INTRO, perf_memory.memory_table(figures), spent)
-        print("\n".join(doc[-8:]), flush=True)
+        print("\n".join(doc[-10:]), flush=True)
         levels = [10, 100, 1000] if quick else [10, 100, 1000, 10000]
         rows, spent = timed(perf_scale.scale_rows, base, server.url, levels)
         doc += section("Live games", SCALE_INTRO, perf_scale.scale_table(rows), spent)
@@ -140,8 +140,12 @@ HTTP_INTRO = (
 MEMORY_INTRO = (
     "Random games played to the end through the service's use cases (what the API "
     "writes), two per ruleset (fewest and most seats); `MEMORY USAGE key SAMPLES 0` of "
-    "each of the game's keys, averaged per game. The idempotency hash keeps every "
-    "action's first answer; the snapshot is the folded record stored with the last append."
+    "each of the game's keys, averaged per game, plus its share of the index of games. "
+    "Envelopes are stored deflated with a preset dictionary (events.codec); the "
+    "idempotency hash keeps `<first> <last> <body digest>` per action (the answer is "
+    "rebuilt from the log) and expires `IDEM_KEEP_S` (24 h) after the game ends; the "
+    "snapshot is the folded record stored with the last append. Target: at most 500 "
+    "bytes per event in all."
 )
 SCALE_INTRO = (
     "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "

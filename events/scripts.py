@@ -19,7 +19,8 @@ return {blob, v, idem, seed, tail}
 # KEYS: events stream, idempotency hash, snapshot hash
 # ARGV[1]: expected version; ARGV[2]: idempotency field ("" for none);
 # ARGV[3]: result to store under it; ARGV[4]: snapshot of the record after the events
-# ("" for none); ARGV[5..]: encoded events, seq = version + i.
+# ("" for none); ARGV[5]: seconds the idempotency hash is kept from now (0: for ever,
+# until a later append sets it); ARGV[6..]: encoded events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -28,12 +29,13 @@ if ARGV[2] ~= '' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'version', version, 'blob', ARGV[4]) end
+if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
 return {'ok', version}
 """
 

@@ -96,10 +96,12 @@ class EventStore:
         idem: str = "",
         result: str = "",
         snapshot: Record | None = None,
+        keep_idem_s: int = 0,
     ) -> int:
         """Append all `envelopes` after version `expected`, or none; return the new version.
 
-        `snapshot`, the record folded through these events, is stored in the same step.
+        `snapshot`, the record folded through these events, is stored in the same step;
+        with `keep_idem_s` the game's idempotency records expire that many seconds later.
         """
         stream_keys = (
             keys.game_events(game_id),
@@ -107,7 +109,7 @@ class EventStore:
             keys.game_snapshot(game_id),
         )
         blob = snapshot_blob(snapshot) if snapshot else b""
-        return self.append_to(stream_keys, envelopes, expected, idem, result, blob)
+        return self.append_to(stream_keys, envelopes, expected, idem, result, blob, keep_idem_s)
 
     def append_to(
         self,
@@ -117,12 +119,20 @@ class EventStore:
         idem: str = "",
         result: str = "",
         snapshot: bytes = b"",
+        keep_idem_s: int = 0,
     ) -> int:
         """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
         hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`."""
         status, value = self._append(
             keys=list(stream_keys),
-            args=[expected, idem, result, snapshot, *map(codec.dumps, envelopes)],
+            args=[
+                expected,
+                idem,
+                result,
+                snapshot,
+                keep_idem_s,
+                *map(codec.dumps, envelopes),
+            ],
         )
         if status == b"duplicate":
             raise Duplicate(value.decode())

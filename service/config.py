@@ -23,6 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games
     "COMMAND_RETRIES": 8,
+    # how long a finished game keeps its idempotency records (retries get the first
+    # answer again until then; after it, a retried action meets a finished game: 409)
+    "IDEM_KEEP_S": 24 * 3600,
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID

@@ -1,10 +1,12 @@
 """A game's log as the command loop writes it (service.loop.Log).
 
 A load is one Lua call: the snapshot (the Record as JSON), the tail after it, the seed,
-and the first result of the idempotency key. Each append stores that result (the versions
-it wrote, a digest of the request body, who owed what) and, every `SNAPSHOT_EVERY`
-versions, the new snapshot. After an append the game's deadlines and ready phase are
-scheduled and the players' inboxes updated.
+and the first result of the idempotency key. Each append stores that result, small: the
+versions it wrote and a digest of the request body, "<first> <last> <digest>" (a retry's
+answer is rebuilt from the log), and, every `SNAPSHOT_EVERY` versions, the new snapshot.
+The append that ends a game sets its idempotency records to expire `IDEM_KEEP_S` later.
+After an append the game's deadlines and ready phase are scheduled and the players'
+inboxes updated.
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ if TYPE_CHECKING:
 
 def fingerprint(payload: Any) -> str:
     """Return a digest of a request body, to tell a retry from a reused key."""
-    return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:32]
+    return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:16]
+
+
+def first_result(stored: str) -> tuple[int, int, str]:
+    """Return (first version, last version, body digest) of a stored result (also the
+    JSON form written before results were made small)."""
+    if stored.startswith("{"):
+        old = json.loads(stored)
+        return old["first"], old["last"], old["body"][:16]
+    first, last, digest = stored.split(" ")
+    return int(first), int(last), digest
 
 
 def owed(rec: Record) -> list[dict[str, Any]]:
@@ -98,18 +110,12 @@ class GameLog:
     def append(
         self, head: Head[Record], new: Record, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
-        first = {
-            "first": head.version + 1,
-            "last": new.version,
-            "body": self.print,
-            "owed": owed(new),
-            "pending": pending(new),
-        }
+        first = f"{head.version + 1} {new.version} {self.print}"
         every = self.boot.store.snapshot_every
         snapshot = new if new.version // every > head.version // every else None
-        self.boot.store.append(
-            self.game_id, envelopes, head.version, idem, json.dumps(first), snapshot
-        )
+        ended = new.status == FINISHED and head.state.status != FINISHED
+        keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
+        self.boot.store.append(self.game_id, envelopes, head.version, idem, first, snapshot, keep)
 
     def after(self, old: Record, new: Record) -> None:
         """Schedule the new deadlines and a ready phase; update the players' inboxes."""
@@ -123,11 +129,14 @@ class GameLog:
         """Answer a retry with the first call's result (and repair its scheduling)."""
         rec = head.state if head is not None else load(self.boot, self.game_id)
         reschedule(self.boot, rec)  # the first call may have died before scheduling
-        first = json.loads(stored)
-        if first["body"] != self.print:
+        first, last, digest = first_result(stored)
+        if digest != self.print:
             raise Invalid(
                 "idempotency_key_reused", "this Idempotency-Key was used with another body"
             )
-        count = first["last"] - first["first"] + 1
-        envelopes = self.boot.store.read(rec.game_id, first["first"] - 1, count)
-        return Outcome(rec, envelopes, False, first["last"], first["owed"], first["pending"])
+        envelopes = self.boot.store.read(rec.game_id, first - 1, last - first + 1)
+        then = rec if rec.version == last else fold_all(Record(rec.game_id), self._upto(last))
+        return Outcome(rec, envelopes, False, last, owed(then), pending(then))
+
+    def _upto(self, version: int) -> list[dict[str, Any]]:
+        return self.boot.store.read(self.game_id, 0, version)
