@@ -1,31 +1,58 @@
-"""Rate limits per token, and per IP for anonymous calls, counted in Redis (Flask-Limiter).
+"""Rate limits per token, and per IP for calls without a valid token, counted in Redis.
 
-Every answer carries the IETF `RateLimit-Policy` and `RateLimit` headers; a caller over its
-limit gets 429 `rate_limited` with `Retry-After`. Limits are configuration:
-`RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, in Flask-Limiter's notation ("600/minute").
+One fixed window per caller: the first call of a window starts it, and the counter
+expires with it. A call with a bearer token costs one round trip for both its token
+lookup and its count (a pipeline: the token's key and the counter's, in any slot of a
+cluster); only an unknown token costs a second one, counted against the address, so
+inventing tokens buys no extra budget. Every answer carries the IETF `RateLimit-Policy`
+and `RateLimit` headers; a caller over its limit gets 429 `rate_limited` with
+`Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as
+"<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour, day).
 """
 
 from __future__ import annotations
 
 import math
-import time
+import re
 from typing import Any
 
 import redis
-from flask import Flask, Response, request
-from flask_limiter import Limiter
-from limits import parse
+from flask import Flask, Response, g, request
 
 from api import auth
 from api.context import boot
+from api.errors import Problem
 from events import keys
+from service import players
 
 UNLIMITED = ("/healthz", "/openapi.yaml", "/docs")
+UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+NOTATION = re.compile(r"^\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$")
+
+# KEYS[1]: the caller's counter. ARGV[1]: the window in ms. Returns {count, ms left}.
+HIT = """
+local n = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {n, left}
+"""
+
+
+def parse(limit: str) -> tuple[int, int]:
+    """Return (calls, window seconds) of "1200/minute" or "10 per 2 minutes"."""
+    match = NOTATION.match(limit)
+    if not match:
+        raise ValueError(f"a rate limit looks like '600/minute', not {limit!r}")
+    count, times, unit = match.groups()
+    return int(count), int(times or 1) * UNITS[unit]
 
 
 def identity() -> str:
-    """Count a request against its token if the token is real, else against its address
-    (so inventing tokens buys no extra budget)."""
+    """Return who the caller counts as for its open streams: `player:<id>` for a valid
+    token, else `ip:<address>`."""
     try:
         player = auth.caller(boot(), required=False, strict=False)
     except redis.RedisError:  # the store is down: the view will answer 503
@@ -35,45 +62,53 @@ def identity() -> str:
     return "ip:" + (request.remote_addr or "unknown")
 
 
-def _storage_uri(redis_url: str) -> str:
-    """Return the `limits` storage URI for a redis-py URL (unix sockets differ)."""
-    if redis_url.startswith("unix://"):
-        return "redis+unix://" + redis_url.removeprefix("unix://")
-    return redis_url
+def install(app: Flask, cfg: dict[str, Any]) -> None:
+    """Count every call but UNLIMITED ones, refuse those over the limit, add the headers."""
+    token_limit, anon_limit = parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"])
 
+    def hit(pipe: Any, caller: str, window: int) -> None:
+        # EVAL, not a registered script: a pipeline would first ask SCRIPT EXISTS (one
+        # more round trip), and the cluster pipeline has no eval(); the server caches
+        # the compiled script by its digest
+        pipe.execute_command("EVAL", HIT, 1, keys.rate(caller), window * 1000)
 
-def install(app: Flask, cfg: dict[str, Any]) -> Limiter:
-    """Attach the limiter and its headers to `app`."""
-
-    def limit_for_caller() -> str:
-        known = identity().startswith("player:")
-        return cfg["RATE_LIMIT_TOKEN"] if known else cfg["RATE_LIMIT_ANON"]
-
-    limiter = Limiter(
-        identity,
-        app=app,
-        application_limits=[limit_for_caller],  # one budget per caller across all routes
-        application_limits_exempt_when=lambda: request.path.startswith(UNLIMITED),
-        storage_uri=_storage_uri(cfg["REDIS_URL"]),
-        strategy="fixed-window",
-        key_prefix=keys.rate_limits(),
-        headers_enabled=False,
-        swallow_errors=True,  # a limiter outage must not take the API down
-    )
+    @app.before_request
+    def count() -> None:
+        if request.path.startswith(UNLIMITED):
+            return
+        token = auth.bearer()
+        try:
+            pipe = boot().redis.pipeline(transaction=False)
+            limit = anon_limit
+            if isinstance(token, str):
+                digest = players.hash_token(token)
+                pipe.get(keys.token(digest))
+                hit(pipe, "token:" + digest, token_limit[1])
+                record, figures = pipe.execute()
+                player = players.from_record(record)
+                auth.remember(player)
+                if player is not None:
+                    limit = token_limit
+                else:  # an unknown token counts against the address
+                    pipe = boot().redis.pipeline(transaction=False)
+            if limit is anon_limit:
+                hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
+                (figures,) = pipe.execute()
+        except redis.RedisError:  # a limiter outage must not take the API down; the
+            return  # view answers 503 if the store is really gone
+        calls, left_ms = int(figures[0]), int(figures[1])
+        g.rate = (limit, max(0, limit[0] - calls), max(0, math.ceil(left_ms / 1000)))
+        if calls > limit[0]:
+            raise Problem(429, "rate_limited", "too many calls; retry later", g.rate[2])
 
     @app.after_request
     def rate_headers(response: Response) -> Response:
-        current = limiter.current_limit
-        if current is None:
+        rate = g.get("rate")
+        if rate is None:
             return response
-        item = current.limit
-        window = item.get_expiry()
-        reset = max(0, math.ceil(current.window[0] - time.time()))
-        response.headers["RateLimit-Policy"] = f'"default";q={item.amount};w={window}'
-        response.headers["RateLimit"] = f'"default";r={max(0, current.remaining)};t={reset}'
+        (amount, window), remaining, reset = rate
+        response.headers["RateLimit-Policy"] = f'"default";q={amount};w={window}'
+        response.headers["RateLimit"] = f'"default";r={remaining};t={reset}'
         if response.status_code == 429:  # unless the 429 set its own (too many streams)
             response.headers.setdefault("Retry-After", str(max(1, reset)))
         return response
-
-    parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"])  # fail fast on a typo
-    return limiter

@@ -61,11 +61,12 @@ def load(boot: Bootstrap, game_id: str) -> Record:
     return rec
 
 
-def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
-    """Schedule the deadlines of decisions `keys` and the resolution of a ready phase."""
+def schedule(boot: Bootstrap, rec: Record, keys: set[str], pipe: Any = None) -> None:
+    """Schedule the deadlines of decisions `keys` (in `pipe` if given: the caller executes
+    it) and the resolution of a ready phase."""
     for key in keys:
         if deadline := rec.deadline(key):
-            boot.scheduler.expiry(rec.game_id, key, deadline)
+            boot.scheduler.expiry(rec.game_id, key, deadline, pipe)
     if rec.status == ACTIVE and (phase := rec.game.ready(rec.state)) is not None:
         boot.scheduler.resolution(rec.game_id, phase)
 
@@ -118,9 +119,15 @@ class GameLog:
         self.boot.store.append(self.game_id, envelopes, head.version, idem, first, snapshot, keep)
 
     def after(self, old: Record, new: Record) -> None:
-        """Schedule the new deadlines and a ready phase; update the players' inboxes."""
-        schedule(self.boot, new, {o.key for o in new.owed()} - {o.key for o in old.owed()})
-        inbox.after_append(self.boot, old, new)  # players' games, feeds; league results
+        """Schedule the new deadlines and a ready phase; update the players' inboxes. The
+        deadlines and the inboxes are written in one pipeline (one round trip; split per
+        node in a cluster)."""
+        pipe = self.boot.redis.pipeline(transaction=False)
+        fresh = {o.key for o in new.owed()} - {o.key for o in old.owed()}
+        schedule(self.boot, new, fresh, pipe)
+        inbox.after_append(self.boot, old, new, pipe)  # players' games, feeds; league results
+        if len(pipe):
+            pipe.execute()
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))

@@ -23,10 +23,12 @@ if TYPE_CHECKING:
 FEED_MAXLEN = 1000  # notes kept per player (approximately)
 
 
-def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
-    """Update the inbox of every player an append concerns."""
+def after_append(boot: Bootstrap, old: Record, new: Record, pipe: Any = None) -> None:
+    """Update the inbox of every player an append concerns (in `pipe` if given: the
+    caller executes it)."""
     notes: list[tuple[str, dict[str, Any]]] = []
-    pipe = boot.redis.pipeline(transaction=False)
+    own = pipe is None
+    pipe = boot.redis.pipeline(transaction=False) if own else pipe
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     for s in new.seats[len(old.seats) :]:
         pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
@@ -45,13 +47,12 @@ def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
             notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
         if new.league:
             boot.scheduler.league_result(new.league["id"], new.game_id)
-    if not notes and not len(pipe):
-        return
     at = codec.now_iso()
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.execute()
+    if own and len(pipe):
+        pipe.execute()
 
 
 def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:

@@ -41,7 +41,11 @@ def create_player(boot: Bootstrap, name: str) -> dict[str, str]:
 
 def authenticate(boot: Bootstrap, token: str) -> dict[str, str] | None:
     """Return {id, name} of the token's player, or None."""
-    record = boot.redis.get(keys.token(hash_token(token)))
+    return from_record(boot.redis.get(keys.token(hash_token(token))))
+
+
+def from_record(record: bytes | None) -> dict[str, str] | None:
+    """Return {id, name} from a token's stored record (None: no such token)."""
     return json.loads(record) if record else None
 
 
