@@ -16,11 +16,14 @@ local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 return {blob, v, idem, seed, tail}
 """
 
-# KEYS: events stream, idempotency hash, snapshot hash
+# KEYS: events stream, idempotency hash, snapshot hash, then the keys of the follow-up
+# writes (declared, not read here)
 # ARGV[1]: expected version; ARGV[2]: idempotency field ("" for none);
 # ARGV[3]: result to store under it; ARGV[4]: snapshot of the record after the events
 # ("" for none); ARGV[5]: seconds the idempotency hash is kept from now (0: for ever,
-# until a later append sets it); ARGV[6..]: encoded events, seq = version + i.
+# until a later append sets it); ARGV[6]: how many follow-up commands come next, each as
+# its word count then its words (deadline index, inboxes: events.store.Writes);
+# then the encoded events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -29,13 +32,21 @@ if ARGV[2] ~= '' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
-for i = 6, #ARGV do
+local i = 7
+local writes = {}
+for c = 1, tonumber(ARGV[6]) do
+  local n = tonumber(ARGV[i])
+  writes[c] = {unpack(ARGV, i + 1, i + n)}
+  i = i + 1 + n
+end
+for e = i, #ARGV do
   version = version + 1
-  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[e])
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'version', version, 'blob', ARGV[4]) end
 if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+for _, w in ipairs(writes) do redis.call(unpack(w)) end
 return {'ok', version}
 """
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 from events import codec, keys, scripts
 from events.record import Record, fold_all
@@ -33,6 +34,33 @@ class Duplicate(Exception):
         self.stored = stored
 
 
+class Writes:
+    """Commands that follow an append (the deadline index, players' inboxes), recorded
+    with the names and arguments of a redis-py pipeline's. On one Redis the append's
+    script runs them (atomic with it, no round trip of their own, one fsync); on a
+    cluster, whose other slots a script cannot touch, a pipeline sends them after it."""
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[Any, ...]] = []
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    def zadd(self, key: str, mapping: dict[str, float]) -> None:
+        for member, score in mapping.items():
+            self.commands.append(("ZADD", key, repr(float(score)), member))
+
+    def zrem(self, key: str, *members: str) -> None:
+        self.commands.append(("ZREM", key, *members))
+
+    def xadd(
+        self, key: str, fields: dict[str, str], maxlen: int | None = None, approximate=True
+    ) -> None:
+        limit = ("MAXLEN", "~" if approximate else "=", maxlen) if maxlen else ()
+        pairs = [x for kv in fields.items() for x in kv]
+        self.commands.append(("XADD", key, *limit, "*", *pairs))
+
+
 @dataclass
 class Loaded:
     record: Record
@@ -45,6 +73,7 @@ class EventStore:
 
     def __init__(self, client: redis.Redis, snapshot_every: int = 50):
         self.redis = client
+        self.cluster = isinstance(client, RedisCluster)
         self.snapshot_every = snapshot_every
         self._load = client.register_script(scripts.LOAD)
         self._append = client.register_script(scripts.APPEND)
@@ -97,11 +126,13 @@ class EventStore:
         result: str = "",
         snapshot: Record | None = None,
         keep_idem_s: int = 0,
+        then: Writes | None = None,
     ) -> int:
         """Append all `envelopes` after version `expected`, or none; return the new version.
 
         `snapshot`, the record folded through these events, is stored in the same step;
-        with `keep_idem_s` the game's idempotency records expire that many seconds later.
+        with `keep_idem_s` the game's idempotency records expire that many seconds later;
+        the writes `then` follow a successful append (in its script on one Redis).
         """
         stream_keys = (
             keys.game_events(game_id),
@@ -109,7 +140,9 @@ class EventStore:
             keys.game_snapshot(game_id),
         )
         blob = snapshot_blob(snapshot) if snapshot else b""
-        return self.append_to(stream_keys, envelopes, expected, idem, result, blob, keep_idem_s)
+        return self.append_to(
+            stream_keys, envelopes, expected, idem, result, blob, keep_idem_s, then
+        )
 
     def append_to(
         self,
@@ -120,17 +153,22 @@ class EventStore:
         result: str = "",
         snapshot: bytes = b"",
         keep_idem_s: int = 0,
+        then: Writes | None = None,
     ) -> int:
         """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
         hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`."""
+        inside = [] if self.cluster or not then else then.commands
+        words = [w for command in inside for w in (len(command), *command)]
         status, value = self._append(
-            keys=list(stream_keys),
+            keys=[*stream_keys, *{command[1] for command in inside}],
             args=[
                 expected,
                 idem,
                 result,
                 snapshot,
                 keep_idem_s,
+                len(inside),
+                *words,
                 *map(codec.dumps, envelopes),
             ],
         )
@@ -138,6 +176,11 @@ class EventStore:
             raise Duplicate(value.decode())
         if status == b"conflict":
             raise StaleVersion(expected, int(value))
+        if then and not inside:
+            pipe = self.redis.pipeline(transaction=False)
+            for command in then.commands:
+                pipe.execute_command(*command)
+            pipe.execute()
         return int(value)
 
     def save_snapshot(self, record: Record) -> None:

@@ -5,8 +5,8 @@ and the first result of the idempotency key. Each append stores that result, sma
 versions it wrote and a digest of the request body, "<first> <last> <digest>" (a retry's
 answer is rebuilt from the log), and, every `SNAPSHOT_EVERY` versions, the new snapshot.
 The append that ends a game sets its idempotency records to expire `IDEM_KEEP_S` later.
-After an append the game's deadlines and ready phase are scheduled and the players'
-inboxes updated.
+The new deadlines and the players' inboxes are written with the append (in its script
+on one Redis, right after it on a cluster); then a ready phase is scheduled.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec
 from events.record import ACTIVE, FINISHED, Record, fold_all
+from events.store import Writes
 from games.base import Event
 from service import inbox
 from service.errors import Invalid, NotFound
@@ -61,12 +62,11 @@ def load(boot: Bootstrap, game_id: str) -> Record:
     return rec
 
 
-def schedule(boot: Bootstrap, rec: Record, keys: set[str], pipe: Any = None) -> None:
-    """Schedule the deadlines of decisions `keys` (in `pipe` if given: the caller executes
-    it) and the resolution of a ready phase."""
+def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
+    """Schedule the deadlines of decisions `keys` and the resolution of a ready phase."""
     for key in keys:
         if deadline := rec.deadline(key):
-            boot.scheduler.expiry(rec.game_id, key, deadline, pipe)
+            boot.scheduler.expiry(rec.game_id, key, deadline)
     if rec.status == ACTIVE and (phase := rec.game.ready(rec.state)) is not None:
         boot.scheduler.resolution(rec.game_id, phase)
 
@@ -116,18 +116,23 @@ class GameLog:
         snapshot = new if new.version // every > head.version // every else None
         ended = new.status == FINISHED and head.state.status != FINISHED
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
-        self.boot.store.append(self.game_id, envelopes, head.version, idem, first, snapshot, keep)
+        then = Writes()  # the new deadlines, the players' games and feeds
+        fresh = {o.key for o in new.owed()} - {o.key for o in head.state.owed()}
+        for key in fresh:
+            if deadline := new.deadline(key):
+                self.boot.scheduler.expiry(new.game_id, key, deadline, then)
+        inbox.after_append(head.state, new, then)
+        self.boot.store.append(
+            self.game_id, envelopes, head.version, idem, first, snapshot, keep, then
+        )
 
     def after(self, old: Record, new: Record) -> None:
-        """Schedule the new deadlines and a ready phase; update the players' inboxes. The
-        deadlines and the inboxes are written in one pipeline (one round trip; split per
-        node in a cluster)."""
-        pipe = self.boot.redis.pipeline(transaction=False)
-        fresh = {o.key for o in new.owed()} - {o.key for o in old.owed()}
-        schedule(self.boot, new, fresh, pipe)
-        inbox.after_append(self.boot, old, new, pipe)  # players' games, feeds; league results
-        if len(pipe):
-            pipe.execute()
+        """Have a ready phase resolved and a finished league game recorded (the deadlines
+        and the inboxes were written with the append)."""
+        if new.status == ACTIVE and (phase := new.game.ready(new.state)) is not None:
+            self.boot.scheduler.resolution(new.game_id, phase)
+        if new.status == FINISHED and old.status != FINISHED and new.league:
+            self.boot.scheduler.league_result(new.league["id"], new.game_id)
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))

@@ -72,7 +72,8 @@ class RqScheduler:
         """Record that decision `key` of the game expires at `deadline` (ISO time), in
         `pipe` if given (the caller executes it)."""
         when = codec.parse_time(deadline).timestamp()
-        (pipe or self.redis).zadd(keys.deadlines(), {_member("expire", game_id, key): when})
+        target = self.redis if pipe is None else pipe
+        target.zadd(keys.deadlines(), {_member("expire", game_id, key): when})
 
     def resolution(self, game_id: str, key: str) -> None:
         """Have phase `key` resolved now: enqueue its job, and keep it claimed in the index
