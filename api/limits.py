@@ -30,7 +30,10 @@ UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 NOTATION = re.compile(r"^\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$")
 
 # KEYS[1]: the caller's counter. ARGV[1]: the window in ms. Returns {count, ms left}.
+# The counter is kept out of the AOF and replicas (REPL_NONE): a count is worth no fsync
+# (with appendfsync always, one per request), and a restart merely opens new windows.
 HIT = """
+redis.set_repl(redis.REPL_NONE)
 local n = redis.call('INCR', KEYS[1])
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 then
