@@ -19,7 +19,7 @@ from typing import Any
 import redis
 from flask import Flask, Response, g, request
 
-from api import auth
+from api import auth, prefetch
 from api.context import boot
 from api.errors import Problem
 from events import keys
@@ -53,6 +53,13 @@ def parse(limit: str) -> tuple[int, int]:
     return int(count), int(times or 1) * UNITS[unit]
 
 
+def _checked(reply: Any) -> Any:
+    """Raise a pipeline's reply if it is an error."""
+    if isinstance(reply, Exception):
+        raise reply
+    return reply
+
+
 def identity() -> str:
     """Return who the caller counts as for its open streams: `player:<id>` for a valid
     token, else `ip:<address>`."""
@@ -80,26 +87,34 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
         if request.path.startswith(UNLIMITED):
             return
         token = auth.bearer()
+        pipe = boot().redis.pipeline(transaction=False)
+        limit = anon_limit
+        if isinstance(token, str):
+            digest = players.hash_token(token)
+            pipe.get(keys.token(digest))
+            hit(pipe, "token:" + digest, token_limit[1])
+        else:
+            hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
+        loads = prefetch.add(pipe)  # the path's game, read in the same round trip
         try:
-            pipe = boot().redis.pipeline(transaction=False)
-            limit = anon_limit
+            replies = pipe.execute(raise_on_error=False)
+            if loads:
+                prefetch.keep(replies.pop())
             if isinstance(token, str):
-                digest = players.hash_token(token)
-                pipe.get(keys.token(digest))
-                hit(pipe, "token:" + digest, token_limit[1])
-                record, figures = pipe.execute()
-                player = players.from_record(record)
+                record, figures = replies
+                player = players.from_record(_checked(record))
                 auth.remember(player)
                 if player is not None:
                     limit = token_limit
                 else:  # an unknown token counts against the address
                     pipe = boot().redis.pipeline(transaction=False)
-            if limit is anon_limit:
-                hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
-                (figures,) = pipe.execute()
+                    hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
+                    (figures,) = pipe.execute()
+            else:
+                (figures,) = replies
+            calls, left_ms = (int(x) for x in _checked(figures))
         except redis.RedisError:  # a limiter outage must not take the API down; the
             return  # view answers 503 if the store is really gone
-        calls, left_ms = int(figures[0]), int(figures[1])
         g.rate = (limit, max(0, limit[0] - calls), max(0, math.ceil(left_ms / 1000)))
         if calls > limit[0]:
             raise Problem(429, "rate_limited", "too many calls; retry later", g.rate[2])

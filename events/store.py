@@ -83,17 +83,26 @@ class EventStore:
         """Return True if the game has a stream."""
         return bool(self.redis.exists(keys.game_events(game_id)))
 
+    def load_call(self, game_id: str, idem: str = "") -> tuple[str, list[Any]]:
+        """Return the load script's digest and its EVALSHA arguments (numkeys, keys, args),
+        for a caller that sends it in a pipeline with other commands; `loaded` reads the
+        reply."""
+        names = [
+            keys.game_events(game_id),
+            keys.game_snapshot(game_id),
+            keys.game_idem(game_id),
+            keys.game_seed(game_id),
+        ]
+        return self._load.sha, [len(names), *names, idem]
+
     def load(self, game_id: str, idem: str = "") -> Loaded:
         """Return the game's record (snapshot + tail), its seed and an idempotent result."""
-        blob, version, stored, seed, tail = self._load(
-            keys=[
-                keys.game_events(game_id),
-                keys.game_snapshot(game_id),
-                keys.game_idem(game_id),
-                keys.game_seed(game_id),
-            ],
-            args=[idem],
-        )
+        _, (_, *names, idem) = self.load_call(game_id, idem)
+        return self.loaded(game_id, self._load(keys=names, args=[idem]))
+
+    def loaded(self, game_id: str, reply: list[Any]) -> Loaded:
+        """Return what the load script's `reply` says of the game."""
+        blob, version, stored, seed, tail = reply
         record = _decode(blob, int(version)) if blob else None
         if record is None:
             record = Record(game_id)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import codec, decide, keys
+from events.store import Loaded
 from games.base import Event, Game
 from games.rng import Rng
 from service import loop
@@ -105,11 +106,13 @@ def act(
     action: dict[str, Any],
     idem: str,
     if_match: int | None,
+    loaded: Loaded | None = None,
 ) -> Outcome:
-    """Apply one player's action."""
+    """Apply one player's action (`loaded`: the game as the caller loaded it already with
+    no idempotency key, i.e. `idem` is new)."""
     return loop.run(
         boot,
-        GameLog(boot, game_id, body=action),
+        GameLog(boot, game_id, body=action, loaded=loaded),
         lambda rec, rng: decide.act(rec, player_id, action, rng),
         cause=idem,
         idem=f"{player_id}:{idem}",

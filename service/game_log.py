@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec
 from events.record import ACTIVE, FINISHED, Record, fold_all
-from events.store import Writes
+from events.store import Loaded, Writes
 from games.base import Event
 from service import inbox
 from service.errors import Invalid, NotFound
@@ -54,9 +54,10 @@ def pending(rec: Record) -> bool:
     return rec.game.ready(rec.state) is not None or any(o.simultaneous for o in rec.owed())
 
 
-def load(boot: Bootstrap, game_id: str) -> Record:
-    """Return the game's record, or raise NotFound."""
-    rec = boot.store.load(game_id).record
+def load(boot: Bootstrap, game_id: str, loaded: Loaded | None = None) -> Record:
+    """Return the game's record (from `loaded` if the caller loaded it already, in the
+    same round trip as other commands), or raise NotFound."""
+    rec = (loaded or boot.store.load(game_id)).record
     if rec.version == 0:
         raise NotFound("game_not_found", f"no game {game_id!r}")
     return rec
@@ -87,12 +88,20 @@ class GameLog:
 
     kind = "game"
 
-    def __init__(self, boot: Bootstrap, game_id: str, body: Any = None, allow_new: bool = False):
+    def __init__(
+        self,
+        boot: Bootstrap,
+        game_id: str,
+        body: Any = None,
+        allow_new: bool = False,
+        loaded: Loaded | None = None,
+    ):
         self.boot, self.game_id, self.allow_new = boot, game_id, allow_new
         self.print = fingerprint(body)
+        self.first = loaded  # what the caller loaded already: the first attempt uses it
 
     def load(self, idem: str) -> Head[Record]:
-        loaded = self.boot.store.load(self.game_id, idem)
+        loaded, self.first = self.first or self.boot.store.load(self.game_id, idem), None
         rec = loaded.record
         if rec.version == 0 and not self.allow_new:
             raise NotFound("game_not_found", f"no game {self.game_id!r}")
