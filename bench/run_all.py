@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import perf_memory, perf_rules, perf_scale, round_trips, streams  # noqa: E402
+from bench import cluster, perf_memory, perf_rules, perf_scale, round_trips, streams  # noqa: E402
 from bench.actions import measure_bare, measure_http  # noqa: E402
 from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
@@ -89,6 +89,7 @@ def run(quick: bool) -> list[str]:
         rows += ["", *round_trips.summary(round_trips.count(server.url))]
         print("\n".join(rows[-3:]), flush=True)
         doc += section("Actions over HTTP", HTTP_INTRO, rows, spent)
+        doc += ["## Where the time of an action goes", "", PROFILE, ""]
         figures, spent = timed(perf_memory.measure, perf_memory.deps_for(server.url), 2)
         doc += section("Redis memory", MEMORY_INTRO, perf_memory.memory_table(figures), spent)
         print("\n".join(doc[-10:]), flush=True)
@@ -107,6 +108,8 @@ def run(quick: bool) -> list[str]:
     finally:
         stop(procs)
         server.stop()
+    rows, spent = timed(cluster.run, 8, 8 if quick else 16, 1)
+    doc += section("Redis Cluster", CLUSTER_INTRO, rows, spent)
     rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
     doc += section("Pure rules", RULES_INTRO, rows, spent)
     rows, spent = timed(perf_rules.fold_table)
@@ -151,6 +154,34 @@ MEMORY_INTRO = (
     "rebuilt from the log) and expires `IDEM_KEEP_S` (24 h) after the game ends; the "
     "snapshot is the folded record stored with the last append. Target: at most 500 "
     "bytes per event in all."
+)
+PROFILE = """\
+Measured with cProfile over whole Goblin Market games through the Flask test client
+(`GET /legal` then `POST /actions`, as the benchmark's clients do), and by counting what
+redis-py sends (`bench/round_trips.py`):
+
+- Redis round trips: `GET /legal` 1 (the token, the rate count and the game's load in one
+  pipeline, api/prefetch.py), `POST /actions` 2 (that pipeline, then the append script,
+  which also writes the new deadlines and the players' feeds). Before: 5 and 7-8
+  (token, Flask-Limiter's count and two reads for its headers, load, append, deadline
+  index, feeds). With an `Idempotency-Key`, the load waits for the token (it looks the key
+  up under the caller's id): one more. On a cluster the follow-up writes are a pipeline
+  after the append (their keys lie in other slots): one more.
+- fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
+  out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
+- What remains is CPU in the API process, roughly in this order: waiting on and talking
+  to Redis (socket send/receive, redis-py's command packing and parsing), Flask and
+  werkzeug (routing, headers, the response), JSON (the snapshot's encoding on every
+  append and decoding on every load, the answer), the rules (`legal`, `decide`, the
+  fold), the envelope's hash and its compression (deflate with a preset dictionary,
+  about 20 µs an event). The bare endpoint has only the first two, once per request.
+"""
+CLUSTER_INTRO = (
+    "`bench/cluster.py`: the API (gunicorn, as above) on one standalone Valkey and on a "
+    "3-master Valkey Cluster (no replicas, queues on their own Valkey), 8 clients playing "
+    "full Goblin Market games on each in turn. On one machine the three masters share the "
+    "same two cores, so this shows the cluster's overhead (client routing, the follow-up "
+    "writes as a pipeline of their own), not the scale-out it gives across machines."
 )
 SCALE_INTRO = (
     "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "
