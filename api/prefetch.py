@@ -29,7 +29,7 @@ def add(pipe: Any) -> int:
         return 0
     if request.endpoint == "api.post_action" and "Idempotency-Key" in request.headers:
         return 0
-    sha, args = boot().store.load_call(game_id)
+    sha, args, g.prefetch_held = boot().store.load_call(game_id)
     pipe.execute_command("EVALSHA", sha, *args)
     g.prefetch_id = game_id
     return 1
@@ -48,4 +48,4 @@ def take(game_id: str) -> Loaded | None:
     """Return the game as loaded in the first round trip, once (None if it was not)."""
     if g.pop("prefetch_id", None) != game_id or "prefetch_reply" not in g:
         return None
-    return boot().store.loaded(game_id, g.pop("prefetch_reply"))
+    return boot().store.loaded(game_id, g.pop("prefetch_reply"), g.pop("prefetch_held"))

@@ -1,19 +1,28 @@
 """Lua scripts run by the store: each touches the keys of one game only."""
 
 # KEYS: events stream, snapshot hash, idempotency hash, seed
-# ARGV[1]: idempotency field ("" for none)
-# Returns {snapshot blob or false, snapshot version, idempotent result or false,
-#          seed or false, tail entries after the snapshot}.
+# ARGV[1]: idempotency field ("" for none); ARGV[2]: the version of the record the caller
+# holds already (0 for none).
+# Returns {snapshot blob or false, its version, idempotent result or false, seed or false,
+#          tail entries after it, the entry at the version the tail starts from or false}.
+# With a version held (and still in the stream) there is no snapshot: the tail follows
+# that version, and the entry at it lets the caller check its record is of this log.
 LOAD = """
+local idem = false
+if ARGV[1] ~= '' then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
+local seed = redis.call('GET', KEYS[4])
+local have = tonumber(ARGV[2]) or 0
+if have > 0 and have <= redis.call('XLEN', KEYS[1]) then
+  local at = redis.call('XRANGE', KEYS[1], have .. '-0', have .. '-0')
+  return {false, have, idem, seed, redis.call('XRANGE', KEYS[1], (have + 1) .. '-0', '+'), at}
+end
 local snap = redis.call('HMGET', KEYS[2], 'version', 'blob')
 local v = tonumber(snap[1]) or 0
 local blob = snap[2]
 if not v or v == 0 then blob = false end
-local idem = false
-if ARGV[1] ~= '' then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
-local seed = redis.call('GET', KEYS[4])
-local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
-return {blob, v, idem, seed, tail}
+local at = false
+if v > 0 then at = redis.call('XRANGE', KEYS[1], v .. '-0', v .. '-0') end
+return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+'), at}
 """
 
 # KEYS: events stream, idempotency hash, snapshot hash, then the keys of the follow-up

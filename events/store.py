@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,9 @@ class Duplicate(Exception):
     def __init__(self, stored: str):
         super().__init__("idempotency key already used")
         self.stored = stored
+
+
+Held = tuple[Record, bytes]  # a record and its last entry as stored
 
 
 class Writes:
@@ -71,8 +75,12 @@ class Loaded:
 class EventStore:
     """Reads and writes games' event streams on one Redis."""
 
-    def __init__(self, client: redis.Redis, snapshot_every: int = 50):
+    def __init__(self, client: redis.Redis, snapshot_every: int = 50, held_games: int = 256):
         self.redis = client
+        # the newest record this process has seen of each recent game, with its last
+        # entry as stored: a load then reads only the entries after it (no snapshot)
+        self._held: OrderedDict[str, Held] = OrderedDict()
+        self.held_games = held_games
         self.cluster = isinstance(client, RedisCluster)
         self.snapshot_every = snapshot_every
         self._load = client.register_script(scripts.LOAD)
@@ -83,38 +91,69 @@ class EventStore:
         """Return True if the game has a stream."""
         return bool(self.redis.exists(keys.game_events(game_id)))
 
-    def load_call(self, game_id: str, idem: str = "") -> tuple[str, list[Any]]:
-        """Return the load script's digest and its EVALSHA arguments (numkeys, keys, args),
-        for a caller that sends it in a pipeline with other commands; `loaded` reads the
-        reply."""
+    def load_call(self, game_id: str, idem: str = "") -> tuple[str, list[Any], Held | None]:
+        """Return the load script's digest, its EVALSHA arguments (numkeys, keys, args) and
+        the record this process holds of the game, for a caller that sends the script in a
+        pipeline with other commands; `loaded` reads the reply."""
         names = [
             keys.game_events(game_id),
             keys.game_snapshot(game_id),
             keys.game_idem(game_id),
             keys.game_seed(game_id),
         ]
-        return self._load.sha, [len(names), *names, idem]
+        held = self._held.get(game_id)
+        return self._load.sha, [len(names), *names, idem, held[0].version if held else 0], held
 
     def load(self, game_id: str, idem: str = "") -> Loaded:
         """Return the game's record (snapshot + tail), its seed and an idempotent result."""
-        _, (_, *names, idem) = self.load_call(game_id, idem)
-        return self.loaded(game_id, self._load(keys=names, args=[idem]))
+        _, (_, *names, idem, have), held = self.load_call(game_id, idem)
+        return self.loaded(game_id, self._load(keys=names, args=[idem, have]), held, idem)
 
-    def loaded(self, game_id: str, reply: list[Any]) -> Loaded:
-        """Return what the load script's `reply` says of the game."""
-        blob, version, stored, seed, tail = reply
-        record = _decode(blob, int(version)) if blob else None
-        if record is None:
-            record = Record(game_id)
-            if blob:  # an unreadable snapshot: refold from the start
-                tail = [
-                    [i, [b"e", f[b"e"]]] for i, f in self.redis.xrange(keys.game_events(game_id))
-                ]
+    def loaded(
+        self, game_id: str, reply: list[Any], held: Held | None = None, idem: str = ""
+    ) -> Loaded:
+        """Return what the load script's `reply` says of the game; `held` is the record
+        the call named (from `load_call`)."""
+        blob, version, stored, seed, tail, at = reply
+        version, base = int(version), (at[0][1][1] if at else None)  # fields [b"e", entry]
+        save = False
+        if not blob and version > 0:  # the tail follows the record held
+            if held is None or held[0].version != version or held[1] != base:
+                self._held.pop(game_id, None)  # not this log's record: load afresh
+                return self.load(game_id, idem)
+            record = held[0]
+        else:
+            record = _decode(blob, version) if blob else None
+            if record is None:
+                record = Record(game_id)
+                if blob:  # an unreadable snapshot: refold from the start
+                    tail = [
+                        [i, [b"e", f[b"e"]]]
+                        for i, f in self.redis.xrange(keys.game_events(game_id))
+                    ]
+            save = len(tail) >= self.snapshot_every
         envelopes = [codec.loads(fields[1]) for _, fields in tail]  # fields: [b"e", payload]
         record = fold_all(record, envelopes)
-        if len(envelopes) >= self.snapshot_every:
+        if save:
             self.save_snapshot(record)
+        self.hold(record, tail[-1][1][1] if tail else base)
         return Loaded(record, seed, stored.decode() if stored else None)
+
+    def forget(self) -> None:
+        """Drop the records this process holds (the next loads read snapshots again)."""
+        self._held.clear()
+
+    def hold(self, record: Record, last: bytes | None) -> None:
+        """Keep `record` (whose last entry is stored as `last`) as this process's newest of
+        its game, so that the next load reads only what follows it."""
+        if last is None or record.version == 0:
+            return
+        held = self._held.pop(record.game_id, None)
+        if held is None or held[0].version <= record.version:
+            held = (record, last)
+        self._held[record.game_id] = held
+        while len(self._held) > self.held_games:
+            self._held.popitem(last=False)
 
     def read(self, game_id: str, after: int = 0, count: int | None = None) -> list[dict[str, Any]]:
         """Return the envelopes with seq > `after`, oldest first."""
@@ -136,12 +175,14 @@ class EventStore:
         snapshot: Record | None = None,
         keep_idem_s: int = 0,
         then: Writes | None = None,
+        record: Record | None = None,
     ) -> int:
         """Append all `envelopes` after version `expected`, or none; return the new version.
 
         `snapshot`, the record folded through these events, is stored in the same step;
         with `keep_idem_s` the game's idempotency records expire that many seconds later;
-        the writes `then` follow a successful append (in its script on one Redis).
+        the writes `then` follow a successful append (in its script on one Redis);
+        `record` (folded through the events) becomes the one this process holds.
         """
         stream_keys = (
             keys.game_events(game_id),
@@ -150,7 +191,7 @@ class EventStore:
         )
         blob = snapshot_blob(snapshot) if snapshot else b""
         return self.append_to(
-            stream_keys, envelopes, expected, idem, result, blob, keep_idem_s, then
+            stream_keys, envelopes, expected, idem, result, blob, keep_idem_s, then, record
         )
 
     def append_to(
@@ -163,9 +204,11 @@ class EventStore:
         snapshot: bytes = b"",
         keep_idem_s: int = 0,
         then: Writes | None = None,
+        record: Record | None = None,
     ) -> int:
         """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
         hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`."""
+        encoded = [codec.dumps(e) for e in envelopes]
         inside = [] if self.cluster or not then else then.commands
         words = [w for command in inside for w in (len(command), *command)]
         status, value = self._append(
@@ -178,7 +221,7 @@ class EventStore:
                 keep_idem_s,
                 len(inside),
                 *words,
-                *map(codec.dumps, envelopes),
+                *encoded,
             ],
         )
         if status == b"duplicate":
@@ -190,6 +233,8 @@ class EventStore:
             for command in then.commands:
                 pipe.execute_command(*command)
             pipe.execute()
+        if record is not None and encoded:
+            self.hold(record, encoded[-1])
         return int(value)
 
     def save_snapshot(self, record: Record) -> None:

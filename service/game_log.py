@@ -132,7 +132,7 @@ class GameLog:
                 self.boot.scheduler.expiry(new.game_id, key, deadline, then)
         inbox.after_append(head.state, new, then)
         self.boot.store.append(
-            self.game_id, envelopes, head.version, idem, first, snapshot, keep, then
+            self.game_id, envelopes, head.version, idem, first, snapshot, keep, then, new
         )
 
     def after(self, old: Record, new: Record) -> None:
