@@ -19,7 +19,9 @@ DEFAULTS: dict[str, Any] = {
     # (a plain Redis) when REDIS_URL is a cluster: RQ does not run on a cluster
     "RQ_REDIS_URL": None,
     "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
-    "SNAPSHOT_EVERY": 1,
+    # versions between snapshots: each process holds the newest record of recent games
+    # (events.store), so a snapshot serves only a process that has not seen the game
+    "SNAPSHOT_EVERY": 10,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games
     "COMMAND_RETRIES": 8,

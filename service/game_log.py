@@ -122,8 +122,9 @@ class GameLog:
     ) -> None:
         first = f"{head.version + 1} {new.version} {self.print}"
         every = self.boot.store.snapshot_every
-        snapshot = new if new.version // every > head.version // every else None
         ended = new.status == FINISHED and head.state.status != FINISHED
+        crossed = new.version // every > head.version // every
+        snapshot = new if crossed or ended else None
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
         then = Writes()  # the new deadlines, the players' games and feeds
         fresh = {o.key for o in new.owed()} - {o.key for o in head.state.owed()}
