@@ -171,10 +171,11 @@ redis-py sends (`bench/round_trips.py`):
   out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
 - What remains is CPU in the API process, roughly in this order: waiting on and talking
   to Redis (socket send/receive, redis-py's command packing and parsing), Flask and
-  werkzeug (routing, headers, the response), JSON (the snapshot's encoding on every
-  append and decoding on every load, the answer), the rules (`legal`, `decide`, the
-  fold), the envelope's hash and its compression (deflate with a preset dictionary,
-  about 20 µs an event). The bare endpoint has only the first two, once per request.
+  werkzeug (routing, headers, the response), JSON (the answer; a snapshot only every
+  tenth version, and none to decode while the process holds the game's record), the
+  rules (`legal`, `decide`, the fold of the new entries), the envelope's hash and its
+  compression (deflate with a preset dictionary, about 20 µs an event). The bare
+  endpoint has only the first two, once per request.
 """
 CLUSTER_INTRO = (
     "`bench/cluster.py`: the API (gunicorn, as above) on one standalone Valkey and on a "
