@@ -2,8 +2,8 @@
 
 One fixed window per caller: the first call of a window starts it, and the counter
 expires with it. A call with a bearer token costs one round trip for both its token
-lookup and its count (a pipeline: the token's key and the counter's, in any slot of a
-cluster); only an unknown token costs a second one, counted against the address, so
+lookup and its count (a pipeline; on a cluster, whose keys lie on other nodes, the
+commands go one by one); only an unknown token costs a second one, counted against the address, so
 inventing tokens buys no extra budget. Every answer carries the IETF `RateLimit-Policy`
 and `RateLimit` headers; a caller over its limit gets 429 `rate_limited` with
 `Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as
@@ -72,6 +72,39 @@ def identity() -> str:
     return "ip:" + (request.remote_addr or "unknown")
 
 
+class _OneByOne:
+    """A pipeline's calls, sent one by one: on a cluster, redis-py's pipeline first asks
+    the server where each script's keys are (COMMAND GETKEYS, a round trip per script),
+    while its client finds the slot of EVAL and EVALSHA itself."""
+
+    def __init__(self, client: Any):
+        self.client, self.calls = client, []
+
+    def get(self, key: str) -> None:
+        self.calls.append(("GET", key))
+
+    def execute_command(self, *args: Any) -> None:
+        self.calls.append(args)
+
+    def execute(self, raise_on_error: bool = True) -> list[Any]:
+        out = []
+        for args in self.calls:
+            try:
+                out.append(self.client.execute_command(*args))
+            except redis.RedisError as e:
+                if raise_on_error:
+                    raise
+                out.append(e)
+        return out
+
+
+def _batch() -> Any:
+    """Return a pipeline on one Redis, calls one by one on a cluster."""
+    if boot().store.cluster:
+        return _OneByOne(boot().redis)
+    return boot().redis.pipeline(transaction=False)
+
+
 def install(app: Flask, cfg: dict[str, Any]) -> None:
     """Count every call but UNLIMITED ones, refuse those over the limit, add the headers."""
     token_limit, anon_limit = parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"])
@@ -87,7 +120,7 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
         if request.path.startswith(UNLIMITED):
             return
         token = auth.bearer()
-        pipe = boot().redis.pipeline(transaction=False)
+        pipe = _batch()
         limit = anon_limit
         if isinstance(token, str):
             digest = players.hash_token(token)
@@ -107,7 +140,7 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
                 if player is not None:
                     limit = token_limit
                 else:  # an unknown token counts against the address
-                    pipe = boot().redis.pipeline(transaction=False)
+                    pipe = _batch()
                     hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
                     (figures,) = pipe.execute()
             else:

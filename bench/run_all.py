@@ -165,11 +165,11 @@ redis-py sends (`bench/round_trips.py`):
   which also writes the new deadlines and the players' feeds). Before: 5 and 7-8
   (token, Flask-Limiter's count and two reads for its headers, load, append, deadline
   index, feeds). With an `Idempotency-Key`, the load waits for the token (it looks the key
-  up under the caller's id): one more. On a cluster the first pipeline goes to up to three
-  nodes at once, the follow-up writes are a pipeline after the append (their keys lie in
-  other slots), and redis-py 8's cluster pipeline first asks the server for each
-  script's keys (COMMAND GETKEYS): `POST /actions` 8 sends, `GET /legal` 5 (counted with
-  `bench/round_trips.py` against `cli/cluster.py`).
+  up under the caller's id): one more. On a cluster the first round trip's three commands
+  go one by one (their keys lie on different nodes, and redis-py 8's cluster pipeline
+  would first ask the server for each script's keys, COMMAND GETKEYS), and the follow-up
+  writes are a pipeline after the append: `POST /actions` 5 round trips, `GET /legal` 3
+  (counted with `bench/round_trips.py` against `cli/cluster.py`).
 - fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
   out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
 - What remains is CPU in the API process, roughly in this order: waiting on and talking
