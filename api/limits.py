@@ -3,8 +3,8 @@
 One fixed window per caller: the first call of a window starts it, and the counter
 expires with it. A call with a bearer token costs one round trip for both its token
 lookup and its count (a pipeline; on a cluster, whose keys lie on other nodes, the
-commands go one by one); only an unknown token costs a second one, counted against the address, so
-inventing tokens buys no extra budget. Every answer carries the IETF `RateLimit-Policy`
+commands go one by one); only an unknown token costs a second one, counted against the
+address, so inventing tokens buys no extra budget. Every answer carries the IETF `RateLimit-Policy`
 and `RateLimit` headers; a caller over its limit gets 429 `rate_limited` with
 `Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as
 "<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour, day).
