@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import zlib
 from datetime import UTC, datetime
 from functools import cache
@@ -16,6 +17,9 @@ GENESIS = "0" * 64
 # A stored value starting with "{" is plain JSON (entries written before compression).
 DICTIONARY = 1
 DICTIONARIES = {1: "envelope-dict-1.txt"}
+JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
 
 
 def canonical(value: Any) -> str:
@@ -71,3 +75,18 @@ def loads(raw: str | bytes) -> dict[str, Any]:
         d = zlib.decompressobj(-15, zdict=_dictionary(raw[0]))
         raw = d.decompress(raw[1:]) + d.flush()
     return json.loads(raw)
+
+
+def nests_deeper_than(raw: bytes, limit: int) -> bool:
+    """Return True if JSON text nests arrays and objects deeper than `limit`, without
+    decoding it (10,000 levels would crash the decoder), in C-speed passes: strip the
+    strings, keep the brackets, then peel one level of empty pairs per pass."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    brackets = JSON_STRING.sub(b"", raw).translate(None, NOT_BRACKET)
+    for _ in range(limit):
+        peeled = EMPTY_PAIR.sub(b"", brackets)
+        if len(peeled) == len(brackets):
+            break  # unbalanced or stray brackets: not JSON, the decoder will say so
+        brackets = peeled
+    return EMPTY_PAIR.search(brackets) is not None

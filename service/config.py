@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     # (events.store), so a snapshot serves only a process that has not seen the game
     "SNAPSHOT_EVERY": 10,
     "MAX_BODY_BYTES": 64 * 1024,
-    "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games
+    "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)
