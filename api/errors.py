@@ -18,7 +18,13 @@ from games.base import InvalidAction, OptionError, RuleViolation
 from service import errors
 
 logger = logging.getLogger(__name__)
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
+# a Redis that is down, or in a cluster the master of the request's slots (no replica)
+STORE_DOWN = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.ClusterError,
+    redis.exceptions.SlotNotCoveredError,
+)
 STATUS: dict[type[errors.DomainError], int] = {
     errors.Unauthorized: 401,
     errors.Forbidden: 403,

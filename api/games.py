@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from api import auth, present
+from api import auth, prefetch, present
 from api.context import boot
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
@@ -74,7 +74,7 @@ def rematch_game(game_id: str):
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     player = auth.caller(boot(), required=False)
-    rec = game_queries.load(boot(), game_id_ok(game_id))
+    rec = game_queries.load(boot(), game_id_ok(game_id), prefetch.take(game_id))
     return _game_response(rec, game_queries.seat(rec, player), 200)
 
 
@@ -96,7 +96,8 @@ def join_game(game_id: str):
 @bp.get("/games/<game_id>/legal")
 def legal_actions(game_id: str):
     player = auth.caller(boot())
-    rec, specs = game_queries.legal(boot(), game_id_ok(game_id), player["id"])
+    loaded = prefetch.take(game_id_ok(game_id))
+    rec, specs = game_queries.legal(boot(), game_id, player["id"], loaded)
     return present.legal(rec, specs, rec.seat_of(player["id"]))
 
 
@@ -106,7 +107,8 @@ def post_action(game_id: str):
     game_id_ok(game_id)
     action = Action().load(body())
     key = idempotency_key(players.new_id("auto_"))
-    done = game_commands.act(boot(), game_id, player["id"], action, key, if_match())
+    loaded = prefetch.take(game_id)
+    done = game_commands.act(boot(), game_id, player["id"], action, key, if_match(), loaded)
     return present.acted(done, player["id"]), 202 if done.pending else 201
 
 

@@ -68,8 +68,13 @@ def player_feed(player_id: str) -> str:
 
 
 def rate_limits() -> str:
-    """The prefix of the rate limiter's counters (Flask-Limiter's `key_prefix`)."""
+    """The prefix of the rate limiter's counters."""
     return f"{PREFIX}:rate"
+
+
+def rate(caller: str) -> str:
+    """The rate limiter's counter of a caller (`token:<sha256>` or `ip:<address>`)."""
+    return f"{rate_limits()}:{caller}"
 
 
 def open_streams(caller: str) -> str:

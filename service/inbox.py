@@ -1,10 +1,10 @@
 """Each player's inbox: the index of their unfinished games and their notification feed.
 
-After every append the command loop calls `after_append`, which keeps
+With every append the game's log (service.game_log) calls `after_append`, which keeps
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
-`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped). It also
-schedules the recording of a finished league game. `GET /v1/players/me/turns` reads the
+`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
+follow-up writes (events.store.Writes). `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).
 """
 
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from events.record import ACTIVE, CANCELLED, FINISHED, Record
+from events.store import Writes
 from service import lobby
 
 if TYPE_CHECKING:
@@ -24,10 +25,9 @@ if TYPE_CHECKING:
 FEED_MAXLEN = 1000  # notes kept per player (approximately)
 
 
-def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
-    """Update the inbox of every player an append concerns."""
+def after_append(old: Record, new: Record, pipe: Writes) -> None:
+    """Add to `pipe` the inbox updates of every player an append concerns."""
     notes: list[tuple[str, dict[str, Any]]] = []
-    pipe = boot.redis.pipeline(transaction=False)
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     for s in new.seats[len(old.seats) :]:
         pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
@@ -57,17 +57,10 @@ def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
             pipe.zrem(keys.player_games(player), new.game_id)
             pipe.hincrby(keys.player_played(player), new.ruleset, 1)
             notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
-        if new.league:
-            boot.scheduler.league_result(new.league["id"], new.game_id)
-    if lobby.changed(old, new):
-        lobby.index(boot, new)
-    if not notes and not len(pipe):
-        return
     at = codec.now_iso()
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.execute()
 
 
 def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ def new_id(prefix: str) -> str:
 def create_player(boot: Bootstrap, name: str) -> dict[str, str]:
     """Register a player; the token is returned once and only its hash is kept."""
     player_id = new_id("p_")
-    pipe = boot.redis.pipeline()
+    pipe = boot.redis.pipeline(transaction=False)  # two slots in a cluster
     pipe.hset(keys.player(player_id), mapping={"name": name, "created": codec.now_iso()})
     token = tokens.issue(boot, player_id, name, pipe)
     pipe.execute()

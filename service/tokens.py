@@ -38,7 +38,7 @@ def issue(boot: Bootstrap, player_id: str, name: str, pipe: Any = None) -> dict[
     digest, created = hash_token(token), codec.now_iso()
     # `used` starts at issue time: the first use is recorded from a minute on
     record = {"id": player_id, "name": name, "token_id": token_id, "used": int(time.time())}
-    run = pipe if pipe is not None else boot.redis.pipeline()
+    run = pipe if pipe is not None else boot.redis.pipeline(transaction=False)
     run.set(keys.token(digest), json.dumps(record))
     entry = json.dumps({"created": created, "hash": digest})
     run.hset(keys.player_tokens(player_id), token_id, entry)
@@ -57,10 +57,17 @@ def create(boot: Bootstrap, player: dict[str, Any]) -> dict[str, Any]:
 def authenticate(boot: Bootstrap, token: str) -> dict[str, Any] | None:
     """Return {id, name, token_id} of the token's player, or None (one GET; a write at
     most once a minute to record the use)."""
-    key = keys.token(hash_token(token))
-    raw = boot.redis.get(key)
+    digest = hash_token(token)
+    return recognise(boot, digest, boot.redis.get(keys.token(digest)))
+
+
+def recognise(boot: Bootstrap, digest: str, raw: bytes | None) -> dict[str, Any] | None:
+    """Return {id, name, token_id} from the record stored under a token's digest (None:
+    no such token), as `authenticate` does once it has read it (the rate limiter reads it
+    in its own round trip)."""
     if not raw:
         return None
+    key = keys.token(digest)
     record = json.loads(raw)
     player = {"id": record["id"], "name": record["name"]}
     token_id, now = record.get("token_id"), time.time()
@@ -103,7 +110,7 @@ def revoke(boot: Bootstrap, player_id: str, token_id: str) -> None:
     raw = boot.redis.hget(keys.player_tokens(player_id), token_id)
     if raw is None:
         raise NotFound("token_not_found", f"you have no token {token_id!r}")
-    pipe = boot.redis.pipeline()
+    pipe = boot.redis.pipeline(transaction=False)
     pipe.delete(keys.token(json.loads(raw)["hash"]))
     pipe.hdel(keys.player_tokens(player_id), token_id)
     pipe.hdel(keys.player_tokens_used(player_id), token_id)
