@@ -4,9 +4,15 @@ fits openapi.yaml (status, content type, headers, body)."""
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import create_app
 from tests.conftest import ROOT, TEST_CONFIG
+
+# POST /v1/verify holds a bundle to more than JSON Schema can say (whole numbers written
+# without a fraction, date-times of years 2-9998, the nesting and size bounds of
+# events/bundle.py), so a schema-valid body may be refused there, with a named 422.
+STRICTER = {("POST", "/v1/verify")}
 
 
 @pytest.mark.slow
@@ -18,13 +24,15 @@ def test_the_api_answers_every_generated_request_as_the_spec_says(redis_url):
     for result in schema.get_all_operations():
         operations += 1
         operation = result.ok()
+        stricter = (operation.method.upper(), operation.path) in STRICTER
+        excluded = [positive_data_acceptance] if stricter else []
 
         @given(case=operation.as_strategy())
         @settings(
             max_examples=20, deadline=None, database=None, suppress_health_check=list(HealthCheck)
         )
         def check(case):
-            case.call_and_validate()
+            case.call_and_validate(excluded_checks=excluded)
 
         try:
             check()
