@@ -25,9 +25,11 @@ FEED_ID = re.compile(r"([0-9]{1,20})(?:-([0-9]{1,20}))?")
 MAX_U64 = 2**64 - 1  # each part of a Redis stream id
 
 
-def body(check_text: Callable[[bytes], None] | None = None) -> Any:
+def body(check_text: Callable[[bytes], None] | None = None, any_type: bool = False) -> Any:
     """Return the JSON body, or refuse it if it is not JSON or nests too deeply;
-    `check_text` may refuse the raw text first (raising), before it is decoded."""
+    `check_text` may refuse the raw text first (raising), before it is decoded. With
+    `any_type`, the bytes are read as JSON whatever `Content-Type` says (UTF-8, with or
+    without a byte order mark)."""
     raw, limit = _raw_body(), request.max_content_length
     if request.content_length is None and limit and len(raw) >= limit:
         # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
@@ -41,7 +43,7 @@ def body(check_text: Callable[[bytes], None] | None = None) -> Any:
             errors={"_body": [f"at most {MAX_DEPTH} levels of nesting"]},
         )
     try:
-        data = request.get_json(silent=True)
+        data = request.get_json(silent=True, force=any_type)
     except RecursionError:  # belt and braces: the depth check should catch it first
         data = None
     if data is None:
@@ -53,6 +55,18 @@ def body(check_text: Callable[[bytes], None] | None = None) -> Any:
             "the body holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text",
             errors={where: ["a string holds a lone surrogate"]},
         )
+    return data if any_type else whole_numbers(data)
+
+
+def whole_numbers(data: Any) -> Any:
+    """Return `data` with every integral number as an int: JSON has one number type, so `2.0`
+    is the integer 2 (as JSON Schema says); the rules and the field checks see 2."""
+    if isinstance(data, float) and data.is_integer():
+        return int(data)
+    if isinstance(data, dict):
+        return {key: whole_numbers(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [whole_numbers(value) for value in data]
     return data
 
 

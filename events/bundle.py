@@ -26,6 +26,9 @@ MAX_CONTAINERS = 250_000  # '[' and '{' in the whole text, counted before decodi
 MAX_TEXT_DEPTH = 32  # the whole text, as every request body (api/parse.py)
 
 HEX64 = "^[0-9a-f]{64}$"
+# a date-time of years 1000-2999 (a deadline can be added to it); the audit checks that it
+# is the server's own form (UTC, milliseconds)
+AT = r"^[12][0-9]{3}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$"  # noqa: E501
 SEAT_NUMBER = {"type": "integer", "minimum": 0}
 SEAT = {
     "type": "object",
@@ -44,20 +47,24 @@ CREATED = {
         "seed_commitment",
     ],
     "properties": {
+        "game_id": {"type": "string"},
         "ruleset": {"type": "string"},
         "rules_version": {"type": "integer", "minimum": 1},
         "players": {"type": "integer", "minimum": 1, "maximum": 64},
-        "options": {"type": "object"},
+        "options": {"type": "object", "additionalProperties": True},
         "decision_timeout_s": {"type": ["integer", "null"], "minimum": 1, "maximum": 2592000},
         "seed_commitment": {"type": "string", "pattern": HEX64},
         "creator": {"type": "string"},
-        "league": {"type": "object"},
+        "league": {"type": "object", "additionalProperties": True},
     },
 }
 ENDED = {
     "type": "object",
     "required": ["result", "seed"],
-    "properties": {"result": {"type": "object"}, "seed": {"type": "string"}},
+    "properties": {
+        "result": {"type": "object", "additionalProperties": True},
+        "seed": {"type": "string"},
+    },
 }
 
 
@@ -95,24 +102,27 @@ EVENT = {
     "properties": {
         "seq": {"type": "integer", "minimum": 1},
         "type": {"type": "string"},
-        "data": {"type": "object"},
-        "actor": {"oneOf": [SEAT_NUMBER, {"const": "system"}]},
-        "at": {"type": "string", "format": "date-time"},
+        "data": {"type": "object", "additionalProperties": True},
+        "actor": {"oneOf": [SEAT_NUMBER, {"type": "string", "enum": ["system"]}]},
+        "at": {"type": "string", "pattern": AT},
         "cause": {"type": "string"},
         "visible_to": {
-            "oneOf": [{"const": "all"}, {"type": "array", "items": SEAT_NUMBER, "maxItems": 64}]
+            "oneOf": [
+                {"type": "string", "enum": ["all"]},
+                {"type": "array", "items": SEAT_NUMBER, "maxItems": 64},
+            ]
         },
         "prev": {"type": "string", "pattern": HEX64},
         "hash": {"type": "string", "pattern": HEX64},
         "command": COMMAND,
         "draws": {
             "type": "array",
-            "prefixItems": [{"type": "integer", "minimum": 0}, {"type": "integer", "minimum": 0}],
+            "items": {"type": "integer", "minimum": 0},
             "minItems": 2,
             "maxItems": 2,
         },
         "salt": {"type": "string"},
-        "redacted": {"const": True},
+        "redacted": {"type": "boolean"},
     },
     "additionalProperties": False,
     "allOf": [
@@ -122,7 +132,7 @@ EVENT = {
 }
 SCHEMA = {
     "type": "object",
-    "required": ["format", "game", "events", "seed"],
+    "required": ["format", "game", "events"],
     "properties": {
         "format": {"const": FORMAT},
         "game": {
@@ -134,9 +144,11 @@ SCHEMA = {
                 "rules_version": {"type": ["integer", "null"]},
                 "status": {"enum": ["waiting", "active", "finished"]},
                 "players": {"type": "integer"},
-                "options": {"type": "object"},
+                "options": {"type": "object", "additionalProperties": True},
                 "seats": {"type": "array", "items": SEAT},
                 "version": {"type": "integer"},
+                "decision_timeout_s": {"type": ["integer", "null"]},
+                "league": {"type": ["object", "null"], "additionalProperties": True},
             },
         },
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},

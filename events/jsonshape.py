@@ -22,7 +22,14 @@ KEYWORDS = {
     "prefixItems", "minItems", "maxItems", "minimum", "maximum", "pattern", "format",
     "oneOf", "allOf", "if", "then",
 }  # fmt: skip
-TYPES = {"object": dict, "array": list, "string": str, "integer": int, "null": type(None)}
+TYPES = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "integer": int,
+    "null": type(None),
+    "boolean": bool,
+}
 # a JSON value decodes to exactly these types (True is a bool, never an int)
 DATE_TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
@@ -228,7 +235,12 @@ def _date_time(value: str) -> bool:
 
 
 def _article(kind: str) -> str:
-    return {"object": "an object", "array": "an array", "integer": "an integer"}.get(kind, kind)
+    return {
+        "object": "an object",
+        "array": "an array",
+        "integer": "an integer",
+        "boolean": "a boolean",
+    }.get(kind, kind)
 
 
 def _describe(schema: dict[str, Any]) -> str:

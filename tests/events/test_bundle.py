@@ -182,13 +182,12 @@ def test_openapi_publishes_the_schema_the_verifier_holds_bundles_to():
 
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
     assert resolved(spec["components"]["schemas"]["Bundle"], spec) == bundle.SCHEMA
-    body = spec["paths"]["/v1/verify"]["post"]["requestBody"]["content"]["application/json"]
     export = spec["paths"]["/v1/games/{id}/export"]["get"]["responses"]["200"]["content"]
-    assert (
-        body["schema"]
-        == export["application/json"]["schema"]
-        == {"$ref": "#/components/schemas/Bundle"}
-    )
+    assert export["application/json"]["schema"] == {"$ref": "#/components/schemas/Bundle"}
+    # verify takes the downloaded bytes: the file of a Bundle, whatever its Content-Type
+    body = spec["paths"]["/v1/verify"]["post"]["requestBody"]["content"]
+    assert body["application/octet-stream"]["schema"] == {"$ref": "#/components/schemas/BundleFile"}
+    assert spec["components"]["schemas"]["BundleFile"]["contentMediaType"] == "application/json"
 
 
 def keywords(schema) -> set[str]:

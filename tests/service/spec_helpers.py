@@ -42,12 +42,18 @@ def component(ruleset: str, kind: str) -> str:
     return "".join(part.capitalize() for part in ruleset.split("-")) + kind
 
 
+def action_branches(name: str) -> list[dict[str, Any]]:
+    """Return the schemas of an action component's oneOf (each a named component), in order."""
+    schemas = spec()["components"]["schemas"]
+    return [
+        schemas[branch["$ref"].removeprefix("#/components/schemas/")]
+        for branch in schemas[name]["oneOf"]
+    ]
+
+
 def action_types(name: str) -> list[str]:
     """Return the `type` consts of an action component's oneOf, in order."""
-    return [
-        branch["properties"]["type"]["const"]
-        for branch in spec()["components"]["schemas"][name]["oneOf"]
-    ]
+    return [branch["properties"]["type"]["const"] for branch in action_branches(name)]
 
 
 def parser(ruleset: str) -> Any:
