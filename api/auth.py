@@ -27,12 +27,26 @@ def caller(boot: Bootstrap, required: bool = True, strict: bool = True) -> dict[
     return player
 
 
-def _lookup(boot: Bootstrap) -> dict[str, str] | Unauthorized | None:
+def bearer() -> str | Unauthorized | None:
+    """Return the request's bearer token (None without one; Unauthorized if malformed)."""
     header = request.headers.get("Authorization")
     if not header:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return Unauthorized("unauthorized", "the Authorization header must be 'Bearer <token>'")
-    player = players.authenticate(boot, token.strip())
+    return token.strip()
+
+
+def remember(player: dict[str, str] | None) -> None:
+    """Keep the player the request's token belongs to, looked up by the rate limiter in
+    the same round trip as its count (None: an unknown token)."""
+    g.caller = player if player is not None else Unauthorized("unauthorized", "unknown token")
+
+
+def _lookup(boot: Bootstrap) -> dict[str, str] | Unauthorized | None:
+    token = bearer()
+    if not isinstance(token, str):
+        return token
+    player = players.authenticate(boot, token)
     return player if player is not None else Unauthorized("unauthorized", "unknown token")

@@ -18,7 +18,13 @@ from games.base import InvalidAction, OptionError, RuleViolation
 from service import errors
 
 logger = logging.getLogger(__name__)
-STORE_DOWN = (redis.ConnectionError, redis.TimeoutError)
+# a Redis that is down, or in a cluster the master of the request's slots (no replica)
+STORE_DOWN = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.ClusterError,
+    redis.exceptions.SlotNotCoveredError,
+)
 STATUS: dict[type[errors.DomainError], int] = {
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
@@ -38,9 +44,7 @@ class Problem(Exception):
         self.status, self.code, self.detail, self.retry_after = status, code, detail, retry_after
 
 
-def problem(
-    status: int, code: str, detail: str, retry_after: float | None = 1, **extra: Any
-):
+def problem(status: int, code: str, detail: str, retry_after: float | None = 1, **extra: Any):
     """Return a Flask response tuple for a problem+json body (`retry_after`: seconds, the
     Retry-After header of a 429 or 503; None leaves it to the rate limiter)."""
     body = {
@@ -81,6 +85,8 @@ def field_paths(messages: Any, path: str = "") -> dict[str, list[str]]:
 
 
 def _domain(e: errors.DomainError):
+    if isinstance(e, errors.TooFast):
+        return problem(429, e.code, e.detail, retry_after=e.retry_after)
     status = next(s for kind, s in STATUS.items() if isinstance(e, kind))
     return problem(status, e.code, e.detail, **e.extra)
 

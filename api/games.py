@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from api import auth, present
+from api import auth, prefetch, present
 from api.context import boot
-from api.parse import body, idempotency_key, if_match, lang, number
+from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
 from events import audit, bundle
 from events.record import Record
-from service import game_commands, game_queries, players
+from service import game_commands, game_queries, lobby, lobby_commands, players
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
 BUNDLE_JSON, BUNDLE_BYTES = "application/json", "application/octet-stream"
@@ -49,10 +49,37 @@ def create_game():
     return _game_response(done.record, None, 201)
 
 
+@bp.get("/games")
+def list_games():
+    auth.caller(boot(), required=False)  # a token sent must be valid
+    return lobby.page(boot(), lobby_query())
+
+
+@bp.post("/games/<game_id>/leave")
+def leave_game(game_id: str):
+    player = auth.caller(boot())
+    done = lobby_commands.leave(boot(), game_id_ok(game_id), player["id"])
+    return {"version": done.record.version, "status": done.record.status}, 200
+
+
+@bp.delete("/games/<game_id>")
+def cancel_game(game_id: str):
+    player = auth.caller(boot())
+    lobby_commands.cancel(boot(), game_id_ok(game_id), player["id"])
+    return Response(status=204)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch_game(game_id: str):
+    player = auth.caller(boot())
+    rec, created = lobby_commands.rematch(boot(), game_id_ok(game_id), player)
+    return _game_response(rec, rec.seat_of(player["id"]), 201 if created else 200)
+
+
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     player = auth.caller(boot(), required=False)
-    rec = game_queries.load(boot(), game_id_ok(game_id))
+    rec = game_queries.load(boot(), game_id_ok(game_id), prefetch.take(game_id))
     return _game_response(rec, game_queries.seat(rec, player), 200)
 
 
@@ -74,8 +101,9 @@ def join_game(game_id: str):
 @bp.get("/games/<game_id>/legal")
 def legal_actions(game_id: str):
     player = auth.caller(boot())
-    rec, specs = game_queries.legal(boot(), game_id_ok(game_id), player["id"])
-    return present.legal(rec, specs, lang())
+    loaded = prefetch.take(game_id_ok(game_id))
+    rec, specs = game_queries.legal(boot(), game_id, player["id"], loaded)
+    return present.legal(rec, specs, rec.seat_of(player["id"]), lang())
 
 
 @bp.post("/games/<game_id>/actions")
@@ -84,7 +112,8 @@ def post_action(game_id: str):
     game_id_ok(game_id)
     action = Action().load(body())
     key = idempotency_key(players.new_id("auto_"))
-    done = game_commands.act(boot(), game_id, player["id"], action, key, if_match())
+    loaded = prefetch.take(game_id)
+    done = game_commands.act(boot(), game_id, player["id"], action, key, if_match(), loaded)
     return present.acted(done, player["id"]), 202 if done.pending else 201
 
 

@@ -17,6 +17,7 @@ from events import codec
 from service.errors import Invalid, NotFound
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+CURSOR = re.compile(r"[0-9]{1,18}-[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder
@@ -179,3 +180,24 @@ def feed_id() -> str | None:
             errors={name: ["a feed id: digits, or digits-digits, each below 2^64"]},
         )
     return raw.strip()
+
+
+def lobby_query(with_player: bool = True) -> dict[str, Any]:
+    """Return the filters of a games list: status, ruleset, player, limit (1-100, default
+    20) and cursor; an unknown filter value is refused."""
+    args, query = request.args, {}
+    status = args.get("status")
+    if status is not None and status not in ("waiting", "active", "finished"):
+        errors = {"status": ["must be one of waiting, active, finished"]}
+        raise Invalid("invalid_query", f"no status {status!r}", errors=errors)
+    for name in ("ruleset", "player", "cursor") if with_player else ("ruleset", "cursor"):
+        value = args.get(name)
+        pattern = CURSOR if name == "cursor" else GAME_ID
+        if value is not None and not pattern.fullmatch(value):
+            errors = {name: ["1-64 characters of A-Z, a-z, 0-9, _ and -"]}
+            raise Invalid("invalid_query", f"{name} is malformed", errors=errors)
+        query[name] = value
+    limit = number("limit", args.get("limit", "20"), least=1)
+    if limit > 100:
+        raise Invalid("invalid_query", "limit is at most 100", errors={"limit": ["at most 100"]})
+    return {**query, "status": status, "limit": limit}

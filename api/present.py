@@ -69,11 +69,16 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-def legal(rec: Record, specs: list[ActionSpec], lang: str) -> dict[str, Any]:
-    """Return what a seat may do now, at the game's version, with the name and text of
-    every card the actions name."""
+def legal(rec: Record, specs: list[ActionSpec], seat: int | None, lang: str) -> dict[str, Any]:
+    """Return what a seat may do now, at the game's version, the decisions it owes, and the
+    name and text of every card the actions name."""
     actions = [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs]
-    return {"version": rec.version, "actions": actions, "cards": glossary(rec, lang, actions)}
+    return {
+        "version": rec.version,
+        "owed": [o for o in owed(rec) if o["seat"] == seat],
+        "actions": actions,
+        "cards": glossary(rec, lang, actions),
+    }
 
 
 def catalogue(game: Game, lang: str) -> dict[str, Any]:
@@ -133,3 +138,13 @@ def past(now: Record, then: Record, seat: int | None, lang: str) -> dict[str, An
         shown["views"] = [then.game.view(then.state, s, lang) for s in range(then.players)]
         shown["cards"] = glossary(then, lang, shown["view"], shown["views"])
     return shown
+
+
+def my_games(page: dict[str, Any], player_id: str, owing: set[str]) -> dict[str, Any]:
+    """Return a page of the caller's games, each with the caller's seat and whether the
+    caller owes a decision in it now."""
+    games = []
+    for g in page["games"]:
+        seat = next((s["seat"] for s in g["seats"] if s["player"] == player_id), None)
+        games.append({**g, "you": seat, "owes": g["id"] in owing})
+    return {"games": games, "next": page["next"]}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+import unicodedata
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 
 class PlayerCreate(Schema):
@@ -72,3 +74,14 @@ class LeagueCreate(Schema):
 
 class MemberAdd(Schema):
     player = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
+def _no_control_characters(text: str) -> None:
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise ValidationError("must not hold control characters (line breaks included)")
+
+
+class ChatPost(Schema):
+    text = fields.String(
+        required=True, validate=[validate.Length(min=1, max=500), _no_control_characters]
+    )

@@ -1,7 +1,10 @@
 """Server-Sent Events routes: a game's events as they are appended, redacted for the
 caller, and a player's feed of notes. Both run on `api.streams.follow`.
 
-A game stream resumes after `Last-Event-ID` (or `?after=`), sends a comment line as a
+A game stream also carries the table chat posted while it is open (`chat` frames, without
+an `id:`), and each event frame of a seated caller carries `owes`: what that seat owes
+right after the append the event belongs to. It resumes after `Last-Event-ID` (or
+`?after=`), sends a comment line as a
 heartbeat every `SSE_HEARTBEAT_S` seconds, ends after `game.Ended` (a resume past the end
 of a finished game answers 204, which tells EventSource to stop), and closes after
 `SSE_MAX_S` seconds so that a client reconnects (with Last-Event-ID). A caller holds at
@@ -29,7 +32,7 @@ from api.streams import Slot, follow
 from events import codec, keys
 from events.record import FINISHED
 from events.redact import redact
-from service import game_queries, inbox
+from service import chat, game_queries, inbox
 
 bp = Blueprint("stream", __name__, url_prefix="/v1")
 
@@ -58,7 +61,7 @@ class Shared:
 SHARED = Shared()
 
 
-def _sse(stream: str, after: str, render) -> Response:
+def _sse(stream: str, after: str, render, also=None) -> Response:
     """Open a stream slot for the caller (or answer 429) and serve the stream."""
     cfg = current_app.config
     beat, caller = float(cfg["SSE_HEARTBEAT_S"]), limits.identity()
@@ -80,6 +83,7 @@ def _sse(stream: str, after: str, render) -> Response:
         most=float(cfg["SSE_MAX_S"]),
         slot=slot,
         client=request.environ.get("gunicorn.socket"),
+        also=also,
     )
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(frames), mimetype="text/event-stream", headers=headers)
@@ -105,14 +109,25 @@ def stream_events(game_id: str):
         viewer, shown = seen["seat"], seen["rec"]
 
         def frame() -> str:
-            seen_as = redact(envelope, shown, viewer)  # a private event's type is hidden too
-            data = json.dumps(seen_as, separators=(",", ":"))
-            return f"id: {envelope['seq']}\nevent: {seen_as['type']}\ndata: {data}\n\n"
+            shown_env = redact(envelope, shown, viewer)  # a private event's type is hidden too
+            if viewer is not None and b"o" in fields:  # not part of the hashed envelope
+                owed = json.loads(fields[b"o"])
+                shown_env = {**shown_env, "owes": [o for o in owed if o["seat"] == viewer]}
+            data = json.dumps(shown_env, separators=(",", ":"))
+            return f"id: {envelope['seq']}\nevent: {shown_env['type']}\ndata: {data}\n\n"
 
         key = (rec.game_id, entry_id, viewer, shown.status)
         return SHARED.get(key, frame), ended
 
-    return _sse(keys.game_events(rec.game_id), f"{after}-0", render)
+    def render_chat(entry_id: str, fields: dict[bytes, bytes]) -> tuple[str | None, bool]:
+        message = chat.decode(entry_id, fields)
+        if not chat.visible(message, seen["seat"] is not None, seen["rec"].status):
+            return None, False
+        # no `id:` line: Last-Event-ID keeps naming the game's events
+        return f"event: chat\ndata: {json.dumps(message, separators=(',', ':'))}\n\n", False
+
+    talk = (keys.game_chat(rec.game_id), chat.last_id(boot(), rec.game_id), render_chat)
+    return _sse(keys.game_events(rec.game_id), f"{after}-0", render, talk)
 
 
 @bp.get("/players/me/feed")

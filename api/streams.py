@@ -83,21 +83,26 @@ def follow(
     most: float,
     slot: Slot,
     client: socket.socket | None = None,
+    also: tuple[str, str, Render] | None = None,
 ) -> Iterator[str]:
     """Yield SSE frames for the entries of Redis stream `stream` after id `after`, a
     comment line every `beat` seconds without news, until `render` says the stream ends,
     `most` seconds pass, the client goes away or the server shuts down. The stream is
-    read through the process's shared reader (service.fanout)."""
+    read through the process's shared reader (service.fanout). `also` (a stream, where
+    to start, its render) is followed alongside, e.g. a game's chat beside its log."""
     me = _greenlet()
     if me is not None:
         _open.add(me)
     ends, refreshed = time.monotonic() + most, time.monotonic()
-    sub = None
+    sub = side = None
+    side_entries: list[Any] = []
     try:
         yield "retry: 1000\n\n"
         sub, entries = boot.hub.subscribe(stream, after)
+        if also is not None:
+            side, side_entries = boot.hub.subscribe(also[0], also[1], news=sub.news)
         while not _closing:
-            if entries:
+            if entries or side_entries:
                 frames, last = [], False
                 for entry_id, fields in entries:
                     frame, last = render(entry_id.decode(), fields)
@@ -105,7 +110,12 @@ def follow(
                         frames.append(frame)
                     if last:
                         break
-                yield "".join(frames)  # one write for what one append brought
+                for entry_id, fields in side_entries if also is not None else ():
+                    frame, _ = also[2](entry_id.decode(), fields)
+                    if frame is not None:
+                        frames.append(frame)
+                if frames:
+                    yield "".join(frames)  # one write for what one append brought
                 if last:
                     return
             left = ends - time.monotonic()
@@ -113,14 +123,15 @@ def follow(
                 return
             try:
                 entries = boot.hub.take(sub, min(beat, left))
+                side_entries = boot.hub.take(side, 0) if side is not None else []
             except StreamClosed:
                 return
-            if entries is None:  # Redis failed: the client reconnects with Last-Event-ID
-                return
+            if entries is None or side_entries is None:  # Redis failed: the client
+                return  # reconnects with Last-Event-ID
             if time.monotonic() - refreshed >= beat:  # however busy, it keeps its slot
                 slot.refresh()
                 refreshed = time.monotonic()
-            if not entries and time.monotonic() < ends:
+            if not entries and not side_entries and time.monotonic() < ends:
                 if client is not None and gone(client):
                     return
                 yield ": heartbeat\n\n"
@@ -128,6 +139,8 @@ def follow(
         _open.discard(me)
         if sub is not None:
             boot.hub.unsubscribe(stream, sub)
+        if side is not None:
+            boot.hub.unsubscribe(also[0], side)
         try:
             slot.close()
         except Exception:  # the slot expires by itself

@@ -15,10 +15,11 @@ from cli.serve import gunicorn_argv
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def gunicorn(app: str, port: int, redis_url: str, workers: int = 2):
+def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, **more: str):
     """Start `app` under gunicorn on a loopback port with the same command line as
-    `marketfold serve` (cli.serve.gunicorn_argv)."""
+    `marketfold serve` (cli.serve.gunicorn_argv); `more`: more environment variables."""
     env = {
+        **more,
         **os.environ,
         "REDIS_URL": redis_url,
         "PYTHONPATH": str(ROOT),

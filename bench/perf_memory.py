@@ -6,7 +6,10 @@ Plays random games to the end in this process through the service's own use case
 (`service.game_commands`: the functions the API views call, so Redis holds exactly what the
 API writes: envelopes, snapshots, idempotency results, the seed), then asks Redis
 `MEMORY USAGE <key> SAMPLES 0` for each of the game's keys (every key with its hash tag
-`{g:<id>}`). Without --redis it starts an embedded one.
+`{g:<id>}`) plus its share of the global index of games (`mf:games`; a finished game has
+left the deadline index and its players' game sets). Without --redis it starts an
+embedded one. Target: at most 500 bytes per event in all, over the finished games of
+every ruleset.
 """
 
 from __future__ import annotations
@@ -74,6 +77,12 @@ def game_bytes(deps: Deps, gid: str) -> dict[str, int]:
     return out
 
 
+def index_share(deps: Deps) -> float:
+    """Return the bytes of the index of games per game in it."""
+    count = deps.redis.zcard(keys.games()) or 1
+    return (deps.redis.memory_usage(keys.games(), samples=0) or 0) / count
+
+
 def measure(deps: Deps, per_ruleset: int) -> dict[str, dict[str, float]]:
     """Play `per_ruleset` finished games of each ruleset; return averages per ruleset."""
     out = {}
@@ -86,6 +95,7 @@ def measure(deps: Deps, per_ruleset: int) -> dict[str, dict[str, float]]:
             events += deps.redis.xlen(keys.game_events(gid))
             for suffix, size in game_bytes(deps, gid).items():
                 totals[suffix] += size
+        totals["index"] = index_share(deps) * per_ruleset
         out[ruleset] = {
             "events_per_game": events / per_ruleset,
             "per_event": totals["events"] / events,
@@ -99,16 +109,24 @@ def memory_table(figures: dict[str, dict[str, float]]) -> list[str]:
     """Return the Markdown table for `measure`'s figures."""
     rows = [
         "| ruleset | events/game | stream bytes/event | bytes/finished game | stream | "
-        "snapshot | idempotency | seed |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "snapshot | idempotency | seed | index | total bytes/event |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for ruleset, f in figures.items():
         rows.append(
             f"| {ruleset} | {f['events_per_game']:,.0f} | {f['per_event']:,.0f} | "
             f"{f['per_game']:,.0f} | {f.get('key:events', 0):,.0f} | "
             f"{f.get('key:snapshot', 0):,.0f} | {f.get('key:idem', 0):,.0f} | "
-            f"{f.get('key:seed', 0):,.0f} |"
+            f"{f.get('key:seed', 0):,.0f} | {f.get('key:index', 0):,.0f} | "
+            f"{f['per_game'] / f['events_per_game']:,.0f} |"
         )
+    total = sum(f["per_game"] for f in figures.values())
+    events = sum(f["events_per_game"] for f in figures.values())
+    rows.append("")
+    rows.append(
+        f"All rulesets: {total / events:,.0f} bytes per event in all (every key a finished "
+        "game keeps; target <= 500)"
+    )
     return rows
 
 

@@ -7,7 +7,8 @@ gunicorn (as `marketfold serve`), one worker, and the bare Flask+gunicorn+XADD
 endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 
 1. actions/s and POST latency over HTTP at 1, 8 and 32 clients, next to the bare
-   endpoint at the same concurrency (bench/actions.py; target: at least 40% of it);
+   endpoint at the same concurrency (bench/actions.py; target: at least 65% of it), and
+   the Redis round trips of one action (bench/round_trips.py);
 2. Redis bytes per event and per finished game, per ruleset (bench/perf_memory.py);
 3. actions/s with 10, 100, 1,000 and 10,000 live games (bench/perf_scale.py);
 4. actions/s and /healthz latency with 1,000 open event streams (bench/streams.py);
@@ -30,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import perf_memory, perf_rules, perf_scale, streams  # noqa: E402
+from bench import cluster, perf_memory, perf_rules, perf_scale, round_trips, streams  # noqa: E402
 from bench.actions import measure_bare, measure_http  # noqa: E402
 from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
@@ -85,10 +86,13 @@ def run(quick: bool) -> list[str]:
         wait_up(base + "/healthz")
         wait_up(bare + "/healthz")
         rows, spent = timed(http_table, base, bare, quick)
+        rows += ["", *round_trips.summary(round_trips.count(server.url))]
+        print("\n".join(rows[-3:]), flush=True)
         doc += section("Actions over HTTP", HTTP_INTRO, rows, spent)
+        doc += ["## Where the time of an action goes", "", PROFILE, ""]
         figures, spent = timed(perf_memory.measure, perf_memory.deps_for(server.url), 2)
         doc += section("Redis memory", MEMORY_INTRO, perf_memory.memory_table(figures), spent)
-        print("\n".join(doc[-8:]), flush=True)
+        print("\n".join(doc[-10:]), flush=True)
         levels = [10, 100, 1000] if quick else [10, 100, 1000, 10000]
         rows, spent = timed(perf_scale.scale_rows, base, server.url, levels)
         doc += section("Live games", SCALE_INTRO, perf_scale.scale_table(rows), spent)
@@ -104,6 +108,8 @@ def run(quick: bool) -> list[str]:
     finally:
         stop(procs)
         server.stop()
+    rows, spent = timed(cluster.run, 8, 8 if quick else 16, 1)
+    doc += section("Redis Cluster", CLUSTER_INTRO, rows, spent)
     rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
     doc += section("Pure rules", RULES_INTRO, rows, spent)
     rows, spent = timed(perf_rules.fold_table)
@@ -135,13 +141,51 @@ HTTP_INTRO = (
     "then played by N client threads; each turn is one GET of the legal actions and one "
     "POST of the action, and latency is the POST's. The bare endpoint does the same "
     "pattern (one GET of a stream's last entry, one POST doing one XADD) at the same "
-    "concurrency, for as many actions. Target: marketfold at least 40% of bare."
+    "concurrency, for as many actions. Targets: marketfold at least 65% of bare at every "
+    "concurrency, and its p99 at 8 clients at most twice bare's. The round trips are "
+    "counted by `bench/round_trips.py` (a pipeline is one)."
 )
 MEMORY_INTRO = (
     "Random games played to the end through the service's use cases (what the API "
     "writes), two per ruleset (fewest and most seats); `MEMORY USAGE key SAMPLES 0` of "
-    "each of the game's keys, averaged per game. The idempotency hash keeps every "
-    "action's first answer; the snapshot is the folded record stored with the last append."
+    "each of the game's keys, averaged per game, plus its share of the index of games. "
+    "Envelopes are stored deflated with a preset dictionary (events.codec); the "
+    "idempotency hash keeps `<first> <last> <body digest>` per action (the answer is "
+    "rebuilt from the log) and expires `IDEM_KEEP_S` (24 h) after the game ends; the "
+    "snapshot is the folded record stored with the last append. Target: at most 500 "
+    "bytes per event in all."
+)
+PROFILE = """\
+Measured with cProfile over whole Goblin Market games through the Flask test client
+(`GET /legal` then `POST /actions`, as the benchmark's clients do), and by counting what
+redis-py sends (`bench/round_trips.py`):
+
+- Redis round trips: `GET /legal` 1 (the token, the rate count and the game's load in one
+  pipeline, api/prefetch.py), `POST /actions` 2 (that pipeline, then the append script,
+  which also writes the new deadlines and the players' feeds). Before: 5 and 7-8
+  (token, Flask-Limiter's count and two reads for its headers, load, append, deadline
+  index, feeds). With an `Idempotency-Key`, the load waits for the token (it looks the key
+  up under the caller's id): one more. On a cluster the first round trip's three commands
+  go one by one (their keys lie on different nodes, and redis-py 8's cluster pipeline
+  would first ask the server for each script's keys, COMMAND GETKEYS), and the follow-up
+  writes are a pipeline after the append: `POST /actions` 5 round trips, `GET /legal` 3
+  (counted with `bench/round_trips.py` against `cli/cluster.py`).
+- fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
+  out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
+- What remains is CPU in the API process, roughly in this order: waiting on and talking
+  to Redis (socket send/receive, redis-py's command packing and parsing), Flask and
+  werkzeug (routing, headers, the response), JSON (the answer; a snapshot only every
+  tenth version, and none to decode while the process holds the game's record), the
+  rules (`legal`, `decide`, the fold of the new entries), the envelope's hash and its
+  compression (deflate with a preset dictionary, about 20 µs an event). The bare
+  endpoint has only the first two, once per request.
+"""
+CLUSTER_INTRO = (
+    "`bench/cluster.py`: the API (gunicorn, as above) on one standalone Valkey and on a "
+    "3-master Valkey Cluster (no replicas, queues on their own Valkey), 8 clients playing "
+    "full Goblin Market games on each in turn. On one machine the three masters share the "
+    "same two cores, so this shows the cluster's overhead (client routing, the follow-up "
+    "writes as a pipeline of their own), not the scale-out it gives across machines."
 )
 SCALE_INTRO = (
     "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "

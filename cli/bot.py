@@ -1,15 +1,21 @@
 """The reference client: plays any game to its end through the public API alone.
 
-It reads the game, asks `GET .../legal` what it may do, lets a strategy pick an action,
-posts it with an Idempotency-Key, and waits for its next turn on the SSE feed. A strategy
-is any function `(game, actions, rng) -> action`, where `game` is the JSON of
-`GET /v1/games/{id}` and `actions` the `actions` list of `GET .../legal`; pass your own
-with `marketfold bot --strategy package.module:function`.
+It follows the game's event stream, where every frame says what its seat owes right
+after it (`owes`). When that is something, it asks `GET .../legal` what it may do, lets a
+strategy pick an action and posts it with an Idempotency-Key and If-Match; the answer
+says who owes what next, so a seat with several decisions in a row goes on without
+waiting. Nothing is polled: a move costs one `legal` and one action (plus the game's
+JSON for a strategy that reads it). A strategy is any function `(game, actions, rng) ->
+action`, where `game` is the JSON of `GET /v1/games/{id}` and `actions` the `actions`
+list of `GET .../legal`; pass your own with `marketfold bot --strategy
+package.module:function`. A strategy with `needs_game = False` gets the game as read
+when the bot started (the random one does), which saves a call per move.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import random
 import threading
@@ -31,6 +37,9 @@ def random_strategy(game: dict, actions: list[dict], rng: random.Random) -> dict
     return random_action(actions, rng)
 
 
+random_strategy.needs_game = False  # type: ignore[attr-defined]
+
+
 def load_strategy(spec: str | None) -> Strategy:
     """Return the strategy named `package.module:function` (the random one by default)."""
     if not spec:
@@ -40,7 +49,7 @@ def load_strategy(spec: str | None) -> Strategy:
 
 
 class Bot:
-    """One seat's player, talking HTTP to `server`."""
+    """One seat's player, talking HTTP to `server`; `calls` counts its requests."""
 
     def __init__(
         self,
@@ -58,33 +67,74 @@ class Bot:
         self.rng = random.Random(seed)
         self.wait_s = wait_s
         self.moves = 0
+        self.calls = 0
         self._news = threading.Condition()
-        self._seen = 0
+        self._seen = 0  # the newest event seq seen on the stream
+        self._owes: list[dict[str, Any]] = []  # what the seat owes after `_seen`
+        self._done = 0  # the version the bot last acted on (or found nothing to do at)
         self._over = False
         self._watcher: threading.Thread | None = None
+        self._stream: requests.Response | None = None
+        self.refused = 0  # 429s met (the rate limit)
 
     def play(self, max_moves: int = 100_000) -> dict[str, Any]:
         """Play until the game ends; return the final game JSON."""
-        while True:
-            game = self._get(self.base)
-            if game["status"] == "finished":
-                self._over = True
-                return game
-            mine = [o for o in game["owed"] if o["seat"] == game["you"]]
-            if not mine or game["status"] != "active":
-                self._wait(game["version"])
-                continue
-            legal = self._get(f"{self.base}/legal")
-            if not legal["actions"] or legal["version"] != game["version"]:
-                continue
-            self._act(self.strategy(game, legal["actions"], self.rng), legal["version"])
-            if self.moves >= max_moves:
-                raise RuntimeError(f"gave up after {max_moves} moves")
+        game = self._get(self.base)
+        with self._news:
+            self._seen = game["version"]
+            self._owes = [o for o in game["owed"] if o["seat"] == game["you"]]
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+        self._watcher.start()
+        try:
+            while True:
+                if game["status"] == "finished" or self._over:
+                    return self._get(self.base)
+                if not self._wait_for_turn():
+                    game = self._get(self.base)  # a long silence: look once, then wait again
+                    with self._news:
+                        if game["version"] > self._seen:
+                            self._seen = game["version"]
+                            self._owes = [o for o in game["owed"] if o["seat"] == game["you"]]
+                    continue
+                game = self._move(game)
+                if self.moves >= max_moves:
+                    raise RuntimeError(f"gave up after {max_moves} moves")
+        finally:
+            self._over = True
+            if self._stream is not None:
+                self._stream.close()  # frees the server's stream slot at once
 
-    def _act(self, action: dict[str, Any], version: int) -> None:
+    def _wait_for_turn(self) -> bool:
+        """Block until the stream says the seat owes something new (True), or `wait_s`
+        passes without it (False)."""
+        with self._news:
+            return self._news.wait_for(
+                lambda: self._over or (self._owes and self._seen > self._done), self.wait_s
+            )
+
+    def _move(self, game: dict[str, Any]) -> dict[str, Any]:
+        """Make every decision the seat owes now, one after another."""
+        while not self._over:
+            legal = self._get(f"{self.base}/legal")
+            if not legal["actions"]:
+                self._done = max(self._done, legal["version"])
+                return game
+            if getattr(self.strategy, "needs_game", True):
+                game = self._get(self.base)
+            answer = self._act(self.strategy(game, legal["actions"], self.rng), legal["version"])
+            if answer is None:  # refused: the game moved on; the stream says what next
+                self._done = max(self._done, legal["version"])
+                return game
+            self._done = max(self._done, answer["version"])
+            if not any(o["seat"] == game["you"] for o in answer["owed"]):
+                return game
+        return game
+
+    def _act(self, action: dict[str, Any], version: int) -> dict[str, Any] | None:
         headers = {"Idempotency-Key": uuid.uuid4().hex, "If-Match": f'"{version}"'}
         for _ in range(5):  # the same key on every retry: the server applies it once
             try:
+                self.calls += 1
                 res = self.http.post(
                     f"{self.base}/actions", json=action, headers=headers, timeout=30
                 )
@@ -93,51 +143,62 @@ class Bot:
                 continue
             if res.status_code in (201, 202):
                 self.moves += 1
-                return
+                return res.json()
             if res.status_code in (409, 412):  # the game moved on: look again
                 logger.info("action %s refused: %s", action, res.json().get("code"))
-                return
+                return None
             if res.status_code in (429, 503):
+                self.refused += res.status_code == 429
                 time.sleep(float(res.headers.get("Retry-After", "1")))
                 continue
             res.raise_for_status()
         raise RuntimeError(f"could not post {action}")
 
-    def _wait(self, version: int) -> None:
-        """Block until an event after `version` has been seen on the feed, or `wait_s`."""
-        if self._watcher is None:
-            self._seen = version
-            self._watcher = threading.Thread(target=self._watch, daemon=True)
-            self._watcher.start()
-        with self._news:
-            self._news.wait_for(lambda: self._seen > version or self._over, self.wait_s)
-
     def _watch(self) -> None:
-        """Follow the SSE feed on one connection, resuming with Last-Event-ID if it drops."""
+        """Follow the event stream on one connection, resuming with Last-Event-ID if it
+        drops; each event frame updates what the seat owes."""
         while not self._over:
             try:
+                self.calls += 1
                 with self.http.get(
                     f"{self.base}/events/stream",
                     stream=True,
                     timeout=(5, 60),
                     headers={"Last-Event-ID": str(self._seen)},
                 ) as res:
+                    self._stream = res
+                    if res.status_code == 204:  # the game is over and fully seen
+                        self._over = True
+                        break
+                    kind = None
                     for line in res.iter_lines(decode_unicode=True):
-                        if line.startswith("id: "):
-                            with self._news:
-                                self._seen = int(line[4:])
-                                self._news.notify_all()
-                        elif line == "event: game.Ended":
-                            self._over = True
-            except requests.RequestException:
-                time.sleep(0.5)
+                        if line.startswith("event: "):
+                            kind = line[7:]
+                        elif line.startswith("data: ") and kind != "chat":
+                            self._frame(kind, json.loads(line[6:]))
+                        if self._over:
+                            break
+            except (requests.RequestException, AttributeError, ValueError):
+                if not self._over:  # (closing the stream from play() lands here too)
+                    time.sleep(0.5)
         with self._news:
+            self._news.notify_all()
+
+    def _frame(self, kind: str | None, event: dict[str, Any]) -> None:
+        with self._news:
+            self._seen = max(self._seen, event["seq"])
+            if "owes" in event:
+                self._owes = event["owes"]
+            if kind == "game.Ended":
+                self._over = True
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:
         for _ in range(10):
+            self.calls += 1
             res = self.http.get(url, timeout=30)
             if res.status_code in (429, 503):
+                self.refused += res.status_code == 429
                 time.sleep(float(res.headers.get("Retry-After", "1")))
                 continue
             res.raise_for_status()

@@ -78,6 +78,10 @@ class EmbeddedRedis:
             )
         self.pidfile.unlink()
 
+    def extra_args(self) -> list[str]:
+        """More server options (a cluster node adds its own)."""
+        return []
+
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         """Start the server and wait until it answers PING."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -103,6 +107,7 @@ class EmbeddedRedis:
             "--logfile",
             str(self.data_dir / "valkey.log"),
         ]
+        args += self.extra_args()
         if self.socket:
             args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
         self.process = spawn(args, dict(os.environ))

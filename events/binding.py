@@ -3,7 +3,8 @@
 The header (`bundle["game"]`) is a convenience for readers and is not hashed; everything
 in it that identifies the game is also in the hash-chained log, from its first event:
 `game.Created` names the game id, ruleset, rules version, players, options, decision
-timeout and league table, each `game.PlayerJoined` a seat, its player id and name. An
+timeout and league table, each `game.PlayerJoined` a seat, its player id and name (a
+`game.PlayerLeft` frees one; the seats after it move up). An
 auditor trusts the log and names every header field that disagrees with it.
 """
 
@@ -27,15 +28,21 @@ def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the header fields as the log states them."""
     created = _data(events[0])
     said = {field: created.get(name) for field, name in CREATED.items()}
-    said["seats"] = [
-        {k: _data(env).get(k) for k in ("seat", "player", "name")}
-        for env in events
-        if _type(env) == "game.PlayerJoined"
-    ]
+    seats: list[dict[str, Any]] = []
+    for env in events:  # a seat left frees it, and the later seats move up one (as the fold)
+        if _type(env) == "game.PlayerJoined":
+            seats.append({k: _data(env).get(k) for k in ("seat", "player", "name")})
+        elif _type(env) == "game.PlayerLeft":
+            kept = [s for s in seats if s["player"] != _data(env).get("player")]
+            seats = [{**s, "seat": i} for i, s in enumerate(kept)]
+    said["seats"] = seats
     said["version"] = len(events)
     ended = _type(events[-1]) == "game.Ended"
     started = any(_type(env) == "game.Started" for env in events)
-    said["status"] = "finished" if ended else "active" if started else "waiting"
+    cancelled = _type(events[-1]) == "game.Cancelled"
+    said["status"] = (
+        "finished" if ended else "cancelled" if cancelled else "active" if started else "waiting"
+    )
     return said
 
 

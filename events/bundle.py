@@ -79,7 +79,7 @@ COMMAND = {
     "type": "object",
     "required": ["type"],
     "properties": {
-        "type": {"enum": ["create", "join", "act", "expire", "resolve"]},
+        "type": {"enum": ["create", "join", "leave", "cancel", "act", "expire", "resolve"]},
         "player": {"type": "string"},
         "name": {"type": "string"},
         "action": {
@@ -91,6 +91,8 @@ COMMAND = {
     },
     "allOf": [
         _when("type", "join", {"required": ["player"]}),
+        _when("type", "leave", {"required": ["player"]}),
+        _when("type", "cancel", {"required": ["player"]}),
         _when("type", "act", {"required": ["player", "action"]}),
         _when("type", "expire", {"required": ["key"]}),
         _when("type", "resolve", {"required": ["key"]}),
@@ -129,6 +131,8 @@ EVENT = {
         },
         "salt": {"type": "string"},
         "redacted": {"type": "boolean"},
+        # an event stream's turn signal, published with the Event schema; never exported
+        "owes": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
     },
     "additionalProperties": False,
     "allOf": [
@@ -148,7 +152,7 @@ SCHEMA = {
                 "id": {"type": "string"},
                 "ruleset": {"type": "string"},
                 "rules_version": {"type": ["integer", "null"]},
-                "status": {"enum": ["waiting", "active", "finished"]},
+                "status": {"enum": ["waiting", "active", "finished", "cancelled"]},
                 "players": {"type": "integer"},
                 "options": {"type": "object", "additionalProperties": True},
                 "seats": {"type": "array", "items": SEAT},
@@ -159,6 +163,7 @@ SCHEMA = {
         },
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},
         "seed": {"type": ["string", "null"]},
+        "chat": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
     },
 }
 _CHECK = jsonshape.compile(SCHEMA)

@@ -43,6 +43,28 @@ def join(rec: Record, player_id: str, name: str, rng: Rng) -> list[Event]:
     return events
 
 
+def _waiting(rec: Record) -> None:
+    if rec.status != WAITING:
+        raise RuleViolation(f"the game is {rec.status}", code="game_not_waiting")
+    if rec.league:
+        raise RuleViolation("a league's table is seated by the league", code="league_game")
+
+
+def leave(rec: Record, player_id: str) -> list[Event]:
+    """Free the player's seat in a game that has not started."""
+    _waiting(rec)
+    seat = seat_of(rec, player_id)
+    return [Event("game.PlayerLeft", {"seat": seat, "player": player_id})]
+
+
+def cancel(rec: Record, player_id: str) -> list[Event]:
+    """Cancel a game that has not started (its creator only)."""
+    _waiting(rec)
+    if rec.creator != player_id:
+        raise RuleViolation("only the game's creator may cancel it", code="not_creator")
+    return [Event("game.Cancelled", {"by": player_id})]
+
+
 def act(rec: Record, player_id: str, action: dict[str, Any], rng: Rng) -> tuple[int, list[Event]]:
     """Return the acting seat and the events of its action."""
     seat = seat_of(rec, player_id)
@@ -88,6 +110,10 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
     if kind == "join":
         name = next((s.name for s in rec.seats if s.player == cmd["player"]), None)
         return "system", join(rec, cmd["player"], cmd.get("name", name or ""), rng)
+    if kind == "leave":
+        return "system", leave(rec, cmd["player"])
+    if kind == "cancel":
+        return "system", cancel(rec, cmd["player"])
     if kind == "expire":
         return "system", expire(rec, cmd["key"], rng)
     if kind == "resolve":

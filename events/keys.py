@@ -68,10 +68,66 @@ def player_feed(player_id: str) -> str:
 
 
 def rate_limits() -> str:
-    """The prefix of the rate limiter's counters (Flask-Limiter's `key_prefix`)."""
+    """The prefix of the rate limiter's counters."""
     return f"{PREFIX}:rate"
+
+
+def rate(caller: str) -> str:
+    """The rate limiter's counter of a caller (`token:<sha256>` or `ip:<address>`)."""
+    return f"{rate_limits()}:{caller}"
 
 
 def open_streams(caller: str) -> str:
     """The event streams a caller holds open now (`player:<id>` or `ip:<address>`)."""
     return f"{PREFIX}:streams:{caller}"
+
+
+def player_tokens(player_id: str) -> str:
+    """A player's tokens (hash: token id -> {created, hash}); the secrets are never kept."""
+    return f"{PREFIX}:player:{player_id}:tokens"
+
+
+def player_tokens_used(player_id: str) -> str:
+    """When each of a player's tokens was last used (hash: token id -> ISO time)."""
+    return f"{PREFIX}:player:{player_id}:tokens:used"
+
+
+def player_history(player_id: str) -> str:
+    """Every game a player holds or held a seat in (sorted by the game's creation)."""
+    return f"{PREFIX}:player:{player_id}:history"
+
+
+def player_played(player_id: str) -> str:
+    """How many games a player finished, per ruleset (hash: ruleset -> count)."""
+    return f"{PREFIX}:player:{player_id}:played"
+
+
+def lobby(status: str) -> str:
+    """Games by status (`waiting`, `active`, `finished`), sorted by creation. The lobby's
+    keys share the hash tag `{lobby}`, so its index script touches one slot."""
+    return f"{PREFIX}:{{lobby}}:{status}"
+
+
+def lobby_ruleset(ruleset: str) -> str:
+    """Games of one ruleset, sorted by creation."""
+    return f"{PREFIX}:{{lobby}}:ruleset:{ruleset}"
+
+
+def lobby_summaries() -> str:
+    """Each listed game's summary (hash: game id -> JSON with its version)."""
+    return f"{PREFIX}:{{lobby}}:summaries"
+
+
+def game_chat(game_id: str) -> str:
+    """A game's table chat (a stream, apart from its log)."""
+    return f"{PREFIX}:{{g:{game_id}}}:chat"
+
+
+def game_chat_rate(game_id: str, player_id: str) -> str:
+    """How many chat messages a player sent in a game in the current window."""
+    return f"{PREFIX}:{{g:{game_id}}}:chat:rate:{player_id}"
+
+
+def game_rematch(game_id: str) -> str:
+    """The id of a finished game's rematch, once someone asked for it."""
+    return f"{PREFIX}:{{g:{game_id}}}:rematch"

@@ -14,7 +14,7 @@ import games
 from events.codec import GENESIS, parse_time
 from games.base import Event, Game, Owed
 
-WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+WAITING, ACTIVE, FINISHED, CANCELLED = "waiting", "active", "finished", "cancelled"
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,11 @@ class Record:
     last_hash: str = GENESIS
     draws: int = 0
     owed_since: tuple[tuple[str, str], ...] = ()  # (decision key, `at` it became owed)
+    owed_from: tuple[tuple[str, int], ...] = ()  # (decision key, version it became owed at)
     result: dict[str, Any] | None = None
     seed: str | None = None  # revealed when the game ends
     league: dict[str, Any] | None = None  # {"id", "round", "table"} of a league's game
+    creator: str | None = None  # the player who created the game
 
     @property
     def game(self) -> Game:
@@ -65,6 +67,15 @@ class Record:
             return None
         when = parse_time(since) + timedelta(seconds=self.decision_timeout_s)
         return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    def still_open(self, player_id: str, version: int) -> bool:
+        """Return True if the player owes a simultaneous decision now that was already
+        open at `version` (other seats' submissions since then do not change it)."""
+        seat, opened = self.seat_of(player_id), dict(self.owed_from)
+        return any(
+            o.seat == seat and o.simultaneous and opened.get(o.key, version + 1) <= version
+            for o in self.owed()
+        )
 
 
 def _with(record: Record, changes: dict[str, Any]) -> Record:
@@ -90,23 +101,41 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             decision_timeout_s=data["decision_timeout_s"],
             created_at=envelope["at"],
             league=data.get("league"),
+            creator=data.get("creator"),
         )
     elif kind == "game.PlayerJoined":
         changes["seats"] = (*record.seats, Seat(data["seat"], data["player"], data["name"]))
+    elif kind == "game.PlayerLeft":  # the seats after it move up one: seats stay 0..n-1
+        kept = [s for s in record.seats if s.player != data["player"]]
+        changes["seats"] = tuple(Seat(i, s.player, s.name) for i, s in enumerate(kept))
+    elif kind == "game.Cancelled":
+        changes["status"] = CANCELLED
     elif kind == "game.Started":
         changes.update(order=tuple(data["order"]), status=ACTIVE)
     elif kind == "game.Ended":
-        changes.update(status=FINISHED, result=data["result"], seed=data["seed"], owed_since=())
+        changes.update(
+            status=FINISHED, result=data["result"], seed=data["seed"], owed_since=(), owed_from=()
+        )
     elif not kind.startswith("game."):
         game = record.game
         state = game.evolve(record.state, Event(kind, data, _visible(envelope["visible_to"])))
-        changes.update(state=state, owed_since=_owed_since(record, game, state, envelope["at"]))
+        owed = game.owed(state)
+        changes.update(
+            state=state,
+            owed_since=_owed_since(record, owed, envelope["at"]),
+            owed_from=_owed_from(record, owed, envelope["seq"]),
+        )
     return _with(record, changes)
 
 
-def _owed_since(record: Record, game: Game, state: Any, at: str) -> tuple[tuple[str, str], ...]:
+def _owed_since(record: Record, owed: list[Owed], at: str) -> tuple[tuple[str, str], ...]:
     since = dict(record.owed_since)
-    return tuple((o.key, since.get(o.key, at)) for o in game.owed(state))
+    return tuple((o.key, since.get(o.key, at)) for o in owed)
+
+
+def _owed_from(record: Record, owed: list[Owed], seq: int) -> tuple[tuple[str, int], ...]:
+    since = dict(record.owed_from)
+    return tuple((o.key, since.get(o.key, seq)) for o in owed)
 
 
 def _visible(value: str | list[int]) -> str | tuple[int, ...]:

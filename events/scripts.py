@@ -1,25 +1,40 @@
 """Lua scripts run by the store: each touches the keys of one game only."""
 
 # KEYS: events stream, snapshot hash, idempotency hash, seed
-# ARGV[1]: idempotency field ("" for none)
-# Returns {snapshot blob or false, snapshot version, idempotent result or false,
-#          seed or false, tail entries after the snapshot}.
+# ARGV[1]: idempotency field ("" for none); ARGV[2]: the version of the record the caller
+# holds already (0 for none).
+# Returns {snapshot blob or false, its version, idempotent result or false, seed or false,
+#          tail entries after it, the entry at the version the tail starts from or false}.
+# With a version held (and still in the stream) there is no snapshot: the tail follows
+# that version, and the entry at it lets the caller check its record is of this log.
 LOAD = """
+local idem = false
+if ARGV[1] ~= '' then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
+local seed = redis.call('GET', KEYS[4])
+local have = tonumber(ARGV[2]) or 0
+if have > 0 and have <= redis.call('XLEN', KEYS[1]) then
+  local at = redis.call('XRANGE', KEYS[1], have .. '-0', have .. '-0')
+  return {false, have, idem, seed, redis.call('XRANGE', KEYS[1], (have + 1) .. '-0', '+'), at}
+end
 local snap = redis.call('HMGET', KEYS[2], 'version', 'blob')
 local v = tonumber(snap[1]) or 0
 local blob = snap[2]
 if not v or v == 0 then blob = false end
-local idem = false
-if ARGV[1] ~= '' then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
-local seed = redis.call('GET', KEYS[4])
-local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
-return {blob, v, idem, seed, tail}
+local at = false
+if v > 0 then at = redis.call('XRANGE', KEYS[1], v .. '-0', v .. '-0') end
+return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+'), at}
 """
 
-# KEYS: events stream, idempotency hash, snapshot hash
+# KEYS: events stream, idempotency hash, snapshot hash, then the keys of the follow-up
+# writes (declared, not read here)
 # ARGV[1]: expected version; ARGV[2]: idempotency field ("" for none);
 # ARGV[3]: result to store under it; ARGV[4]: snapshot of the record after the events
-# ("" for none); ARGV[5..]: encoded events, seq = version + i.
+# ("" for none); ARGV[5]: seconds the idempotency hash is kept from now (0: for ever,
+# until a later append sets it); ARGV[6]: who owes what right after these events (JSON,
+# "" for none), stored beside the last event as field `o` (outside the hashed envelope,
+# for event streams); ARGV[7]: how many follow-up commands come next, each as its word
+# count then its words (deadline index, inboxes: events.store.Writes); then the encoded
+# events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 APPEND = """
 if ARGV[2] ~= '' then
@@ -28,12 +43,25 @@ if ARGV[2] ~= '' then
 end
 local version = redis.call('XLEN', KEYS[1])
 if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
-for i = 5, #ARGV do
+local i = 8
+local writes = {}
+for c = 1, tonumber(ARGV[7]) do
+  local n = tonumber(ARGV[i])
+  writes[c] = {unpack(ARGV, i + 1, i + n)}
+  i = i + 1 + n
+end
+for e = i, #ARGV do
   version = version + 1
-  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i])
+  if e == #ARGV and ARGV[6] ~= '' then
+    redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[e], 'o', ARGV[6])
+  else
+    redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[e])
+  end
 end
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'version', version, 'blob', ARGV[4]) end
+if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+for _, w in ipairs(writes) do redis.call(unpack(w)) end
 return {'ok', version}
 """
 

@@ -27,7 +27,7 @@ from games.base import (
 
 SETUP = "setup"
 OVER = "over"
-MAX_CHOICES = 20  # list every choice of an amount when there are at most this many
+MAX_CHOICES = 200  # list every choice of an amount when there are at most this many
 
 Evolve = Callable[[Any, Event], Any]
 Step = Callable[[Any], list[Event]]

@@ -4,6 +4,7 @@ points tests may replace (a game's seed source, and a hook run before every appe
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from typing import Any
 import redis
 
 from events.store import EventStore
+from service import config
 from service.fanout import Hub
 from service.ports import Scheduler
 
@@ -41,20 +43,39 @@ class Bootstrap:
         self.redis.ping()
 
 
-def connect(config: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
-    """Build the clients from `config` and the scheduler from `scheduler(redis, config)`."""
-    # fails fast (the API answers 503); under gevent many requests share the pool, so a
-    # request waits for a free connection rather than failing when all are in use
-    pool = redis.BlockingConnectionPool.from_url(
-        config["REDIS_URL"], max_connections=int(config["REDIS_CONNECTIONS"]), timeout=10
+def client(url: str, blocking: bool = True, **options: Any) -> redis.Redis:
+    """Return a client for `url`: redis-py's cluster client for `redis+cluster://` (the
+    nodes listed are where it discovers the cluster), else a plain one. With `blocking`,
+    connections come from a blocking pool of `max_connections` (per node in a cluster):
+    under gevent many requests share it, and a request waits for a free connection
+    rather than failing."""
+    pool_class: Any = redis.BlockingConnectionPool if blocking else redis.ConnectionPool
+    if not config.is_cluster(url):
+        if blocking:
+            options.setdefault("timeout", 10)  # the wait for a free connection
+        return redis.Redis(connection_pool=pool_class.from_url(url, **options))
+    if blocking:
+        pool_class = functools.partial(redis.BlockingConnectionPool, timeout=10)
+    from redis.cluster import ClusterNode, RedisCluster
+
+    nodes = []
+    for spec in url.removeprefix(config.CLUSTER_SCHEME).split("/", 1)[0].split(","):
+        host, _, port = spec.rpartition(":")
+        nodes.append(ClusterNode(host or "127.0.0.1", int(port)))
+    return RedisCluster(  # type: ignore[return-value]
+        startup_nodes=nodes, connection_pool_class=pool_class, **options
     )
-    client = redis.Redis(connection_pool=pool)
-    store = EventStore(client, snapshot_every=int(config["SNAPSHOT_EVERY"]))
-    timeout = float(config["SSE_HEARTBEAT_S"]) + 10
+
+
+def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
+    """Build the clients from `cfg` and the scheduler from `scheduler(redis, cfg)`."""
+    store_client = client(cfg["REDIS_URL"], max_connections=int(cfg["REDIS_CONNECTIONS"]))
+    store = EventStore(store_client, snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
+    timeout = float(cfg["SSE_HEARTBEAT_S"]) + 10
     # one connection per Redis stream with open event streams in this process (a
     # game or a feed): bounded by the open connections (gunicorn --worker-connections)
-    blocking = redis.Redis.from_url(
-        config["REDIS_URL"], socket_timeout=timeout, max_connections=1_000_000
+    blocking = client(
+        cfg["REDIS_URL"], blocking=False, socket_timeout=timeout, max_connections=1_000_000
     )
-    hub = Hub(blocking, float(config["SSE_HEARTBEAT_S"]))
-    return Bootstrap(config, client, store, scheduler(client, config), hub)
+    hub = Hub(blocking, float(cfg["SSE_HEARTBEAT_S"]))
+    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub)

@@ -11,14 +11,23 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+CLUSTER_SCHEME = "redis+cluster://"
 DEFAULTS: dict[str, Any] = {
+    # the store; `redis+cluster://host:port[,host:port...]` for a Redis/Valkey Cluster
     "REDIS_URL": "redis://127.0.0.1:6379/0",
-    "RQ_REDIS_URL": None,  # queues may live on another Redis; defaults to REDIS_URL
+    # the queues (RQ) may live on another Redis; defaults to REDIS_URL, and must be set
+    # (a plain Redis) when REDIS_URL is a cluster: RQ does not run on a cluster
+    "RQ_REDIS_URL": None,
     "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
-    "SNAPSHOT_EVERY": 1,
+    # versions between snapshots: each process holds the newest record of recent games
+    # (events.store), so a snapshot serves only a process that has not seen the game
+    "SNAPSHOT_EVERY": 10,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
     "COMMAND_RETRIES": 8,
+    # how long a finished game keeps its idempotency records (retries get the first
+    # answer again until then; after it, a retried action meets a finished game: 409)
+    "IDEM_KEEP_S": 24 * 3600,
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
@@ -50,9 +59,16 @@ def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
         for name in (key, PREFIX + key):
             if name in environ:
                 out[key] = _parse(environ[name])
+    if is_cluster(out["REDIS_URL"]) and not out["RQ_REDIS_URL"]:
+        raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
     out["OPERATORS"] = operators(out)
     return out
+
+
+def is_cluster(url: str) -> bool:
+    """Return True for a `redis+cluster://host:port[,host:port...]` URL."""
+    return url.startswith(CLUSTER_SCHEME)
 
 
 def operators(cfg: Mapping[str, Any]) -> list[str]:

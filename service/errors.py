@@ -44,3 +44,11 @@ class Unauthorized(DomainError):
 
 class Contention(DomainError):
     """Too many concurrent writes to one log; retrying later succeeds."""
+
+
+class TooFast(DomainError):
+    """The caller did this too often; `retry_after` seconds until it may again."""
+
+    def __init__(self, code: str, detail: str, retry_after: float):
+        super().__init__(code, detail)
+        self.retry_after = retry_after

@@ -35,10 +35,10 @@ class Subscription:
     """One open stream's place in a reader: the batches of entries handed to it (a deque
     and an event: lighter than a queue when many streams wake at once)."""
 
-    def __init__(self, after: str):
+    def __init__(self, after: str, news: threading.Event | None = None):
         self.after = position(after)
         self.batches: deque[Any] = deque()
-        self.news = threading.Event()
+        self.news = news or threading.Event()  # shared when one loop follows two streams
 
     def put(self, batch: Any) -> None:
         self.batches.append(batch)
@@ -83,10 +83,13 @@ class Hub:
         self.readers: dict[str, Reader] = {}
         self.lock = threading.Lock()
 
-    def subscribe(self, key: str, after: str) -> tuple[Subscription, list[Entry]]:
+    def subscribe(
+        self, key: str, after: str, news: threading.Event | None = None
+    ) -> tuple[Subscription, list[Entry]]:
         """Follow `key` after id `after`: return the subscription and the entries between
-        `after` and where the shared reader stands (read here, not by the reader)."""
-        sub = Subscription(after)
+        `after` and where the shared reader stands (read here, not by the reader). With
+        `news`, the subscription wakes that event (one loop following two streams)."""
+        sub = Subscription(after, news)
         with self.lock:
             reader = self.readers.get(key)
             start = reader is None

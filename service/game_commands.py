@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import codec, decide, keys, times
+from events.store import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
 from service import loop
@@ -106,9 +107,12 @@ def act(
     action: dict[str, Any],
     idem: str,
     if_match: int | None,
+    loaded: Loaded | None = None,
 ) -> Outcome:
     """Apply one player's action; an action later than its decision's deadline plus the
-    grace of the time model (events.times) is refused, its default is on its way."""
+    grace of the time model (events.times) is refused, its default is on its way.
+    `loaded`: the game as the caller loaded it already with no idempotency key (`idem`
+    is new)."""
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
@@ -121,12 +125,13 @@ def act(
 
     return loop.run(
         boot,
-        GameLog(boot, game_id, body=action),
+        GameLog(boot, game_id, body=action, loaded=loaded),
         decide_act,
         cause=idem,
         idem=f"{player_id}:{idem}",
         if_match=if_match,
         command={"type": "act", "player": player_id, "action": action},
+        stale_ok=lambda rec, version: version <= rec.version and rec.still_open(player_id, version),
     )
 
 

@@ -1,10 +1,12 @@
 """A game's log as the command loop writes it (service.loop.Log).
 
 A load is one Lua call: the snapshot (the Record as JSON), the tail after it, the seed,
-and the first result of the idempotency key. Each append stores that result (the versions
-it wrote, a digest of the request body, who owed what) and, every `SNAPSHOT_EVERY`
-versions, the new snapshot. After an append the game's deadlines and ready phase are
-scheduled and the players' inboxes updated.
+and the first result of the idempotency key. Each append stores that result, small: the
+versions it wrote and a digest of the request body, "<first> <last> <digest>" (a retry's
+answer is rebuilt from the log), and, every `SNAPSHOT_EVERY` versions, the new snapshot.
+The append that ends a game sets its idempotency records to expire `IDEM_KEEP_S` later.
+The new deadlines and the players' inboxes are written with the append (in its script
+on one Redis, right after it on a cluster); then a ready phase is scheduled.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec
 from events.record import ACTIVE, FINISHED, Record, fold_all
+from events.store import Loaded, Writes
 from games.base import Event
-from service import inbox
+from service import inbox, lobby
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
@@ -26,12 +29,30 @@ if TYPE_CHECKING:
 
 def fingerprint(payload: Any) -> str:
     """Return a digest of a request body, to tell a retry from a reused key."""
-    return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:32]
+    return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:16]
+
+
+def first_result(stored: str) -> tuple[int, int, str]:
+    """Return (first version, last version, body digest) of a stored result (also the
+    JSON form written before results were made small)."""
+    if stored.startswith("{"):
+        old = json.loads(stored)
+        return old["first"], old["last"], old["body"][:16]
+    first, last, digest = stored.split(" ")
+    return int(first), int(last), digest
 
 
 def owed(rec: Record) -> list[dict[str, Any]]:
     """Return the decisions owed now, with their deadlines."""
-    return [{"seat": o.seat, "kind": o.kind, "deadline": rec.deadline(o.key)} for o in rec.owed()]
+    return [
+        {
+            "seat": o.seat,
+            "kind": o.kind,
+            "simultaneous": o.simultaneous,
+            "deadline": rec.deadline(o.key),
+        }
+        for o in rec.owed()
+    ]
 
 
 def pending(rec: Record) -> bool:
@@ -41,9 +62,10 @@ def pending(rec: Record) -> bool:
     return rec.game.ready(rec.state) is not None or any(o.simultaneous for o in rec.owed())
 
 
-def load(boot: Bootstrap, game_id: str) -> Record:
-    """Return the game's record, or raise NotFound."""
-    rec = boot.store.load(game_id).record
+def load(boot: Bootstrap, game_id: str, loaded: Loaded | None = None) -> Record:
+    """Return the game's record (from `loaded` if the caller loaded it already, in the
+    same round trip as other commands), or raise NotFound."""
+    rec = (loaded or boot.store.load(game_id)).record
     if rec.version == 0:
         raise NotFound("game_not_found", f"no game {game_id!r}")
     return rec
@@ -74,12 +96,20 @@ class GameLog:
 
     kind = "game"
 
-    def __init__(self, boot: Bootstrap, game_id: str, body: Any = None, allow_new: bool = False):
+    def __init__(
+        self,
+        boot: Bootstrap,
+        game_id: str,
+        body: Any = None,
+        allow_new: bool = False,
+        loaded: Loaded | None = None,
+    ):
         self.boot, self.game_id, self.allow_new = boot, game_id, allow_new
         self.print = fingerprint(body)
+        self.first = loaded  # what the caller loaded already: the first attempt uses it
 
     def load(self, idem: str) -> Head[Record]:
-        loaded = self.boot.store.load(self.game_id, idem)
+        loaded, self.first = self.first or self.boot.store.load(self.game_id, idem), None
         rec = loaded.record
         if rec.version == 0 and not self.allow_new:
             raise NotFound("game_not_found", f"no game {self.game_id!r}")
@@ -98,23 +128,40 @@ class GameLog:
     def append(
         self, head: Head[Record], new: Record, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
-        first = {
-            "first": head.version + 1,
-            "last": new.version,
-            "body": self.print,
-            "owed": owed(new),
-            "pending": pending(new),
-        }
+        first = f"{head.version + 1} {new.version} {self.print}"
         every = self.boot.store.snapshot_every
-        snapshot = new if new.version // every > head.version // every else None
+        ended = new.status == FINISHED and head.state.status != FINISHED
+        crossed = new.version // every > head.version // every
+        snapshot = new if crossed or ended else None
+        keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
+        then = Writes()  # the new deadlines, the players' games and feeds
+        fresh = {o.key for o in new.owed()} - {o.key for o in head.state.owed()}
+        for key in fresh:
+            if deadline := new.deadline(key):
+                self.boot.scheduler.expiry(new.game_id, key, deadline, then)
+        inbox.after_append(head.state, new, then)
         self.boot.store.append(
-            self.game_id, envelopes, head.version, idem, json.dumps(first), snapshot
+            self.game_id,
+            envelopes,
+            head.version,
+            idem,
+            first,
+            snapshot,
+            keep,
+            json.dumps(owed(new), separators=(",", ":")),
+            then,
+            new,
         )
 
     def after(self, old: Record, new: Record) -> None:
-        """Schedule the new deadlines and a ready phase; update the players' inboxes."""
-        schedule(self.boot, new, {o.key for o in new.owed()} - {o.key for o in old.owed()})
-        inbox.after_append(self.boot, old, new)  # players' games, feeds; league results
+        """Have a ready phase resolved and a finished league game recorded (the deadlines
+        and the inboxes were written with the append)."""
+        if new.status == ACTIVE and (phase := new.game.ready(new.state)) is not None:
+            self.boot.scheduler.resolution(new.game_id, phase)
+        if new.status == FINISHED and old.status != FINISHED and new.league:
+            self.boot.scheduler.league_result(new.league["id"], new.game_id)
+        if lobby.changed(old, new):  # a script of its own: its keys span slots
+            lobby.index(self.boot, new)
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))
@@ -123,11 +170,14 @@ class GameLog:
         """Answer a retry with the first call's result (and repair its scheduling)."""
         rec = head.state if head is not None else load(self.boot, self.game_id)
         reschedule(self.boot, rec)  # the first call may have died before scheduling
-        first = json.loads(stored)
-        if first["body"] != self.print:
+        first, last, digest = first_result(stored)
+        if digest != self.print:
             raise Invalid(
                 "idempotency_key_reused", "this Idempotency-Key was used with another body"
             )
-        count = first["last"] - first["first"] + 1
-        envelopes = self.boot.store.read(rec.game_id, first["first"] - 1, count)
-        return Outcome(rec, envelopes, False, first["last"], first["owed"], first["pending"])
+        envelopes = self.boot.store.read(rec.game_id, first - 1, last - first + 1)
+        then = rec if rec.version == last else fold_all(Record(rec.game_id), self._upto(last))
+        return Outcome(rec, envelopes, False, last, owed(then), pending(then))
+
+    def _upto(self, version: int) -> list[dict[str, Any]]:
+        return self.boot.store.read(self.game_id, 0, version)

@@ -8,7 +8,9 @@ import games
 from events import audit, decide
 from events.record import Record, fold_all
 from events.redact import redact
+from events.store import Loaded
 from games.base import ActionSpec, Game
+from service import chat
 from service.errors import Invalid, NotFound, Unauthorized
 from service.game_log import load
 
@@ -51,9 +53,11 @@ def seat(rec: Record, player: dict[str, str] | None) -> int | None:
     return rec.seat_of(player["id"]) if player else None
 
 
-def legal(boot: Bootstrap, game_id: str, player_id: str) -> tuple[Record, list[ActionSpec]]:
+def legal(
+    boot: Bootstrap, game_id: str, player_id: str, loaded: Loaded | None = None
+) -> tuple[Record, list[ActionSpec]]:
     """Return the game and what the player may do now (nothing unless it is active)."""
-    rec = load(boot, game_id)
+    rec = load(boot, game_id, loaded)
     seat_ = decide.seat_of(rec, player_id)
     return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
 
@@ -74,7 +78,9 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
             raise Unauthorized("unauthorized", "a game in play is exported to its players only")
         decide.seat_of(rec, player["id"])
     viewer = seat(rec, player)
-    return audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+    bundle = audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+    bundle["chat"] = chat.every(boot, rec, viewer)  # outside the hashed events
+    return bundle
 
 
 def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:

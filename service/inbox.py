@@ -1,10 +1,10 @@
 """Each player's inbox: the index of their unfinished games and their notification feed.
 
-After every append the command loop calls `after_append`, which keeps
+With every append the game's log (service.game_log) calls `after_append`, which keeps
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
-`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped). It also
-schedules the recording of a finished league game. `GET /v1/players/me/turns` reads the
+`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
+follow-up writes (events.store.Writes). `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).
 """
 
@@ -15,7 +15,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
-from events.record import ACTIVE, FINISHED, Record
+from events.record import ACTIVE, CANCELLED, FINISHED, Record
+from events.store import Writes
+from service import lobby
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -23,35 +25,42 @@ if TYPE_CHECKING:
 FEED_MAXLEN = 1000  # notes kept per player (approximately)
 
 
-def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
-    """Update the inbox of every player an append concerns."""
+def after_append(old: Record, new: Record, pipe: Writes) -> None:
+    """Add to `pipe` the inbox updates of every player an append concerns."""
     notes: list[tuple[str, dict[str, Any]]] = []
-    pipe = boot.redis.pipeline(transaction=False)
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     for s in new.seats[len(old.seats) :]:
         pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
+        pipe.zadd(keys.player_history(s.player), {new.game_id: lobby.created_ms(new)})
+    seated = {s.player for s in new.seats} if new.status != CANCELLED else set()
+    for s in old.seats:  # a seat freed, or the game cancelled
+        if s.player not in seated:
+            pipe.zrem(keys.player_games(s.player), new.game_id)
+            pipe.zrem(keys.player_history(s.player), new.game_id)
     players = {s.seat: s.player for s in new.seats}
     if new.status == ACTIVE and old.status != ACTIVE:
         notes += [(p, {"type": "game_started", **base}) for p in players.values()]
     before = {o.key for o in old.owed()}
     for o in new.owed():
         if o.key not in before and o.seat in players:
-            turn = {"type": "your_turn", **base, "kind": o.kind, "deadline": new.deadline(o.key)}
+            turn = {
+                "type": "your_turn",
+                **base,
+                "kind": o.kind,
+                "simultaneous": o.simultaneous,
+                "deadline": new.deadline(o.key),
+            }
             notes.append((players[o.seat], {**turn, "version": new.version}))
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
         for seat, player in players.items():
             pipe.zrem(keys.player_games(player), new.game_id)
+            pipe.hincrby(keys.player_played(player), new.ruleset, 1)
             notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
-        if new.league:
-            boot.scheduler.league_result(new.league["id"], new.game_id)
-    if not notes and not len(pipe):
-        return
     at = codec.now_iso()
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.execute()
 
 
 def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
@@ -60,7 +69,7 @@ def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     for raw in boot.redis.zrange(keys.player_games(player_id), 0, -1):
         gid = raw.decode()
         rec = boot.store.load(gid).record
-        if rec.status == FINISHED or rec.version == 0:
+        if rec.status in (FINISHED, CANCELLED) or rec.version == 0:
             boot.redis.zrem(keys.player_games(player_id), gid)  # a missed removal
             continue
         seat = rec.seat_of(player_id)
@@ -72,6 +81,7 @@ def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
                         "ruleset": rec.ruleset,
                         "seat": seat,
                         "kind": o.kind,
+                        "simultaneous": o.simultaneous,
                         "deadline": rec.deadline(o.key),
                         "version": rec.version,
                         "league": rec.league,

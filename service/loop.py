@@ -82,17 +82,21 @@ def run(
     idem: str = "",
     if_match: int | None = None,
     command: dict[str, Any] | None = None,
+    stale_ok: Callable[[Any, int], bool] | None = None,
 ) -> Outcome:
     """Apply `decide` to the newest state of `log` and append its events once.
 
     `command` (what was asked, e.g. {"type": "act", "player": ..., "action": {...}}) is
-    recorded on the first envelope, so an audit can decide it again."""
+    recorded on the first envelope, so an audit can decide it again. An `if_match` older
+    than the log is refused with StaleVersion unless `stale_ok(state, if_match)` says the
+    command still stands (a simultaneous submission whose phase is still open)."""
     for _ in range(int(boot.config["COMMAND_RETRIES"])):
         head = log.load(idem)
         if head.stored is not None:
             return log.repeat(head.stored, head)
         if if_match is not None and if_match != head.version:
-            raise StaleVersion(if_match, head.version)
+            if stale_ok is None or not stale_ok(head.state, if_match):
+                raise StaleVersion(if_match, head.version)
         rng = Rng(head.seed or b"", head.draws)
         actor, events = decide(head.state, rng)
         if not events:
@@ -113,9 +117,7 @@ def run(
         try:
             log.append(head, new, envelopes, idem)
         except StaleVersion:
-            if if_match is not None:
-                raise
-            continue
+            continue  # decide again on the newer log (a stale If-Match is refused there)
         except Duplicate as dup:
             return log.repeat(dup.stored)
         log.after(head.state, new)

@@ -3,7 +3,7 @@ the Scheduler on Redis and RQ, and the bootstrap object carries the instance in 
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 
 def job_id(job: str, subject: str, key: str) -> str:
@@ -15,8 +15,9 @@ def job_id(job: str, subject: str, key: str) -> str:
 class Scheduler(Protocol):
     """Work that must happen later, or now but outside the request."""
 
-    def expiry(self, game_id: str, key: str, deadline: str) -> None:
-        """Have decision `key` of the game expire at `deadline` (ISO time)."""
+    def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
+        """Have decision `key` of the game expire at `deadline` (ISO time); with `pipe` (a
+        Redis pipeline the caller executes) the write joins it."""
 
     def resolution(self, game_id: str, key: str) -> None:
         """Have simultaneous phase `key` of the game resolved now."""

@@ -68,10 +68,12 @@ class RqScheduler:
         rq_client = redis.Redis.from_url(config["RQ_REDIS_URL"], **patient())
         return cls(client, Queue(config["QUEUE"], connection=rq_client), config)
 
-    def expiry(self, game_id: str, key: str, deadline: str) -> None:
-        """Record that decision `key` of the game expires at `deadline` (ISO time)."""
+    def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
+        """Record that decision `key` of the game expires at `deadline` (ISO time), in
+        `pipe` if given (the caller executes it)."""
         when = codec.parse_time(deadline).timestamp()
-        self.redis.zadd(keys.deadlines(), {_member("expire", game_id, key): when})
+        target = self.redis if pipe is None else pipe
+        target.zadd(keys.deadlines(), {_member("expire", game_id, key): when})
 
     def resolution(self, game_id: str, key: str) -> None:
         """Have phase `key` resolved now: enqueue its job, and keep it claimed in the index

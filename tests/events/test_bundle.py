@@ -224,3 +224,27 @@ def test_a_standard_validator_refuses_the_same_bundles(client, app, name, spoile
     assert validator.is_valid(good)
     bad, _ = spoil(good, spoiler, path)
     assert not validator.is_valid(bad)
+
+
+def test_the_command_line_names_the_bad_path_without_a_traceback(client, app, tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    bad = real_bundle(client, app)
+    bad["events"][3]["data"] = []
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(bad))
+    run = subprocess.run(
+        [sys.executable, "-m", "cli", "verify", str(file)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr == (
+        f"marketfold verify: {file} is not a bundle: events[3].data: must be an object\n"
+    )

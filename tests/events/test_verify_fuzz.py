@@ -121,6 +121,7 @@ def spoiled(draw, bundle):
     return json.dumps(bundle)
 
 
+@pytest.mark.slow  # plays a whole game of each ruleset first
 @pytest.mark.parametrize("ruleset", sorted(games.REGISTRY))
 def test_verify_answers_a_report_or_a_named_422_for_any_spoiled_bundle(client, app, ruleset):
     original = real_bundle(client, app, ruleset)

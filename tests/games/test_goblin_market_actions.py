@@ -115,7 +115,7 @@ def test_legal_bids_run_from_one_above_the_high_bid_to_the_bidders_coins():
     }
     assert bid_spec.schema["additionalProperties"] is False
     assert bid_spec.schema["properties"]["type"] == {"const": "bid"}
-    assert bid_spec.choices is None  # 21 possible bids: too many to list
+    assert [c["amount"] for c in bid_spec.choices] == list(range(5, 26))  # up to 200 listed
     assert pass_spec.choices == [PASS]
     assert GAME.legal(state, 0) == [] and GAME.legal(state, 2) == []
     state, _ = act(state, (1, bid(6)))

@@ -130,7 +130,8 @@ class Playout:
             *done, text = text.split("\n\n")
             for frame in done:
                 data = [ln[6:] for ln in frame.split("\n") if ln.startswith("data: ")]
-                frames += [json.loads(d) for d in data]
+                # `owes` rides beside the envelope (the seat's own, public, turn signal)
+                frames += [{k: v for k, v in json.loads(d).items() if k != "owes"} for d in data]
             if frames and frames[-1]["seq"] >= version:
                 break
         res.close()

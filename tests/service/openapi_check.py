@@ -189,6 +189,10 @@ class CheckedClient:
         """POST to `path` and check the answer."""
         return self.call("POST", path, gid, token, **kwargs)
 
+    def delete(self, path: str, gid: str = "", token: str | None = None, **kwargs: Any) -> Any:
+        """DELETE `path` and check the answer."""
+        return self.call("DELETE", path, gid, token, **kwargs)
+
 
 def sse_frames(text: str) -> list[dict[str, str]]:
     """Split a text/event-stream body into frames: {field: value} per blank-line-ended

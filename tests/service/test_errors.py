@@ -2,6 +2,7 @@
 
 import pytest
 
+from events import keys
 from tests.service.helpers import bearer, by_seat, new_game, new_players
 
 FORGED = {"Authorization": "Bearer not-a-real-token"}
@@ -19,7 +20,7 @@ def table(client):
 
 def stored(r):
     """Return the keys that hold data (rate-limit counters aside)."""
-    return sorted(k for k in r.keys() if not k.startswith(b"LIMITS:"))
+    return sorted(k for k in r.keys() if not k.startswith(keys.rate_limits().encode()))
 
 
 def log_size(r, gid):

@@ -38,6 +38,8 @@ class Reader:
                     elif line.startswith("data: "):
                         frame["data"] = json.loads(line[6:])
                     elif line == "" and "data" in frame:
+                        owes = frame["data"].pop("owes", None)  # beside the envelope
+                        assert owes is None or "Authorization" in self.headers
                         self.events.append(frame["data"])
                         last = frame["id"]
                         frame = {}

@@ -756,6 +756,7 @@
     if (ended) link.href = `${api}/export`;
     drawEvents();
     verifyGame(ended);
+    drawChat();
     await go(hashSeq() || 1);
   }
 
@@ -773,6 +774,22 @@
     badge.textContent = out.state === "ok" ? `✓ ${out.text}` : out.state === "bad" ? `✗ ${out.text}` : out.text;
     badge.dataset.state = out.state;
     badge.onclick = Number.isInteger(out.seq) ? () => (pause(), go(out.seq)) : null;
+  }
+
+  // The table chat (what the viewer may read): text is set with textContent, never as HTML.
+  async function drawChat() {
+    let data;
+    try {
+      data = await getJSON(`${api}/chat`);
+    } catch {
+      return; // the replay works without it
+    }
+    const items = (data.messages || []).map((m) => {
+      const li = el("li", `chat-${m.channel === "spectators" ? "spectators" : "players"}`);
+      add(li, el("b", "who", String(m.name || m.player)), el("span", "text", String(m.text)));
+      return li;
+    });
+    $("chat").replaceChildren(...(items.length ? items : [empty("no messages")]));
   }
 
   function wire() {

@@ -1,0 +1,56 @@
+"""Player routes under /v1/players: public profiles, the caller's games and tokens."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response
+
+from api import auth, present
+from api.context import boot
+from api.parse import lobby_query
+from service import inbox, lobby, players, tokens
+from service.errors import NotFound
+
+bp = Blueprint("players", __name__, url_prefix="/v1")
+ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _id(value: str, code: str, what: str) -> str:
+    if not ID.fullmatch(value):
+        raise NotFound(code, f"no {what} {value!r}")
+    return value
+
+
+@bp.post("/players/me/tokens")
+def create_token():
+    player = auth.caller(boot())
+    return tokens.create(boot(), player), 201
+
+
+@bp.get("/players/me/tokens")
+def list_tokens():
+    player = auth.caller(boot())
+    return {"tokens": tokens.listed(boot(), player["id"], player.get("token_id"))}
+
+
+@bp.delete("/players/me/tokens/<token_id>")
+def revoke_token(token_id: str):
+    player = auth.caller(boot())
+    tokens.revoke(boot(), player["id"], _id(token_id, "token_not_found", "token"))
+    return Response(status=204)
+
+
+@bp.get("/players/me/games")
+def my_games():
+    player = auth.caller(boot())
+    query = lobby_query(with_player=False)
+    page = lobby.page(boot(), {**query, "player": player["id"]})
+    owing = {t["game"] for t in inbox.turns(boot(), player["id"])}
+    return present.my_games(page, player["id"], owing)
+
+
+@bp.get("/players/<player_id>")
+def profile(player_id: str):
+    auth.caller(boot(), required=False)  # a token sent must be valid
+    return players.profile(boot(), _id(player_id, "player_not_found", "player"))

@@ -1,0 +1,95 @@
+"""Table chat: a Redis stream per game beside its log (`mf:{g:<id>}:chat`), so talk never
+touches the hash chain or a verification.
+
+Two channels: `players` (posted by seated players) and `spectators` (posted by anyone
+else with a token). While the game is not finished, players read only their own channel
+(spectators could otherwise pass them hidden facts); spectators read both. Once it is
+finished everyone reads both. Text is kept exactly as sent; it is at most 500 characters
+and holds no control characters (checked at the edge). Each player may post
+`RATE_COUNT` messages per `RATE_WINDOW_S` seconds in one game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from events import codec, keys
+from events.record import FINISHED, Record
+from service.errors import TooFast
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+RATE_COUNT, RATE_WINDOW_S = 5, 10
+KEEP = 1000  # messages kept per game (approximately)
+PAGE = 200  # messages per read
+
+# KEYS: the game's chat stream, the poster's counter. ARGV: message JSON, most per
+# window, window ms, stream cap. Returns {1, id} or {0, ms until the window ends}.
+POST = """
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+if n > tonumber(ARGV[2]) then return {0, redis.call('PTTL', KEYS[2])} end
+return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'm', ARGV[1])}
+"""
+
+
+def post(boot: Bootstrap, rec: Record, player: dict[str, Any], text: str) -> dict[str, Any]:
+    """Post a message to the caller's channel of the game; return it with its id."""
+    seat = rec.seat_of(player["id"])
+    message = {
+        "channel": "players" if seat is not None else "spectators",
+        "player": player["id"],
+        "name": player["name"],
+        "seat": seat,
+        "text": text,
+        "at": codec.now_iso(),
+    }
+    script = boot.redis.register_script(POST)
+    ok, value = script(
+        keys=[keys.game_chat(rec.game_id), keys.game_chat_rate(rec.game_id, player["id"])],
+        args=[json.dumps(message), RATE_COUNT, RATE_WINDOW_S * 1000, KEEP],
+    )
+    if not ok:
+        raise TooFast(
+            "chat_rate_limited",
+            f"at most {RATE_COUNT} messages per {RATE_WINDOW_S} s in one game",
+            retry_after=max(int(value), 1) / 1000,
+        )
+    return {"id": value.decode(), **message}
+
+
+def visible(message: dict[str, Any], seated: bool, status: str) -> bool:
+    """Return True if a viewer (seated or not) may read the message now."""
+    return status == FINISHED or not seated or message["channel"] == "players"
+
+
+def read(boot: Bootstrap, rec: Record, seat: int | None, after: str) -> list[dict[str, Any]]:
+    """Return up to PAGE messages after id `after` the viewer may read, oldest first."""
+    entries = boot.redis.xrange(keys.game_chat(rec.game_id), f"({after}", "+", count=PAGE)
+    out = []
+    for entry_id, fields in entries:
+        message = decode(entry_id, fields)
+        if visible(message, seat is not None, rec.status):
+            out.append(message)
+    return out
+
+
+def every(boot: Bootstrap, rec: Record, seat: int | None) -> list[dict[str, Any]]:
+    """Return every kept message the viewer may read (for the export)."""
+    entries = boot.redis.xrange(keys.game_chat(rec.game_id))
+    messages = [decode(i, f) for i, f in entries]
+    return [m for m in messages if visible(m, seat is not None, rec.status)]
+
+
+def decode(entry_id: bytes | str, fields: dict[bytes, bytes]) -> dict[str, Any]:
+    """Return a stored message with its id."""
+    ident = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    return {"id": ident, **json.loads(fields[b"m"])}
+
+
+def last_id(boot: Bootstrap, game_id: str) -> str:
+    """Return the id of the game's newest message ("0-0" when none)."""
+    newest = boot.redis.xrevrange(keys.game_chat(game_id), count=1)
+    return newest[0][0].decode() if newest else "0-0"

@@ -1,0 +1,145 @@
+"""The lobby: an index of games by status, ruleset and player, read newest first a page
+at a time.
+
+After every append that changes a game's lobby facts (created, a seat taken or freed,
+started, ended, cancelled) `index` stores the game's summary and moves it between the
+status sets in one Lua call on the `{lobby}` keys. Each summary carries the game's
+version and the script keeps the newest, so two appends finishing in either order leave
+the index as the later one says. A player's games (`mf:player:<id>:history`) are kept by
+`service.inbox` with the rest of the player's keys.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from events import codec, keys
+from events.record import ACTIVE, FINISHED, WAITING, Record
+from service.errors import Invalid
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+STATUSES = (WAITING, ACTIVE, FINISHED)
+SCAN_MOST = 1000  # entries one page looks at before it answers (maybe short) with `next`
+
+# KEYS: summaries, all, waiting, active, finished, the game's ruleset set.
+# ARGV: game id, version, summary JSON, status, score (creation, ms).
+# Keeps the summary of the highest version; a game in another status (cancelled) leaves
+# every set but keeps its summary, so a late, older write cannot list it again.
+INDEX = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+for i = 3, 5 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+local listed = {waiting = 3, active = 4, finished = 5}
+if listed[ARGV[4]] then
+  redis.call('ZADD', KEYS[listed[ARGV[4]]], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[6], ARGV[1])
+end
+return 1
+"""
+
+
+def created_ms(rec: Record) -> int:
+    """Return when the game was created, in ms since the epoch (its place in the index)."""
+    return int(codec.parse_time(rec.created_at).timestamp() * 1000) if rec.created_at else 0
+
+
+def summary(rec: Record) -> dict[str, Any]:
+    """Return what a list shows of a game."""
+    return {
+        "id": rec.game_id,
+        "ruleset": rec.ruleset,
+        "status": rec.status,
+        "options": rec.options,
+        "players": rec.players,
+        "seats_taken": len(rec.seats),
+        "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in rec.seats],
+        "decision_timeout_s": rec.decision_timeout_s,
+        "created_at": rec.created_at,
+        "creator": rec.creator,
+        "league": rec.league,
+        "version": rec.version,
+    }
+
+
+def changed(old: Record, new: Record) -> bool:
+    """Return True if an append changed what the lobby shows of the game."""
+    return old.version == 0 or old.status != new.status or old.seats != new.seats
+
+
+def index(boot: Bootstrap, rec: Record) -> None:
+    """Store the game's summary and file it under its status (see INDEX)."""
+    script = boot.redis.register_script(INDEX)
+    status_keys = [keys.lobby(s) for s in STATUSES]
+    script(
+        keys=[
+            keys.lobby_summaries(),
+            keys.lobby("all"),
+            *status_keys,
+            keys.lobby_ruleset(rec.ruleset),
+        ],
+        args=[rec.game_id, rec.version, json.dumps(summary(rec)), rec.status, created_ms(rec)],
+    )
+
+
+def cursor(text: str | None) -> tuple[int, str] | None:
+    """Decode a `next` cursor, `<creation ms>-<game id>` (None: from the newest)."""
+    if not text:
+        return None
+    score, _, game_id = text.partition("-")
+    if not score.isdigit() or not game_id:
+        errors = {"cursor": ["the `next` of a previous page"]}
+        raise Invalid("invalid_query", "cursor is not one this server gave", errors=errors)
+    return int(score), game_id
+
+
+def _encode(score: int, game_id: str) -> str:
+    return f"{score}-{game_id}"
+
+
+def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
+    """Return up to `limit` game summaries matching `status`, `ruleset` and `player`,
+    newest first, after `cursor`; `next` is the cursor of the following page (None at the
+    end). A page may hold fewer than `limit` games and still have a `next`."""
+    status, ruleset, player = query.get("status"), query.get("ruleset"), query.get("player")
+    if player:
+        source = keys.player_history(player)
+    elif ruleset:
+        source = keys.lobby_ruleset(ruleset)
+    else:
+        source = keys.lobby(status or "all")
+    limit, after = query["limit"], cursor(query.get("cursor"))
+    found: list[dict[str, Any]] = []
+    top, scanned, last = "+inf" if after is None else after[0], 0, None
+    while len(found) < limit and scanned < SCAN_MOST:
+        batch = boot.redis.zrevrangebyscore(
+            source, top, "-inf", start=0, num=limit + 50, withscores=True
+        )
+        fresh = [
+            (m.decode(), int(s))
+            for m, s in batch
+            if after is None or int(s) < after[0] or m.decode() < after[1]
+        ]
+        if not fresh:
+            return {"games": found, "next": None}
+        scanned += len(fresh)
+        summaries = boot.redis.hmget(keys.lobby_summaries(), [g for g, _ in fresh])
+        for (game_id, score), raw in zip(fresh, summaries, strict=True):
+            last = after = (score, game_id)
+            game = json.loads(raw) if raw else None
+            if game is None or game["status"] not in STATUSES:
+                continue
+            if (status and game["status"] != status) or (ruleset and game["ruleset"] != ruleset):
+                continue
+            found.append(game)
+            if len(found) == limit:
+                break
+        top = after[0]
+    return {"games": found, "next": _encode(*last) if last else None}

@@ -1,0 +1,94 @@
+"""What players do around a game before and after play: leave a waiting game, cancel
+one (its creator), and ask for a rematch of a finished one.
+
+Leaving and cancelling are commands on the game's log (`game.PlayerLeft`,
+`game.Cancelled`), decided by `events.decide` like a join, so an audit replays them. A
+rematch is a new game: the finished game's log never changes after `game.Ended`; its
+rematch's id is kept beside it (`mf:{g:<id>}:rematch`), so everyone who asks gets the
+same new game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from events import codec, decide, keys
+from events.record import FINISHED, Record
+from games.rng import Rng
+from service import game_commands, loop
+from service.errors import Conflict, Forbidden
+from service.game_log import GameLog, load
+from service.inbox import FEED_MAXLEN
+from service.loop import Outcome
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+
+def leave(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
+    """Free the caller's seat in a waiting game."""
+
+    def decide_leave(rec: Record, rng: Rng):
+        return "system", decide.leave(rec, player_id)
+
+    command = {"type": "leave", "player": player_id}
+    log = GameLog(boot, game_id)
+    return loop.run(boot, log, decide_leave, cause=f"leave:{player_id}", command=command)
+
+
+def cancel(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
+    """Cancel a waiting game; only its creator may."""
+    if load(boot, game_id).creator != player_id:
+        raise Forbidden("not_creator", "only the game's creator may cancel it")
+
+    def decide_cancel(rec: Record, rng: Rng):
+        return "system", decide.cancel(rec, player_id)
+
+    command = {"type": "cancel", "player": player_id}
+    log = GameLog(boot, game_id)
+    return loop.run(boot, log, decide_cancel, cause=f"cancel:{player_id}", command=command)
+
+
+def rematch(boot: Bootstrap, game_id: str, player: dict[str, Any]) -> tuple[Record, bool]:
+    """Return the finished game's rematch (created now if nobody asked before: same
+    ruleset, options and time control) with the caller seated, and whether it is new.
+    Every former seat gets a `rematch` note in its feed."""
+    old = load(boot, game_id)
+    if old.status != FINISHED:
+        raise Conflict("game_not_finished", "a rematch follows a finished game")
+    if old.league:
+        raise Conflict("league_game", "a league's next games come from its rounds")
+    decide.seat_of(old, player["id"])  # only its players ask for a rematch
+    existing = boot.redis.get(keys.game_rematch(game_id))
+    created = existing is None
+    if created:
+        new = game_commands.create_game(
+            boot, player["id"], old.ruleset, old.players, old.options, old.decision_timeout_s
+        ).record
+        if not boot.redis.set(keys.game_rematch(game_id), new.game_id, nx=True):
+            cancel(boot, new.game_id, player["id"])  # another caller's rematch came first
+            created, existing = False, boot.redis.get(keys.game_rematch(game_id))
+        else:
+            _invite(boot, old, new)
+    rematch_id = new.game_id if created else existing.decode()
+    rec = load(boot, rematch_id)
+    if rec.status == "waiting" and rec.seat_of(player["id"]) is None:
+        rec = game_commands.join(boot, rematch_id, player).record
+    return rec, created
+
+
+def _invite(boot: Bootstrap, old: Record, new: Record) -> None:
+    note = {
+        "type": "rematch",
+        "game": new.game_id,
+        "ruleset": new.ruleset,
+        "league": None,
+        "rematch_of": old.game_id,
+        "at": codec.now_iso(),
+    }
+    entry = json.dumps(note, separators=(",", ":"))
+    pipe = boot.redis.pipeline(transaction=False)
+    for s in old.seats:
+        pipe.xadd(keys.player_feed(s.player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    pipe.execute()
