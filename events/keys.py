@@ -75,3 +75,13 @@ def rate_limits() -> str:
 def open_streams(caller: str) -> str:
     """The event streams a caller holds open now (`player:<id>` or `ip:<address>`)."""
     return f"{PREFIX}:streams:{caller}"
+
+
+def heartbeat() -> str:
+    """When a worker last swept (a Unix time): a gap longer than OUTAGE_AFTER_S is an outage."""
+    return f"{PREFIX}:workers:heartbeat"
+
+
+def outages() -> str:
+    """The outages seen (sorted set, member `<start>:<end>`, scored by the end)."""
+    return f"{PREFIX}:outages"
