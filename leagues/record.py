@@ -96,6 +96,8 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         )
     elif kind == "league.GameRecorded":
         league.results[data["game"]] = data
+        if data.get("reason") == "aborted":  # on the record, but it counts for nobody
+            return league
         for p in data["places"]:
             player = p["player"]
             league.points[player] = round(league.points.get(player, 0) + p["points"], 4)

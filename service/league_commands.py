@@ -105,12 +105,18 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> str:
     seats = {s.seat: s.player for s in rec.seats}
     by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
 
+    reason = rec.result.get("reason", "completed")
+
     def decide_result(league: League, rng: Rng) -> list[Event]:
         if gid in league.results:
             return []
         places = {p: s["place"] for p, s in by_player.items()}
-        pts = standings.points(places, league.settings["points"])
-        ratings = standings.rate({p: league.rating(p) for p in places}, places)
+        if reason == "aborted":  # recorded, but neither points nor ratings change
+            pts = {p: 0 for p in places}
+            ratings = {p: league.rating(p) for p in places}
+        else:
+            pts = standings.points(places, league.settings["points"])
+            ratings = standings.rate({p: league.rating(p) for p in places}, places)
         rows = [
             {
                 "player": p,
@@ -123,7 +129,12 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> str:
             }
             for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
         ]
-        data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
+        data = {
+            "game": gid,
+            "round": rec.league["round"],
+            "table": rec.league["table"],
+            "reason": reason,
+        }
         return [Event("league.GameRecorded", {**data, "places": rows})]
 
     appended = run(boot, league_id, decide_result, f"result:{gid}", idem=gid).created
