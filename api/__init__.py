@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import errors, games, leagues, limits, replay, sse
+from api import errors, games, league_page, leagues, limits, replay, sse
 from api.context import boot
 from api.errors import Problem
 from service import bootstrap, config
@@ -29,6 +29,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sse.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(replay.bp)
+    app.register_blueprint(league_page.bp)
     app.register_blueprint(
         get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
     )
