@@ -36,11 +36,11 @@ def rows(league: League) -> list[dict[str, Any]]:
             {
                 "player": p,
                 "name": name,
-                "points": round(league.points.get(p, 0) + from_byes, 4),
+                "points": _clean(league.points.get(p, 0) + from_byes),
                 "games": league.games.get(p, 0),
                 "wins": league.wins.get(p, 0),
                 "byes": byes,
-                "bye_points": from_byes,
+                "bye_points": _clean(from_byes),
                 "mu": mu,
                 "sigma": sigma,
                 "ordinal": standings.ordinal((mu, sigma)),
@@ -50,12 +50,18 @@ def rows(league: League) -> list[dict[str, Any]]:
     totals = {r["player"]: r["points"] for r in out}
     for r in out:
         met = league.opponents.get(r["player"], [])
-        r["buchholz"] = round(sum(totals.get(o, 0) for o in met), 4)
+        r["buchholz"] = _clean(sum(totals.get(o, 0) for o in met))
     out.sort(key=lambda r: (*_key(r), r["name"], r["player"]))
     for i, row in enumerate(out):
         same = i and _key(row) == _key(out[i - 1])
         row["rank"] = out[i - 1]["rank"] if same else i + 1
     return out
+
+
+def _clean(value: float) -> float | int:
+    """Return `value` rounded to 4 places, as an int when whole (3, not 3.0)."""
+    value = round(value, 4)
+    return int(value) if float(value).is_integer() else value
 
 
 def _key(row: dict[str, Any]) -> tuple[float, ...]:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from events.record import ACTIVE, FINISHED, Record
+from leagues import table
+from leagues.record import League
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -48,6 +50,45 @@ def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
     if not notes and not len(pipe):
         return
     at = codec.now_iso()
+    for player, note in notes:
+        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
+        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    pipe.execute()
+
+
+def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[str, Any]]) -> None:
+    """Write league notes: `round_started` (with the member's game) to each seated member,
+    `withdrawn` to a withdrawn member, `league_finished` (with the final place) to every
+    member once the last game is recorded or the league is cancelled."""
+    notes: list[tuple[str, dict[str, Any]]] = []
+    base = {"league": league.league_id, "name": league.settings.get("name", "")}
+    for env in envelopes:
+        kind, data = env["type"], env["data"]
+        if kind == "league.RoundStarted":
+            for t in data["tables"]:
+                note = {"type": "round_started", **base, "round": data["round"],
+                        "game": t["game"], "table": t["table"]}
+                notes += [(p, note) for p in t["players"]]
+            for p in data["byes"]:
+                notes.append((p, {"type": "round_started", **base, "round": data["round"],
+                                  "game": None, "bye": True}))
+        elif kind == "league.MemberWithdrawn":
+            note = {"type": "withdrawn", **base, "round": data["round"], "by": data.get("by")}
+            notes.append((data["player"], note))
+    ends = {"league.GameRecorded", "league.Cancelled"} & {e["type"] for e in envelopes}
+    if ends and league.over:
+        ranks = {r["player"]: r["rank"] for r in table.rows(league)}
+        for p in league.members:
+            note = {"type": "league_finished", **base, "status": league.status,
+                    "place": ranks.get(p), "members": len(league.members)}
+            notes.append((p, note))
+    _write(boot, notes)
+
+
+def _write(boot: Bootstrap, notes: list[tuple[str, dict[str, Any]]]) -> None:
+    if not notes:
+        return
+    at, pipe = codec.now_iso(), boot.redis.pipeline(transaction=False)
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)

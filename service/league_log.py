@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys
+from service import inbox
 from games.base import Event
 from leagues.record import League, fold_all
 from service.errors import NotFound
@@ -51,6 +52,7 @@ class LeagueLog:
         self, head: Head[League], new: League, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
         self.boot.store.append_to(self.keys, envelopes, head.version, idem, "1")
+        inbox.after_league_append(self.boot, new, envelopes)
 
     def after(self, old: League, new: League) -> None:
         return None
