@@ -166,3 +166,44 @@ def test_members_are_told_when_a_round_starts_with_their_game(client, app, r):
     gid = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]["game"]
     notes = [n for n in feed(r, players[1]) if n["type"] == "round_started"]
     assert [(n["league"], n["round"], n["game"]) for n in notes] == [(lid, 1, gid)]
+
+
+def test_lifecycle_answers_match_the_spec_and_bad_input_writes_nothing(client, app):
+    from tests.service.openapi_check import check, expect
+
+    def call(method, template, token=None, lid="", player="", **kwargs):
+        headers = {"Authorization": f"Bearer {token['token']}"} if token else {}
+        url = template.replace("{league_id}", lid).replace("{player_id}", player)
+        return check(client.open(url, method=method, headers=headers, **kwargs), method, template)
+
+    lid, players = started_league(client, app, n=3, rounds=2)
+    op = {"token": _op_token(client, app)}
+    one = "/v1/leagues/{league_id}"
+    version = client.get(f"/v1/leagues/{lid}").get_json()["version"]
+    expect(call("GET", "/v1/leagues", query_string={"limit": "x"}), 422, "invalid_query")
+    assert expect(call("GET", "/v1/leagues"), 200)["leagues"][0]["id"] == lid
+    for action in ("pause", "resume", "cancel"):
+        expect(call("POST", one + "/" + action, None, lid), 401, "unauthorized")
+        expect(call("POST", one + "/" + action, players[0], lid), 403, "not_operator")
+        expect(call("POST", one + "/" + action, op, "l_missing"), 404, "league_not_found")
+    expect(call("POST", one + "/resume", op, lid), 409, "league_not_paused")
+    member = one + "/members/{player_id}"
+    expect(call("DELETE", member, op, lid, "p_nobody"), 404, "member_not_found")
+    expect(call("DELETE", member, players[1], lid, players[0]["id"]), 403, "not_operator")
+    expect(call("POST", one + "/leave", op, lid), 404, "member_not_found")
+    expect(call("GET", one + "/events", lid=lid, query_string={"after": "-1"}), 422,
+           "invalid_query")
+    assert client.get(f"/v1/leagues/{lid}").get_json()["version"] == version  # nothing written
+    expect(call("GET", one + "/events", lid=lid), 200)
+    expect(call("GET", one + "/export", lid=lid), 200)
+    expect(call("GET", one + "/standings.csv", lid=lid), 200)
+    expect(call("GET", "/leagues/{league_id}", lid=lid), 200)
+    expect(call("GET", "/leagues/{league_id}", lid="l_missing"), 404, "league_not_found")
+    expect(call("POST", one + "/pause", op, lid), 200)
+    expect(call("POST", one + "/pause", op, lid), 409, "league_paused")
+    expect(call("POST", one + "/resume", op, lid), 200)
+    expect(call("POST", one + "/leave", players[2], lid), 200)
+    expect(call("DELETE", member, op, lid, players[2]["id"]), 409, "already_withdrawn")
+    expect(call("POST", one + "/cancel", op, lid), 200)
+    expect(call("POST", one + "/cancel", op, lid), 409, "league_over")
+    expect(call("POST", one + "/leave", players[0], lid), 409, "league_over")
