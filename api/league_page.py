@@ -43,7 +43,7 @@ def _page(league: League):
     yield (
         f"<p class='meta'>{escape(s['ruleset'])} · <span class='status'>"
         f"{escape(league.status)}</span> · round {len(league.rounds)} of {s['rounds']} · "
-        f"{len(league.results)} games recorded · "
+        f"{len(league.results)} game{'' if len(league.results) == 1 else 's'} recorded · "
         f"<a href='/v1/leagues/{lid}/standings.csv'>standings as CSV</a></p>"
     )
     yield "<h2>Standings</h2><table id='standings'><thead><tr>"
