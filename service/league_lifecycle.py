@@ -8,7 +8,8 @@ follows in games (aborting, resigning) goes through the ordinary game commands.
 - resume: `league.Resumed` {round, from}: the remaining rounds are rescheduled from now,
   the next one at once, the others one cadence apart.
 - withdraw: `league.MemberWithdrawn` {player, round, by}: the member is paired no more,
-  and resigns from their unfinished games of this league so nobody waits for them.
+  and resigns from their unfinished games of this league so nobody waits for them (a
+  member withdrawn for timeouts too, when the round that withdraws them starts).
 """
 
 from __future__ import annotations
@@ -93,12 +94,17 @@ def withdraw(boot: Bootstrap, league_id: str, player: str, by: str) -> League:
 
     load(boot, league_id)
     league = run(boot, league_id, decide, f"withdraw:{player}").record
+    resign_everywhere(boot, league, player)
+    return league
+
+
+def resign_everywhere(boot: Bootstrap, league: League, player: str) -> None:
+    """Resign a withdrawn member from each of their unfinished games of the league."""
     for gid in _unfinished(boot, league, player):
         try:
             game_commands.resign(boot, gid, player)
         except (RuleViolation, NotFound):  # ended meanwhile, or not started: nothing to do
             continue
-    return league
 
 
 def _unfinished(boot: Bootstrap, league: League, player: str | None = None) -> list[str]:

@@ -15,7 +15,7 @@ from games.base import Event
 from games.rng import Rng
 from leagues import pairing, standings
 from leagues.record import League
-from service import game_commands
+from service import game_commands, league_lifecycle
 from service.errors import NotFound
 from service.league_commands import load, run
 
@@ -54,6 +54,9 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
         league = run(boot, league_id, decide_round, key, idem=key).record
         if number not in league.rounds:  # paused or cancelled meanwhile
             return "paused"
+    for player, first in league.withdrawn.items():
+        if first == number:  # withdrawn for timeouts as this round started
+            league_lifecycle.resign_everywhere(boot, league, player)
     for table in league.rounds[number].tables:
         open_table(boot, league, number, table.number)
     if number < league.settings["rounds"] and number + 1 not in league.rounds:
