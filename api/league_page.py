@@ -52,11 +52,19 @@ def _page(league: League):
     for r in table.rows(league):
         cls = " class='withdrawn'" if r["withdrawn"] else ""
         name = escape(r["name"]) + (" (withdrawn)" if r["withdrawn"] else "")
-        cells = [r["rank"], name, _n(r["points"]), r["games"], r["wins"], r["byes"],
-                 _n(r["buchholz"]), f"{r['ordinal']:.2f}"]
-        yield f"<tr{cls}>" + "".join(
-            f"<td{_num(h)}>{c}</td>" for h, c in zip(heads, cells)
-        ) + "</tr>"
+        cells = [
+            r["rank"],
+            name,
+            _n(r["points"]),
+            r["games"],
+            r["wins"],
+            r["byes"],
+            _n(r["buchholz"]),
+            f"{r['ordinal']:.2f}",
+        ]
+        yield (
+            f"<tr{cls}>" + "".join(f"<td{_num(h)}>{c}</td>" for h, c in zip(heads, cells)) + "</tr>"
+        )
     yield "</tbody></table><h2>Rounds</h2>"
     for number, rnd, started in season.schedule(league):
         yield from _round(league, number, rnd, started)

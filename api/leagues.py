@@ -16,8 +16,7 @@ from api.schemas import LeagueCreate, MemberAdd
 from events.codec import now_iso
 from leagues import table
 from leagues.record import STATUSES, League
-from service import game_commands, inbox, league_commands, league_lifecycle, league_queries
-from service import players
+from service import game_commands, inbox, league_commands, league_lifecycle, league_queries, players
 from service.errors import Invalid, NotFound
 
 bp = Blueprint("leagues", __name__, url_prefix="/v1")

@@ -92,7 +92,8 @@ class League:
         first, start = 1, parse_time(self.settings["start_at"])
         if self.resumed and number >= self.resumed[0]:
             first, start = self.resumed[0], parse_time(self.resumed[1])
-        return (start + timedelta(seconds=self.settings["cadence_s"] * (number - first))).timestamp()
+        gap = timedelta(seconds=self.settings["cadence_s"] * (number - first))
+        return (start + gap).timestamp()
 
     def rating(self, player: str) -> standings.Rating:
         """Return a member's rating (the initial one before their first game)."""

@@ -57,31 +57,36 @@ def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
 
 
 def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[str, Any]]) -> None:
-    """Write league notes: `round_started` (with the member's game) to each seated member,
-    `withdrawn` to a withdrawn member, `league_finished` (with the final place) to every
-    member once the last game is recorded or the league is cancelled."""
+    """Write league notes: `round_started` (with the member's game) to each seated member
+    (and to those sitting the round out, with no game), `withdrawn` to a withdrawn member,
+    `league_finished` (with the final place) to every member once the last game is
+    recorded or the league is cancelled. Like game notes, each has `type`, `game`,
+    `ruleset` and `league` ({id, round, table})."""
     notes: list[tuple[str, dict[str, Any]]] = []
-    base = {"league": league.league_id, "name": league.settings.get("name", "")}
+    lid, ruleset = league.league_id, league.settings.get("ruleset")
+
+    def note(kind: str, game: str | None, number: int | None, table: int | None, **more):
+        where = {"id": lid, "round": number, "table": table}
+        return {"type": kind, "game": game, "ruleset": ruleset, "league": where, **more}
+
     for env in envelopes:
         kind, data = env["type"], env["data"]
         if kind == "league.RoundStarted":
             for t in data["tables"]:
-                note = {"type": "round_started", **base, "round": data["round"],
-                        "game": t["game"], "table": t["table"]}
-                notes += [(p, note) for p in t["players"]]
+                started = note("round_started", t["game"], data["round"], t["table"])
+                notes += [(p, started) for p in t["players"]]
             for p in data["byes"]:
-                notes.append((p, {"type": "round_started", **base, "round": data["round"],
-                                  "game": None, "bye": True}))
+                notes.append((p, note("round_started", None, data["round"], None, bye=True)))
         elif kind == "league.MemberWithdrawn":
-            note = {"type": "withdrawn", **base, "round": data["round"], "by": data.get("by")}
-            notes.append((data["player"], note))
+            gone = note("withdrawn", None, data["round"], None, by=data.get("by"))
+            notes.append((data["player"], gone))
     ends = {"league.GameRecorded", "league.Cancelled"} & {e["type"] for e in envelopes}
     if ends and league.over:
         ranks = {r["player"]: r["rank"] for r in table.rows(league)}
         for p in league.members:
-            note = {"type": "league_finished", **base, "status": league.status,
-                    "place": ranks.get(p), "members": len(league.members)}
-            notes.append((p, note))
+            done = note("league_finished", None, len(league.rounds) or None, None,
+                        status=league.status, place=ranks.get(p), members=len(league.members))
+            notes.append((p, done))
     _write(boot, notes)
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys
-from service import inbox
 from games.base import Event
 from leagues.record import League, fold_all
+from service import inbox
 from service.errors import NotFound
 from service.loop import Head, Outcome
 

@@ -64,10 +64,13 @@ class Log:
             result = ending.result(new, ending.reason(new) or "completed")
             more = envelope.build(
                 [Event("game.Ended", {"result": result, "seed": SEED.hex()})],
-                new.version, "system", "test", at,
+                new.version,
+                "system",
+                "test",
+                at,
             )
             envs += codec.seal(more, new.last_hash)
-            new = fold_all(new, envs[-len(more):])
+            new = fold_all(new, envs[-len(more) :])
         self.rec = new
         self.envelopes += envs
         return envs

@@ -122,7 +122,7 @@ class Agent:
 
     def _note(self, note: dict[str, Any]) -> None:
         self.notes.append(note)
-        gid = note["game"]
+        gid = note.get("game")
         if note["type"] == "game_started" and gid not in self.games:
             bot = Bot(self.base, gid, self.player["token"], seed=self.seed, wait_s=2.0)
             self.bots[gid] = bot

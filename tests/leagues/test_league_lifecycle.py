@@ -42,8 +42,13 @@ def test_leagues_are_listed_newest_first_filtered_and_paged(client, app):
     only = client.get("/v1/leagues?ruleset=black-market").get_json()["leagues"]
     assert [lg["id"] for lg in only] == [bm] and only[0]["status"] == "scheduled"
     assert client.get("/v1/leagues?status=running").get_json()["leagues"] == []
-    for query, field in [("status=done", "status"), ("ruleset=chess", "ruleset"),
-                         ("limit=0", "limit"), ("limit=101", "limit"), ("cursor=l_zz", "cursor")]:
+    for query, field in [
+        ("status=done", "status"),
+        ("ruleset=chess", "ruleset"),
+        ("limit=0", "limit"),
+        ("limit=101", "limit"),
+        ("cursor=l_zz", "cursor"),
+    ]:
         res = client.get(f"/v1/leagues?{query}")
         assert res.status_code == 422 and field in res.get_json()["errors"], query
 
@@ -114,7 +119,9 @@ def test_a_member_leaves_or_is_removed_and_resigns_from_their_running_game(clien
     assert gone == {players[0]["id"], players[1]["id"]}
     assert all(
         not {players[0]["id"], players[1]["id"]} & set(t["players"])
-        for s in league["schedule"] if s["round"] == 2 for t in s["tables"]
+        for s in league["schedule"]
+        if s["round"] == 2
+        for t in s["tables"]
     )
     assert [n["by"] for n in feed(r, players[1]) if n["type"] == "withdrawn"] == ["operator"]
 
@@ -123,8 +130,9 @@ def test_late_joining_is_open_until_its_round_starts(client, app):
     op = operator(client, app)
     early = new_players(client, 3, "e")
     late, later = new_players(client, 2, "l")
-    lid = new_league(client, op, early, start_at=in_seconds(0.3), rounds=3, cadence_s=1,
-                     late_join_until_round=2)
+    lid = new_league(
+        client, op, early, start_at=in_seconds(0.3), rounds=3, cadence_s=1, late_join_until_round=2
+    )
     time.sleep(0.35)
     deps = app.extensions["marketfold"]
     league_rounds.start_round(deps, lid, 1)
@@ -165,7 +173,8 @@ def test_members_are_told_when_a_round_starts_with_their_game(client, app, r):
     lid, players = started_league(client, app, n=3)
     gid = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]["game"]
     notes = [n for n in feed(r, players[1]) if n["type"] == "round_started"]
-    assert [(n["league"], n["round"], n["game"]) for n in notes] == [(lid, 1, gid)]
+    assert [(n["league"]["id"], n["league"]["round"], n["game"]) for n in notes] == [(lid, 1, gid)]
+    assert notes[0]["ruleset"] == "goblin-market" and notes[0]["league"]["table"] == 1
 
 
 def test_lifecycle_answers_match_the_spec_and_bad_input_writes_nothing(client, app):
@@ -191,8 +200,9 @@ def test_lifecycle_answers_match_the_spec_and_bad_input_writes_nothing(client, a
     expect(call("DELETE", member, op, lid, "p_nobody"), 404, "member_not_found")
     expect(call("DELETE", member, players[1], lid, players[0]["id"]), 403, "not_operator")
     expect(call("POST", one + "/leave", op, lid), 404, "member_not_found")
-    expect(call("GET", one + "/events", lid=lid, query_string={"after": "-1"}), 422,
-           "invalid_query")
+    expect(
+        call("GET", one + "/events", lid=lid, query_string={"after": "-1"}), 422, "invalid_query"
+    )
     assert client.get(f"/v1/leagues/{lid}").get_json()["version"] == version  # nothing written
     expect(call("GET", one + "/events", lid=lid), 200)
     expect(call("GET", one + "/export", lid=lid), 200)

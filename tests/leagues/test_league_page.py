@@ -17,7 +17,11 @@ SHOTS = Path("/tmp/league-shots")
 
 
 def test_the_standings_page_shows_the_table_rounds_and_replay_links(
-    browser, live_server, client, app, tmp_path  # noqa: F811
+    browser,  # noqa: F811  (the fixture imported above)
+    live_server,
+    client,
+    app,
+    tmp_path,
 ):
     lid, players = started_league(client, app, n=4, rounds=3, table_size={"min": 3, "max": 3})
     deps = app.extensions["marketfold"]

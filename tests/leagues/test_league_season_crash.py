@@ -68,9 +68,17 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
     for ruleset, options in RULESETS.items():
         members = new_players(client, 7, ruleset[:3])
         lid = new_league(
-            client, op, members, ruleset=ruleset, options=options, rounds=3,
-            start_at=in_seconds(3), cadence_s=CADENCE_S, decision_timeout_s=TIMEOUT_S,
-            table_size={"min": 3, "max": 4}, withdraw_after_timeouts=2,
+            client,
+            op,
+            members,
+            ruleset=ruleset,
+            options=options,
+            rounds=3,
+            start_at=in_seconds(3),
+            cadence_s=CADENCE_S,
+            decision_timeout_s=TIMEOUT_S,
+            table_size={"min": 3, "max": 4},
+            withdraw_after_timeouts=2,
         )
         first = client.get(f"/v1/leagues/{lid}").get_json()["schedule"][0]["tables"]
         small = next(t["players"] for t in first if len(t["players"]) == 3)
@@ -103,9 +111,11 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
         os.killpg(stopped.pid, signal.SIGTERM)
         stopped.wait(15)
         time.sleep(TIMEOUT_S + 1)  # deadlines fall due while nothing runs
+        worker_process(**WORKER_ENV)  # the workers come back first: players cannot act yet
+        worker_process(**WORKER_ENV)
+        wait_for(lambda: outages.seen(deps.redis, 0), 30)
+        time.sleep(1)
         api = start_api(redis_url, port)
-        worker_process(**WORKER_ENV)
-        worker_process(**WORKER_ENV)
         wait_for(
             lambda: all(league_queries.load(deps, lid).status == "finished" for lid in leagues),
             150,

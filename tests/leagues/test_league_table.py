@@ -6,8 +6,17 @@ from __future__ import annotations
 from leagues import table
 from leagues.record import League, fold_all
 
-SETTINGS = {"name": "t", "ruleset": "goblin-market", "rounds": 3, "start_at": "2030-01-01T00:00:00Z",
-            "cadence_s": 60, "points": [3, 2, 1, 0], "seed": "x", "table_min": 3, "table_max": 3}
+SETTINGS = {
+    "name": "t",
+    "ruleset": "goblin-market",
+    "rounds": 3,
+    "start_at": "2030-01-01T00:00:00Z",
+    "cadence_s": 60,
+    "points": [3, 2, 1, 0],
+    "seed": "x",
+    "table_min": 3,
+    "table_max": 3,
+}
 
 
 def _log(*events, **settings):
@@ -27,11 +36,22 @@ def _round(n, players, byes, game):
 
 def _game(game, n, places, reason="completed"):
     pts = {1: 3, 2: 2, 3: 1}
-    rows = [{"player": p, "seat": i, "place": pl, "score": 0,
-             "points": 0 if reason == "aborted" else pts[pl], "mu": 25.0, "sigma": 8.0}
-            for i, (p, pl) in enumerate(places.items())]
-    return ("league.GameRecorded", {"game": game, "round": n, "table": 1, "places": rows,
-                                    "reason": reason})
+    rows = [
+        {
+            "player": p,
+            "seat": i,
+            "place": pl,
+            "score": 0,
+            "points": 0 if reason == "aborted" else pts[pl],
+            "mu": 25.0,
+            "sigma": 8.0,
+        }
+        for i, (p, pl) in enumerate(places.items())
+    ]
+    return (
+        "league.GameRecorded",
+        {"game": game, "round": n, "table": 1, "places": rows, "reason": reason},
+    )
 
 
 def _rows(envelopes):
@@ -52,8 +72,11 @@ def test_a_bye_is_worth_the_average_of_the_members_games_by_default():
 
 
 def test_a_fixed_bye_value_replaces_the_average():
-    log = _log(_round(1, ["a", "b", "c"], ["d"], "g1"), _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
-               bye_points=1.5)
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        bye_points=1.5,
+    )
     assert _rows(log)["d"]["points"] == 1.5
 
 
@@ -70,8 +93,9 @@ def test_ties_on_points_go_to_games_won_then_buchholz_then_rating():
     assert rows["c"]["rank"] == 1
     assert (rows["a"]["points"], rows["b"]["points"]) == (3, 3)
     assert rows["a"]["rank"] == 2 and rows["b"]["rank"] == 3  # a won a game, b did not
-    assert rows["b"]["buchholz"] == rows["a"]["points"] + rows["c"]["points"] * 2 + rows["d"][
-        "points"]
+    assert (
+        rows["b"]["buchholz"] == rows["a"]["points"] + rows["c"]["points"] * 2 + rows["d"]["points"]
+    )
 
 
 def test_members_equal_on_points_wins_buchholz_and_rating_share_a_rank():
@@ -90,8 +114,10 @@ def test_members_equal_on_points_wins_buchholz_and_rating_share_a_rank():
 
 
 def test_an_aborted_game_is_on_record_but_counts_for_nobody():
-    log = _log(_round(1, ["a", "b", "c"], ["d"], "g1"),
-               _game("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"))
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
+    )
     league = fold_all(League("l_t"), log)
     assert "g1" in league.results
     assert all(r["points"] == 0 and r["games"] == 0 for r in table.rows(league))

@@ -23,9 +23,7 @@ def test_a_player_resigns_and_the_game_goes_on_without_waiting_for_it(api, clien
     assert all(o["seat"] != owing for o in body["owed"])  # never owed again
     again = api.post("/v1/games/{id}/resign", gid, seats[owing]["token"])
     assert again.status_code == 200 and again.get_json()["version"] == body["version"]
-    acted = api.post(
-        "/v1/games/{id}/actions", gid, seats[owing]["token"], json={"type": "pass"}
-    )
+    acted = api.post("/v1/games/{id}/actions", gid, seats[owing]["token"], json={"type": "pass"})
     assert acted.status_code == 409 and acted.get_json()["code"] == "resigned"
 
 
