@@ -62,7 +62,7 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
     try:
         start + timedelta(seconds=spec["cadence_s"] * (spec["rounds"] - 1) + 86400)
     except OverflowError:
-        why = "the last round (start_at + (rounds - 1) * cadence_s) must fall before year 9999"
+        why = "the last round (start_at + (rounds - 1) * cadence_s) falls after the year 9999"
         raise Invalid("invalid_body", why, errors={"start_at": [why]}) from None
     if spec.get("late_join_until_round", 0) > spec["rounds"]:
         errors = {"late_join_until_round": ["must be at most rounds"]}

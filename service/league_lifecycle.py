@@ -6,7 +6,8 @@ follows in games (aborting, resigning) goes through the ordinary game commands.
   with no points), no round starts any more.
 - pause: `league.Paused`; no round starts while paused, running games go on.
 - resume: `league.Resumed` {round, from}: the remaining rounds are rescheduled from now,
-  the next one at once, the others one cadence apart.
+  the next one at once, the others one cadence apart (a next round whose time has not
+  come yet keeps its time).
 - withdraw: `league.MemberWithdrawn` {player, round, by}: the member is paired no more,
   and resigns from their unfinished games of this league so nobody waits for them (a
   member withdrawn for timeouts too, when the round that withdraws them starts).
@@ -14,6 +15,8 @@ follows in games (aborting, resigning) goes through the ordinary game commands.
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from events import codec
@@ -68,7 +71,11 @@ def resume(boot: Bootstrap, league_id: str, by: str) -> League:
         _running(league)
         if not league.paused:
             raise Conflict("league_not_paused", "the league is not paused")
-        data = {"by": by, "round": len(league.rounds) + 1, "from": codec.now_iso()}
+        following = len(league.rounds) + 1
+        start = codec.now_iso()
+        if following <= league.settings["rounds"] and league.due(following) > time.time():
+            start = _iso(league.due(following))  # not due yet: its time stands
+        data = {"by": by, "round": following, "from": start}
         return [Event("league.Resumed", data)]
 
     load(boot, league_id)
@@ -118,3 +125,8 @@ def _unfinished(boot: Bootstrap, league: League, player: str | None = None) -> l
             if rec.version and rec.status != FINISHED:
                 out.append(t.game)
     return out
+
+
+def _iso(ts: float) -> str:
+    when = datetime.fromtimestamp(ts, UTC)
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -9,7 +9,8 @@ import json
 import time
 
 from events import keys
-from service import league_commands, league_rounds
+from events.codec import parse_time
+from service import league_commands, league_queries, league_rounds
 from tests.leagues.helpers import in_seconds, league_body, new_league, operator
 from tests.leagues.test_league_api import started_league
 from tests.service.helpers import bearer, new_players
@@ -54,7 +55,7 @@ def test_leagues_are_listed_newest_first_filtered_and_paged(client, app):
 
 
 def test_pause_holds_new_rounds_and_resume_reschedules_them_from_now(client, app):
-    lid, players = started_league(client, app, n=3, rounds=3, cadence_s=3600)
+    lid, players = started_league(client, app, n=3, rounds=3, cadence_s=2)
     deps = app.extensions["marketfold"]
     op = {"token": _op_token(client, app)}
     res = client.post(f"/v1/leagues/{lid}/pause", headers=bearer(players[0]))
@@ -63,15 +64,29 @@ def test_pause_holds_new_rounds_and_resume_reschedules_them_from_now(client, app
     assert paused["status"] == "paused"
     again = client.post(f"/v1/leagues/{lid}/pause", headers=bearer(op))
     assert again.status_code == 409 and again.get_json()["code"] == "league_paused"
-    assert league_rounds.start_round(deps, lid, 2) in ("paused", "early")
+    time.sleep(2)  # round 2 falls due while paused: it does not start
+    assert league_rounds.start_round(deps, lid, 2) == "paused"
+    assert 2 not in league_queries.load(deps, lid).rounds
+    before = in_seconds(0)
     resumed = client.post(f"/v1/leagues/{lid}/resume", headers=bearer(op)).get_json()
     assert resumed["status"] == "running"
     two = next(s for s in resumed["schedule"] if s["round"] == 2)
     three = next(s for s in resumed["schedule"] if s["round"] == 3)
-    assert two["start_at"] < in_seconds(5) < three["start_at"] < in_seconds(3605)
+    assert before[:19] <= two["start_at"][:19] < in_seconds(1)[:19]  # from now
+    gap = parse_time(three["start_at"]) - parse_time(two["start_at"])
+    assert gap.total_seconds() == 2  # then at the league's cadence
     assert league_rounds.start_round(deps, lid, 2) == "started"  # due at once
     res = client.post(f"/v1/leagues/{lid}/resume", headers=bearer(op))
     assert res.status_code == 409 and res.get_json()["code"] == "league_not_paused"
+
+
+def test_resuming_before_the_next_round_is_due_keeps_its_time(client, app):
+    lid, _ = started_league(client, app, n=3, rounds=2, cadence_s=3600)
+    op = {"token": _op_token(client, app)}
+    planned = client.get(f"/v1/leagues/{lid}").get_json()["schedule"][1]["start_at"]
+    client.post(f"/v1/leagues/{lid}/pause", headers=bearer(op))
+    resumed = client.post(f"/v1/leagues/{lid}/resume", headers=bearer(op)).get_json()
+    assert resumed["schedule"][1]["start_at"] == planned
 
 
 def _op_token(client, app) -> str:
