@@ -118,3 +118,45 @@ def test_a_normal_end_says_completed():
         log.act_randomly(pick)
     assert log.rec.result["reason"] == "completed" and log.rec.result["resigned"] == []
     assert audit.verify(log.bundle()).ok
+
+
+def test_a_snapshot_keeps_resigned_seats_absences_and_extended_deadlines():
+    from events import snapshot
+
+    log = Log("black-market", 3)
+    log.expire_next()  # every seat's first production runs out
+    log.run({"type": "resign", "player": "p2"})
+    key = log.rec.owed()[0].key
+    old = log.rec.deadline(key)
+    log.run(
+        {
+            "type": "extend",
+            "key": key,
+            "old": old,
+            "new": "2031-01-01T00:00:00.000Z",
+            "reason": "outage",
+        }
+    )
+    assert log.rec.deadline(key) == "2031-01-01T00:00:00.000Z"
+    back = snapshot.decode(snapshot.encode(log.rec), log.rec.version)
+    assert back is not None and back.resigned == frozenset({2})
+    assert back.defaults_in_row == log.rec.defaults_in_row
+    assert back.deadline(key) == "2031-01-01T00:00:00.000Z"
+    assert audit.verify(log.bundle()).checks[0].ok
+
+
+def test_the_audit_refuses_a_default_applied_before_an_extended_deadline():
+    log = Log("goblin-market", 3)
+    key = log.rec.owed()[0].key
+    log.run(
+        {
+            "type": "extend",
+            "key": key,
+            "old": log.rec.deadline(key),
+            "new": "2031-01-01T00:00:00.000Z",
+            "reason": "outage",
+        }
+    )
+    log.expire_next()  # a day later: past the old deadline, a year before the new one
+    report = audit.verify(log.bundle())
+    assert not report.ok and "before its deadline 2031-01-01" in report.to_text()
