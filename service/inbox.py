@@ -3,7 +3,8 @@
 After every append the command loop calls `after_append`, which keeps
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
-`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped). It also
+`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped); a deadline
+renewed after an outage is a new `your_turn` with the new deadline. It also
 schedules the recording of a finished league game. `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).
 """
@@ -40,6 +41,11 @@ def after_append(boot: Bootstrap, old: Record, new: Record) -> None:
         if o.key not in before and o.seat in players:
             turn = {"type": "your_turn", **base, "kind": o.kind, "deadline": new.deadline(o.key)}
             notes.append((players[o.seat], {**turn, "version": new.version}))
+    for key, deadline in set(new.extended) - set(old.extended):  # after an outage
+        for o in new.owed():
+            if o.key == key and o.seat in players:
+                turn = {"type": "your_turn", **base, "kind": o.kind, "deadline": deadline}
+                notes.append((players[o.seat], {**turn, "version": new.version}))
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
         for seat, player in players.items():

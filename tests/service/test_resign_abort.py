@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 
+from events import keys
 from service import game_commands, outages
 from tests.service.helpers import bearer, by_seat, new_game, new_players
 
@@ -95,4 +97,8 @@ def test_a_deadline_inside_an_outage_gets_a_fresh_one_instead_of_its_default(cli
     owed = client.get(f"/v1/games/{gid}").get_json()["owed"][0]
     assert owed["deadline"] == data["new_deadline"] > old  # the one deadline everyone sees
     assert game_commands.expire(deps, gid, key) == "early"  # not extended twice
+    seat = rec.owed()[0].seat
+    player = rec.seats[seat].player
+    notes = [json.loads(f[b"n"]) for _, f in r.xrange(keys.player_feed(player))]
+    assert notes[-1]["type"] == "your_turn" and notes[-1]["deadline"] == data["new_deadline"]
     assert outages.beat(r, now + 1, threshold=15) is None  # a normal beat: no outage
