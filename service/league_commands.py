@@ -59,8 +59,9 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
     if start.timestamp() <= time.time():
         errors = {"start_at": ["must be in the future"]}
         raise Invalid("invalid_body", "the league must start in the future", errors=errors)
-    try:
-        start + timedelta(seconds=spec["cadence_s"] * (spec["rounds"] - 1) + 86400)
+    last = spec["cadence_s"] * (spec["rounds"] - 1)
+    try:  # the last round and its first deadline must fall within year 9999
+        start + timedelta(seconds=last + spec["decision_timeout_s"])
     except OverflowError:
         why = "the last round (start_at + (rounds - 1) * cadence_s) falls after the year 9999"
         raise Invalid("invalid_body", why, errors={"start_at": [why]}) from None
