@@ -11,6 +11,7 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from events.bundle import BundleError
 from events.decide import NotSeated
 from events.store import StaleVersion
 from games.base import InvalidAction, OptionError, RuleViolation
@@ -58,6 +59,27 @@ def problem(
     return body, status, headers
 
 
+def field_paths(messages: Any, path: str = "") -> dict[str, list[str]]:
+    """Flatten marshmallow's nested messages into the one shape of `errors`: a path
+    (`name`, `options.goal`, `points[0]`; `_body` for the body as a whole) -> messages."""
+    if isinstance(messages, str):
+        return {path or "_body": [messages]}
+    items = messages.items() if isinstance(messages, dict) else enumerate(messages)
+    if not isinstance(messages, dict) and all(isinstance(m, str) for m in messages):
+        return {path or "_body": list(messages)}
+    flat: dict[str, list[str]] = {}
+    for key, value in items:
+        if key == "_schema":
+            where = path or "_body"
+        elif isinstance(key, int):
+            where = f"{path}[{key}]"
+        else:
+            where = f"{path}.{key}" if path else str(key)
+        for name, said in field_paths(value, where).items():
+            flat.setdefault(name, []).extend(said)
+    return flat
+
+
 def _domain(e: errors.DomainError):
     status = next(s for kind, s in STATUS.items() if isinstance(e, kind))
     return problem(status, e.code, e.detail, **e.extra)
@@ -101,7 +123,13 @@ def register(app: Flask) -> None:
     )
     app.register_error_handler(
         ValidationError,
-        lambda e: problem(422, "invalid_body", "the request body is invalid", errors=e.messages),
+        lambda e: problem(
+            422, "invalid_body", "the request body is invalid", errors=field_paths(e.messages)
+        ),
+    )
+    app.register_error_handler(
+        BundleError,
+        lambda e: problem(422, "invalid_body", f"not a bundle: {e}", errors={e.path: [e.reason]}),
     )
     app.register_error_handler(
         InvalidAction,

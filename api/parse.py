@@ -5,40 +5,45 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import request
+from werkzeug.exceptions import HTTPException
 
 from api import present
 from api.errors import Problem
+from events import codec
 from service.errors import Invalid, NotFound
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder
-JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
-EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff, maybe one of a pair
 FEED_ID = re.compile(r"([0-9]{1,20})(?:-([0-9]{1,20}))?")
 MAX_U64 = 2**64 - 1  # each part of a Redis stream id
 
 
-def body() -> Any:
-    """Return the JSON body, or refuse it if it is not JSON or nests too deeply."""
-    raw, limit = request.get_data(cache=True), request.max_content_length
+def body(check_text: Callable[[bytes], None] | None = None, any_type: bool = False) -> Any:
+    """Return the JSON body, or refuse it if it is not JSON or nests too deeply;
+    `check_text` may refuse the raw text first (raising), before it is decoded. With
+    `any_type`, the bytes are read as JSON whatever `Content-Type` says (UTF-8, with or
+    without a byte order mark)."""
+    raw, limit = _raw_body(), request.max_content_length
     if request.content_length is None and limit and len(raw) >= limit:
         # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
         raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
-    if _too_deep(raw, MAX_DEPTH):
+    if check_text is not None:
+        check_text(raw)
+    if codec.nests_deeper_than(raw, MAX_DEPTH):
         raise Invalid(
             "invalid_body",
             f"the body nests arrays and objects deeper than {MAX_DEPTH} levels",
             errors={"_body": [f"at most {MAX_DEPTH} levels of nesting"]},
         )
     try:
-        data = request.get_json(silent=True)
+        data = request.get_json(silent=True, force=any_type)
     except RecursionError:  # belt and braces: the depth check should catch it first
         data = None
     if data is None:
@@ -50,7 +55,28 @@ def body() -> Any:
             "the body holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text",
             errors={where: ["a string holds a lone surrogate"]},
         )
+    return data if any_type else whole_numbers(data)
+
+
+def whole_numbers(data: Any) -> Any:
+    """Return `data` with every integral number as an int: JSON has one number type, so `2.0`
+    is the integer 2 (as JSON Schema says); the rules and the field checks see 2."""
+    if isinstance(data, float) and data.is_integer():
+        return int(data)
+    if isinstance(data, dict):
+        return {key: whole_numbers(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [whole_numbers(value) for value in data]
     return data
+
+
+def _raw_body() -> bytes:
+    try:
+        return request.get_data(cache=True)
+    except HTTPException:
+        raise  # too large (413), or the client went away
+    except Exception as e:  # the server's reader refused the bytes (e.g. a bad chunk size)
+        raise Problem(400, "invalid_body", f"the body could not be read: {e}") from e
 
 
 def _lone_surrogate(data: Any) -> str | None:
@@ -72,20 +98,6 @@ def _is_text(data: Any) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _too_deep(raw: bytes, limit: int) -> bool:
-    """Return True if JSON text nests deeper than `limit`, in C-speed passes: strip the
-    strings, keep the brackets, then peel one level of empty pairs per pass."""
-    if raw.count(b"[") + raw.count(b"{") <= limit:
-        return False
-    brackets = JSON_STRING.sub(b"", raw).translate(None, NOT_BRACKET)
-    for _ in range(limit):
-        peeled = EMPTY_PAIR.sub(b"", brackets)
-        if len(peeled) == len(brackets):
-            break  # unbalanced or stray brackets: not JSON, the decoder will say so
-        brackets = peeled
-    return EMPTY_PAIR.search(brackets) is not None
 
 
 def game_id(value: str) -> str:

@@ -22,7 +22,7 @@ import games  # noqa: E402
 from events import audit, codec, decide, envelope  # noqa: E402
 from events.record import Record, fold_all  # noqa: E402
 from games.base import Event  # noqa: E402
-from games.rng import Rng  # noqa: E402
+from games.rng import Rng, commitment  # noqa: E402
 from games.schemas import random_action  # noqa: E402
 
 
@@ -45,13 +45,14 @@ def finished_bundle(ruleset: str, players: int, seed: int) -> dict:
     )
     rec, log = Record(f"bench-{ruleset}-{seed}"), []
     created = {
+        "game_id": rec.game_id,
         "ruleset": ruleset,
         "rules_version": game.rules_version,
         "players": players,
         "options": game.normalize_options({}, players),
         "decision_timeout_s": None,
         "creator": "bench",
-        "seed_commitment": hashlib.sha256(secret).hexdigest(),
+        "seed_commitment": commitment(rec.game_id, secret),
     }
     rec = _append(rec, log, [Event("game.Created", created)], "system", {"type": "create"}, (0, 0))
     for n in range(players):
@@ -83,7 +84,7 @@ def finished_bundle(ruleset: str, players: int, seed: int) -> dict:
         start = rec.draws
         rec = _append(rec, log, events, actor, cmd, (start, rng.counter))
     ended = {"result": game.result(rec.state).to_json(), "seed": secret.hex()}
-    at = codec.now_iso()
+    at = log[-1]["at"]  # game.Ended is part of the last command: the same time
     (env,) = envelope.build([Event("game.Ended", ended)], rec.version, "system", "end", at)
     log += codec.seal([env], rec.last_hash)
     return audit.bundle(fold_all(rec, [env]), log, secret.hex())

@@ -3,14 +3,49 @@
 On SIGTERM (graceful stop) and SIGINT/SIGQUIT (quick stop) a worker first ends its open
 event streams, so that it stops within moments instead of waiting out its graceful
 timeout for connections that would never finish by themselves.
+
+A request gunicorn refuses itself, before the app sees it (a request line over its
+limit, too many or too large headers, a header with control characters, a malformed
+request line), is answered with problem+json like every other error, not gunicorn's
+HTML page: each worker replaces gunicorn's error writer with `write_problem`.
 """
 
+import json
 import signal
+
+from gunicorn import util
+
+CODES = {  # gunicorn's statuses for requests it cannot take
+    400: "bad_request",
+    403: "forbidden",
+    414: "request_line_too_long",
+    417: "expectation_failed",
+    431: "headers_too_large",
+    500: "internal_error",
+    501: "not_implemented",
+}
+
+
+def write_problem(sock, status: int, reason: str, message: str) -> None:
+    """Write gunicorn's refusal as problem+json (the signature of gunicorn.util.write_error)."""
+    from api.errors import problem
+
+    code = CODES.get(status, "http_error")
+    if status == 400 and "header" in message.lower():
+        code = "invalid_header"
+    body, _, _ = problem(status, code, message or reason)
+    payload = json.dumps(body).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(payload)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + payload)
 
 
 def post_worker_init(worker):
     from api import streams
 
+    util.write_error = write_problem  # gunicorn's workers call util.write_error
     for sig, handler in (
         (signal.SIGTERM, worker.handle_exit),
         (signal.SIGINT, worker.handle_quit),

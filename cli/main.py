@@ -105,15 +105,18 @@ def demo(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     """Verify a bundle offline; exit 0 only when every check passes."""
-    from events import audit
+    from events import audit, bundle
 
     try:
-        text = sys.stdin.read() if args.bundle == "-" else Path(args.bundle).read_text("utf-8")
-        data = json.loads(text)
-    except (OSError, ValueError) as e:
+        raw = sys.stdin.buffer.read() if args.bundle == "-" else Path(args.bundle).read_bytes()
+        bundle.check_text(raw)
+        report = audit.verify(json.loads(raw))
+    except bundle.BundleError as e:
+        print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError, RecursionError) as e:
         print(f"marketfold verify: cannot read {args.bundle}: {e}", file=sys.stderr)
         return 2
-    report = audit.verify(data if isinstance(data, dict) else {})
     print(json.dumps(report.to_json(), indent=2) if args.json else report.to_text())
     return 0 if report.ok else 1
 

@@ -18,6 +18,12 @@ from cli.supervisor import Child, Supervisor, spawn
 
 logger = logging.getLogger("marketfold.serve")
 GRACEFUL_S = 5  # gunicorn finishes requests in flight this long; streams end at once
+# What gunicorn itself refuses before the app sees a request (answered as problem+json by
+# cli.gunicorn_conf; docs/reliability.md, "Requests refused before the app"): gunicorn's
+# defaults, said here so that they are written down once.
+LIMIT_REQUEST_LINE = 4094  # bytes of "METHOD /path?query HTTP/1.1": 414 beyond
+LIMIT_REQUEST_FIELDS = 100  # header fields: 431 beyond
+LIMIT_REQUEST_FIELD_SIZE = 8190  # bytes of one header field: 431 beyond
 
 
 def gunicorn_argv(
@@ -50,6 +56,12 @@ def gunicorn_argv(
         str(GRACEFUL_S),
         "--log-level",
         log_level,
+        "--limit-request-line",
+        str(LIMIT_REQUEST_LINE),
+        "--limit-request-fields",
+        str(LIMIT_REQUEST_FIELDS),
+        "--limit-request-field_size",
+        str(LIMIT_REQUEST_FIELD_SIZE),
     ]
 
 

@@ -1,4 +1,5 @@
-"""Verify an exported game without trusting the server: chain, seed, every command, result.
+"""Verify an exported game without trusting the server: chain, seed, every command, result,
+the header against the log, and the times.
 
 Works offline on a bundle (see `bundle`), for every game in the registry: it folds the
 log with the game's own rules and decides every recorded command again.
@@ -12,12 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from events import codec, decide, ending, envelope
+from events import binding, codec, decide, ending, envelope
+from events.bundle import FORMAT
+from events.bundle import check as check_shape
 from events.record import Record, fold
+from events.times import Clock
 from games.base import RuleViolation
-from games.rng import Rng
-
-FORMAT = "marketfold-bundle/1"
+from games.rng import Rng, commitment
 
 
 @dataclass
@@ -75,6 +77,8 @@ def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) ->
             "status": record.status,
             "players": record.players,
             "options": record.options,
+            "decision_timeout_s": record.decision_timeout_s,
+            "league": record.league,
             "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in record.seats],
             "version": record.version,
         },
@@ -84,23 +88,46 @@ def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) ->
 
 
 def verify(data: dict[str, Any]) -> Report:
-    """Check a bundle: hash chain, seed and draws, every command decided again, result."""
+    """Check a bundle: hash chain, seed and draws, every command decided again, result,
+    the header against the log, and the times. A bundle not of the published shape, or
+    beyond its bounds, raises BundleError."""
+    check_shape(data)
     events = data.get("events") or []
-    report = Report(str((data.get("game") or {}).get("id", "?")), len(events))
+    header = data.get("game") if isinstance(data.get("game"), dict) else {}
+    report = Report(str(header.get("id", "?")), len(events))
     chain, seed_check = Check("hash chain"), Check("seed and random draws")
     replay, result = Check("every command decided again"), Check("final result recounted")
-    report.checks = [chain, seed_check, replay, result]
+    bound, times = Check("header bound to the log"), Check("times and deadlines")
+    report.checks = [chain, seed_check, replay, result, bound, times]
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report
+    logged_id = binding.from_log(events)["id"]
+    report.game_id = str(logged_id) if logged_id else report.game_id
     _check_chain(events, chain)
+    if problems := binding.disagreements(header, events):
+        bound.fail(1, "; ".join(problems))
+    else:
+        bound.detail = "id, ruleset, rules version, options, seats, timeout, league as logged"
+    clock = Clock()
+    clock.order(events)
     seed = _check_seed(data, events, seed_check)
     if chain.ok and seed is not None:
-        _replay(events, seed, seed_check, replay, result)
+        _replay(events, seed, seed_check, replay, result, clock)
     else:
         for check in (replay, result):
             check.fail(None, "not checked: the chain or the seed failed")
+    _check_times(clock, times, replay.ok and chain.ok and seed is not None)
     return report
+
+
+def _check_times(clock: Clock, check: Check, replayed: bool) -> None:
+    if clock.problems:
+        check.fail(clock.problems[0][0], "; ".join(p for _, p in clock.problems[:20]))
+    elif not replayed:
+        check.fail(None, "deadlines not checked: the replay did not finish")
+    else:
+        check.detail = "times never go backwards; every action, default, resolution in time"
 
 
 def _check_chain(events: list[dict[str, Any]], check: Check) -> None:
@@ -120,8 +147,8 @@ def _check_chain(events: list[dict[str, Any]], check: Check) -> None:
 
 def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check) -> bytes | None:
     created = events[0]
-    commitment = created.get("data", {}).get("seed_commitment")
-    if created.get("type") != "game.Created" or not commitment:
+    committed = created.get("data", {}).get("seed_commitment")
+    if created.get("type") != "game.Created" or not committed:
         check.fail(1, "the first event is not game.Created with a seed commitment")
         return None
     ended = events[-1] if events[-1].get("type") == "game.Ended" else None
@@ -134,7 +161,9 @@ def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check
     except ValueError:
         check.fail(None, "the revealed seed is not hex")
         return None
-    if hashlib.sha256(seed).hexdigest() != commitment:
+    game_id = created["data"].get("game_id")
+    expected = commitment(game_id, seed) if game_id else hashlib.sha256(seed).hexdigest()
+    if expected != committed:
         check.fail(1, "the revealed seed does not match the commitment logged at creation")
         return None
     if ended and ended["data"].get("seed") != revealed:
@@ -153,7 +182,7 @@ def _groups(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return groups
 
 
-def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check) -> None:
+def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check, clock: Clock):
     ruleset, version = events[0]["data"].get("ruleset"), events[0]["data"].get("rules_version")
     if games.get(ruleset, version) is None:
         replay.fail(1, f"no rules {ruleset!r} at version {version} to replay with")
@@ -169,6 +198,7 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
                 return result.fail(None, "not checked: the replay stopped")
             rec = fold(rec, first)
             continue
+        clock.command(rec, first)
         if first.get("draws", [draws])[0] != draws:
             seed_check.fail(first["seq"], f"draws should continue from {draws}")
         expected = _expected(rec, cmd, seed, first, replay)
@@ -189,6 +219,7 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
             )
             return result.fail(None, "not checked: the replay stopped")
         for env in group:
+            clock.event(rec, env)
             rec = fold(rec, env)
     if seed_check.ok:
         seed_check.detail = f"commitment matches; {draws} draws re-derived"
@@ -205,11 +236,6 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     except (RuleViolation, decide.NotSeated, KeyError, ValueError) as e:
         replay.fail(first["seq"], f"the rules refuse this {cmd.get('type')} command: {e}")
         return None
-    if cmd.get("type") == "expire":
-        deadline = rec.deadline(cmd["key"])
-        if deadline and codec.parse_time(first["at"]) < codec.parse_time(deadline):
-            replay.fail(first["seq"], f"a default was applied before its deadline {deadline}")
-            return None
     built = envelope.build(evs, rec.version, actor, "", "")
     envs = [(env["type"], env["data"], env["visible_to"], env["actor"]) for env in built]
     after = rec

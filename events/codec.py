@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
 GENESIS = "0" * 64
+JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
 
 
 def canonical(value: Any) -> str:
@@ -47,3 +51,18 @@ def dumps(envelope: dict[str, Any]) -> str:
 def loads(raw: str | bytes) -> dict[str, Any]:
     """Decode an envelope read from the stream."""
     return json.loads(raw)
+
+
+def nests_deeper_than(raw: bytes, limit: int) -> bool:
+    """Return True if JSON text nests arrays and objects deeper than `limit`, without
+    decoding it (10,000 levels would crash the decoder), in C-speed passes: strip the
+    strings, keep the brackets, then peel one level of empty pairs per pass."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    brackets = JSON_STRING.sub(b"", raw).translate(None, NOT_BRACKET)
+    for _ in range(limit):
+        peeled = EMPTY_PAIR.sub(b"", brackets)
+        if len(peeled) == len(brackets):
+            break  # unbalanced or stray brackets: not JSON, the decoder will say so
+        brackets = peeled
+    return EMPTY_PAIR.search(brackets) is not None

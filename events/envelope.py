@@ -1,8 +1,10 @@
 """The event envelope, built in one place for every log (a game's, a league's, the audit's).
 
 An envelope is `seq, type, data, actor, at, cause, visible_to`, plus a random `salt` on
-a hidden event (so its hash cannot be searched for a small secret); `codec.seal` then
-adds `prev` and `hash`. Its `data` is exactly what a reload of the stream sees.
+a hidden event and on every event of a player's action (whose `cause` is the client's
+Idempotency-Key and whose `command` is the action sent, both shown to that player only
+until the game ends), so its hash cannot be searched for a small secret; `codec.seal`
+then adds `prev` and `hash`. Its `data` is exactly what a reload of the stream sees.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def build(
             "cause": cause,
             "visible_to": list(event.visible_to) if hidden else "all",
         }
-        if hidden:
+        if hidden or isinstance(actor, int):
             env["salt"] = secrets.token_hex(16)
         out.append(env)
     return out

@@ -11,6 +11,8 @@ from typing import Any
 from events.record import FINISHED, Record
 from games.base import Event
 
+HIDDEN_CAUSE = "hidden"  # what others see of a player's Idempotency-Key until the end
+
 
 def may_see(envelope: dict[str, Any], seat: int | None) -> bool:
     """Return True if `seat` (None: a spectator) may see the envelope's data in full."""
@@ -21,14 +23,17 @@ def may_see(envelope: dict[str, Any], seat: int | None) -> bool:
 def redact(envelope: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
     """Return the envelope as `seat` may see it; everything opens once the game is over.
 
-    A player's `command` (the action object it sent) is shown only to that player, since
-    it may be a secret such as a sealed bid; its public effects are in the events.
+    A player's `command` (the action object it sent) and `cause` (its Idempotency-Key,
+    which a client may derive from the body) are shown only to that player, since either
+    may give away a secret such as a sealed bid; others see the cause as `hidden`, and no
+    salt, so the hash cannot be searched either. The public effects are in the events.
     """
     if record.status == FINISHED:
         return envelope
     shown = envelope
-    if "command" in envelope and isinstance(envelope["actor"], int) and envelope["actor"] != seat:
-        shown = {k: v for k, v in envelope.items() if k != "command"}
+    if isinstance(envelope["actor"], int) and envelope["actor"] != seat:
+        shown = {k: v for k, v in envelope.items() if k not in ("command", "salt")}
+        shown["cause"] = HIDDEN_CAUSE
     if may_see(envelope, seat):
         return shown
     event = Event(envelope["type"], envelope["data"], tuple(envelope["visible_to"]))

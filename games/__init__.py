@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.archive.gobcon_v1 import GAME as GOBCON_V1
 from games.base import Game
 from games.black_market import GAME as BLACK_MARKET
 from games.gobcon import GAME as GOBCON
@@ -18,9 +19,12 @@ REGISTRY: dict[str, Game] = {
 
 # Earlier rules versions kept importable, so that games played under them replay and verify
 # under the rules they were played with: (ruleset id, rules_version) -> game. When a game's
-# rules change, copy its package (e.g. games/goblin_market_v1/), register the copy here and
-# raise `rules_version` in the new one.
-ARCHIVE: dict[tuple[str, int], Game] = {}
+# rules change, freeze its package first (`python tools/archive_rules.py <package> <version>`
+# writes games/archive/<package>_v<version>/), register the copy here and raise
+# `rules_version` in the live one.
+ARCHIVE: dict[tuple[str, int], Game] = {
+    (GOBCON_V1.id, GOBCON_V1.rules_version): GOBCON_V1,
+}
 
 
 def get(ruleset_id: str, version: int | None = None) -> Game | None:

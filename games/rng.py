@@ -17,6 +17,12 @@ T = TypeVar("T")
 SPACE = 1 << 256
 
 
+def commitment(game_id: str, seed: bytes) -> str:
+    """Return the seed's commitment, bound to its game: hex SHA-256 of the game id's UTF-8
+    bytes immediately followed by the 32 seed bytes."""
+    return hashlib.sha256(game_id.encode("utf-8") + seed).hexdigest()
+
+
 def draw(seed: bytes, k: int) -> int:
     """Return draw number `k` of `seed` as an integer in [0, 2**256)."""
     mac = hmac.new(seed, b"marketfold:draw:" + str(k).encode("ascii"), hashlib.sha256)

@@ -17,7 +17,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
     "SNAPSHOT_EVERY": 1,
     "MAX_BODY_BYTES": 64 * 1024,
-    "MAX_BUNDLE_BYTES": 32 * 1024 * 1024,  # POST /v1/verify takes whole exported games
+    "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
     "COMMAND_RETRIES": 8,
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream

@@ -6,14 +6,14 @@ game; it passes a fixed game id and is idempotent, since a league job may run tw
 
 from __future__ import annotations
 
-import hashlib
 import time
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import codec, decide, keys
-from games.base import Event, Game
-from games.rng import Rng
+from events import codec, decide, keys, times
+from games.base import Event, Game, RuleViolation
+from games.rng import Rng, commitment
 from service import loop, outages
 from service.errors import Invalid
 from service.game_log import GameLog
@@ -59,13 +59,14 @@ def create_game(
     if not boot.redis.set(seed_key, seed, nx=True):  # racing league workers agree
         seed = boot.redis.get(seed_key)
     data = {
+        "game_id": game_id,
         "ruleset": game.id,
         "rules_version": game.rules_version,
         "players": players,
         "options": options,
         "decision_timeout_s": timeout,
         "creator": creator,
-        "seed_commitment": hashlib.sha256(seed).hexdigest(),
+        "seed_commitment": commitment(game_id, seed),
     }
     if league:
         data["league"] = {k: league[k] for k in ("id", "round", "table")}
@@ -106,11 +107,22 @@ def act(
     idem: str,
     if_match: int | None,
 ) -> Outcome:
-    """Apply one player's action."""
+    """Apply one player's action; an action later than its decision's deadline plus the
+    grace of the time model (events.times) is refused, its default is on its way."""
+
+    def decide_act(rec: Record, rng: Rng):
+        seat = rec.seat_of(player_id)
+        if seat is not None and (late := times.overdue(rec, seat, datetime.now(UTC))):
+            raise RuleViolation(
+                f"decision {late[0]!r} was due at {late[1]}; its default is being applied",
+                code="deadline_passed",
+            )
+        return decide.act(rec, player_id, action, rng)
+
     return loop.run(
         boot,
         GameLog(boot, game_id, body=action),
-        lambda rec, rng: decide.act(rec, player_id, action, rng),
+        decide_act,
         cause=idem,
         idem=f"{player_id}:{idem}",
         if_match=if_match,

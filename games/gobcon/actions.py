@@ -10,6 +10,7 @@ from games.gobcon.checks import cheapest_item
 from games.gobcon.contest import roller
 from games.gobcon.state import (
     AIM,
+    ANSWER,
     DISCARD,
     JOIN,
     LM_DISCARD,
@@ -55,9 +56,20 @@ def parse(action: Any) -> str:
 
 
 def aim_candidates(state: State) -> list[Seat]:
-    """Return the seats the pending Special may be aimed at."""
-    pending = state.pending
-    return targets(state, pending.seat, state.card(pending.card))
+    """Return the seats the Special on top of the chain may be aimed at."""
+    top = state.top
+    return targets(state, top.seat, state.card(top.card))
+
+
+def aim_default(state: State) -> Seat:
+    """Return the target a deadline picks: for an answer, the player whose card it answers
+    (or else the active player) when it may; otherwise the first candidate to the left."""
+    seats = aim_candidates(state)
+    if state.top.kind == ANSWER:
+        for seat in (state.chain[-2].seat, state.active):
+            if seat in seats:
+                return seat
+    return seats[0]
 
 
 def _sequential(state: State) -> list[Owed]:
@@ -65,8 +77,8 @@ def _sequential(state: State) -> list[Owed]:
     if phase in (PLAY, DISCARD):
         return [Owed(seat, "turn", f"turn-{tick}", {"type": "end_turn"})]
     if phase == AIM:
-        default = {"type": "target", "seat": aim_candidates(state)[0]}
-        return [Owed(seat, "target", f"target-{tick}", default)]
+        default = {"type": "target", "seat": aim_default(state)}
+        return [Owed(state.top.seat, "target", f"target-{tick}", default)]
     if phase == LM_DISCARD and len(state.items[seat]) > 1:
         default = {"type": "lose_item", "card": cheapest_item(state, seat)}
         return [Owed(seat, "lose_item", f"lose_item-{tick}", default)]

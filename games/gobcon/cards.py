@@ -20,7 +20,7 @@ FACES = ("darth", "black", "green", "king")
 DARTH, BLACK, GREEN, KING = range(4)
 DIE_FACE = {1: DARTH, 2: BLACK, 3: BLACK, 4: GREEN, 5: GREEN, 6: KING}
 
-FRIEND_ABILITIES = ("none", "bonus", "all_bonus", "fair_play", "good_loser", "logorrea")
+FRIEND_ABILITIES = ("none", "bonus", "malus", "all_bonus", "fair_play", "good_loser", "logorrea")
 SPECIAL_EFFECTS = (
     "bonus",
     "malus",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from games.base import RuleViolation, Seat
+from games.gobcon.cards import Card
 from games.gobcon.effects import has_effect
 from games.gobcon.scoring import item_value
-from games.gobcon.state import State, logorrea_owner, prohibited
+from games.gobcon.state import Link, State, committed, logorrea_owner, prohibited
 
 Problem = RuleViolation | None  # why a card may not be played, ready to raise
 
@@ -40,21 +41,33 @@ def play_problem(state: State, seat: Seat, inst: str) -> Problem:
     return None
 
 
-def response_problem(state: State, seat: Seat, inst: str) -> Problem:
-    """Return why `seat` may not answer the open window with `inst`, or None."""
+def answer_has_effect(state: State, seat: Seat, card: Card, link: Link) -> bool:
+    """Return True if `card` answering `link` would do something now (a cancel needs a
+    card on the link that is still waiting to take effect)."""
+    if card.kind == "cancel":
+        return link.live
+    return has_effect(state, seat, card)
+
+
+def response_problem(state: State, seat: Seat, inst: str, link: Link | None = None) -> Problem:
+    """Return why `seat` may not answer `link` (by default the open window's) with `inst`."""
+    link = link or state.top
     card = state.card(inst)
     if not card.any_time:
         return RuleViolation(
             f"{card.id} can only be played on your own turn", code="not_any_time", field="card"
         )
-    answered = state.card(state.pending.card) if state.pending else None
-    if answered and answered.type == "special" and card.kind != "cancel":
+    if inst in committed(state):
+        return RuleViolation(
+            f"{inst} already answers a card below", code="card_committed", field="card"
+        )
+    if link.live and state.card(link.card).type == "special" and card.kind != "cancel":
         return RuleViolation(
             "only a cancel may answer a Special before it takes effect",
             code="special_resolving",
             field="card",
         )
-    if not has_effect(state, seat, card):
+    if not answer_has_effect(state, seat, card, link):
         return RuleViolation(f"{card.id} would have no effect now", code="no_effect", field="card")
     return None
 

@@ -76,10 +76,12 @@ def _friend(raw: dict[str, Any], where: str) -> dict[str, Any]:
     if kind not in FRIEND_ABILITIES:
         raise OptionError(f"{where}.ability.kind", f"must be one of {list(FRIEND_ABILITIES)}")
     out: dict[str, Any] = {"kind": kind}
-    if kind == "bonus":
+    if kind in ("bonus", "malus"):
         out["category"] = _category(ability.get("category"), f"{where}.ability.category")
     elif "category" in ability:
-        raise OptionError(f"{where}.ability.category", "only a bonus ability has a category")
+        raise OptionError(
+            f"{where}.ability.category", "only a bonus or malus ability has a category"
+        )
     return {"gp": _int(raw.get("gp"), f"{where}.gp", -GP_LIMIT, GP_LIMIT), "ability": out}
 
 

@@ -1,8 +1,5 @@
-"""What a played card does once its reaction window (if any) has closed without cancelling it.
-
-Also the answers given in a window: cancels, and any-time Specials that land on the
-answering player (bonus-like cards) or on the player whose play they answer (malus-like).
-"""
+"""What a played card does once its reaction window (if any) has closed without cancelling
+it, and what follows a Special reaching its target (`side_effects`, for answers too)."""
 
 from __future__ import annotations
 
@@ -10,7 +7,7 @@ from games.base import Event, Seat
 from games.gobcon.cards import Card
 from games.gobcon.events import event
 from games.gobcon.evolve import evolve
-from games.gobcon.state import State, logorrea_owner, prohibited, responders
+from games.gobcon.state import State, logorrea_owner, prohibited
 from games.kit import others
 
 
@@ -38,7 +35,7 @@ def has_effect(state: State, seat: Seat, card: Card) -> bool:
     if card.kind == "lift_prohibitions":
         return bool(prohibitions_of(state, seat))
     if card.kind == "cancel":
-        return state.pending is not None
+        return False  # a cancel only ever answers a card: `checks.answer_has_effect`
     return True
 
 
@@ -76,40 +73,3 @@ def resolve_pending(state: State) -> list[Event]:
     target = state.pending.target
     done = event("SpecialResolved", seat=seat, card=inst, target=target)
     return [done, *side_effects(evolve(state, done), card, target)]
-
-
-def react(state: State) -> list[Event]:
-    """Open a reaction window on the pending play, or let it take effect at once."""
-    pending = state.pending
-    seats = responders(state, pending.seat)
-    if seats:
-        return [
-            event(
-                "WindowOpened",
-                seat=pending.seat,
-                card=pending.card,
-                target=pending.target,
-                responders=seats,
-            )
-        ]
-    return resolve_pending(state)
-
-
-def answer(state: State) -> list[Event]:
-    """Apply the next revealed answer of the window, or close the window."""
-    window = state.window
-    if not window.queue:
-        return [event("WindowClosed", cancelled=state.pending is None)]
-    seat, inst = window.queue[0]
-    card = state.card(inst)
-    if not has_effect(state, seat, card):
-        return [event("ResponseReturned", seat=seat, card=inst)]
-    if card.kind == "cancel":
-        pending = state.pending
-        return [
-            event("ResponsePlayed", seat=seat, card=inst, target=pending.seat),
-            event("PlayCancelled", seat=pending.seat, card=pending.card, by=seat, cancel=inst),
-        ]
-    target = window.seat if card.targets_other else seat
-    played = event("ResponsePlayed", seat=seat, card=inst, target=target)
-    return [played, *side_effects(evolve(state, played), card, target)]

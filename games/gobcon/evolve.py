@@ -12,7 +12,17 @@ from games.gobcon.cards import base_id, catalog_of, instances
 from games.gobcon.events import EVENTS
 from games.gobcon.evolve_plays import PLAYS
 from games.gobcon.moves import drop, set_at, to_discard, with_hand
-from games.gobcon.state import DISCARD, DRAW, LM_PASS, NEXT, State, draw_step, start_step, update
+from games.gobcon.state import (
+    DISCARD,
+    DRAW,
+    LM_DISCARD,
+    LM_PASS,
+    NEXT,
+    State,
+    draw_step,
+    start_step,
+    update,
+)
 from games.kit import OVER
 
 
@@ -86,7 +96,7 @@ def _logorrea_passed(state: State, d: Data) -> State:
 def _logorrea_left(state: State, d: Data) -> State:
     state = update(state, friends=set_at(state.friends, d["seat"], None))
     state = to_discard(state, d["card"])
-    return _after_draw(state) if d["reason"] == "no_items" else state
+    return _after_draw(state) if state.phase in (LM_DISCARD, LM_PASS) else state
 
 
 def _reshuffled(state: State, d: Data) -> State:
@@ -111,7 +121,7 @@ def _turn_ended(state: State, d: Data) -> State:
 
 
 def _finished(state: State, d: Data) -> State:
-    return update(state, phase=OVER, reason=d["reason"], winners=tuple(d["winners"]), pending=None)
+    return update(state, phase=OVER, reason=d["reason"], winners=tuple(d["winners"]), chain=())
 
 
 APPLY: dict[str, Handler] = {

@@ -8,18 +8,23 @@ from games.catalog import Data, Handler
 from games.gobcon.moves import drop, place, set_at, to_discard, with_hand
 from games.gobcon.state import (
     AIM,
+    ANSWER,
     ANSWERING,
     CLOSING,
     EFFECT,
     JOIN,
     PLAY,
+    PLAYED,
     REACT,
     ROLL,
+    SETTLE,
+    STEP_RESUMES,
     WINDOW,
     Contest,
-    Pending,
+    Link,
     State,
     Window,
+    step_marker,
     update,
 )
 
@@ -27,51 +32,72 @@ from games.gobcon.state import (
 def _card_played(state: State, d: Data) -> State:
     seat = d["seat"]
     state = with_hand(state, seat, drop(state.hands[seat], d["card"]))
-    pending = Pending(seat, d["card"], d["target"])
-    return update(state, pending=pending, phase=AIM if d["aim"] else REACT)
+    link = Link(seat, d["card"], d["target"])
+    return update(state, chain=(link,), phase=AIM if d["aim"] else REACT)
+
+
+def _with_top(state: State, **changes) -> State:
+    return update(state, chain=(*state.chain[:-1], replace(state.chain[-1], **changes)))
 
 
 def _target_chosen(state: State, d: Data) -> State:
-    return update(state, pending=replace(state.pending, target=d["target"]), phase=REACT)
+    return update(_with_top(state, target=d["target"]), phase=REACT)
 
 
 def _window_opened(state: State, d: Data) -> State:
-    window = Window(f"respond-{state.tick}", d["seat"], tuple(d["responders"]))
-    return update(state, window=window, phase=WINDOW)
+    window = Window(f"respond-{state.tick}", tuple(d["responders"]))
+    if d["card"] is None:  # a step of the turn: a link of its own, remembered as held
+        step = Link(None, None, None, d["step"], window)
+        return update(state, chain=(*state.chain, step), held=step_marker(state), phase=WINDOW)
+    return update(_with_top(state, window=window), phase=WINDOW)
 
 
 def _response_submitted(state: State, d: Data) -> State:
     window = state.window
     submitted = (*window.submitted, (d["seat"], d["card"]))
-    return update(state, window=replace(window, submitted=submitted))
+    return _with_top(state, window=replace(window, submitted=submitted))
 
 
 def _responses_revealed(state: State, d: Data) -> State:
-    queue = tuple((r["seat"], r["card"]) for r in d["responses"] if r["card"] is not None)
-    return update(state, window=replace(state.window, queue=queue), phase=ANSWERING)
-
-
-def _pop(state: State, d: Data) -> State:
-    queue = tuple(q for q in state.window.queue if q != (d["seat"], d["card"]))
-    return update(state, window=replace(state.window, queue=queue))
+    window = state.window
+    sealed = dict(window.submitted)
+    queue = tuple((s, sealed[s]) for s in window.responders if sealed.get(s) is not None)
+    return update(_with_top(state, window=replace(window, queue=queue)), phase=ANSWERING)
 
 
 def _response_played(state: State, d: Data) -> State:
     seat, card = d["seat"], d["card"]
-    state = with_hand(_pop(state, d), seat, drop(state.hands[seat], card))
-    return place(state, card, d["target"], state.card(card).keep)
+    window = state.window
+    queue = window.queue[window.queue.index((seat, card)) + 1 :]  # earlier ones go back unnamed
+    state = _with_top(state, window=replace(window, queue=queue))
+    state = with_hand(state, seat, drop(state.hands[seat], card))
+    link = Link(seat, card, d["target"], ANSWER)
+    return update(state, chain=(*state.chain, link), phase=AIM if d["aim"] else REACT)
+
+
+def _response_resolved(state: State, d: Data) -> State:
+    state = update(state, chain=state.chain[:-1], phase=ANSWERING)
+    return place(state, d["card"], d["target"], state.card(d["card"]).keep)
 
 
 def _play_cancelled(state: State, d: Data) -> State:
-    return to_discard(update(state, pending=None), d["card"])
+    chain = state.chain[:-1]  # the cancel leaves the chain; the card it answered is cancelled
+    chain = (*chain[:-1], replace(chain[-1], cancelled=True))
+    return to_discard(update(state, chain=chain, phase=ANSWERING), d["card"], d["cancel"])
 
 
 def _window_closed(state: State, d: Data) -> State:
-    return update(state, window=None, phase=EFFECT if state.pending else PLAY)
+    top = state.chain[-1]
+    if top.live:
+        state = _with_top(state, window=None)
+        return update(state, phase=EFFECT if top.kind == PLAYED else SETTLE)
+    chain = state.chain[:-1]  # a step, or a cancelled card: the window below goes on
+    phase = ANSWERING if chain else STEP_RESUMES.get(top.kind, PLAY)
+    return update(state, chain=chain, phase=phase)
 
 
 def _resolved(state: State, kind: str) -> State:
-    return update(state, pending=None, used=(*state.used, kind), phase=PLAY)
+    return update(state, chain=(), used=(*state.used, kind), phase=PLAY)
 
 
 def _friend_joined(state: State, d: Data) -> State:
@@ -86,7 +112,7 @@ def _item_bought(state: State, d: Data) -> State:
 
 
 def _special_resolved(state: State, d: Data) -> State:
-    state = update(state, pending=None, phase=PLAY)
+    state = update(state, chain=(), phase=PLAY)
     return place(state, d["card"], d["target"], state.card(d["card"]).keep)
 
 
@@ -149,7 +175,7 @@ PLAYS: dict[str, Handler] = {
     "ResponseSubmitted": _response_submitted,
     "ResponsesRevealed": _responses_revealed,
     "ResponsePlayed": _response_played,
-    "ResponseReturned": _pop,
+    "ResponseResolved": _response_resolved,
     "PlayCancelled": _play_cancelled,
     "WindowClosed": _window_closed,
     "FriendJoined": _friend_joined,

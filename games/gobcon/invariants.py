@@ -7,21 +7,23 @@ from collections import Counter
 from games.gobcon.cards import HAND_SIZE, instances
 from games.gobcon.state import (
     AIM,
+    ANSWER,
     ANSWERING,
+    BEFORE_ROLL,
     CLOSING,
     DRAW,
     EFFECT,
     JOIN,
     REACT,
     ROLL,
+    SETTLE,
     WINDOW,
     State,
     is_logorrea,
 )
 from games.kit import OVER, SETUP
 
-PENDING_STEPS = (AIM, REACT, WINDOW, ANSWERING, EFFECT)
-WAITING_CARD = (AIM, REACT, WINDOW, EFFECT)  # a cancel may empty `pending` while answering
+CHAIN_STEPS = (AIM, REACT, WINDOW, ANSWERING, EFFECT, SETTLE)
 CONTEST_STEPS = (JOIN, ROLL, CLOSING)
 
 
@@ -34,8 +36,7 @@ def places(state: State) -> Counter:
         found.update(state.specials[seat])
         if state.friends[seat] is not None:
             found[state.friends[seat]] += 1
-    if state.pending is not None:
-        found[state.pending.card] += 1
+    found.update(link.card for link in state.chain if link.live)
     if state.contest is not None:
         found[state.contest.card] += 1
     return found
@@ -52,10 +53,14 @@ def _areas(state: State) -> None:
 def _steps(state: State) -> None:
     if state.phase == OVER:
         return
-    assert state.pending is None or state.phase in PENDING_STEPS, state.phase
-    assert state.pending is not None or state.phase not in WAITING_CARD, state.phase
+    assert bool(state.chain) == (state.phase in CHAIN_STEPS), state.phase
     assert (state.window is not None) == (state.phase in (WINDOW, ANSWERING)), state.phase
-    assert (state.contest is not None) == (state.phase in CONTEST_STEPS), state.phase
+    in_game = state.phase in CONTEST_STEPS or (state.chain and state.chain[0].kind == BEFORE_ROLL)
+    assert (state.contest is not None) == bool(in_game), state.phase
+    for below, link in zip(state.chain, state.chain[1:], strict=False):
+        assert below.window is not None and link.kind == ANSWER, "an answer outside a window"
+    promised = [card for link in state.chain if link.window for _, card in link.window.queue]
+    assert len(promised) == len(set(promised)), "a card answers twice"
     for seat, hand in enumerate(state.hands):
         talker = any(is_logorrea(state, c) for c in hand)
         assert not talker or state.phase in (SETUP, DRAW), f"Logorrea-Man kept in hand {seat}"

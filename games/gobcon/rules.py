@@ -189,9 +189,7 @@ def ready(state: State | None) -> str | None:
 
 def _reveal(state: State) -> Event:
     if state.phase == WINDOW:
-        sealed = dict(state.window.submitted)
-        answers = [{"seat": s, "card": sealed[s]} for s in state.window.responders]
-        return event("ResponsesRevealed", responses=answers)
+        return event("ResponsesRevealed")  # the answers are applied (and named) one by one
     c = state.contest
     joins = dict(c.joins)
     joined = [s for s in c.eligible if joins[s]]

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Event, Result, Seat
-from games.gobcon.cards import CATEGORIES
+from games.gobcon.cards import CATEGORIES, Card
 from games.gobcon.events import event
 from games.gobcon.state import State
 from games.kit import ranked
 
 
 def modifier(state: State, seat: Seat, category: str | None) -> int:
-    """Return the sum of `seat`'s bonuses (+1) and maluses (-1) for `category`."""
+    """Return the sum of `seat`'s bonuses (+1) and maluses (-1) for `category`: its own
+    Specials and Friend, and the malus Friends of its opponents."""
     if category is None:
         return 0
     total = 0
@@ -20,12 +21,19 @@ def modifier(state: State, seat: Seat, category: str | None) -> int:
         card = state.card(inst)
         if card.category == category and card.kind in ("bonus", "malus"):
             total += 1 if card.kind == "bonus" else -1
-    friend = state.friends[seat]
-    if friend is not None:
+    for other, friend in enumerate(state.friends):
+        if friend is None:
+            continue
         card = state.card(friend)
-        if card.kind == "all_bonus" or (card.kind == "bonus" and card.category == category):
+        if other == seat and (card.kind == "all_bonus" or _of(card, "bonus", category)):
             total += 1
+        if other != seat and _of(card, "malus", category):
+            total -= 1  # a Friend's malus weighs on every opponent of its owner
     return total
+
+
+def _of(card: Card, kind: str, category: str) -> bool:
+    return card.kind == kind and card.category == category
 
 
 def item_value(state: State, seat: Seat, instance: str) -> int:

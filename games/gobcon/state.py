@@ -12,42 +12,61 @@ from typing import Any
 
 from games.base import Seat
 from games.gobcon.cards import HAND_SIZE, Card
-from games.kit import SETUP, others
+from games.kit import SETUP, clockwise, others
 
 GAME_ID = "gobcon"
 
-# Steps run by the rules alone.
-NEXT, DRAW, REACT, ANSWERING, EFFECT, CLOSING = (
+# Steps run by the rules alone (SETTLE: an answer on the chain takes effect).
+NEXT, DRAW, REACT, ANSWERING, EFFECT, SETTLE, CLOSING = (
     "next",
     "draw",
     "react",
     "answering",
     "effect",
+    "settle",
     "closing",
 )
 # Steps that wait for a player (LM_DISCARD and LM_PASS only when there is a real choice).
 PLAY, DISCARD, AIM, WINDOW, JOIN, ROLL = "play", "discard", "aim", "window", "join", "roll"
 LM_DISCARD, LM_PASS = "lm_discard", "lm_pass"
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A card played by `seat` that has not taken effect yet (`target` once known)."""
-
-    seat: Seat
-    card: str
-    target: Seat | None = None
+# What a link of the chain is: the active player's play, an answer, or a public step of the
+# turn at which any-time cards may be played (before a roll, at the end of a turn).
+PLAYED, ANSWER, BEFORE_ROLL, TURN_END = "play", "answer", "roll", "turn_end"
+STEP_RESUMES = {BEFORE_ROLL: ROLL, TURN_END: NEXT}  # the phase a step's window returns to
 
 
 @dataclass(frozen=True)
 class Window:
-    """A reaction window on `seat`'s pending card: sealed answers, then their queue."""
+    """A reaction window: its sealed answers, then (once revealed) the queue still to apply.
+
+    Queued cards stay in their owners' hands until they are played from the queue; one
+    that has nothing left to do by its turn stays there, unnamed."""
 
     key: str
-    seat: Seat
     responders: tuple[Seat, ...]
     submitted: tuple[tuple[Seat, str | None], ...] = ()
     queue: tuple[tuple[Seat, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link of the chain: a card waiting to take effect, or a step of the turn.
+
+    The first link is the active player's play (`PLAYED`) or a step (`BEFORE_ROLL`,
+    `TURN_END`, no seat nor card); each later one is an `ANSWER` played from the window of
+    the link below it. `cancelled` once a cancel took the card away."""
+
+    seat: Seat | None
+    card: str | None
+    target: Seat | None = None
+    kind: str = PLAYED
+    window: Window | None = None
+    cancelled: bool = False
+
+    @property
+    def live(self) -> bool:
+        """Return True for a card that still waits to take effect."""
+        return self.card is not None and not self.cancelled
 
 
 @dataclass(frozen=True)
@@ -88,9 +107,9 @@ class State:
     active: Seat | None = None
     turn: int = 0
     used: tuple[str, ...] = ()  # card types already played this turn
-    pending: Pending | None = None
-    window: Window | None = None
+    chain: tuple[Link, ...] = ()  # the play or step being answered, then answers to answers
     contest: Contest | None = None
+    held: str = ""  # the last step of the turn whose window was considered (`step_marker`)
     tick: int = 0  # events applied so far: decision keys are built from it
     reason: str | None = None
     winners: tuple[Seat, ...] = ()
@@ -103,6 +122,23 @@ class State:
     def card(self, instance: str) -> Card:
         """Return the card an instance id is a copy of."""
         return self.cards[instance]
+
+    @property
+    def pending(self) -> Link | None:
+        """Return the active player's play waiting to take effect, or None."""
+        if self.chain and self.chain[0].kind == PLAYED and self.chain[0].live:
+            return self.chain[0]
+        return None
+
+    @property
+    def top(self) -> Link | None:
+        """Return the last link of the chain (the one being answered or settled), or None."""
+        return self.chain[-1] if self.chain else None
+
+    @property
+    def window(self) -> Window | None:
+        """Return the open window (the top link's), or None."""
+        return self.chain[-1].window if self.chain else None
 
 
 def update(state: State, **changes: Any) -> State:
@@ -167,11 +203,27 @@ def give_candidates(state: State, owner: Seat) -> list[Seat]:
     return [s for s in others(state, owner) if state.items[s]]
 
 
-def responders(state: State, seat: Seat) -> list[Seat]:
-    """Return who gets a reaction window on `seat`'s play: every other player holding cards."""
+def responders(state: State, seat: Seat | None) -> list[Seat]:
+    """Return who gets a window on `seat`'s card: every other player holding cards (every
+    player, from the active one, for a step of the turn with no card)."""
     if not state.reactive:
         return []
-    return [s for s in others(state, seat) if state.hands[s]]
+    seats = others(state, seat) if seat is not None else clockwise(state, state.active)
+    return [s for s in seats if state.hands[s]]
+
+
+def committed(state: State) -> set[str]:
+    """Return the cards promised as answers in a window below the top one (still in hand)."""
+    return {card for link in state.chain if link.window for _, card in link.window.queue}
+
+
+def step_marker(state: State) -> str | None:
+    """Return the name of the public step of the turn the game stands at, if any."""
+    if state.phase == ROLL and state.contest is not None:
+        return f"{BEFORE_ROLL}-{state.contest.key}-{len(state.contest.rolled)}"
+    if state.phase == NEXT and state.active is not None:
+        return f"{TURN_END}-{state.turn}"
+    return None
 
 
 def targets(state: State, seat: Seat, card: Card) -> list[Seat]:

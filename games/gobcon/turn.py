@@ -6,7 +6,7 @@ from games.base import Event
 from games.gobcon.cards import HAND_SIZE
 from games.gobcon.events import event
 from games.gobcon.scoring import finished_event
-from games.gobcon.state import State, give_candidates, is_logorrea
+from games.gobcon.state import State, give_candidates, is_logorrea, logorrea_owner
 from games.kit import left_of
 from games.rng import Rng
 
@@ -60,6 +60,15 @@ def pass_logorrea(state: State, to: int | None = None) -> list[Event]:
     return [event("LogorreaPassed", seat=owner, to=to, card=card, replaced=state.friends[to])]
 
 
+def silence_logorrea(state: State) -> list[Event]:
+    """Discard Logorrea-Man the moment nobody has an Item in play (dealt, drawn or after the
+    last Item left)."""
+    owner = logorrea_owner(state)
+    if owner is None or any(state.items):
+        return []
+    return [event("LogorreaLeft", seat=owner, card=state.friends[owner], reason="no_items")]
+
+
 def draw(state: State, rng: Rng) -> list[Event]:
     """Draw toward five cards: play a drawn Logorrea-Man, reshuffle an empty deck first."""
     seat = state.active
@@ -67,7 +76,9 @@ def draw(state: State, rng: Rng) -> list[Event]:
     if talker is not None:
         return [logorrea_played(state, seat, talker)]
     if not state.draw:
-        return [event("DiscardReshuffled", visible_to=(), deck=rng.shuffle(state.discard))]
+        rank = {inst: i for i, inst in enumerate(state.cards)}  # deck order (fairness.md)
+        pile = sorted(state.discard, key=rank.__getitem__)
+        return [event("DiscardReshuffled", visible_to=(), deck=rng.shuffle(pile))]
     cards: list[str] = []
     for card in state.draw[: HAND_SIZE - len(state.hands[seat])]:
         cards.append(card)

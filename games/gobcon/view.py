@@ -79,14 +79,30 @@ def _window(state: State, seat: Seat | None, lang: str) -> dict[str, Any] | None
     if w is None:
         return None
     sealed = dict(w.submitted)
+    top = state.top
     return {
         "key": w.key,
-        "seat": w.seat,
+        "step": top.kind,
+        "seat": top.seat,
+        "card": card_json(state, top.card, lang) if top.live else None,
         "responders": list(w.responders),
         "answered": [s for s, _ in w.submitted],
         "you_answered": seat in sealed,
         "your_answer": card_json(state, sealed[seat], lang) if sealed.get(seat) else None,
     }
+
+
+def _chain(state: State, lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "step": link.kind,
+            "seat": link.seat,
+            "card": card_json(state, link.card, lang) if link.live else None,
+            "target": link.target,
+            "cancelled": link.cancelled,
+        }
+        for link in state.chain
+    ]
 
 
 def _contest(state: State, seat: Seat | None, lang: str) -> dict[str, Any] | None:
@@ -143,6 +159,7 @@ def view(state: State, seat: Seat | None, lang: str) -> dict[str, Any]:
         "hand": _cards(state, state.hands[you], lang) if you is not None else None,
         "players": [_player(state, s, lang) for s in state.order],
         "pending": _pending(state, lang),
+        "chain": _chain(state, lang),
         "window": _window(state, you, lang),
         "game_in_play": _contest(state, you, lang),
         "reason": state.reason,

@@ -218,13 +218,13 @@ def test_a_game_in_play_is_exported_only_to_its_players_and_redacted(client):
 
 
 def test_audit_routes_answer_as_the_spec_says(client, app):
-    from tests.service.openapi_check import check_response
+    from tests.service.openapi_check import check, check_response
 
     people = new_players(client, 3)
     gid = new_game(client, people)
     play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(1))
-    bundle = client.get(f"/v1/games/{gid}/export").get_json()
-    check_response("get", "/v1/games/{id}/export", 200, bundle)
+    bundle = check(client.get(f"/v1/games/{gid}/export"), "GET", "/v1/games/{id}/export")
+    bundle = bundle.get_json()
     check_response(
         "get", "/v1/games/{id}/state", 200, client.get(f"/v1/games/{gid}/state?at=9").get_json()
     )

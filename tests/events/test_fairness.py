@@ -4,7 +4,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from games.rng import Rng, draw
+from games.rng import Rng, commitment, draw
 
 SEED = bytes(range(32))
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
@@ -34,8 +34,16 @@ def test_every_vector_in_the_document_is_checked_here():
             hex(draw(SEED, 1))[2:],
             hex(draw(SEED, 2))[2:],
             hashlib.sha256(SEED).hexdigest(),
+            commitment("g_0123456789ab", SEED),
             SEED.hex(),
         ), value
+
+
+def test_the_commitment_binds_the_game_id():
+    assert (
+        commitment("g_0123456789ab", SEED) == hashlib.sha256(b"g_0123456789ab" + SEED).hexdigest()
+    )
+    assert commitment("g_0123456789ab", SEED) != commitment("g_0123456789ac", SEED)
 
 
 def test_rejection_sampling_skips_draws_above_the_last_full_multiple():

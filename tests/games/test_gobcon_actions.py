@@ -53,7 +53,7 @@ def test_answering_a_phase_that_is_not_open_is_phase_closed():
 
 
 def test_an_action_that_does_not_answer_the_owed_decision_is_not_allowed():
-    state = table(hands={0: ["dice-bag#1"], 1: ["fan-club#1"]})
+    state = table(hands={0: ["dice-bag#1"], 1: ["not-so-fast#1"]})
     assert (_error(state, 0, ROLL).code, _error(state, 0, ROLL).field) == (
         "action_not_allowed",
         "type",
@@ -82,7 +82,7 @@ def test_join_answers_are_sealed_and_a_second_one_is_refused():
 
 
 def test_each_decision_has_a_default_and_a_key_that_changes_once_made():
-    state = table(players=3, hands={0: ["skirmish#1", "dice-bag#1"], 2: ["fan-club#1"]})
+    state = table(players=3, hands={0: ["skirmish#1", "dice-bag#1"], 2: ["not-so-fast#1"]})
     first = GAME.owed(state)
     assert [(o.seat, o.kind, o.default, o.simultaneous) for o in first] == [(0, "turn", END, False)]
     state, _ = act(state, (0, play("dice-bag#1")))
@@ -187,12 +187,12 @@ def _deck_error(mutate) -> OptionError:
         (lambda d: d["cards"][2].update(name=""), "deck.cards[2].name.en"),
         (lambda d: d["cards"][1]["ability"].update(category="X"), "deck.cards[1].ability.category"),
         (lambda d: d["cards"][0]["ability"].update(kind="telepathy"), "deck.cards[0].ability.kind"),
-        (lambda d: d["cards"][12].update(category="Wargames"), "deck.cards[12].category"),
-        (lambda d: d["cards"][30]["table"].pop("king"), "deck.cards[30].table.king"),
-        (lambda d: d["cards"][45].update(keep=False), "deck.cards[45].keep"),
-        (lambda d: d["cards"][45].update(timing="sometimes"), "deck.cards[45].timing"),
-        (lambda d: d["cards"][47].update(timing="your_turn"), "deck.cards[47].timing"),
-        (lambda d: d["cards"][-1]["effect"].update(gp=0), "deck.cards[56].effect.gp"),
+        (lambda d: d["cards"][13].update(category="Wargames"), "deck.cards[13].category"),
+        (lambda d: d["cards"][31]["table"].pop("king"), "deck.cards[31].table.king"),
+        (lambda d: d["cards"][46].update(keep=False), "deck.cards[46].keep"),
+        (lambda d: d["cards"][46].update(timing="sometimes"), "deck.cards[46].timing"),
+        (lambda d: d["cards"][48].update(timing="your_turn"), "deck.cards[48].timing"),
+        (lambda d: d["cards"][-1]["effect"].update(gp=0), "deck.cards[57].effect.gp"),
         (lambda d: d["cards"][2].update(count=3), "deck.cards"),
         (lambda d: d.update(cards=[]), "deck.cards"),
         (lambda d: d.update(name=5), "deck.name"),

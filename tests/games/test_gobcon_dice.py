@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.gobcon import GAME
+from games.gobcon.scoring import score
 from games.gobcon.state import PLAY
 from games.rng import Rng
 from tests.games.gobcon_table import (
@@ -158,3 +159,28 @@ def test_the_good_sport_turns_its_owners_darth_into_black_and_the_goblin_helps_e
     state, rolls = _rolls(state, 3, 1)
     assert [(r["modifier"], r["result"]) for r in rolls] == [(1, "green"), (0, "black")]
     assert rolls[1]["notes"] == ["darth_counts_as_black"]
+
+
+def test_a_malus_friend_weighs_on_every_opponent_of_its_owner_but_not_on_its_owner():
+    from games.gobcon.cards import catalog_of, default_deck
+
+    malus_friends = [c for c in catalog_of(default_deck()).values() if c.kind == "malus"]
+    assert any(c.type == "friend" for c in malus_friends), "the default deck has a malus Friend"
+    state = table(
+        players=3,
+        hands={0: ["family-game#1"]},
+        friends={1: "the-heckler#1"},
+        items={0: ["board-expansion#1"], 1: ["spare-meeples#1"], 2: ["board-expansion#2"]},
+    )
+    assert [GAME.view(state, None, "en")["players"][s]["modifiers"]["Board"] for s in range(3)] == [
+        -1,
+        0,
+        -1,
+    ]
+    assert [score(state, s) for s in range(3)] == [1, 2 + 1, 1]  # Items 2-1; Heckler 2 + Item 1
+    state, rolls = _rolls(state, 4, 4, 4, joins=(JOIN, JOIN))
+    assert [(r["seat"], r["modifier"], r["result"]) for r in rolls] == [
+        (0, -1, "black"),
+        (1, 0, "green"),
+        (2, -1, "black"),
+    ]

@@ -30,9 +30,14 @@ ALL_CARDS = instances(catalog_of(normalize_deck(default_deck())))
 DECISION_KINDS = {"turn", "target", "lose_item", "give", "respond", "join", "roll"}
 
 
-def modifiers(player: dict) -> dict[str, int]:
-    """Recount a player's dice/Item modifiers per category from the cards in front of them."""
+def modifiers(player: dict, table: list[dict]) -> dict[str, int]:
+    """Recount a player's dice/Item modifiers per category from the cards in front of them
+    and the malus Friends of the others at the `table`."""
     out = dict.fromkeys(("3D", "Board", "Card", "RPG"), 0)
+    for other in table:
+        friend = other["friend"]
+        if other["seat"] != player["seat"] and friend and friend["kind"] == "malus":
+            out[friend["category"]] -= 1
     for card in player["specials"]:
         if card["kind"] in ("bonus", "malus"):
             out[card["category"]] += 1 if card["kind"] == "bonus" else -1
@@ -44,9 +49,9 @@ def modifiers(player: dict) -> dict[str, int]:
     return out
 
 
-def recount(player: dict) -> int:
+def recount(player: dict, table: list[dict]) -> int:
     """Score a player from scratch: counters, Friend, Items (with modifiers), GP Specials."""
-    mods = modifiers(player)
+    mods = modifiers(player, table)
     total = player["counters"] + (player["friend"]["gp"] if player["friend"] else 0)
     for item in player["items"]:
         total += max(0, item["gp"] + mods[item["category"]]) if item["category"] else item["gp"]
@@ -61,11 +66,12 @@ def assert_table_adds_up(run: Playout) -> None:
         p["hand_size"] + len(p["items"]) + len(p["specials"]) + (p["friend"] is not None)
         for p in players
     )
-    in_flight = (view["pending"] is not None) + (view["game_in_play"] is not None)
+    on_chain = sum(1 for link in view["chain"] if link["card"] is not None)
+    in_flight = on_chain + (view["game_in_play"] is not None)
     assert view["draw_size"] + len(view["discard"]) + on_table + in_flight == 117
     for p in players:
         assert p["hand_size"] <= 5 and p["counters"] >= 0
-        assert p["score"] == recount(p) and p["modifiers"] == modifiers(p)
+        assert p["score"] == recount(p, players) and p["modifiers"] == modifiers(p, players)
 
 
 def assert_turn_is_sound(run: Playout, keys_gone: set[str], keys_now: set[str]) -> None:
@@ -111,11 +117,27 @@ def assert_no_leak(run: Playout, first_event: int = 0) -> None:
                 assert "join" not in GAME.redact(ev, seat)
 
 
+def _named_cards(data) -> set[str]:
+    text = json.dumps(data)
+    return {card for card in ALL_CARDS if json.dumps(card) in text}
+
+
+def assert_public_events_name_no_card_in_a_hand(run: Playout) -> None:
+    """Refold the log: right after a public event, no card it names lies in a hand (so a
+    sealed answer that went back unplayed is never named to the table)."""
+    state = None
+    for ev in run.events:
+        state = GAME.evolve(state, ev)
+        if ev.visible_to == ALL and not GAME.is_over(state):
+            in_hands = {card for hand in state.hands for card in hand}
+            assert not _named_cards(ev.data) & in_hands, ev
+
+
 def assert_result_is_recounted(run: Playout) -> None:
     """Check the result against the final view and the finishing event."""
     view = GAME.view(run.state, None, "en")
     result = GAME.result(run.state)
-    scores = {p["seat"]: recount(p) for p in view["players"]}
+    scores = {p["seat"]: recount(p, view["players"]) for p in view["players"]}
     assert {s.seat: s.score for s in result.standings} == scores
     for st in result.standings:
         assert st.place == 1 + sum(1 for s in scores.values() if s > st.score)
@@ -173,6 +195,7 @@ def test_no_view_legal_list_or_redacted_event_reveals_a_hand_or_the_deck(players
 
     run = playout(GAME, players, 900 + players, OPTIONS[players % len(OPTIONS)], check)
     assert_no_leak(run)
+    assert_public_events_name_no_card_in_a_hand(run)
 
 
 def test_playouts_reach_every_event_and_decision():

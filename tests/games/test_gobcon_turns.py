@@ -115,7 +115,10 @@ def test_discarding_ends_the_play_step_and_end_turn_passes_to_the_left():
 
 def test_logorrea_man_is_played_the_moment_it_is_drawn_replacing_a_friend():
     state = table(
-        hands={1: ["dice-bag#1"]}, friends={1: "the-referee#1"}, draw_top=["logorrea-man#1"]
+        hands={1: ["dice-bag#1"]},
+        friends={1: "the-referee#1"},
+        items={0: ["dice-bag#2"]},
+        draw_top=["logorrea-man#1"],
     )
     state, events = start_turn(state, 1)
     assert names(events)[:3] == ["TurnStarted", "CardsDrawn", "LogorreaPlayed"]
@@ -230,23 +233,9 @@ def test_tied_players_share_the_win():
 
 
 def test_a_window_answer_seals_the_seat_and_a_second_answer_is_refused():
-    state = table(players=3, hands={0: ["dice-bag#1"], 1: ["fan-club#1"], 2: ["fan-club#2"]})
+    state = table(players=3, hands={0: ["dice-bag#1"], 1: ["fan-club#1"], 2: ["not-so-fast#1"]})
     state, _ = act(state, (0, play("dice-bag#1")), (1, PASS))
     assert _error(state, 1, PASS).code == "already_submitted"
     state, _ = act(state, (2, PASS))
     state, _ = close(state)
     assert _error(state, 1, PASS).code == "phase_closed"
-
-
-def test_a_logorrea_man_dealt_at_setup_goes_straight_into_play():
-    from dataclasses import replace
-
-    from games.gobcon.flow import play
-
-    state = table(players=3, hands={1: ["dice-bag#1"]}, draw_top=["logorrea-man#1"])
-    hands = ((), ("logorrea-man#1", "dice-bag#1"), ())
-    state = replace(state, hands=hands, draw=state.draw[1:], phase="setup", active=None, turn=0)
-    state, events = play(state, [], NoRng())
-    assert names(events)[:2] == ["LogorreaPlayed", "TurnStarted"]
-    assert state.friends[1] == "logorrea-man#1" and state.hands[1] == ("dice-bag#1",)
-    assert only(events, "TurnStarted")[0]["seat"] == 0

@@ -48,8 +48,8 @@ def verify_log(base: str, r: redis.Redis, table: Table) -> list[dict[str, Any]]:
     report = audit.verify(
         {"format": audit.FORMAT, "game": {"id": table.gid}, "events": log, "seed": seed.hex()}
     )
-    chain, draws, replay, result = report.checks
-    assert chain.ok and draws.ok and replay.ok, report.to_text()
+    chain, draws, replay, result, bound, times = report.checks
+    assert chain.ok and draws.ok and replay.ok and bound.ok and times.ok, report.to_text()
     assert not result.ok and result.detail == "the game has not ended", report.to_text()
     return log
 

@@ -12,6 +12,7 @@ inside the spec. An error response's `code` must be listed in its `x-problem-cod
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -143,9 +144,25 @@ def check(resp: Any, method: str, path: str) -> Any:
         f"{what}: content type {content_type} is not documented"
     )
     _check_headers(response, resp.headers, what)
+    if content_type == "text/event-stream":
+        _check_events(response, resp.get_data(as_text=True), method, path, resp.status_code)
+        return resp
     body = resp.get_json() if content_type.endswith("json") else resp.get_data(as_text=True)
     check_response(method, path, resp.status_code, body, content_type)
     return resp
+
+
+def _check_events(response: dict[str, Any], text: str, method: str, path: str, status: int):
+    """Check each event of an SSE body (as a parser hands it over: id, event, data) against
+    the schema, and its `data` against the schema's `contentSchema`."""
+    schema, _ = _deref(response["content"]["text/event-stream"]["schema"])
+    inner = schema["properties"]["data"]["contentSchema"]["$ref"].rsplit("/", 1)[1]
+    for frame in sse_frames(text):
+        if "data" not in frame:
+            continue  # `retry:` and heartbeat comments carry no event
+        event = {"event": "message", **{k: frame[k] for k in ("id", "event", "data") if k in frame}}
+        check_response(method, path, status, event, "text/event-stream")
+        assert_matches(inner, json.loads(event["data"]))
 
 
 class CheckedClient:

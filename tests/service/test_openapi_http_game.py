@@ -90,7 +90,7 @@ def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api, re
     created, ended = events[0], events[-1]
     assert (created["type"], ended["type"]) == ("game.Created", "game.Ended")
     seed = bytes.fromhex(ended["data"]["seed"])
-    assert hashlib.sha256(seed).hexdigest() == created["data"]["seed_commitment"]
+    assert hashlib.sha256(gid.encode() + seed).hexdigest() == created["data"]["seed_commitment"]
 
     token = next(iter(seats.values()))
     assert expect(api.get(LEGAL, gid, token), 200)["actions"] == []

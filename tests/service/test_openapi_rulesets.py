@@ -30,6 +30,7 @@ from tests.service.spec_helpers import (
     GAMES,
     JOIN,
     LEGAL,
+    action_branches,
     action_types,
     as_json,
     component,
@@ -90,7 +91,7 @@ class SpecChecker:
     def __init__(self, ruleset: str, rnd: random.Random):
         self.game, self.rnd = games.get(ruleset), rnd
         self.action, self.view = component(ruleset, "Action"), component(ruleset, "View")
-        branches = spec()["components"]["schemas"][self.action]["oneOf"]
+        branches = action_branches(self.action)
         self.fields = {b["properties"]["type"]["const"]: set(b["properties"]) for b in branches}
         self.seen: set[Any] = set()
         self.types: set[str] = set()

@@ -51,7 +51,7 @@ def test_the_revealed_seed_matches_its_commitment_and_re_derives_every_shuffle(c
     log = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     created, ended = log[0], log[-1]
     seed = bytes.fromhex(ended["data"]["seed"])
-    assert hashlib.sha256(seed).hexdigest() == created["data"]["seed_commitment"]
+    assert hashlib.sha256(gid.encode() + seed).hexdigest() == created["data"]["seed_commitment"]
     started = next(e for e in log if e["type"] == "game.Started")
     command = next(e for e in log if e["cause"] == started["cause"])  # its first envelope
     draws = command["draws"]

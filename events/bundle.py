@@ -1,0 +1,182 @@
+"""The shape of an exported bundle and the bounds on verifying one.
+
+`SCHEMA` is THE bundle schema: `openapi.yaml` publishes the same one (components
+`Bundle`, `Event`, `Seat`; tests/events/test_bundle.py checks they match), the export
+answers with it, and `check` holds every bundle to it before the audit folds a single
+event (`POST /v1/verify`, `marketfold verify`). A bundle that fails is refused with the
+first bad path (`events[3].data`) and the reason, never half-verified.
+
+The schema is checked by `events.jsonshape` (a small checker of the keywords it uses),
+plus bounds JSON Schema cannot say: how deeply one envelope nests, how large its JSON
+is, and how many arrays and objects the whole text holds before it is decoded.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from events import codec, jsonshape
+
+FORMAT = "marketfold-bundle/1"
+MAX_EVENTS = 20_000  # a 6-player GobCon game logs about 2,000
+MAX_EVENT_BYTES = 64 * 1024  # an envelope's JSON; the largest seen is about 11 KiB
+MAX_EVENT_DEPTH = 12  # arrays and objects inside one envelope (itself one); real: 6
+MAX_CONTAINERS = 250_000  # '[' and '{' in the whole text, counted before decoding it
+MAX_TEXT_DEPTH = 32  # the whole text, as every request body (api/parse.py)
+
+HEX64 = "^[0-9a-f]{64}$"
+# a date-time of years 1000-2999 (a deadline can be added to it); the audit checks that it
+# is the server's own form (UTC, milliseconds)
+AT = r"^[12][0-9]{3}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$"  # noqa: E501
+SEAT_NUMBER = {"type": "integer", "minimum": 0}
+SEAT = {
+    "type": "object",
+    "required": ["seat", "player", "name"],
+    "properties": {"seat": SEAT_NUMBER, "player": {"type": "string"}, "name": {"type": "string"}},
+    "additionalProperties": False,
+}
+CREATED = {
+    "type": "object",
+    "required": [
+        "ruleset",
+        "rules_version",
+        "players",
+        "options",
+        "decision_timeout_s",
+        "seed_commitment",
+    ],
+    "properties": {
+        "game_id": {"type": "string"},
+        "ruleset": {"type": "string"},
+        "rules_version": {"type": "integer", "minimum": 1},
+        "players": {"type": "integer", "minimum": 1, "maximum": 64},
+        "options": {"type": "object", "additionalProperties": True},
+        "decision_timeout_s": {"type": ["integer", "null"], "minimum": 1, "maximum": 2592000},
+        "seed_commitment": {"type": "string", "pattern": HEX64},
+        "creator": {"type": "string"},
+        "league": {"type": "object", "additionalProperties": True},
+    },
+}
+ENDED = {
+    "type": "object",
+    "required": ["result", "seed"],
+    "properties": {
+        "result": {"type": "object", "additionalProperties": True},
+        "seed": {"type": "string"},
+    },
+}
+
+
+def _when(field: str, value: str, then: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "if": {"required": [field], "properties": {field: {"const": value}}},
+        "then": then,
+    }
+
+
+COMMAND = {
+    "type": "object",
+    "required": ["type"],
+    "properties": {
+        "type": {"enum": ["create", "join", "act", "expire", "resolve"]},
+        "player": {"type": "string"},
+        "name": {"type": "string"},
+        "action": {
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": {"type": "string"}},
+        },
+        "key": {"type": "string"},
+    },
+    "allOf": [
+        _when("type", "join", {"required": ["player"]}),
+        _when("type", "act", {"required": ["player", "action"]}),
+        _when("type", "expire", {"required": ["key"]}),
+        _when("type", "resolve", {"required": ["key"]}),
+    ],
+}
+EVENT = {
+    "type": "object",
+    "required": ["seq", "type", "data", "actor", "at", "cause", "visible_to", "prev", "hash"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1},
+        "type": {"type": "string"},
+        "data": {"type": "object", "additionalProperties": True},
+        "actor": {"oneOf": [SEAT_NUMBER, {"type": "string", "enum": ["system"]}]},
+        "at": {"type": "string", "pattern": AT},
+        "cause": {"type": "string"},
+        "visible_to": {
+            "oneOf": [
+                {"type": "string", "enum": ["all"]},
+                {"type": "array", "items": SEAT_NUMBER, "maxItems": 64},
+            ]
+        },
+        "prev": {"type": "string", "pattern": HEX64},
+        "hash": {"type": "string", "pattern": HEX64},
+        "command": COMMAND,
+        "draws": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+            "minItems": 2,
+            "maxItems": 2,
+        },
+        "salt": {"type": "string"},
+        "redacted": {"type": "boolean"},
+    },
+    "additionalProperties": False,
+    "allOf": [
+        _when("type", "game.Created", {"properties": {"data": CREATED}}),
+        _when("type", "game.Ended", {"properties": {"data": ENDED}}),
+    ],
+}
+SCHEMA = {
+    "type": "object",
+    "required": ["format", "game", "events"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "game": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string"},
+                "ruleset": {"type": "string"},
+                "rules_version": {"type": ["integer", "null"]},
+                "status": {"enum": ["waiting", "active", "finished"]},
+                "players": {"type": "integer"},
+                "options": {"type": "object", "additionalProperties": True},
+                "seats": {"type": "array", "items": SEAT},
+                "version": {"type": "integer"},
+                "decision_timeout_s": {"type": ["integer", "null"]},
+                "league": {"type": ["object", "null"], "additionalProperties": True},
+            },
+        },
+        "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},
+        "seed": {"type": ["string", "null"]},
+    },
+}
+_CHECK = jsonshape.compile(SCHEMA)
+BundleError = jsonshape.ShapeError  # a bundle that is not one: its first bad path, why
+
+
+def check_text(raw: bytes) -> None:
+    """Refuse JSON text too costly to decode as a bundle, before decoding it."""
+    if raw.count(b"[") + raw.count(b"{") > MAX_CONTAINERS:
+        raise BundleError("_body", f"more than {MAX_CONTAINERS} arrays and objects")
+    if codec.nests_deeper_than(raw, MAX_TEXT_DEPTH):
+        raise BundleError("_body", f"nests arrays and objects deeper than {MAX_TEXT_DEPTH}")
+
+
+def check(data: Any) -> None:
+    """Raise BundleError at the first place where `data` is not a bundle within bounds."""
+    if not isinstance(data, dict):
+        raise BundleError("_body", "must be a JSON object (an exported bundle)")
+    _CHECK(data, None)
+    for i, env in enumerate(data["events"]):
+        text = json.dumps(env, ensure_ascii=False).encode()
+        if len(text) > MAX_EVENT_BYTES:
+            raise BundleError(f"events[{i}]", f"is larger than {MAX_EVENT_BYTES} bytes of JSON")
+        if codec.nests_deeper_than(text, MAX_EVENT_DEPTH):
+            raise BundleError(
+                f"events[{i}]", f"nests arrays and objects deeper than {MAX_EVENT_DEPTH}"
+            )

@@ -1,0 +1,113 @@
+// Play whole games through a client generated from openapi.yaml (openapi-typescript types,
+// openapi-fetch calls); examples/typescript/run.sh generates, compiles and runs it:
+//   node play.mjs http://127.0.0.1:8000 [goblin-market sorcerous-futures black-market gobcon]
+// Every seat is a bot picking a random legal action; the event stream is followed live; at
+// the end the game is exported as a file and that file is verified as downloaded.
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema.js";
+
+type S = components["schemas"];
+type Action = S["Action"];
+type Json = Record<string, any>;
+
+const GAMES: Record<string, S["GameCreate"]> = { // short games: few seats
+  "goblin-market": { ruleset: "goblin-market", players: 3 },
+  "sorcerous-futures": { ruleset: "sorcerous-futures", players: 3 },
+  "black-market": { ruleset: "black-market", players: 3 },
+  gobcon: { ruleset: "gobcon", players: 2, options: { time_limit: 2 } },
+};
+
+let seed = 7;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const int = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+const pick = <T,>(items: T[]): T => items[int(0, items.length - 1)];
+
+function build(schema: Json): unknown { // a random value of the schemas `legal` publishes
+  if (schema.oneOf) return build(pick(schema.oneOf));
+  if ("const" in schema) return schema.const;
+  if (schema.enum) return pick(schema.enum);
+  if (schema.type === "integer") return int(schema.minimum ?? 0, schema.maximum ?? 100);
+  if (schema.type === "boolean") return random() < 0.5;
+  if (schema.type === "object") {
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, build(v as Json)]));
+  }
+  const low = schema.minItems ?? 0;
+  if (schema.allOf) { // a list of consts, each capped by maxContains
+    const pool: unknown[] = schema.allOf.flatMap((c: Json) => Array(c.maxContains).fill(c.contains.const));
+    const size = int(low, Math.max(low, Math.min(schema.maxItems ?? pool.length, pool.length)));
+    return Array.from({ length: size }, () => pool.splice(int(0, pool.length - 1), 1)[0]);
+  }
+  return Array.from({ length: int(low, schema.maxItems ?? low) }, () => build(schema.items));
+}
+
+async function follow(api: ReturnType<typeof createClient<paths>>, id: string, seqs: number[]) {
+  const { data } = await api.GET("/v1/games/{id}/events/stream", { params: { path: { id } }, parseAs: "stream" });
+  const reader = data!.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    const lines = (rest + chunk.value).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) if (line.startsWith("id: ")) seqs.push(Number(line.slice(4)));
+  }
+}
+
+async function play(base: string, ruleset: string) {
+  const anon = createClient<paths>({ baseUrl: base });
+  const as = (token: string) => createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
+  const body = GAMES[ruleset];
+  const seats = new Map<number, ReturnType<typeof as>>();
+  const tokens: string[] = [];
+  for (let i = 0; i < body.players; i++) {
+    const { data } = await anon.POST("/v1/players", { body: { name: `ts${i}` } });
+    tokens.push(data!.token);
+  }
+  const { data: created } = await as(tokens[0]).POST("/v1/games", { body });
+  const id = created!.id;
+  const seqs: number[] = [];
+  const watching = follow(anon, id, seqs);
+  for (const token of tokens) {
+    const { data } = await as(token).POST("/v1/games/{id}/join", { params: { path: { id } } });
+    seats.set(data!.seat, as(token));
+  }
+  const me0 = seats.get(0)!; // polls with a token: its rate limit is higher than an address's
+  let game: S["Game"] | undefined;
+  for (;;) {
+    const { data, response } = await me0.GET("/v1/games/{id}", { params: { path: { id } } });
+    if (!(game = data)) { // 429 (or 503): wait as told
+      await new Promise((done) => setTimeout(done, 1000 * Number(response.headers.get("Retry-After") ?? 1)));
+      continue;
+    }
+    if (game.status === "finished") break;
+    let acted = false;
+    for (const owed of game.owed) {
+      const me = seats.get(owed.seat)!;
+      const { data: legal } = await me.GET("/v1/games/{id}/legal", { params: { path: { id } } });
+      if (!legal || legal.actions.length === 0) continue; // already submitted
+      const spec = pick(legal.actions);
+      const action = spec.choices ? pick(spec.choices) : (build(spec.schema) as Action);
+      const { response } = await me.POST("/v1/games/{id}/actions", {
+        params: { path: { id }, header: { "Idempotency-Key": crypto.randomUUID(), "If-Match": `"${legal.version}"` } },
+        body: action,
+      });
+      acted ||= response.status === 201 || response.status === 202;
+    }
+    if (!acted) await new Promise((done) => setTimeout(done, 50)); // a worker resolves a phase
+  }
+  await watching;
+  // The bundle is a file: keep its text exactly as downloaded and post those bytes back.
+  const { data: file } = await anon.GET("/v1/games/{id}/export", { params: { path: { id } }, parseAs: "text" });
+  const { data: report } = await anon.POST("/v1/verify", {
+    body: file as string,
+    bodySerializer: (text: string) => text,
+    headers: { "Content-Type": "application/octet-stream" },
+  });
+  return {
+    ruleset, game: id, status: game.status, version: game.version, streamed: seqs,
+    verified: report!.ok, winners: game.result?.winners,
+  };
+}
+
+const [base, ...rulesets] = process.argv.slice(2);
+for (const ruleset of rulesets.length ? rulesets : Object.keys(GAMES)) {
+  console.log(JSON.stringify(await play(base, ruleset)));
+}
