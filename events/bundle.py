@@ -79,7 +79,9 @@ COMMAND = {
     "type": "object",
     "required": ["type"],
     "properties": {
-        "type": {"enum": ["create", "join", "act", "expire", "resolve"]},
+        "type": {
+            "enum": ["create", "join", "act", "expire", "resolve", "resign", "abort", "extend"]
+        },
         "player": {"type": "string"},
         "name": {"type": "string"},
         "action": {

@@ -4,7 +4,6 @@ by `events.decide`, stamped into envelopes, sealed, folded, and closed by
 
 from __future__ import annotations
 
-import hashlib
 import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -15,14 +14,14 @@ from events.audit import bundle
 from events.record import Record, fold_all
 from games import schemas
 from games.base import Event
-from games.rng import Rng
+from games.rng import Rng, commitment
 
 SEED = b"s" * 32
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 
 
 class Log:
-    """One game's log in memory; `clock` advances a minute per command."""
+    """One game's log in memory; its clock advances a second per command."""
 
     def __init__(self, ruleset: str, players: int, timeout: int | None = 60):
         game = games.get(ruleset)
@@ -34,7 +33,8 @@ class Log:
             "options": game.normalize_options({}, players),
             "decision_timeout_s": timeout,
             "creator": "p_x",
-            "seed_commitment": hashlib.sha256(SEED).hexdigest(),
+            "game_id": "g_test",
+            "seed_commitment": commitment("g_test", SEED),
         }
         self._append("system", [Event("game.Created", created)], {"type": "create"})
         for i in range(players):
@@ -42,7 +42,7 @@ class Log:
 
     def now(self) -> str:
         self.minutes += 1
-        at = T0 + timedelta(minutes=self.minutes)
+        at = T0 + timedelta(seconds=self.minutes)
         return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
     def run(self, cmd: dict[str, Any]) -> list[dict[str, Any]]:
@@ -82,7 +82,7 @@ class Log:
             self.run({"type": "resolve", "key": phase})
             return
         key = self.rec.owed()[0].key
-        self.minutes += 60 * 24  # far past any deadline
+        self.minutes += 24 * 3600  # far past any deadline
         self.run({"type": "expire", "key": key})
 
     def act_randomly(self, pick: random.Random, seats: set[int] | None = None) -> None:
