@@ -12,7 +12,7 @@ from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
 from events import audit, bundle
 from events.record import Record
-from service import game_commands, game_queries, lobby, lobby_commands, players
+from service import game_commands, game_queries, league_commands, lobby, lobby_commands, players
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
 BUNDLE_JSON, BUNDLE_BYTES = "application/json", "application/octet-stream"
@@ -115,6 +115,21 @@ def post_action(game_id: str):
     loaded = prefetch.take(game_id)
     done = game_commands.act(boot(), game_id, player["id"], action, key, if_match(), loaded)
     return present.acted(done, player["id"]), 202 if done.pending else 201
+
+
+@bp.post("/games/<game_id>/resign")
+def resign_game(game_id: str):
+    player = auth.caller(boot())
+    done = game_commands.resign(boot(), game_id_ok(game_id), player["id"])
+    return {**present.acted(done, player["id"]), "status": done.record.status}, 200
+
+
+@bp.post("/games/<game_id>/abort")
+def abort_game(game_id: str):
+    player = auth.caller(boot())
+    league_commands.check_operator(boot(), player["id"])
+    done = game_commands.abort(boot(), game_id_ok(game_id), player["id"])
+    return {"version": done.version, "status": done.record.status, "result": done.record.result}
 
 
 @bp.get("/games/<game_id>/events")

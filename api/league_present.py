@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from leagues import pairing, season, standings
+from leagues import pairing, season, table
 from leagues.record import League
 
 
@@ -15,11 +15,28 @@ def member(league: League, player_id: str) -> dict[str, Any]:
         "player": player_id,
         "name": league.members[player_id],
         "members": len(league.members),
+        "withdrawn_from_round": league.withdrawn.get(player_id),
     }
 
 
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def league_summary(league: League) -> dict[str, Any]:
+    """Return a league as the list shows it."""
+    s = league.settings
+    return {
+        "id": league.league_id,
+        "name": s["name"],
+        "status": league.status,
+        "ruleset": s["ruleset"],
+        "rounds": s["rounds"],
+        "rounds_started": len(league.rounds),
+        "members": len(league.members),
+        "start_at": s["start_at"],
+        "created_at": league.created_at,
+    }
 
 
 def league_json(league: League) -> dict[str, Any]:
@@ -40,6 +57,8 @@ def league_json(league: League) -> dict[str, Any]:
         "decision_timeout_s": s["decision_timeout_s"],
         "withdraw_after_timeouts": s["withdraw_after_timeouts"],
         "points": s["points"],
+        "late_join_until_round": s.get("late_join_until_round", 0),
+        "bye_points": s.get("bye_points"),
         "operator": s["operator"],
         "seed": s["seed"],
         "created_at": league.created_at,
@@ -70,30 +89,8 @@ def league_json(league: League) -> dict[str, Any]:
 
 
 def standings_json(league: League) -> dict[str, Any]:
-    """Return the members ranked by league points, then by conservative rating."""
-    rows = []
-    for p, name in league.members.items():
-        mu, sigma = league.rating(p)
-        rows.append(
-            {
-                "player": p,
-                "name": name,
-                "points": league.points.get(p, 0),
-                "games": league.games.get(p, 0),
-                "mu": mu,
-                "sigma": sigma,
-                "ordinal": standings.ordinal((mu, sigma)),
-                "withdrawn": p in league.withdrawn,
-            }
-        )
-    rows.sort(key=lambda r: (-r["points"], -r["ordinal"], r["name"], r["player"]))
-    for i, row in enumerate(rows):
-        same = i and (row["points"], row["ordinal"]) == (
-            rows[i - 1]["points"],
-            rows[i - 1]["ordinal"],
-        )
-        row["rank"] = rows[i - 1]["rank"] if same else i + 1
-    return {"recorded": len(league.results), "standings": rows}
+    """Return the members ranked by points, games won, Buchholz, then rating (leagues.table)."""
+    return {"recorded": len(league.results), "standings": table.rows(league)}
 
 
 def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[str, Any]:

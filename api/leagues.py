@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
-from flask import Blueprint
+from flask import Blueprint, Response, request
 
 from api import auth
 from api.context import boot
-from api.league_present import league_json, member, round_json, standings_json
-from api.parse import body
+from api.league_present import league_json, league_summary, member, round_json, standings_json
+from api.parse import body, number
 from api.schemas import LeagueCreate, MemberAdd
-from leagues.record import League
-from service import inbox, league_commands, league_queries, players
-from service.errors import NotFound
+from events.codec import now_iso
+from leagues import table
+from leagues.record import STATUSES, League
+from service import game_commands, inbox, league_commands, league_lifecycle, league_queries, players
+from service.errors import Invalid, NotFound
 
 bp = Blueprint("leagues", __name__, url_prefix="/v1")
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+EXPORT_FORMAT = "marketfold-league/1"
 
 
 def _league(league_id: str) -> League:
@@ -25,12 +30,38 @@ def _league(league_id: str) -> League:
     return league_queries.load(boot(), league_id)
 
 
-@bp.post("/leagues")
-def create_league():
+def _operator() -> dict[str, str]:
     player = auth.caller(boot())
     league_commands.check_operator(boot(), player["id"])
+    return player
+
+
+@bp.post("/leagues")
+def create_league():
+    player = _operator()
     data = LeagueCreate().load(body())
     return league_json(league_commands.create(boot(), player["id"], data)), 201
+
+
+@bp.get("/leagues")
+def list_leagues():
+    status, ruleset = request.args.get("status"), request.args.get("ruleset")
+    if status is not None and status not in STATUSES:
+        errors = {"status": [f"must be one of {list(STATUSES)}"]}
+        raise Invalid("invalid_query", "unknown status", errors=errors)
+    if ruleset is not None:
+        try:
+            game_commands.ruleset(ruleset)
+        except Invalid as e:
+            raise Invalid("invalid_query", e.detail, errors=e.errors) from None
+    cursor = request.args.get("cursor")
+    if cursor is not None and not LEAGUE_ID.fullmatch(cursor):
+        raise Invalid("invalid_query", "malformed cursor", errors={"cursor": ["malformed"]})
+    limit = number("limit", request.args.get("limit", "20"), least=1)
+    if limit > 100:
+        raise Invalid("invalid_query", "limit is at most 100", errors={"limit": ["at most 100"]})
+    page, following = league_queries.listing(boot(), status, ruleset, cursor, limit)
+    return {"leagues": [league_summary(lg) for lg in page], "next_cursor": following}
 
 
 @bp.get("/leagues/<league_id>")
@@ -48,18 +79,97 @@ def join_league(league_id: str):
 
 @bp.post("/leagues/<league_id>/members")
 def add_league_member(league_id: str):
-    operator = auth.caller(boot())
-    league_commands.check_operator(boot(), operator["id"])
+    _operator()
     _league(league_id)
     player = players.player(boot(), MemberAdd().load(body())["player"])
     league = league_commands.join(boot(), league_id, player, "operator")
     return member(league, player["id"]), 201
 
 
+@bp.delete("/leagues/<league_id>/members/<player_id>")
+def remove_league_member(league_id: str, player_id: str):
+    _operator()
+    _league(league_id)
+    league = league_lifecycle.withdraw(boot(), league_id, player_id, "operator")
+    return member(league, player_id), 200
+
+
+@bp.post("/leagues/<league_id>/leave")
+def leave_league(league_id: str):
+    player = auth.caller(boot())
+    _league(league_id)
+    league = league_lifecycle.withdraw(boot(), league_id, player["id"], "self")
+    return member(league, player["id"]), 200
+
+
+@bp.post("/leagues/<league_id>/cancel")
+def cancel_league(league_id: str):
+    operator = _operator()
+    _league(league_id)
+    return league_json(league_lifecycle.cancel(boot(), league_id, operator["id"]))
+
+
+@bp.post("/leagues/<league_id>/pause")
+def pause_league(league_id: str):
+    operator = _operator()
+    _league(league_id)
+    return league_json(league_lifecycle.pause(boot(), league_id, operator["id"]))
+
+
+@bp.post("/leagues/<league_id>/resume")
+def resume_league(league_id: str):
+    operator = _operator()
+    _league(league_id)
+    return league_json(league_lifecycle.resume(boot(), league_id, operator["id"]))
+
+
 @bp.get("/leagues/<league_id>/standings")
 def league_standings(league_id: str):
     league = _league(league_id)
     return {"league": league.league_id, "status": league.status, **standings_json(league)}
+
+
+CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye_points",
+               "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
+
+
+@bp.get("/leagues/<league_id>/standings.csv")
+def league_standings_csv(league_id: str):
+    league = _league(league_id)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\r\n")
+    writer.writeheader()
+    for row in table.rows(league):
+        writer.writerow({**row, "withdrawn": "yes" if row["withdrawn"] else "no"})
+    name = f'attachment; filename="{league.league_id}-standings.csv"'
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": name},
+    )
+
+
+@bp.get("/leagues/<league_id>/events")
+def league_events(league_id: str):
+    _league(league_id)
+    after = number("after", request.args.get("after", "0"))
+    league, envelopes = league_queries.events(boot(), league_id, after)
+    return {"version": league.version, "events": envelopes}
+
+
+@bp.get("/leagues/<league_id>/export")
+def export_league(league_id: str):
+    _league(league_id)
+    league, envelopes = league_queries.events(boot(), league_id)
+    body_ = {
+        "format": EXPORT_FORMAT,
+        "league": league_summary(league),
+        "exported_at": now_iso(),
+        "events": envelopes,
+        "games": [t.game for r in sorted(league.rounds) for t in league.rounds[r].tables],
+    }
+    name = f'attachment; filename="{league.league_id}.json"'
+    return body_, 200, {"Content-Disposition": name}
 
 
 @bp.get("/leagues/<league_id>/rounds/<int:n>")

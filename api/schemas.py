@@ -70,6 +70,12 @@ class LeagueCreate(Schema):
         load_default=None,
         validate=validate.Length(min=1, max=64),
     )
+    late_join_until_round = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(min=0, max=100)
+    )
+    bye_points = fields.Float(
+        load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000)
+    )
 
 
 class MemberAdd(Schema):

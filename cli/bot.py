@@ -132,7 +132,7 @@ class Bot:
 
     def _act(self, action: dict[str, Any], version: int) -> dict[str, Any] | None:
         headers = {"Idempotency-Key": uuid.uuid4().hex, "If-Match": f'"{version}"'}
-        for _ in range(5):  # the same key on every retry: the server applies it once
+        for _ in range(60):  # the same key on every retry: the server applies it once
             try:
                 self.calls += 1
                 res = self.http.post(
@@ -194,9 +194,13 @@ class Bot:
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:
-        for _ in range(10):
+        for _ in range(60):  # rides out a server restart of up to about 30 s
             self.calls += 1
-            res = self.http.get(url, timeout=30)
+            try:
+                res = self.http.get(url, timeout=30)
+            except requests.ConnectionError:
+                time.sleep(0.5)
+                continue
             if res.status_code in (429, 503):
                 self.refused += res.status_code == 429
                 time.sleep(float(res.headers.get("Retry-After", "1")))

@@ -79,7 +79,20 @@ COMMAND = {
     "type": "object",
     "required": ["type"],
     "properties": {
-        "type": {"enum": ["create", "join", "leave", "cancel", "act", "expire", "resolve"]},
+        "type": {
+            "enum": [
+                "create",
+                "join",
+                "leave",
+                "cancel",
+                "act",
+                "expire",
+                "resolve",
+                "resign",
+                "abort",
+                "extend",
+            ]
+        },
         "player": {"type": "string"},
         "name": {"type": "string"},
         "action": {

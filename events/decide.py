@@ -65,13 +65,74 @@ def cancel(rec: Record, player_id: str) -> list[Event]:
     return [Event("game.Cancelled", {"by": player_id})]
 
 
-def act(rec: Record, player_id: str, action: dict[str, Any], rng: Rng) -> tuple[int, list[Event]]:
-    """Return the acting seat and the events of its action."""
-    seat = seat_of(rec, player_id)
+def _playing(rec: Record) -> None:
     if rec.status != ACTIVE:
         code = "game_over" if rec.status == FINISHED else "game_not_started"
         raise RuleViolation(f"the game is {rec.status}", code=code)
-    return seat, rec.game.decide(rec.state, seat, action, rng)
+
+
+def act(rec: Record, player_id: str, action: dict[str, Any], rng: Rng) -> tuple[int, list[Event]]:
+    """Return the acting seat and the events of its action (and of resigned seats'
+    defaults that follow it)."""
+    seat = seat_of(rec, player_id)
+    _playing(rec)
+    if seat in rec.resigned:
+        raise RuleViolation("you resigned from this game", code="resigned")
+    events = rec.game.decide(rec.state, seat, action, rng)
+    return seat, events + resigned_defaults(rec, events, rng)
+
+
+def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
+    """Resign the player's seat: from now on its decisions are its defaults, at once."""
+    seat = seat_of(rec, player_id)
+    _playing(rec)
+    if seat in rec.resigned:
+        raise RuleViolation("you already resigned from this game", code="already_resigned")
+    events = [Event("game.SeatResigned", {"seat": seat})]
+    gone = rec.resigned | {seat}
+    return seat, events + resigned_defaults(rec, events, rng, gone)
+
+
+def abort(rec: Record, by: str) -> list[Event]:
+    """End the game at once for an operator (`game.Aborted`; the log adds game.Ended)."""
+    if rec.status == FINISHED:
+        raise RuleViolation("the game is finished", code="game_over")
+    return [Event("game.Aborted", {"by": by})]
+
+
+def extend(rec: Record, key: str, old: str, new: str, why: str) -> list[Event]:
+    """Give decision `key` a fresh deadline `new` if its deadline is still `old`."""
+    seats = sorted({o.seat for o in rec.owed() if o.key == key})
+    if not seats or rec.deadline(key) != old:
+        return []
+    data = {"key": key, "seats": seats, "old_deadline": old, "new_deadline": new, "reason": why}
+    return [Event("game.DeadlineExtended", data)]
+
+
+def resigned_defaults(
+    rec: Record, events: list[Event], rng: Rng, resigned: frozenset[int] | None = None
+) -> list[Event]:
+    """Return the defaults of every decision resigned seats owe after `events`, applied at
+    once, one after another, until no resigned seat owes anything (none once every seat
+    but one resigned: the game ends instead)."""
+    gone = rec.resigned if resigned is None else resigned
+    if not gone or len(gone) >= rec.players - 1 or rec.state is None:
+        return []
+    game, out = rec.game, []
+    state = _evolve(game, rec.state, [e for e in events if not e.type.startswith("game.")])
+    for _ in range(MAX_DEFAULTS):
+        if game.is_over(state):
+            break
+        due = [o for o in game.owed(state) if o.seat in gone]
+        if not due:
+            break
+        applied = game.decide(state, due[0].seat, due[0].default, rng)
+        state = _evolve(game, state, applied)
+        out += applied
+    return out
+
+
+MAX_DEFAULTS = 10_000  # a bound on one command's chain of resigned seats' defaults
 
 
 def expire(rec: Record, key: str, rng: Rng) -> list[Event]:
@@ -92,14 +153,15 @@ def expire(rec: Record, key: str, rng: Rng) -> list[Event]:
         events += [timed_out, *applied]
     if owed and game.ready(state) == key:
         events += game.resolve(state, rng)
-    return events
+    return events + resigned_defaults(rec, events, rng) if events else []
 
 
 def resolve(rec: Record, key: str, rng: Rng) -> list[Event]:
     """Resolve simultaneous phase `key` if it is ready; [] otherwise."""
     if rec.status != ACTIVE or rec.game.ready(rec.state) != key:
         return []
-    return rec.game.resolve(rec.state, rng)
+    events = rec.game.resolve(rec.state, rng)
+    return events + resigned_defaults(rec, events, rng)
 
 
 def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Event]]:
@@ -118,6 +180,12 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return "system", expire(rec, cmd["key"], rng)
     if kind == "resolve":
         return "system", resolve(rec, cmd["key"], rng)
+    if kind == "resign":
+        return resign(rec, cmd["player"], rng)
+    if kind == "abort":
+        return "system", abort(rec, cmd["by"])
+    if kind == "extend":
+        return "system", extend(rec, cmd["key"], cmd["old"], cmd["new"], cmd["reason"])
     raise ValueError(f"unknown command type {kind!r}")
 
 

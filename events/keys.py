@@ -131,3 +131,13 @@ def game_chat_rate(game_id: str, player_id: str) -> str:
 def game_rematch(game_id: str) -> str:
     """The id of a finished game's rematch, once someone asked for it."""
     return f"{PREFIX}:{{g:{game_id}}}:rematch"
+
+
+def heartbeat() -> str:
+    """When a worker last swept (a Unix time): a gap longer than OUTAGE_AFTER_S is an outage."""
+    return f"{PREFIX}:workers:heartbeat"
+
+
+def outages() -> str:
+    """The outages seen (sorted set, member `<start>:<end>`, scored by the end)."""
+    return f"{PREFIX}:outages"

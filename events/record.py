@@ -1,7 +1,8 @@
 """The folded record of one game: lobby facts around the game's own state.
 
-`game.*` events (created, joined, started, timed out, ended) are folded here; every
-other event goes to the game's own `evolve`. Knows no Redis and no HTTP.
+`game.*` events (created, joined, started, timed out, resigned, deadline extended,
+aborted, ended) are folded here; every other event goes to the game's own `evolve`.
+Knows no Redis and no HTTP.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ class Record:
     seed: str | None = None  # revealed when the game ends
     league: dict[str, Any] | None = None  # {"id", "round", "table"} of a league's game
     creator: str | None = None  # the player who created the game
+    resigned: frozenset[int] = frozenset()  # seats that resigned (game.SeatResigned)
+    # per seat, how many of its decisions in a row were deadline defaults (an action resets)
+    defaults_in_row: tuple[int, ...] = ()
+    extended: tuple[tuple[str, str], ...] = ()  # (decision key, deadline) after an outage
+    aborted: bool = False  # an operator aborted the game (game.Aborted)
 
     @property
     def game(self) -> Game:
@@ -61,7 +67,11 @@ class Record:
         return self.game.owed(self.state) if self.status == ACTIVE and self.state else []
 
     def deadline(self, key: str) -> str | None:
-        """Return the ISO deadline of decision `key`, or None without a time control."""
+        """Return the ISO deadline of decision `key`, or None without a time control: the
+        one source of deadlines (a `game.DeadlineExtended` replaces the computed one)."""
+        for k, when in self.extended:
+            if k == key:
+                return when
         since = dict(self.owed_since).get(key)
         if since is None or not self.decision_timeout_s:
             return None
@@ -112,10 +122,21 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         changes["status"] = CANCELLED
     elif kind == "game.Started":
         changes.update(order=tuple(data["order"]), status=ACTIVE)
+        changes["defaults_in_row"] = (0,) * record.players
     elif kind == "game.Ended":
         changes.update(
             status=FINISHED, result=data["result"], seed=data["seed"], owed_since=(), owed_from=()
         )
+        changes["extended"] = ()
+    elif kind == "game.DecisionTimedOut":
+        changes["defaults_in_row"] = _count(record.defaults_in_row, data["seat"], 1)
+    elif kind == "game.SeatResigned":
+        changes["resigned"] = record.resigned | {data["seat"]}
+    elif kind == "game.DeadlineExtended":
+        kept = tuple(e for e in record.extended if e[0] != data["key"])
+        changes["extended"] = (*kept, (data["key"], data["new_deadline"]))
+    elif kind == "game.Aborted":
+        changes["aborted"] = True
     elif not kind.startswith("game."):
         game = record.game
         state = game.evolve(record.state, Event(kind, data, _visible(envelope["visible_to"])))
@@ -125,7 +146,23 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             owed_since=_owed_since(record, owed, envelope["at"]),
             owed_from=_owed_from(record, owed, envelope["seq"]),
         )
+        if record.extended:
+            keys = {k for k, _ in changes["owed_since"]}
+            changes["extended"] = tuple(e for e in record.extended if e[0] in keys)
+    command = envelope.get("command")
+    if command and command.get("type") == "act" and record.defaults_in_row:
+        seat = record.seat_of(command["player"])
+        if seat is not None:  # an action in time: this seat is not absent
+            base = changes.get("defaults_in_row", record.defaults_in_row)
+            changes["defaults_in_row"] = _count(base, seat, None)
     return _with(record, changes)
+
+
+def _count(counts: tuple[int, ...], seat: int, add: int | None) -> tuple[int, ...]:
+    """Return `counts` with the seat's count raised by `add`, or reset to 0 (None)."""
+    if not 0 <= seat < len(counts):
+        return counts
+    return (*counts[:seat], 0 if add is None else counts[seat] + add, *counts[seat + 1 :])
 
 
 def _owed_since(record: Record, owed: list[Owed], at: str) -> tuple[tuple[str, str], ...]:

@@ -3,7 +3,8 @@
 A snapshot is only a cache of the fold, but it is read from Redis by every API and worker
 process, so it is plain JSON and never pickle: whoever can write to Redis can spoil a
 snapshot (the log is then refolded), not run code. The encoding is exact for what a
-record holds: JSON scalars, lists, tuples (`{"__tuple": [...]}`), dicts (a JSON object
+record holds: JSON scalars, lists, tuples (`{"__tuple": [...]}`), frozensets
+(`{"__frozenset": [...]}`, sorted), dicts (a JSON object
 when every key is a string and none is reserved, else `{"__pairs": [[k, v], ...]}`) and
 frozen dataclasses (`{"__t": "<module>.<Class>", field: value, ...}`, or `{"__ref": n}`
 for an instance already written) of the classes in `KNOWN` only: the record's own and
@@ -24,8 +25,8 @@ import games
 from events.record import Record, Seat
 
 FORMAT = 2  # 1 was a pickle; a snapshot of any other format is ignored
-TAG, TUPLE, PAIRS, REF = "__t", "__tuple", "__pairs", "__ref"
-RESERVED = frozenset((TAG, TUPLE, PAIRS, REF))
+TAG, TUPLE, PAIRS, REF, FROZEN = "__t", "__tuple", "__pairs", "__ref", "__frozenset"
+RESERVED = frozenset((TAG, TUPLE, PAIRS, REF, FROZEN))
 
 
 def _tag(cls: type) -> str:
@@ -89,6 +90,8 @@ class _Encoder:
             return {TUPLE: [self.plain(v) for v in value]}
         if kind is list:
             return [self.plain(v) for v in value]
+        if kind is frozenset:
+            return {FROZEN: [self.plain(v) for v in sorted(value)]}
         if kind is dict:
             if all(type(k) is str and k not in RESERVED for k in value):
                 return {k: self.plain(v) for k, v in value.items()}
@@ -128,6 +131,8 @@ def _decoder() -> Any:
                 return made[n]
             if TUPLE in obj:
                 return tuple(_list(obj[TUPLE]))
+            if FROZEN in obj:
+                return frozenset(_list(obj[FROZEN]))  # an unhashable member raises
             if PAIRS in obj:
                 return {k: v for k, v in _list(obj[PAIRS])}  # an unhashable key raises
         if not RESERVED.isdisjoint(obj):

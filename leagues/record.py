@@ -1,8 +1,10 @@
 """A league folded from its own event log (`mf:{l:<id>}:events`). Pure: no I/O.
 
 Events: `league.Created` (the settings and the pairing seed), `league.MemberJoined`,
-`league.MemberWithdrawn`, `league.RoundStarted` (the round's tables and their games),
-`league.GameRecorded` (one finished game's places, points and new ratings).
+`league.MemberWithdrawn` (by timeouts, by the operator, or leaving), `league.RoundStarted`
+(the round's tables and their games), `league.GameRecorded` (one finished game's places,
+points and new ratings; an aborted game's with no points), `league.Paused`,
+`league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`.
 Standings and ratings are this fold; each game is recorded once (its id is the
 append's idempotency key), so they change exactly once per game.
 """
@@ -17,6 +19,8 @@ from events.codec import GENESIS, parse_time
 from leagues import pairing, standings
 
 SCHEDULED, RUNNING, FINISHED = "scheduled", "running", "finished"
+PAUSED, CANCELLED = "paused", "cancelled"
+STATUSES = (SCHEDULED, RUNNING, PAUSED, FINISHED, CANCELLED)
 
 
 @dataclass(frozen=True)
@@ -48,24 +52,48 @@ class League:
     points: dict[str, float] = field(default_factory=dict)
     games: dict[str, int] = field(default_factory=dict)
     ratings: dict[str, standings.Rating] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)  # games won (place 1)
+    opponents: dict[str, list[str]] = field(default_factory=dict)  # met in counted games
+    game_points: dict[str, list[float]] = field(default_factory=dict)  # per counted game
+    paused: bool = False
+    cancelled: bool = False
+    resumed: tuple[int, str] | None = None  # (the first round rescheduled, from when)
 
     @property
     def status(self) -> str:
-        """Return scheduled (before round 1), running, or finished (every game recorded)."""
-        if not self.rounds:
-            return SCHEDULED
+        """Return scheduled (before round 1), running, paused, finished (every round
+        started and every game recorded) or cancelled."""
+        if self.cancelled:
+            return CANCELLED
         last = len(self.rounds) == self.settings["rounds"]
         played = all(t.game in self.results for r in self.rounds.values() for t in r.tables)
-        return FINISHED if last and played else RUNNING
+        if last and played:
+            return FINISHED
+        if self.paused:
+            return PAUSED
+        return RUNNING if self.rounds else SCHEDULED
+
+    @property
+    def over(self) -> bool:
+        """Return True once nothing more will happen (finished or cancelled)."""
+        return self.status in (FINISHED, CANCELLED)
+
+    def byes(self, player: str) -> int:
+        """Return how many started rounds the member sat out (not counting withdrawal)."""
+        return sum(1 for r in self.rounds.values() if player in r.byes)
 
     def active(self) -> list[str]:
         """Return the members not withdrawn, in join order."""
         return [m for m in self.members if m not in self.withdrawn]
 
     def due(self, number: int) -> float:
-        """Return when round `number` is due to start (a Unix time)."""
-        start = parse_time(self.settings["start_at"])
-        return (start + timedelta(seconds=self.settings["cadence_s"] * (number - 1))).timestamp()
+        """Return when round `number` is due to start (a Unix time): `start_at` plus a
+        cadence per round, or, after a resume, from the resume on."""
+        first, start = 1, parse_time(self.settings["start_at"])
+        if self.resumed and number >= self.resumed[0]:
+            first, start = self.resumed[0], parse_time(self.resumed[1])
+        gap = timedelta(seconds=self.settings["cadence_s"] * (number - first))
+        return (start + gap).timestamp()
 
     def rating(self, player: str) -> standings.Rating:
         """Return a member's rating (the initial one before their first game)."""
@@ -89,6 +117,12 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         league.members[data["player"]] = data["name"]
     elif kind == "league.MemberWithdrawn":
         league.withdrawn[data["player"]] = data["round"]
+    elif kind == "league.Paused":
+        league.paused = True
+    elif kind == "league.Resumed":
+        league.paused, league.resumed = False, (data["round"], data["from"])
+    elif kind == "league.Cancelled":
+        league.cancelled = True
     elif kind == "league.RoundStarted":
         tables = tuple(Table(t["table"], t["game"], tuple(t["players"])) for t in data["tables"])
         league.rounds[data["round"]] = RoundPlay(
@@ -96,12 +130,22 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         )
     elif kind == "league.GameRecorded":
         league.results[data["game"]] = data
-        for p in data["places"]:
-            player = p["player"]
-            league.points[player] = round(league.points.get(player, 0) + p["points"], 4)
-            league.games[player] = league.games.get(player, 0) + 1
-            league.ratings[player] = (p["mu"], p["sigma"])
+        if data.get("reason") == "aborted":  # on the record, but it counts for nobody
+            return league
+        _count_game(league, data["places"])
     return league
+
+
+def _count_game(league: League, places: list[dict[str, Any]]) -> None:
+    table = [p["player"] for p in places]
+    for p in places:
+        player = p["player"]
+        league.points[player] = round(league.points.get(player, 0) + p["points"], 4)
+        league.games[player] = league.games.get(player, 0) + 1
+        league.ratings[player] = (p["mu"], p["sigma"])
+        league.wins[player] = league.wins.get(player, 0) + (p["place"] == 1)
+        league.opponents.setdefault(player, []).extend(o for o in table if o != player)
+        league.game_points.setdefault(player, []).append(p["points"])
 
 
 def fold_all(league: League, envelopes: list[dict[str, Any]]) -> League:

@@ -39,6 +39,11 @@ DEFAULTS: dict[str, Any] = {
     "CLAIM_S": 10,
     # seconds between the retries of a failed job
     "RETRY_INTERVALS": [1, 5, 15],
+    # no worker heartbeat for longer than this (s) is an outage (docs/workers.md)
+    "OUTAGE_AFTER_S": 15,
+    # decisions due within this long (s) after an outage, or the game's decision timeout
+    # if shorter, get a fresh deadline too; the fresh deadline is that long after the end
+    "OUTAGE_GRACE_S": 300,
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"
     "OPERATORS": [],
 }

@@ -15,7 +15,7 @@ from events import codec, decide, keys, times
 from events.store import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import loop
+from service import loop, outages
 from service.errors import Invalid
 from service.game_log import GameLog
 from service.loop import Outcome
@@ -135,10 +135,61 @@ def act(
     )
 
 
+def resign(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
+    """Resign the player's seat (its decisions are its defaults from now on, at once)."""
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: decide.resign(rec, player_id, rng),
+        cause=f"resign:{player_id}",
+        idem=f"resign:{player_id}",
+        command={"type": "resign", "player": player_id},
+    )
+
+
+def abort(boot: Bootstrap, game_id: str, operator: str) -> Outcome:
+    """End a game at once for an operator: `result.reason` "aborted"."""
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.abort(rec, operator)),
+        cause=f"abort:{operator}",
+        command={"type": "abort", "by": operator},
+    )
+
+
+def extend_after_outage(boot: Bootstrap, game_id: str, key: str) -> str | None:
+    """Give decision `key` a fresh deadline if its deadline fell inside an outage or its
+    grace window (service.outages); return the new deadline, or None."""
+    rec = boot.store.load(game_id).record
+    old = rec.deadline(key)
+    if not old or not any(o.key == key for o in rec.owed()):
+        return None
+    new = outages.fresh_deadline(boot.redis, rec, boot.config, old, time.time())
+    if new is None:
+        return None
+    command = {"type": "extend", "key": key, "old": old, "new": new, "reason": "outage"}
+    loop.run(
+        boot,
+        GameLog(boot, game_id, body=command),
+        lambda r, rng: ("system", decide.extend(r, key, old, new, "outage")),
+        cause=job_id("extend", game_id, key),
+        idem=f"system:extend-{key}-{old}",
+        command=command,
+    )
+    deadline = boot.store.load(game_id).record.deadline(key)
+    if deadline:
+        boot.scheduler.expiry(game_id, key, deadline)
+    return deadline
+
+
 def expire(boot: Bootstrap, game_id: str, key: str) -> str:
-    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue."""
+    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
+    unless an outage covers its deadline (then it gets a fresh one: "extended")."""
     job = job_id("expire", game_id, key)
     outcome = {"status": "applied"}
+    if extend_after_outage(boot, game_id, key):
+        return "extended"
 
     def decide_expiry(rec: Record, rng: Rng):
         deadline = rec.deadline(key)

@@ -15,7 +15,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import codec
+from events import codec, ending
 from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.store import Loaded, Writes
 from games.base import Event
@@ -119,10 +119,11 @@ class GameLog:
         return fold_all(state, envelopes)
 
     def closing(self, new: Record, head: Head[Record]) -> list[Event]:
-        """Return game.Ended (the result and the revealed seed) once the game is over."""
-        if new.status == FINISHED or new.state is None or not new.game.is_over(new.state):
+        """Return game.Ended (the result and the revealed seed) once the game ends
+        (`events.ending`: completed, abandoned, resigned or aborted)."""
+        if not ending.ends_now(new):
             return []
-        result = new.game.result(new.state).to_json()
+        result = ending.result(new, ending.reason(new) or "completed")
         return [Event("game.Ended", {"result": result, "seed": (head.seed or b"").hex()})]
 
     def append(

@@ -4,7 +4,8 @@ With every append the game's log (service.game_log) calls `after_append`, which 
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
 `game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
-follow-up writes (events.store.Writes). `GET /v1/players/me/turns` reads the
+follow-up writes (events.store.Writes); a deadline renewed after an outage is a new
+`your_turn` with the new deadline. `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).
 """
 
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from events import codec, keys
 from events.record import ACTIVE, CANCELLED, FINISHED, Record
 from events.store import Writes
+from leagues import table
+from leagues.record import League
 from service import lobby
 
 if TYPE_CHECKING:
@@ -51,6 +54,17 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
                 "deadline": new.deadline(o.key),
             }
             notes.append((players[o.seat], {**turn, "version": new.version}))
+    for key, deadline in set(new.extended) - set(old.extended):  # after an outage
+        for o in new.owed():
+            if o.key == key and o.seat in players:
+                turn = {
+                    "type": "your_turn",
+                    **base,
+                    "kind": o.kind,
+                    "simultaneous": o.simultaneous,
+                    "deadline": deadline,
+                }
+                notes.append((players[o.seat], {**turn, "version": new.version}))
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
         for seat, player in players.items():
@@ -61,6 +75,57 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+
+
+def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[str, Any]]) -> None:
+    """Write league notes: `round_started` (with the member's game) to each seated member
+    (and to those sitting the round out, with no game), `withdrawn` to a withdrawn member,
+    `league_finished` (with the final place) to every member once the last game is
+    recorded or the league is cancelled. Like game notes, each has `type`, `game`,
+    `ruleset` and `league` ({id, round, table})."""
+    notes: list[tuple[str, dict[str, Any]]] = []
+    lid, ruleset = league.league_id, league.settings.get("ruleset")
+
+    def note(kind: str, game: str | None, number: int | None, table: int | None, **more):
+        where = {"id": lid, "round": number, "table": table}
+        return {"type": kind, "game": game, "ruleset": ruleset, "league": where, **more}
+
+    for env in envelopes:
+        kind, data = env["type"], env["data"]
+        if kind == "league.RoundStarted":
+            for t in data["tables"]:
+                started = note("round_started", t["game"], data["round"], t["table"])
+                notes += [(p, started) for p in t["players"]]
+            for p in data["byes"]:
+                notes.append((p, note("round_started", None, data["round"], None, bye=True)))
+        elif kind == "league.MemberWithdrawn":
+            gone = note("withdrawn", None, data["round"], None, by=data.get("by"))
+            notes.append((data["player"], gone))
+    ends = {"league.GameRecorded", "league.Cancelled"} & {e["type"] for e in envelopes}
+    if ends and league.over:
+        ranks = {r["player"]: r["rank"] for r in table.rows(league)}
+        for p in league.members:
+            done = note(
+                "league_finished",
+                None,
+                len(league.rounds) or None,
+                None,
+                status=league.status,
+                place=ranks.get(p),
+                members=len(league.members),
+            )
+            notes.append((p, done))
+    _write(boot, notes)
+
+
+def _write(boot: Bootstrap, notes: list[tuple[str, dict[str, Any]]]) -> None:
+    if not notes:
+        return
+    at, pipe = codec.now_iso(), boot.redis.pipeline(transaction=False)
+    for player, note in notes:
+        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
+        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    pipe.execute()
 
 
 def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:

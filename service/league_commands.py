@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from datetime import UTC
+from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any
 
 from events import keys
@@ -59,6 +59,15 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
     if start.timestamp() <= time.time():
         errors = {"start_at": ["must be in the future"]}
         raise Invalid("invalid_body", "the league must start in the future", errors=errors)
+    last = spec["cadence_s"] * (spec["rounds"] - 1)
+    try:  # the last round and its first deadline must fall within year 9999
+        start + timedelta(seconds=last + spec["decision_timeout_s"])
+    except OverflowError:
+        why = "the last round (start_at + (rounds - 1) * cadence_s) falls after the year 9999"
+        raise Invalid("invalid_body", why, errors={"start_at": [why]}) from None
+    if spec.get("late_join_until_round", 0) > spec["rounds"]:
+        errors = {"late_join_until_round": ["must be at most rounds"]}
+        raise Invalid("invalid_body", "late joining ends within the league", errors=errors)
     league_id = new_id()
     data = {
         "name": spec["name"],
@@ -72,6 +81,8 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
         "decision_timeout_s": spec["decision_timeout_s"],
         "withdraw_after_timeouts": spec["withdraw_after_timeouts"],
         "points": list(spec["points"] or standings.DEFAULT_POINTS),
+        "late_join_until_round": spec.get("late_join_until_round", 0),
+        "bye_points": spec.get("bye_points"),
         "operator": operator,
         "seed": secrets.token_hex(16),  # the pairing's seed, drawn once and logged
     }
@@ -83,11 +94,19 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
 
 
 def join(boot: Bootstrap, league_id: str, player: dict[str, str], by: str) -> League:
-    """Add a member before the league starts (the player, or the operator: `by`)."""
+    """Add a member (the player, or the operator: `by`) before the league starts, or
+    before round `late_join_until_round` starts if the league allows late joining."""
 
     def decide_join(league: League, rng: Rng) -> list[Event]:
-        if league.rounds or time.time() >= league.due(1):
-            raise Conflict("league_started", "members join before the first round starts")
+        if league.over:
+            raise Conflict("league_over", f"the league is {league.status}")
+        late = league.settings.get("late_join_until_round", 0)
+        started = len(league.rounds) if league.rounds else int(time.time() >= league.due(1))
+        if started and started >= late:
+            detail = "members join before the first round starts"
+            if late:
+                detail = f"late joining closed when round {late} started"
+            raise Conflict("league_started", detail)
         if player["id"] in league.members:
             raise Conflict("already_member", "the player is already a member")
         data = {"player": player["id"], "name": player["name"], "by": by}
@@ -105,12 +124,18 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> str:
     seats = {s.seat: s.player for s in rec.seats}
     by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
 
+    reason = rec.result.get("reason", "completed")
+
     def decide_result(league: League, rng: Rng) -> list[Event]:
         if gid in league.results:
             return []
         places = {p: s["place"] for p, s in by_player.items()}
-        pts = standings.points(places, league.settings["points"])
-        ratings = standings.rate({p: league.rating(p) for p in places}, places)
+        if reason == "aborted":  # recorded, but neither points nor ratings change
+            pts = {p: 0 for p in places}
+            ratings = {p: league.rating(p) for p in places}
+        else:
+            pts = standings.points(places, league.settings["points"])
+            ratings = standings.rate({p: league.rating(p) for p in places}, places)
         rows = [
             {
                 "player": p,
@@ -123,7 +148,12 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> str:
             }
             for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
         ]
-        data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
+        data = {
+            "game": gid,
+            "round": rec.league["round"],
+            "table": rec.league["table"],
+            "reason": reason,
+        }
         return [Event("league.GameRecorded", {**data, "places": rows})]
 
     appended = run(boot, league_id, decide_result, f"result:{gid}", idem=gid).created

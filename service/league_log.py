@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from events import keys
 from games.base import Event
 from leagues.record import League, fold_all
+from service import inbox
 from service.errors import NotFound
 from service.loop import Head, Outcome
 
@@ -51,6 +52,7 @@ class LeagueLog:
         self, head: Head[League], new: League, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
         self.boot.store.append_to(self.keys, envelopes, head.version, idem, "1")
+        inbox.after_league_append(self.boot, new, envelopes)
 
     def after(self, old: League, new: League) -> None:
         return None

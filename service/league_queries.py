@@ -1,16 +1,20 @@
-"""What can be read about leagues beyond their own log: the state of their games."""
+"""What can be read about leagues beyond their own fold: the list of leagues, the state
+of their games, the log itself."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from leagues.record import League
+from events import keys
+from leagues.record import League, fold_all
+from service.errors import Invalid
 from service.league_log import load
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-__all__ = ["load", "table_statuses"]
+__all__ = ["events", "listing", "load", "table_statuses"]
+SCAN = 50  # leagues read per Redis call while filtering a page
 
 
 def table_statuses(boot: Bootstrap, league: League, number: int) -> dict[str, str]:
@@ -20,3 +24,42 @@ def table_statuses(boot: Bootstrap, league: League, number: int) -> dict[str, st
         rec = boot.store.load(t.game).record
         out[t.game] = rec.status if rec.version else "opening"
     return out
+
+
+def listing(
+    boot: Bootstrap, status: str | None, ruleset: str | None, cursor: str | None, limit: int
+) -> tuple[list[League], str | None]:
+    """Return a page of leagues, newest first, that match the filters, and the cursor of
+    the next page (None on the last). A cursor is the id of the last league of a page."""
+    start = 0
+    if cursor is not None:
+        rank = boot.redis.zrevrank(keys.leagues(), cursor)
+        if rank is None:
+            errors = {"cursor": ["not a cursor this list gave out"]}
+            raise Invalid("invalid_query", "unknown cursor", errors=errors)
+        start = rank + 1
+    page: list[League] = []
+    while len(page) < limit:
+        ids = boot.redis.zrevrange(keys.leagues(), start, start + SCAN - 1)
+        if not ids:
+            return page, None
+        for raw in ids:
+            start += 1
+            league = load(boot, raw.decode())
+            if status and league.status != status:
+                continue
+            if ruleset and league.settings["ruleset"] != ruleset:
+                continue
+            page.append(league)
+            if len(page) == limit:
+                break
+    more = boot.redis.zcard(keys.leagues()) > start
+    return page, (page[-1].league_id if more else None)
+
+
+def events(boot: Bootstrap, league_id: str, after: int = 0) -> tuple[League, list[dict[str, Any]]]:
+    """Return the league and its log's envelopes after `after` (a league's log is public)."""
+    envelopes = boot.store.read_stream(keys.league_events(league_id))
+    if not envelopes:
+        load(boot, league_id)  # raises NotFound
+    return fold_all(League(league_id), envelopes), envelopes[after:]

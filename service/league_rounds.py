@@ -15,7 +15,7 @@ from games.base import Event
 from games.rng import Rng
 from leagues import pairing, standings
 from leagues.record import League
-from service import game_commands
+from service import game_commands, league_lifecycle
 from service.errors import NotFound
 from service.league_commands import load, run
 
@@ -35,8 +35,10 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
         league = load(boot, league_id)
     except NotFound:
         return "missing"
-    if not 1 <= number <= league.settings["rounds"]:
+    if not 1 <= number <= league.settings["rounds"] or league.cancelled:
         return "noop"
+    if league.paused and number not in league.rounds:
+        return "paused"  # league.Resumed schedules it again
     if time.time() < league.due(number):
         boot.scheduler.league_round(league_id, number, league.due(number))
         return "early"
@@ -50,6 +52,11 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
 
         key = f"round:{number}"
         league = run(boot, league_id, decide_round, key, idem=key).record
+        if number not in league.rounds:  # paused or cancelled meanwhile
+            return "paused"
+    for player, first in league.withdrawn.items():
+        if first == number:  # withdrawn for timeouts as this round started
+            league_lifecycle.resign_everywhere(boot, league, player)
     for table in league.rounds[number].tables:
         open_table(boot, league, number, table.number)
     if number < league.settings["rounds"] and number + 1 not in league.rounds:
@@ -60,13 +67,13 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
 
 
 def _round_events(boot: Bootstrap, league: League, number: int) -> list[Event]:
-    if number in league.rounds:
+    if number in league.rounds or league.paused or league.cancelled:
         return []
     out = []
     limit = league.settings["withdraw_after_timeouts"]
     for player, streak in (streaks(boot, league) if limit else {}).items():
         if streak >= limit and player not in league.withdrawn:
-            data = {"player": player, "round": number, "timeouts": streak}
+            data = {"player": player, "round": number, "timeouts": streak, "by": "timeouts"}
             out.append(Event("league.MemberWithdrawn", data))
     gone = {e.data["player"] for e in out}
     active = [m for m in league.active() if m not in gone]

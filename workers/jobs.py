@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+import time
 from functools import cache
 
-from service import bootstrap, config, game_commands, league_commands, league_rounds
+from service import bootstrap, config, game_commands, league_commands, league_rounds, outages
 from service.bootstrap import Bootstrap
 from workers.scheduler import RqScheduler
 
@@ -19,7 +20,11 @@ def boot() -> Bootstrap:
 
 
 def expire(game_id: str, key: str) -> str:
-    """Apply the default action of an overdue decision, once; a no-op if it was made."""
+    """Apply the default action of an overdue decision, once; a no-op if it was made. The
+    job beats first, so an outage it ends is on record even if it runs before its
+    worker's sweeper has beaten (a job queued before the outage)."""
+    threshold = float(boot().config["OUTAGE_AFTER_S"])
+    outages.beat(boot().redis, time.time(), threshold)
     return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
 
 
@@ -42,7 +47,7 @@ def record_result(league_id: str, game_id: str) -> str:
 
 def _done(job: str, subject: str, key: str, status: str) -> str:
     """Take handled work off the deadline index (work run early stays due) and log it."""
-    if status != "early":
+    if status not in ("early", "extended"):  # still due later
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
     return status

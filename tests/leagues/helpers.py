@@ -122,7 +122,7 @@ class Agent:
 
     def _note(self, note: dict[str, Any]) -> None:
         self.notes.append(note)
-        gid = note["game"]
+        gid = note.get("game")
         if note["type"] == "game_started" and gid not in self.games:
             bot = Bot(self.base, gid, self.player["token"], seed=self.seed, wait_s=2.0)
             self.bots[gid] = bot
@@ -150,6 +150,8 @@ def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
     for d in recorded:
         game = client.get(f"/v1/games/{d['game']}").get_json()
         assert game["status"] == "finished"
+        if game["result"]["reason"] == "aborted":
+            continue  # on the record, counted for nobody
         who = {s["seat"]: s["player"] for s in game["seats"]}
         places = {who[s["seat"]]: s["place"] for s in game["result"]["standings"]}
         assert {p["player"]: p["place"] for p in d["places"]} == places
@@ -163,7 +165,14 @@ def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
     assert len(rows) == len(league.members)
     for row in rows:
         p = row["player"]
-        assert row["points"] == points.get(p, 0) and row["games"] == games.get(p, 0)
+        byes = sum(1 for r in league.rounds.values() if p in r.byes)
+        counted = [d for d in recorded if d.get("reason") != "aborted"]
+        mine = [d for d in counted if p in {x["player"] for x in d["places"]}]
+        per_bye = league.settings.get("bye_points")
+        if per_bye is None:
+            per_bye = points.get(p, 0) / len(mine) if mine else 0
+        expected = round(points.get(p, 0) + byes * per_bye, 4)
+        assert row["byes"] == byes and row["points"] == expected and row["games"] == games.get(p, 0)
         assert (row["mu"], row["sigma"]) == ratings.get(p, standings.initial())
         assert row["ordinal"] == standings.ordinal((row["mu"], row["sigma"]))
     return rows

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 import games
+from events import ending
+from events.record import Record
 from games.rng import Rng
 from games.schemas import value_for
 from service import game_commands
@@ -144,7 +146,10 @@ def check_playout(ruleset: str, players: int, options: dict[str, Any], seed: int
         checker.state(run.state, order, views=run.decisions % VIEW_EVERY == 0)
     if game.is_over(run.state):
         checker.state(run.state, order, views=True)
-        assert_matches("Result", as_json(game.result(run.state).to_json()))
+        served = Record(
+            "g", ruleset=game.id, rules_version=game.rules_version, state=run.state
+        )  # the result as the service serves it: reason, resigned seats (events.ending)
+        assert_matches("Result", as_json(ending.result(served, "completed")))
     return checker
 
 

@@ -74,7 +74,7 @@ def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(
     assert codes["turn"] <= {201, 202} and 201 in codes["roll"] and 202 in codes["join"]
     result = game["result"]
     assert sorted(s["seat"] for s in result["standings"]) == [0, 1, 2]
-    assert result["reason"] in ("goal", "time_limit")
+    assert result["end_reason"] in ("goal", "time_limit") and result["reason"] == "completed"
     assert set(result["winners"]) == {s["seat"] for s in result["standings"] if s["place"] == 1}
     log = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     revealed = [e for e in log if e["type"] in ("gobcon.ResponsesRevealed", "gobcon.JoinsRevealed")]

@@ -1,0 +1,108 @@
+"""A league's standings as a page a person reads: `GET /leagues/{id}` (HTML, no script).
+
+The table (rank, points, games won, Buchholz, rating), then every round with its tables,
+their players and places, and a link to each game's replay. Everything shown is public
+(the league's log and its games' statuses); names are escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from flask import Blueprint, Response
+
+from api.context import boot
+from api.leagues import _league
+from api.replay import POLICY
+from leagues import season, table
+from leagues.record import League
+from service import league_queries
+
+bp = Blueprint("league_page", __name__)
+
+
+@bp.get("/leagues/<league_id>")
+def league_page(league_id: str) -> Response:
+    """Serve a league's standings page."""
+    league = _league(league_id)
+    html = "\n".join(_page(league))
+    response = Response(html, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _page(league: League):
+    s, lid = league.settings, escape(league.league_id)
+    title = escape(s["name"] or league.league_id)
+    yield "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+    yield f"<title>{title} · standings</title>"
+    yield "<link rel='stylesheet' href='/static/league/league.css'></head><body>"
+    yield f"<h1>{title}</h1>"
+    yield (
+        f"<p class='meta'>{escape(s['ruleset'])} · <span class='status'>"
+        f"{escape(league.status)}</span> · round {len(league.rounds)} of {s['rounds']} · "
+        f"{len(league.results)} game{'' if len(league.results) == 1 else 's'} recorded · "
+        f"<a href='/v1/leagues/{lid}/standings.csv'>standings as CSV</a></p>"
+    )
+    yield "<h2>Standings</h2><table id='standings'><thead><tr>"
+    heads = ["#", "player", "points", "games", "won", "byes", "Buchholz", "rating"]
+    yield "".join(f"<th{_num(h)}>{h}</th>" for h in heads) + "</tr></thead><tbody>"
+    for r in table.rows(league):
+        cls = " class='withdrawn'" if r["withdrawn"] else ""
+        name = escape(r["name"]) + (" (withdrawn)" if r["withdrawn"] else "")
+        cells = [
+            r["rank"],
+            name,
+            _n(r["points"]),
+            r["games"],
+            r["wins"],
+            r["byes"],
+            _n(r["buchholz"]),
+            f"{r['ordinal']:.2f}",
+        ]
+        yield (
+            f"<tr{cls}>" + "".join(f"<td{_num(h)}>{c}</td>" for h, c in zip(heads, cells)) + "</tr>"
+        )
+    yield "</tbody></table><h2>Rounds</h2>"
+    for number, rnd, started in season.schedule(league):
+        yield from _round(league, number, rnd, started)
+    yield "</body></html>"
+
+
+def _round(league: League, number: int, rnd, started: bool):
+    yield f"<section class='round'><h3>Round {number}"
+    yield " (started)</h3>" if started else " (to come, as paired now)</h3>"
+    statuses = league_queries.table_statuses(boot(), league, number) if started else {}
+    yield "<table><thead><tr><th>table</th><th>players (by seat)</th><th>game</th></tr></thead>"
+    yield "<tbody>"
+    for i, players in enumerate(rnd.tables, start=1):
+        game = league.rounds[number].tables[i - 1].game if started else None
+        places = {}
+        if game and (recorded := league.results.get(game)):
+            places = {p["player"]: p["place"] for p in recorded["places"]}
+        names = ", ".join(
+            escape(league.members.get(p, p)) + (f" ({places[p]})" if p in places else "")
+            for p in players
+        )
+        link = "—"
+        if game:
+            link = (
+                f"<a href='/games/{escape(game)}/replay'>replay</a> "
+                f"{escape(statuses.get(game, ''))}"
+            )
+        yield f"<tr><td>{i}</td><td>{names}</td><td>{link}</td></tr>"
+    yield "</tbody></table>"
+    if rnd.byes:
+        byes = ", ".join(escape(league.members.get(p, p)) for p in rnd.byes)
+        yield f"<p class='byes'>sitting out: {byes}</p>"
+    yield "</section>"
+
+
+def _num(head: str) -> str:
+    return "" if head == "player" else " class='num'"
+
+
+def _n(value: float) -> str:
+    return f"{value:g}"

@@ -1,0 +1,167 @@
+"""A season that proves it (issue 16): four leagues at once, one per ruleset, 7 members
+each, two of them absent and one resigning mid-game, through 3 rounds on real workers,
+with the API and every worker stopped in the middle (one of them by kill -9). Every game
+ends, every result is recorded once, standings and ratings equal a recount, every game
+verifies, and no member is charged a timeout that fell inside the outage."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import requests
+
+from cli.embedded import free_port
+from events import audit
+from events.codec import parse_time
+from events.record import Record, fold
+from service import league_queries, outages
+from tests.conftest import ROOT, _env, gunicorn_args, kill_group
+from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator, wait_for
+from tests.service.helpers import bearer, new_players
+
+RULESETS = {
+    "goblin-market": {},
+    "sorcerous-futures": {},
+    "black-market": {},
+    "gobcon": {"time_limit": 3},
+}
+TIMEOUT_S, CADENCE_S = 4, 15
+WORKER_ENV = {"MARKETFOLD_OUTAGE_AFTER_S": "1", "MARKETFOLD_CLAIM_S": "2"}
+
+
+def start_api(redis_url: str, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
+    wait_for(lambda: _up(port), 30)
+    return proc
+
+
+def _up(port: int) -> bool:
+    try:
+        return requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def charged_inside(envelopes: list[dict], windows: list[tuple[float, float]], grace: float):
+    """Return the timeouts whose deadline fell inside an outage or its grace window."""
+    rec, out = Record(envelopes[0]["data"].get("game_id", "")), []
+    for env in envelopes:
+        if env["type"] == "game.DecisionTimedOut":
+            deadline = rec.deadline(env["data"]["key"])
+            due = parse_time(deadline).timestamp()
+            if any(start < due < end + grace for start, end in windows):
+                out.append((env["seq"], deadline))
+        rec = fold(rec, env)
+    return out
+
+
+def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
+    client, app, redis_url, worker_process
+):
+    op = operator(client, app)
+    deps = app.extensions["marketfold"]
+    leagues: dict[str, tuple[list[dict], set[str], dict]] = {}
+    for ruleset, options in RULESETS.items():
+        members = new_players(client, 7, ruleset[:3])
+        lid = new_league(
+            client,
+            op,
+            members,
+            ruleset=ruleset,
+            options=options,
+            rounds=3,
+            start_at=in_seconds(3),
+            cadence_s=CADENCE_S,
+            decision_timeout_s=TIMEOUT_S,
+            table_size=3,
+            withdraw_after_timeouts=2,
+        )
+        first = client.get(f"/v1/leagues/{lid}").get_json()["schedule"][0]["tables"]
+        small = next(t["players"] for t in first if len(t["players"]) == 3)
+        resigner = next(m for m in members if m["id"] == small[2])
+        leagues[lid] = (members, set(small[:2]), resigner)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    api = start_api(redis_url, port)
+    killed = worker_process(**WORKER_ENV)
+    stopped = worker_process(**WORKER_ENV)
+    agents = [
+        Agent(base, m, seed=i)
+        for members, absent, _ in leagues.values()
+        for i, m in enumerate(members)
+        if m["id"] not in absent
+    ]
+    try:
+        # each resigner leaves its round-1 game once it has made a move there
+        for lid, (_, _, resigner) in leagues.items():
+            gid = wait_for(lambda lid=lid: _game_of(deps, lid, 1, resigner["id"]), 30)
+            wait_for(lambda gid=gid, r=resigner: _moved(deps, gid, r["id"]), 40)
+            res = requests.post(f"{base}/v1/games/{gid}/resign", headers=bearer(resigner))
+            assert res.status_code == 200, res.text
+        # the outage: round 2 under way everywhere, then the API and every worker stop
+        wait_for(lambda: all(2 in league_queries.load(deps, lid).rounds for lid in leagues), 40)
+        time.sleep(1)
+        kill_group(killed)  # kill -9 in the middle of whatever it was doing
+        api.terminate()  # and the rest stop as `marketfold serve` stops them
+        api.wait(15)
+        os.killpg(stopped.pid, signal.SIGTERM)
+        stopped.wait(15)
+        time.sleep(TIMEOUT_S + 1)  # deadlines fall due while nothing runs
+        worker_process(**WORKER_ENV)  # the workers come back first: players cannot act yet
+        worker_process(**WORKER_ENV)
+        wait_for(lambda: outages.seen(deps.redis, 0), 30)
+        time.sleep(1)
+        api = start_api(redis_url, port)
+        wait_for(
+            lambda: all(league_queries.load(deps, lid).status == "finished" for lid in leagues),
+            300,  # about a minute on a quiet machine
+            every=0.5,
+        )
+        windows = outages.seen(deps.redis, 0)
+        assert windows, "the workers' heartbeat did not see the outage"
+        extended = 0
+        for lid, (members, absent, resigner) in leagues.items():
+            league = league_queries.load(deps, lid)
+            assert_recount(client, deps, lid)
+            for r in league.rounds.values():
+                for t in r.tables:
+                    log = deps.store.read(t.game)
+                    assert log[-1]["type"] == "game.Ended"
+                    assert [e["type"] for e in log].count("game.Ended") == 1
+                    assert not charged_inside(log, windows, TIMEOUT_S), t.game
+                    extended += sum(e["type"] == "game.DeadlineExtended" for e in log)
+                    bundle = client.get(f"/v1/games/{t.game}/export").get_json()
+                    assert audit.verify(bundle).ok, audit.verify(bundle).to_text()
+            first = next(t for t in league.rounds[1].tables if resigner["id"] in t.players)
+            result = client.get(f"/v1/games/{first.game}").get_json()["result"]
+            seat = deps.store.load(first.game).record.seat_of(resigner["id"])
+            assert seat in result["resigned"]
+            assert result["reason"] in ("abandoned", "resigned")
+        assert extended, "no deadline fell inside the outage: the test proved nothing"
+        withdrawn = {p for lid in leagues for p in league_queries.load(deps, lid).withdrawn}
+        assert withdrawn & {p for _, absent, _ in leagues.values() for p in absent}
+        assert not [e for a in agents for e in a.errors]
+    finally:
+        for a in agents:
+            a.stop.set()
+        api.terminate()
+        api.wait(15)
+
+
+def _game_of(deps, lid: str, number: int, player: str) -> str | None:
+    rounds = league_queries.load(deps, lid).rounds
+    if number not in rounds:
+        return None
+    gid = next(t.game for t in rounds[number].tables if player in t.players)
+    return gid if deps.store.exists(gid) else None
+
+
+def _moved(deps, gid: str, player: str) -> bool:
+    return any(
+        e.get("command", {}).get("type") == "act" and e["command"]["player"] == player
+        for e in deps.store.read(gid)
+    )

@@ -1,0 +1,123 @@
+"""Standings: bye points and the documented tie-breaks (points, games won, Buchholz,
+rating), from a league's fold alone."""
+
+from __future__ import annotations
+
+from leagues import table
+from leagues.record import League, fold_all
+
+SETTINGS = {
+    "name": "t",
+    "ruleset": "goblin-market",
+    "rounds": 3,
+    "start_at": "2030-01-01T00:00:00Z",
+    "cadence_s": 60,
+    "points": [3, 2, 1, 0],
+    "seed": "x",
+    "table_min": 3,
+    "table_max": 3,
+}
+
+
+def _log(*events, **settings):
+    out = [("league.Created", {**SETTINGS, **settings})]
+    out += [("league.MemberJoined", {"player": p, "name": p.upper()}) for p in "abcd"]
+    out += list(events)
+    return [
+        {"seq": i, "hash": str(i), "type": kind, "data": data, "at": "2030-01-01T00:00:00Z"}
+        for i, (kind, data) in enumerate(out, start=1)
+    ]
+
+
+def _round(n, players, byes, game):
+    tables = [{"table": 1, "game": game, "players": players}]
+    return ("league.RoundStarted", {"round": n, "tables": tables, "byes": byes})
+
+
+def _game(game, n, places, reason="completed"):
+    pts = {1: 3, 2: 2, 3: 1}
+    rows = [
+        {
+            "player": p,
+            "seat": i,
+            "place": pl,
+            "score": 0,
+            "points": 0 if reason == "aborted" else pts[pl],
+            "mu": 25.0,
+            "sigma": 8.0,
+        }
+        for i, (p, pl) in enumerate(places.items())
+    ]
+    return (
+        "league.GameRecorded",
+        {"game": game, "round": n, "table": 1, "places": rows, "reason": reason},
+    )
+
+
+def _rows(envelopes):
+    return {r["player"]: r for r in table.rows(fold_all(League("l_t"), envelopes))}
+
+
+def test_a_bye_is_worth_the_average_of_the_members_games_by_default():
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        _round(2, ["b", "c", "d"], ["a"], "g2"),
+        _game("g2", 2, {"d": 1, "b": 2, "c": 3}),
+    )
+    rows = _rows(log)
+    assert rows["a"]["byes"] == 1 and rows["a"]["points"] == 3 + 3  # one game of 3: a bye is 3
+    assert rows["d"]["points"] == 3 + 3 and rows["d"]["bye_points"] == 3
+    assert rows["b"]["points"] == 4 and rows["b"]["byes"] == 0
+
+
+def test_a_fixed_bye_value_replaces_the_average():
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        bye_points=1.5,
+    )
+    assert _rows(log)["d"]["points"] == 1.5
+
+
+def test_ties_on_points_go_to_games_won_then_buchholz_then_rating():
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        _round(2, ["b", "c", "d"], ["a"], "g2"),
+        _game("g2", 2, {"c": 1, "d": 2, "b": 3}),
+        bye_points=0,
+    )
+    rows = _rows(log)
+    # a: 3 (one win); b: 2+1 = 3 (no win); c: 1+3 = 4; d: 2
+    assert rows["c"]["rank"] == 1
+    assert (rows["a"]["points"], rows["b"]["points"]) == (3, 3)
+    assert rows["a"]["rank"] == 2 and rows["b"]["rank"] == 3  # a won a game, b did not
+    assert (
+        rows["b"]["buchholz"] == rows["a"]["points"] + rows["c"]["points"] * 2 + rows["d"]["points"]
+    )
+
+
+def test_members_equal_on_points_wins_buchholz_and_rating_share_a_rank():
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        _round(2, ["b", "c", "d"], ["a"], "g2"),
+        _game("g2", 2, {"d": 1, "c": 2, "b": 3}),
+        bye_points=0,
+    )
+    rows = _rows(log)
+    # a and d: 3 points and one win each; a met b (3) and c (3) = 6, d met b and c = 6 too
+    assert (rows["a"]["points"], rows["a"]["wins"]) == (rows["d"]["points"], rows["d"]["wins"])
+    assert rows["a"]["buchholz"] == rows["d"]["buchholz"]
+    assert rows["a"]["rank"] == rows["d"]["rank"]  # same rating too: they share the rank
+
+
+def test_an_aborted_game_is_on_record_but_counts_for_nobody():
+    log = _log(
+        _round(1, ["a", "b", "c"], ["d"], "g1"),
+        _game("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
+    )
+    league = fold_all(League("l_t"), log)
+    assert "g1" in league.results
+    assert all(r["points"] == 0 and r["games"] == 0 for r in table.rows(league))
