@@ -165,4 +165,6 @@ def test_arbitrary_json_to_a_write_route_is_a_clean_4xx_and_writes_nothing(
         assert stored(r) == before, (res.status_code, problem)
 
     run()
-    assert any(400 <= status < 500 for status in answers), answers
+    # a route that reads a body refuses some of these; one that reads none (e.g. resign,
+    # idempotent per seat) may accept them all, writing once
+    assert schema is None or any(400 <= status < 500 for status in answers), answers
