@@ -6,7 +6,7 @@ objects {colour: count}. Both become the same count tuple here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -76,6 +76,23 @@ def sub_multisets(holdings: Counts, lo: int, hi: int) -> tuple[Counts, ...]:
 
     walk(0, (), 0)
     return tuple(sorted(found, key=lambda c: (sum(c), names(c))))
+
+
+def selections(holdings: Counts) -> Iterator[Counts]:
+    """Yield every non-empty selection of goods out of `holdings`, lazily: the smallest
+    first, then more of the lower colour index first (a caller may stop at any count)."""
+    room = [sum(holdings[i:]) for i in range(N + 1)]
+
+    def walk(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if i == N:
+            yield ()
+            return
+        for k in range(min(holdings[i], left), max(0, left - room[i + 1]) - 1, -1):
+            for rest in walk(i + 1, left - k):
+                yield (k, *rest)
+
+    for size in range(1, room[0] + 1):
+        yield from walk(0, size)
 
 
 @cache

@@ -3,7 +3,8 @@
 Goods are lists of colour ids; where the legal lists are not independent per field (a
 production of at most four goods, a bid of one colour), the schema carries the exact list
 of legal values as an `enum`. A deal side may be any goods up to what a player holds: an
-array whose `allOf` caps each colour with `maxContains`.
+array whose `allOf` caps each colour with `maxContains`; the deals themselves are listed
+when few (games.black_market.deals).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from games.base import ActionSpec, Seat
-from games.black_market import goods
+from games.black_market import deals, goods
 from games.black_market.actions import owed
 from games.black_market.data import COLOURS, MAX_ROW, MIN_ROW
 from games.black_market.goods import Counts
@@ -99,10 +100,9 @@ def _propose(state: State, seat: Seat) -> list[ActionSpec]:
     others = [s for s in state.seats if s != seat and sum(tradeable(state, s))]
     if not sum(tradeable(state, seat)) or not others:
         return [plain("pass")]
-    return [
-        ActionSpec("propose", schema("propose", **_deal_props(state, seat, others))),
-        plain("pass"),
-    ]
+    props = _deal_props(state, seat, others)
+    choices = deals.proposals(state, seat, others)
+    return [ActionSpec("propose", schema("propose", **props), choices), plain("pass")]
 
 
 def _wild(state: State, seat: Seat) -> list[ActionSpec]:
@@ -111,7 +111,8 @@ def _wild(state: State, seat: Seat) -> list[ActionSpec]:
     if partners and sum(tradeable(state, seat)):
         to = {"type": "integer", "enum": partners}
         props = _deal_props(state, seat, partners)
-        specs.append(ActionSpec("offer", schema("offer", to=to, **props)))
+        choices = deals.offers(state, seat, partners)
+        specs.append(ActionSpec("offer", schema("offer", to=to, **props), choices))
     mine = [o for o in state.offers if o.to == seat]
     specs += pick("accept", "offer", [o.id for o in mine if feasible(state, o)])
     specs += pick("decline", "offer", [o.id for o in mine])
