@@ -45,6 +45,7 @@ def create_league():
 
 @bp.get("/leagues")
 def list_leagues():
+    auth.caller(boot(), required=False)  # a token sent must be valid
     status, ruleset = request.args.get("status"), request.args.get("ruleset")
     if status is not None and status not in STATUSES:
         errors = {"status": [f"must be one of {list(STATUSES)}"]}

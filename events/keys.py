@@ -134,10 +134,11 @@ def game_rematch(game_id: str) -> str:
 
 
 def heartbeat() -> str:
-    """When a worker last swept (a Unix time): a gap longer than OUTAGE_AFTER_S is an outage."""
-    return f"{PREFIX}:workers:heartbeat"
+    """When a worker last swept (a Unix time): a gap longer than OUTAGE_AFTER_S is an outage.
+    It shares the hash tag `{workers}` with `outages`: one script writes both."""
+    return f"{PREFIX}:{{workers}}:heartbeat"
 
 
 def outages() -> str:
     """The outages seen (sorted set, member `<start>:<end>`, scored by the end)."""
-    return f"{PREFIX}:outages"
+    return f"{PREFIX}:{{workers}}:outages"

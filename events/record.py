@@ -151,7 +151,7 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             changes["extended"] = tuple(e for e in record.extended if e[0] in keys)
     command = envelope.get("command")
     if command and command.get("type") == "act" and record.defaults_in_row:
-        seat = record.seat_of(command["player"])
+        seat = record.seat_of(command.get("player", ""))  # a redacted command names no one
         if seat is not None:  # an action in time: this seat is not absent
             base = changes.get("defaults_in_row", record.defaults_in_row)
             changes["defaults_in_row"] = _count(base, seat, None)

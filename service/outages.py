@@ -1,8 +1,8 @@
 """Outages: no decision is defaulted because the service or every worker was down.
 
 Every worker's sweeper beats (`beat`) a few times a second: one script reads the last
-heartbeat (`mf:workers:heartbeat`), writes the new one, and when the gap was longer than
-`OUTAGE_AFTER_S` records the gap as an outage in `mf:outages` (member `<start>:<end>`),
+heartbeat (`mf:{workers}:heartbeat`), writes the new one, and when the gap was longer than
+`OUTAGE_AFTER_S` records the gap as an outage in `mf:{workers}:outages` (member `<start>:<end>`),
 atomically, so the first worker back records it once and before it sweeps any deadline.
 An expiry whose deadline fell inside an outage, or within the grace window after it
 (`OUTAGE_GRACE_S`, or the game's decision timeout if shorter), is not defaulted: the
