@@ -74,18 +74,21 @@ def changed(old: Record, new: Record) -> bool:
     return old.version == 0 or old.status != new.status or old.seats != new.seats
 
 
-def index(boot: Bootstrap, rec: Record) -> None:
-    """Store the game's summary and file it under its status (see INDEX)."""
+def index(boot: Bootstrap, rec: Record) -> bool:
+    """Store the game's summary and file it under its status (see INDEX); return False if
+    the index already held this version or a later one."""
     script = boot.redis.register_script(INDEX)
     status_keys = [keys.lobby(s) for s in STATUSES]
-    script(
-        keys=[
-            keys.lobby_summaries(),
-            keys.lobby("all"),
-            *status_keys,
-            keys.lobby_ruleset(rec.ruleset),
-        ],
-        args=[rec.game_id, rec.version, json.dumps(summary(rec)), rec.status, created_ms(rec)],
+    return bool(
+        script(
+            keys=[
+                keys.lobby_summaries(),
+                keys.lobby("all"),
+                *status_keys,
+                keys.lobby_ruleset(rec.ruleset),
+            ],
+            args=[rec.game_id, rec.version, json.dumps(summary(rec)), rec.status, created_ms(rec)],
+        )
     )
 
 

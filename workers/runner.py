@@ -9,7 +9,7 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import bootstrap, config, outages
+from service import backfill, bootstrap, config, outages
 from workers import jobs
 from workers.scheduler import RqScheduler
 
@@ -17,9 +17,13 @@ logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
 
 
-def _sweep_forever(scheduler: RqScheduler, stop: threading.Event, threshold: float) -> None:
+def _sweep_forever(boot: bootstrap.Bootstrap, stop: threading.Event, threshold: float) -> None:
+    scheduler, indexed = boot.scheduler, False
     while not stop.is_set():
         try:
+            if not indexed:  # games stored before the lobby existed, once per start
+                backfill.run(boot)
+                indexed = True
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
                 logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)
@@ -42,7 +46,7 @@ def run(burst: bool = False) -> None:
     sweeper_boot = bootstrap.connect(config.load(), RqScheduler.connect)
     sweeper = threading.Thread(
         target=_sweep_forever,
-        args=(sweeper_boot.scheduler, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"])),
+        args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"])),
         name="deadline-sweeper",
         daemon=True,
     )

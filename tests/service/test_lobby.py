@@ -171,3 +171,23 @@ def test_the_index_ends_as_the_log_says_under_concurrent_joins_and_leaves(api, a
             g["id"] for g in api.get("/v1/players/me/games", "", p["token"]).get_json()["games"]
         ]
         assert (gid in mine) == any(s["player"] == p["id"] for s in game["seats"])
+
+
+def test_games_stored_before_the_lobby_existed_are_indexed_once_when_a_worker_starts(
+    api, client, app, r
+):
+    from service import backfill
+
+    players = new_players(client, 3)
+    finished = new_game(client, players)
+    play_to_end(client, app, finished, by_seat(client, finished, players), random.Random(5))
+    waiting = _create(client, players[0])
+    profile = f"/v1/players/{players[1]['id']}"
+    stale = [*r.keys("mf:{lobby}:*"), *r.keys("mf:player:*:history"), *r.keys("mf:player:*:played")]
+    r.delete(*stale)  # the keys a server from before the lobby never wrote
+    assert _ids(api) == [] and client.get(profile).get_json()["games_played"] == {}
+    boot = app.extensions["marketfold"]
+    assert backfill.run(boot) == 2 and backfill.run(boot) == 0
+    assert _ids(api) == [waiting, finished]
+    assert _ids(api, {"status": "finished", "player": players[1]["id"]}) == [finished]
+    assert client.get(profile).get_json()["games_played"] == {"goblin-market": 1}  # once
