@@ -36,8 +36,8 @@ def issue(boot: Bootstrap, player_id: str, name: str, pipe: Any = None) -> dict[
     """Issue a new token for the player; return {id, token, created} (the secret once)."""
     token_id, token = "t_" + secrets.token_urlsafe(9), PREFIX + secrets.token_urlsafe(32)
     digest, created = hash_token(token), codec.now_iso()
-    # `used` 0: the first use is recorded at once, later ones at most once a minute
-    record = {"id": player_id, "name": name, "token_id": token_id, "used": 0}
+    # `used` starts at issue time: the first use is recorded from a minute on
+    record = {"id": player_id, "name": name, "token_id": token_id, "used": int(time.time())}
     run = pipe if pipe is not None else boot.redis.pipeline(transaction=False)
     run.set(keys.token(digest), json.dumps(record))
     entry = json.dumps({"created": created, "hash": digest})

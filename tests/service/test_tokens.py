@@ -23,13 +23,8 @@ def test_a_second_token_works_is_listed_without_secrets_and_dies_when_revoked(ap
     assert len(listed) == 2 and all(
         set(t) == {"id", "created", "last_used", "current"} for t in listed
     )
-    used = {t["current"]: t["last_used"] for t in listed}
-    assert used[True] is not None and used[False] is not None  # each used once by now
+    assert all(t["last_used"] is None for t in listed)  # recorded at most once a minute
     key = keys.token(hash_token(issued["token"]))
-    r.hdel(keys.player_tokens_used(ana["id"]), issued["id"])
-    api.get("/v1/players/me/tokens", "", second["token"])  # within the minute: not recorded
-    listed = api.get("/v1/players/me/tokens", "", second["token"]).get_json()["tokens"]
-    assert next(t for t in listed if t["current"])["last_used"] is None
     r.set(key, json.dumps({**json.loads(r.get(key)), "used": 0}))  # as if a minute passed
     listed = api.get("/v1/players/me/tokens", "", second["token"]).get_json()["tokens"]
     assert next(t for t in listed if t["current"])["last_used"] is not None
