@@ -47,7 +47,7 @@ def record_result(league_id: str, game_id: str) -> str:
 
 def _done(job: str, subject: str, key: str, status: str) -> str:
     """Take handled work off the deadline index (work run early stays due) and log it."""
-    if status not in ("early", "extended"):  # still due later
+    if status not in ("early", "extended", "postponed"):  # still due later
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
     return status
