@@ -8,10 +8,15 @@ A request gunicorn refuses itself, before the app sees it (a request line over i
 limit, too many or too large headers, a header with control characters, a malformed
 request line), is answered with problem+json like every other error, not gunicorn's
 HTML page: each worker replaces gunicorn's error writer with `write_problem`.
+
+Each worker beats the API's heartbeat (service.outages.keep_beating) in a thread of its
+own (a greenlet: gevent has patched threading by then) until it exits, so that the
+workers do not default decisions while no API process is up (docs/workers.md, "Outages").
 """
 
 import json
 import signal
+import threading
 
 from gunicorn import util
 
@@ -42,10 +47,27 @@ def write_problem(sock, status: int, reason: str, message: str) -> None:
     util.write_nonblock(sock, head.encode("latin-1") + payload)
 
 
+def beat_while_up(app) -> threading.Thread:
+    """Start beating the API's heartbeat for the Flask `app` (its bootstrap's Redis)."""
+    from service import outages
+
+    boot = app.extensions["marketfold"]
+    threshold = float(boot.config["OUTAGE_AFTER_S"])
+    beats = threading.Thread(
+        target=outages.keep_beating,
+        args=(boot.redis, threshold, threading.Event()),
+        name="api-heartbeat",
+        daemon=True,
+    )
+    beats.start()
+    return beats
+
+
 def post_worker_init(worker):
     from api import streams
 
     util.write_error = write_problem  # gunicorn's workers call util.write_error
+    beat_while_up(worker.wsgi)
     for sig, handler in (
         (signal.SIGTERM, worker.handle_exit),
         (signal.SIGINT, worker.handle_quit),

@@ -139,6 +139,12 @@ def heartbeat() -> str:
     return f"{PREFIX}:{{workers}}:heartbeat"
 
 
+def api_heartbeat() -> str:
+    """When an API process last beat (a Unix time): a gap longer than OUTAGE_AFTER_S is an
+    outage too. Same hash tag `{workers}`: the same script writes it and `outages`."""
+    return f"{PREFIX}:{{workers}}:api-heartbeat"
+
+
 def outages() -> str:
     """The outages seen (sorted set, member `<start>:<end>`, scored by the end)."""
     return f"{PREFIX}:{{workers}}:outages"

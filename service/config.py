@@ -39,7 +39,8 @@ DEFAULTS: dict[str, Any] = {
     "CLAIM_S": 10,
     # seconds between the retries of a failed job
     "RETRY_INTERVALS": [1, 5, 15],
-    # no worker heartbeat for longer than this (s) is an outage (docs/workers.md)
+    # no worker heartbeat, or no API heartbeat, for longer than this (s) is an outage; an
+    # API not heard from for this long is down and holds every default (docs/workers.md)
     "OUTAGE_AFTER_S": 15,
     # decisions due within this long (s) after an outage, or the game's decision timeout
     # if shorter, get a fresh deadline too; the fresh deadline is that long after the end

@@ -183,13 +183,34 @@ def extend_after_outage(boot: Bootstrap, game_id: str, key: str) -> str | None:
     return deadline
 
 
+def postpone_while_api_down(boot: Bootstrap, game_id: str, key: str, api: float | None) -> bool:
+    """Look at overdue decision `key` again a little later, without writing to the game,
+    if the API (last beat `api`) has not beaten since its deadline or is down now
+    (service.outages.wait_for_api); return True if postponed."""
+    rec = boot.store.load(game_id).record
+    deadline, now = rec.deadline(key), time.time()
+    if not deadline or not any(o.key == key for o in rec.owed()):
+        return False
+    due = codec.parse_time(deadline).timestamp()
+    wait = outages.wait_for_api(api, due, now, float(boot.config["OUTAGE_AFTER_S"]))
+    if due > now or not wait:
+        return False
+    boot.scheduler.expiry(game_id, key, codec.iso(now + wait))
+    return True
+
+
 def expire(boot: Bootstrap, game_id: str, key: str) -> str:
     """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
-    unless an outage covers its deadline (then it gets a fresh one: "extended")."""
+    unless an outage covers its deadline (then it gets a fresh one: "extended") or the
+    API has not been up since it (then it is looked at again later: "postponed")."""
     job = job_id("expire", game_id, key)
     outcome = {"status": "applied"}
+    # the API's last beat first: an outage that beat ended is then on record below
+    api = outages.last_api_beat(boot.redis)
     if extend_after_outage(boot, game_id, key):
         return "extended"
+    if postpone_while_api_down(boot, game_id, key, api):
+        return "postponed"
 
     def decide_expiry(rec: Record, rng: Rng):
         deadline = rec.deadline(key)

@@ -1,28 +1,40 @@
-"""Outages: no decision is defaulted because the service or every worker was down.
+"""Outages: no decision is defaulted because the service, every worker or the API was down.
 
 Every worker's sweeper beats (`beat`) a few times a second: one script reads the last
 heartbeat (`mf:{workers}:heartbeat`), writes the new one, and when the gap was longer than
 `OUTAGE_AFTER_S` records the gap as an outage in `mf:{workers}:outages` (member `<start>:<end>`),
 atomically, so the first worker back records it once and before it sweeps any deadline.
+Every API process beats the same way, every `API_BEAT_S`, on its own key
+(`mf:{workers}:api-heartbeat`, `keep_beating`), into the same outages: workers that keep
+running while the API is down must not default decisions players cannot make.
 An expiry whose deadline fell inside an outage, or within the grace window after it
 (`OUTAGE_GRACE_S`, or the game's decision timeout if shorter), is not defaulted: the
 decision gets a fresh deadline, `grace` after the later of now and the outage's end,
 recorded as `game.DeadlineExtended` in the game (service.game_commands.expire).
+An expiry is postponed, not applied, until the API has beaten since the deadline
+(`wait_for_api`): while the API is down no outage is on record yet, and the API's first
+beat back records it. No API heartbeat at all (no API ever ran against this Redis) counts
+as up.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import logging
+import threading
+import time
 from typing import TYPE_CHECKING
+
+import redis
 
 from events import codec, keys
 
 if TYPE_CHECKING:
-    import redis
-
     from events.record import Record
 
+logger = logging.getLogger(__name__)
 KEEP = 100  # outages remembered
+API_BEAT_S = 0.25  # how often each API process beats
+POSTPONE_S = 1.0  # how much later an expiry looks again while the API is down
 
 # KEYS: heartbeat, outages. ARGV: now, threshold, how many to keep. Returns the outage
 # recorded (`<start>:<end>`), or false.
@@ -40,14 +52,46 @@ return false
 """
 
 
-def beat(client: redis.Redis, now: float, threshold: float) -> tuple[float, float] | None:
-    """Record that a worker is alive at `now`; return the outage it ends, if any."""
+def beat(
+    client: redis.Redis, now: float, threshold: float, key: str | None = None
+) -> tuple[float, float] | None:
+    """Record that a worker (or, with `key` = keys.api_heartbeat(), an API process) is
+    alive at `now`; return the outage it ends, if any."""
     script = client.register_script(BEAT)
-    got = script(keys=[keys.heartbeat(), keys.outages()], args=[repr(now), threshold, KEEP])
+    heartbeat = key or keys.heartbeat()
+    got = script(keys=[heartbeat, keys.outages()], args=[repr(now), threshold, KEEP])
     if not got:
         return None
     start, end = got.decode().split(":")
     return float(start), float(end)
+
+
+def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -> None:
+    """Beat the API's heartbeat every API_BEAT_S until `stop` is set (an API process runs
+    this beside its requests: a thread, a greenlet under gevent's patching)."""
+    while True:
+        try:
+            if gap := beat(client, time.time(), threshold, keys.api_heartbeat()):
+                logger.warning("API outage from %s to %s: deadlines in it get fresh ones", *gap)
+        except redis.RedisError as e:  # keep beating through a Redis restart
+            logger.warning("API heartbeat: Redis unreachable (%s); retrying", e)
+        if stop.wait(API_BEAT_S):
+            return
+
+
+def last_api_beat(client: redis.Redis) -> float | None:
+    """Return when an API process last beat (a Unix time), or None if none ever did."""
+    raw = client.get(keys.api_heartbeat())
+    return float(raw) if raw else None
+
+
+def wait_for_api(last: float | None, due: float, now: float, threshold: float) -> float:
+    """Return how long an expiry due at `due` waits before its default may be applied, 0
+    if at once: the API must have beaten since the deadline (players could act until it)
+    and within `threshold` of now (it is up). `last` None (no API ever beat) is up."""
+    if last is None or (last >= due and now - last <= threshold):
+        return 0.0
+    return POSTPONE_S if now - last > threshold else API_BEAT_S
 
 
 def seen(client: redis.Redis, since: float) -> list[tuple[float, float]]:
@@ -73,6 +117,5 @@ def fresh_deadline(
     due, window = codec.parse_time(deadline).timestamp(), grace(rec, config)
     for start, end in seen(client, due - window):
         if start < due < end + window:
-            when = datetime.fromtimestamp(max(now, end) + window, UTC)
-            return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            return codec.iso(max(now, end) + window)
     return None

@@ -20,9 +20,11 @@ def boot() -> Bootstrap:
 
 
 def expire(game_id: str, key: str) -> str:
-    """Apply the default action of an overdue decision, once; a no-op if it was made. The
-    job beats first, so an outage it ends is on record even if it runs before its
-    worker's sweeper has beaten (a job queued before the outage)."""
+    """Apply the default action of an overdue decision, once; a no-op if it was made, a
+    fresh deadline if an outage covers it, postponed while the API is down
+    (service.game_commands.expire). The job beats first, so an outage it ends is on
+    record even if it runs before its worker's sweeper has beaten (a job queued before
+    the outage)."""
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
     return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
@@ -47,7 +49,7 @@ def record_result(league_id: str, game_id: str) -> str:
 
 def _done(job: str, subject: str, key: str, status: str) -> str:
     """Take handled work off the deadline index (work run early stays due) and log it."""
-    if status not in ("early", "extended"):  # still due later
+    if status not in ("early", "extended", "postponed"):  # still due later
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
     return status

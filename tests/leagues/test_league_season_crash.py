@@ -1,8 +1,10 @@
 """A season that proves it (issue 16): four leagues at once, one per ruleset, 7 members
 each, two of them absent and one resigning mid-game, through 3 rounds on real workers,
-with the API and every worker stopped in the middle (one of them by kill -9). Every game
-ends, every result is recorded once, standings and ratings equal a recount, every game
-verifies, and no member is charged a timeout that fell inside the outage."""
+with the API and every worker stopped in the middle (one of them by kill -9) and Redis
+itself stopped and restarted on its AOF while they are down.
+Every game ends, every result is recorded once, standings and ratings equal a recount,
+every game verifies, and no member is charged a timeout that fell inside the outage (of
+the workers' heartbeat or the API's)."""
 
 from __future__ import annotations
 
@@ -12,14 +14,16 @@ import subprocess
 import sys
 import time
 
+import pytest
 import requests
 
-from cli.embedded import free_port
+from api import create_app
+from cli.embedded import EmbeddedRedis, free_port
 from events import audit
 from events.codec import parse_time
 from events.record import Record, fold
 from service import league_queries, outages
-from tests.conftest import ROOT, _env, gunicorn_args, kill_group
+from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
 from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator, wait_for
 from tests.service.helpers import bearer, new_players
 
@@ -30,11 +34,13 @@ RULESETS = {
     "gobcon": {"time_limit": 3},
 }
 TIMEOUT_S, CADENCE_S = 4, 15
+# the service's settings, the API's too: one OUTAGE_AFTER_S for both heartbeats
 WORKER_ENV = {"MARKETFOLD_OUTAGE_AFTER_S": "1", "MARKETFOLD_CLAIM_S": "2"}
 
 
 def start_api(redis_url: str, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
+    env = {**_env(redis_url), **WORKER_ENV}
+    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=env, cwd=ROOT)
     wait_for(lambda: _up(port), 30)
     return proc
 
@@ -59,9 +65,20 @@ def charged_inside(envelopes: list[dict], windows: list[tuple[float, float]], gr
     return out
 
 
-def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
-    client, app, redis_url, worker_process
-):
+@pytest.fixture
+def store(tmp_path):
+    """A private Valkey (AOF, appendfsync everysec) the test stops and starts again on the
+    same data and port; the session's Redis is never touched."""
+    server = EmbeddedRedis(tmp_path / "valkey", port=free_port(), appendfsync="everysec").start()
+    yield server
+    server.kill()
+
+
+def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(store, worker_process):
+    redis_url = store.url
+    app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
+    client = app.test_client()
+    env = {**WORKER_ENV, "REDIS_URL": redis_url}
     op = operator(client, app)
     deps = app.extensions["marketfold"]
     leagues: dict[str, tuple[list[dict], set[str], dict]] = {}
@@ -87,8 +104,8 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     api = start_api(redis_url, port)
-    killed = worker_process(**WORKER_ENV)
-    stopped = worker_process(**WORKER_ENV)
+    killed = worker_process(**env)
+    stopped = worker_process(**env)
     agents = [
         Agent(base, m, seed=i)
         for members, absent, _ in leagues.values()
@@ -110,9 +127,13 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
         api.wait(15)
         os.killpg(stopped.pid, signal.SIGTERM)
         stopped.wait(15)
+        run_id = deps.redis.info("server")["run_id"]
+        store.stop()  # and Redis restarts too (SIGTERM: its AOF is flushed), on the same data
+        store.start()
+        assert deps.redis.info("server")["run_id"] != run_id
         time.sleep(TIMEOUT_S + 1)  # deadlines fall due while nothing runs
-        worker_process(**WORKER_ENV)  # the workers come back first: players cannot act yet
-        worker_process(**WORKER_ENV)
+        worker_process(**env)  # the workers come back first: players cannot act yet
+        worker_process(**env)
         wait_for(lambda: outages.seen(deps.redis, 0), 30)
         time.sleep(1)
         api = start_api(redis_url, port)
@@ -123,6 +144,7 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(
         )
         windows = outages.seen(deps.redis, 0)
         assert windows, "the workers' heartbeat did not see the outage"
+        assert len(windows) >= 2, "the API's heartbeat did not see its outage"
         extended = 0
         for lid, (members, absent, resigner) in leagues.items():
             league = league_queries.load(deps, lid)
