@@ -47,11 +47,15 @@ def write_problem(sock, status: int, reason: str, message: str) -> None:
     util.write_nonblock(sock, head.encode("latin-1") + payload)
 
 
-def beat_while_up(app) -> threading.Thread:
-    """Start beating the API's heartbeat for the Flask `app` (its bootstrap's Redis)."""
+def beat_while_up(app) -> threading.Thread | None:
+    """Start beating the API's heartbeat for the Flask `app` (its bootstrap's Redis); None
+    for an app that is not marketfold's (the benchmarks' bare endpoint runs on this
+    configuration too)."""
     from service import outages
 
-    boot = app.extensions["marketfold"]
+    boot = getattr(app, "extensions", {}).get("marketfold")
+    if boot is None:
+        return None
     threshold = float(boot.config["OUTAGE_AFTER_S"])
     beats = threading.Thread(
         target=outages.keep_beating,
