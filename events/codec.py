@@ -63,9 +63,11 @@ def _dictionary(number: int) -> bytes:
 
 @cache
 def _compressor() -> Any:
-    """A compressor primed with the dictionary; each envelope uses a copy of it."""
+    """A compressor primed with the dictionary; each envelope uses a copy of it. memLevel
+    8, not 9: the same output on envelopes this small, and a copy of its state costs a
+    quarter of the time (about 12 us instead of 48 per envelope)."""
     zdict = _dictionary(DICTIONARY)
-    return zlib.compressobj(6, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, zdict)
+    return zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, zdict)
 
 
 def dumps(envelope: dict[str, Any]) -> bytes:
