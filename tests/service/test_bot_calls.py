@@ -38,5 +38,6 @@ def test_bots_play_a_whole_gobcon_game_from_the_stream_alone(redis_url, worker_p
         assert bot.moves > 0 and bot.refused == 0
         # one legal + one action per move, the first read and the stream, a few slack
         assert bot.calls <= 2 * bot.moves + 8, (bot.moves, bot.calls)
-        # the whole game, even if played within one minute, spends under half the budget
-        assert bot.calls < DEFAULT_LIMIT / 2
+        # the whole game, even if played within one minute, fits in one minute's budget
+        # (a GobCon game's length varies with its shuffle: 200-700 calls a bot)
+        assert bot.calls < DEFAULT_LIMIT
