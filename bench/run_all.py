@@ -189,11 +189,12 @@ redis-py sends (`bench/round_trips.py`):
   85 ms to 15 ms over 700 actions); a record computes its owed decisions once (an action
   asked about a dozen times).
 - Open event streams: with 1,000 open, the API workers spend about 0.7-1 ms more CPU per
-  action (2.4-2.8 ms without, 3.4-3.5 ms with; some 14 frames go out per action, one
-  gevent send each, plus each process's reader waking per append). A stream also follows
-  its game's chat; it looked at the chat with a zero-timeout wait, and under gevent
-  `Event.wait(0)` yields a full hub turn (5 ms measured with 50 runnable greenlets):
-  now a zero timeout never waits. The seat's `owes` is decoded once per entry, shared.
+  action (2.4-2.8 ms without, 3.4-3.6 ms with, over four measured rounds; some 14 frames
+  go out per action, one gevent send each, plus each process's reader waking per
+  append). A stream also follows its game's chat; it looked at the chat with a
+  zero-timeout wait, and under gevent `Event.wait(0)` yields a full hub turn (5 ms
+  measured with 50 runnable greenlets): now a zero timeout never waits. The seat's
+  `owes` is decoded once per entry, shared.
 """
 CLUSTER_INTRO = (
     "`bench/cluster.py`: the API (gunicorn, as above) on one standalone Valkey and on a "
