@@ -111,7 +111,7 @@ def stream_events(game_id: str):
         def frame() -> str:
             shown_env = redact(envelope, shown, viewer)  # a private event's type is hidden too
             if viewer is not None and b"o" in fields:  # not part of the hashed envelope
-                owed = json.loads(fields[b"o"])
+                owed = SHARED.get((rec.game_id, entry_id, "o"), lambda: json.loads(fields[b"o"]))
                 shown_env = {**shown_env, "owes": [o for o in owed if o["seat"] == viewer]}
             data = json.dumps(shown_env, separators=(",", ":"))
             return f"id: {envelope['seq']}\nevent: {shown_env['type']}\ndata: {data}\n\n"

@@ -172,13 +172,29 @@ redis-py sends (`bench/round_trips.py`):
   (counted with `bench/round_trips.py` against `cli/cluster.py`).
 - fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
   out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
-- What remains is CPU in the API process, roughly in this order: waiting on and talking
-  to Redis (socket send/receive, redis-py's command packing and parsing), Flask and
-  werkzeug (routing, headers, the response), JSON (the answer; a snapshot only every
-  tenth version, and none to decode while the process holds the game's record), the
-  rules (`legal`, `decide`, the fold of the new entries), the envelope's hash and its
-  compression (deflate with a preset dictionary, about 20 µs an event). The bare
-  endpoint has only the first two, once per request.
+- What remains is CPU in the API process. py-spy over both gunicorn workers, 1 client:
+  about 30% of the samples are gevent's socket `send` (two thirds of it the sends to
+  Redis: on loopback the kernel hands the bytes to Valkey inside the call; the rest the
+  answer's headers and body, two sends as for the bare endpoint), about 20% the gevent hub
+  waiting, and the Python path spread thin: the limiter's pipeline, redis-py's packing
+  and parsing (and its `can_read` check per command), werkzeug/gunicorn request parsing,
+  JSON (the answer; the envelope's canonical text, once for its hash and once to store),
+  the rules (`legal`, `decide`, the fold), the envelope's compression. In-process CPU
+  (Flask test client, `time.process_time`): `POST /actions` about 1.24 ms, `GET /legal`
+  about 0.6 ms, the test client's own work included. The bare endpoint has one Redis
+  send per request and almost no Python around it.
+- Cut in this round (issue #21): the envelope compressor is copied per envelope, and at
+  memLevel 9 that copy cost 80 µs (now memLevel 8: 13 µs, same bytes stored); the rules'
+  frozen states are copied with a dict copy instead of `dataclasses.replace` (cProfile:
+  85 ms to 15 ms over 700 actions); a record computes its owed decisions once (an action
+  asked about a dozen times).
+- Open event streams: with 1,000 open, the API workers spend about 0.7-1 ms more CPU per
+  action (2.4-2.8 ms without, 3.4-3.6 ms with, over four measured rounds; some 14 frames
+  go out per action, one gevent send each, plus each process's reader waking per
+  append). A stream also follows its game's chat; it looked at the chat with a
+  zero-timeout wait, and under gevent `Event.wait(0)` yields a full hub turn (5 ms
+  measured with 50 runnable greenlets): now a zero timeout never waits. The seat's
+  `owes` is decoded once per entry, shared.
 """
 CLUSTER_INTRO = (
     "`bench/cluster.py`: the API (gunicorn, as above) on one standalone Valkey and on a "

@@ -63,8 +63,14 @@ class Record:
         return next((s.seat for s in self.seats if s.player == player_id), None)
 
     def owed(self) -> list[Owed]:
-        """Return the decisions owed now (none unless the game is active)."""
-        return self.game.owed(self.state) if self.status == ACTIVE and self.state else []
+        """Return the decisions owed now (none unless the game is active). Computed once
+        per record (an action asks about a dozen times: deadlines, feeds, the answer), kept
+        beside the fields (`_with` drops it, snapshots and equality ignore it)."""
+        known = self.__dict__.get("_owed")
+        if known is None:
+            known = self.game.owed(self.state) if self.status == ACTIVE and self.state else []
+            object.__setattr__(self, "_owed", known)
+        return list(known)
 
     def deadline(self, key: str) -> str | None:
         """Return the ISO deadline of decision `key`, or None without a time control: the
@@ -93,6 +99,7 @@ def _with(record: Record, changes: dict[str, Any]) -> Record:
     which matters when an audit folds thousands of events)."""
     copy = object.__new__(Record)
     copy.__dict__.update(record.__dict__, **changes)
+    copy.__dict__.pop("_owed", None)
     return copy
 
 

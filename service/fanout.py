@@ -115,8 +115,10 @@ class Hub:
 
     def take(self, sub: Subscription, timeout: float) -> list[Entry] | None:
         """Wait up to `timeout` s for the subscription's next entries; [] on a timeout,
-        None if its reader failed. Entries it has seen already are dropped."""
-        if not sub.batches and not sub.news.wait(timeout):
+        None if its reader failed. Entries it has seen already are dropped. A `timeout`
+        of 0 never waits: under gevent, even `Event.wait(0)` yields to the hub (a full turn
+        of every runnable greenlet), and each woken stream looks at its chat that way."""
+        if not sub.batches and (timeout <= 0 or not sub.news.wait(timeout)):
             return []
         sub.news.clear()
         got = []

@@ -7,7 +7,6 @@ count tuples here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from games.base import Event
 from games.black_market import goods
@@ -32,7 +31,7 @@ from games.black_market.state import (
     set_seat,
 )
 from games.catalog import Data, Handler, unchanged
-from games.kit import OVER, fold
+from games.kit import OVER, fold, replace
 
 
 def _colour_map(current: Counts, data: Data) -> Counts:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.black_market.goods import ZERO, add, from_json, sub
 from games.black_market.state import (
     ANSWER,
@@ -20,6 +18,7 @@ from games.black_market.state import (
     set_seat,
 )
 from games.catalog import Data
+from games.kit import replace
 
 
 def _trade_started(state: State, d: Data) -> State:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.catalog import Data, Handler
 from games.gobcon.moves import drop, place, set_at, to_discard, with_hand
 from games.gobcon.state import (
@@ -27,6 +25,7 @@ from games.gobcon.state import (
     step_marker,
     update,
 )
+from games.kit import replace
 
 
 def _card_played(state: State, d: Data) -> State:

@@ -5,8 +5,6 @@ Event data may come straight from JSON, so lists are turned back into tuples her
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.base import Seat
 from games.catalog import Data, Handler
 from games.goblin_market.events import EVENTS
@@ -23,7 +21,7 @@ from games.goblin_market.state import (
     next_bidder,
     placed,
 )
-from games.kit import OVER, without
+from games.kit import OVER, replace, without
 
 
 def _add_coins(state: State, payments: list[Data]) -> tuple[int, ...]:

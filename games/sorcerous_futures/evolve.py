@@ -5,11 +5,10 @@ Event data may come straight from JSON, so lists are turned back into tuples her
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from games.catalog import Data, Handler, unchanged
-from games.kit import OVER, others, without
+from games.kit import OVER, others, replace, without
 from games.sorcerous_futures.events import EVENTS
 from games.sorcerous_futures.state import (
     CHOOSE,
