@@ -46,6 +46,11 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def iso(ts: float) -> str:
+    """Return Unix time `ts` as an ISO 8601 UTC string with milliseconds."""
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def parse_time(at: str) -> datetime:
     """Parse an envelope's `at`."""
     return datetime.fromisoformat(at.replace("Z", "+00:00"))
