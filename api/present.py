@@ -99,15 +99,19 @@ def _card_index(game: Game, options: dict[str, Any], lang: str) -> dict[str, dic
     return _INDEX[key]
 
 
-def _strings(value: Any) -> Any:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
+def _strings(value: Any) -> set[str]:
+    """Return every string inside `value` (dicts' values, lists, tuples), without recursion:
+    a legal-actions answer holds thousands of them."""
+    found, todo = set(), [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list | tuple):
+            todo.extend(item)
+    return found
 
 
 def glossary(rec: Record, lang: str, *shown: Any) -> dict[str, dict[str, str]]:
