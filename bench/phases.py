@@ -24,7 +24,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import gunicorn, percentile, wait_up  # noqa: E402
+from bench.common import gunicorn, percentile, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events.codec import parse_time  # noqa: E402
 
@@ -143,9 +143,7 @@ def main() -> None:
         for worker in crew:  # a worker and the RQ scheduler it forked
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
-        for p in procs:
-            p.kill()
-            p.wait()
+        stop(procs)  # gunicorn's workers before Redis: none is left beating a stopped Redis
         server.stop()
 
 
