@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 import zlib
 from datetime import UTC, datetime
 from functools import cache
@@ -43,7 +44,7 @@ def seal(envelopes: list[dict[str, Any]], prev: str) -> list[dict[str, Any]]:
 
 def now_iso() -> str:
     """Return the server time as an ISO 8601 UTC string with milliseconds."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return iso(time.time())
 
 
 def iso(ts: float) -> str:

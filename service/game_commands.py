@@ -158,44 +158,38 @@ def abort(boot: Bootstrap, game_id: str, operator: str) -> Outcome:
     )
 
 
-def extend_after_outage(boot: Bootstrap, game_id: str, key: str) -> str | None:
-    """Give decision `key` a fresh deadline if its deadline fell inside an outage or its
-    grace window (service.outages); return the new deadline, or None."""
-    rec = boot.store.load(game_id).record
-    old = rec.deadline(key)
-    if not old or not any(o.key == key for o in rec.owed()):
-        return None
+def extend_after_outage(boot: Bootstrap, rec: Record, key: str, old: str) -> str | None:
+    """Give owed decision `key` (due at `old`) a fresh deadline if `old` fell inside an
+    outage or its grace window (service.outages); return the new deadline, or None."""
     new = outages.fresh_deadline(boot.redis, rec, boot.config, old, time.time())
     if new is None:
         return None
     command = {"type": "extend", "key": key, "old": old, "new": new, "reason": "outage"}
     loop.run(
         boot,
-        GameLog(boot, game_id, body=command),
+        GameLog(boot, rec.game_id, body=command),
         lambda r, rng: ("system", decide.extend(r, key, old, new, "outage")),
-        cause=job_id("extend", game_id, key),
+        cause=job_id("extend", rec.game_id, key),
         idem=f"system:extend-{key}-{old}",
         command=command,
     )
-    deadline = boot.store.load(game_id).record.deadline(key)
+    deadline = boot.store.load(rec.game_id).record.deadline(key)  # as it stands now
     if deadline:
-        boot.scheduler.expiry(game_id, key, deadline)
+        boot.scheduler.expiry(rec.game_id, key, deadline)
     return deadline
 
 
-def postpone_while_api_down(boot: Bootstrap, game_id: str, key: str, api: float | None) -> bool:
-    """Look at overdue decision `key` again a little later, without writing to the game,
-    if the API (last beat `api`) has not beaten since its deadline or is down now
-    (service.outages.wait_for_api); return True if postponed."""
-    rec = boot.store.load(game_id).record
-    deadline, now = rec.deadline(key), time.time()
-    if not deadline or not any(o.key == key for o in rec.owed()):
-        return False
-    due = codec.parse_time(deadline).timestamp()
+def postpone_while_api_down(
+    boot: Bootstrap, rec: Record, key: str, due_at: str, api: float | None
+) -> bool:
+    """Look at owed decision `key` (due at `due_at`) again a little later, without writing
+    to the game, if the API (last beat `api`) has not beaten since its deadline or is down
+    now (service.outages.wait_for_api); return True if postponed."""
+    due, now = codec.parse_time(due_at).timestamp(), time.time()
     wait = outages.wait_for_api(api, due, now, float(boot.config["OUTAGE_AFTER_S"]))
     if due > now or not wait:
         return False
-    boot.scheduler.expiry(game_id, key, codec.iso(now + wait))
+    boot.scheduler.expiry(rec.game_id, key, codec.iso(now + wait))
     return True
 
 
@@ -207,10 +201,13 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> str:
     outcome = {"status": "applied"}
     # the API's last beat first: an outage that beat ended is then on record below
     api = outages.last_api_beat(boot.redis)
-    if extend_after_outage(boot, game_id, key):
-        return "extended"
-    if postpone_while_api_down(boot, game_id, key, api):
-        return "postponed"
+    rec = boot.store.load(game_id).record
+    deadline = rec.deadline(key)
+    if deadline and any(o.key == key for o in rec.owed()):
+        if extend_after_outage(boot, rec, key, deadline):
+            return "extended"
+        if postpone_while_api_down(boot, rec, key, deadline, api):
+            return "postponed"
 
     def decide_expiry(rec: Record, rng: Rng):
         deadline = rec.deadline(key)

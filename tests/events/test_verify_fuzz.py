@@ -12,21 +12,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import games
 from events import bundle, codec
 from tests.events.bundles import real_bundle
+from tests.fuzzing import FUZZ
 
-EXAMPLES = 50  # per ruleset
-FUZZ = settings(
-    derandomize=True,
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 LEAVES = st.one_of(
     st.none(),
     st.booleans(),

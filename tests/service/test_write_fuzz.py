@@ -13,26 +13,19 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from api import create_app
 from tests.conftest import TEST_CONFIG
+from tests.fuzzing import FUZZ
 from tests.leagues.helpers import league_body, operator
 from tests.reliability.test_route_security import path_of
 from tests.service.helpers import bearer, new_game, new_players
 from tests.service.openapi_check import spec
 from tests.service.test_hardening import stored
 
-EXAMPLES = 50  # per route
-FUZZ = settings(
-    derandomize=True,
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 FIELDS = [
     "name", "ruleset", "players", "options", "decision_timeout_s", "type", "amount", "player",
     "points", "table_size", "rounds", "start_at", "cadence_s", "goal", "edition", "cards",
