@@ -9,9 +9,10 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import chat, errors, games, league_page, leagues, limits, players, replay, sse
+from api import admission, chat, errors, games, league_page, leagues, limits, players, replay, sse
 from api.context import boot
 from api.errors import Problem
+from api.json_provider import OrjsonProvider
 from service import bootstrap, config
 from workers.scheduler import RqScheduler
 
@@ -21,6 +22,7 @@ SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """Build the app from the environment's configuration plus `overrides`."""
     app = Flask(__name__)
+    app.json = OrjsonProvider(app)
     cfg = {**config.load(), **(overrides or {})}
     app.config.update(cfg)
     app.json.sort_keys = False
@@ -36,6 +38,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
     )
     errors.register(app)
+    admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
 
     @app.before_request

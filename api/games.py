@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from api import auth, prefetch, present
+from api import admission, auth, prefetch, present
 from api.context import boot
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
 from events import audit, bundle
 from events.record import Record
+from events.store import Recheck, StaleVersion
+from games.base import RuleViolation
 from service import game_commands, game_queries, league_commands, lobby, lobby_commands, players
+from service.errors import DomainError
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
+ACTION = Action()  # one instance: a schema is built once, then loads any number of bodies
 BUNDLE_JSON, BUNDLE_BYTES = "application/json", "application/octet-stream"
 
 
@@ -108,12 +112,23 @@ def legal_actions(game_id: str):
 
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str):
-    player = auth.caller(boot())
-    game_id_ok(game_id)
-    action = Action().load(body())
-    key = idempotency_key(players.new_id("auto_"))
-    loaded = prefetch.take(game_id)
-    done = game_commands.act(boot(), game_id, player["id"], action, key, if_match(), loaded)
+    with admission.admitted() as admitted:  # checked and counted by the append (api.admission)
+        player = auth.caller(boot())
+        game_id_ok(game_id)
+        action = ACTION.load(body())
+        key = idempotency_key(players.new_id("auto_"))
+        args = (boot(), game_id, player["id"], action, key, if_match())
+        try:
+            done = game_commands.act(*args, prefetch.take(game_id), admitted)
+        except (Recheck, RuleViolation, DomainError, StaleVersion):
+            if admitted is None:
+                raise
+            # decided on the record this process holds, which can be behind the log: a
+            # refusal before the append (or its failed checks) is decided again the usual
+            # way, on the log as stored (401 if the token is gone meanwhile)
+            admission.recheck()
+            auth.caller(boot())
+            done = game_commands.act(*args, prefetch.take(game_id))
     return present.acted(done, player["id"]), 202 if done.pending else 201
 
 

@@ -4,25 +4,27 @@ One fixed window per caller: the first call of a window starts it, and the count
 expires with it. A call with a bearer token costs one round trip for both its token
 lookup and its count (a pipeline; on a cluster, whose keys lie on other nodes, the
 commands go one by one); only an unknown token costs a second one, counted against the
-address, so inventing tokens buys no extra budget. Every answer carries the IETF `RateLimit-Policy`
-and `RateLimit` headers; a caller over its limit gets 429 `rate_limited` with
-`Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as
+address, so inventing tokens buys no extra budget. An action admitted without that round
+trip (api.admission) is counted by its append's script instead. Every answer carries the
+IETF `RateLimit-Policy` and `RateLimit` headers; a caller over its limit gets 429
+`rate_limited` with `Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as
 "<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour, day).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from typing import Any
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 
 from api import auth, prefetch
 from api.context import boot
 from api.errors import Problem
-from events import keys
+from events import keys, round_trip
 from service import tokens
 
 UNLIMITED = ("/healthz", "/openapi.yaml", "/docs")
@@ -42,6 +44,7 @@ if left < 0 then
 end
 return {n, left}
 """
+HIT_SHA = hashlib.sha1(HIT.encode()).hexdigest()
 
 
 def parse(limit: str) -> tuple[int, int]:
@@ -98,59 +101,107 @@ class _OneByOne:
         return out
 
 
+class _OneTrip(_OneByOne):
+    """A pipeline's calls in one round trip on one Redis (events.round_trip)."""
+
+    def execute(self, raise_on_error: bool = True) -> list[Any]:
+        replies = round_trip.call(self.client, self.calls)
+        if raise_on_error:
+            for reply in replies:
+                _checked(reply)
+        return replies
+
+
 def _batch() -> Any:
-    """Return a pipeline on one Redis, calls one by one on a cluster."""
+    """Return a batch of calls: in one round trip on one Redis, one by one on a cluster."""
     if boot().store.cluster:
         return _OneByOne(boot().redis)
-    return boot().redis.pipeline(transaction=False)
+    return _OneTrip(boot().redis)
+
+
+def _hit(pipe: Any, key: str, window: int) -> None:
+    # EVALSHA by hand, not a registered script: a pipeline would first ask SCRIPT EXISTS
+    # (one more round trip); a server without it answers NOSCRIPT (`_counted`)
+    pipe.execute_command("EVALSHA", HIT_SHA, 1, key, window * 1000)
+
+
+def _counted(reply: Any, key: str, window: int) -> tuple[int, int]:
+    """Return (calls, ms left) from the count's reply; after a NOSCRIPT (a restarted or
+    flushed Redis) count again by EVAL, which also gives the server the script."""
+    if isinstance(reply, redis.exceptions.NoScriptError):
+        reply = boot().redis.execute_command("EVAL", HIT, 1, key, window * 1000)
+    calls, left_ms = _checked(reply)
+    return int(calls), int(left_ms)
+
+
+def token_limit() -> tuple[int, int]:
+    """(calls, window seconds) of a caller with a valid token."""
+    return current_app.extensions["rate_limits"][0]
+
+
+def count(key: str, limit: tuple[int, int]) -> None:
+    """Count one call on counter `key` (events.keys.rate) in a round trip of its own, then
+    `settle` it."""
+    pipe = _batch()
+    _hit(pipe, key, limit[1])
+    try:
+        figures = _counted(pipe.execute(raise_on_error=False)[0], key, limit[1])
+    except redis.RedisError:  # as in `enter`: a limiter outage lets the call through
+        return
+    settle(limit, *figures)
+
+
+def settle(limit: tuple[int, int], calls: int, left_ms: int) -> None:
+    """Keep the count for the answer's headers; refuse a call past the limit (429)."""
+    g.rate = (limit, max(0, limit[0] - calls), max(0, math.ceil(left_ms / 1000)))
+    if calls > limit[0]:
+        raise Problem(429, "rate_limited", "too many calls; retry later", g.rate[2])
+
+
+def enter() -> None:
+    """The request's first round trip: its token's record, its count and (for the routes
+    that read one) the path's game; refuse it past its limit."""
+    token_limit, anon_limit = current_app.extensions["rate_limits"]
+    token = auth.bearer()
+    pipe = _batch()
+    limit = anon_limit
+    address = "ip:" + (request.remote_addr or "unknown")
+    if isinstance(token, str):
+        digest = tokens.hash_token(token)
+        caller, window = keys.rate("token:" + digest), token_limit[1]
+        pipe.get(keys.token(digest))
+    else:
+        caller, window = keys.rate(address), anon_limit[1]
+    _hit(pipe, caller, window)
+    loads = prefetch.add(pipe)  # the path's game, read in the same round trip
+    try:
+        replies = pipe.execute(raise_on_error=False)
+        if loads:
+            prefetch.keep(replies.pop())
+        figures = _counted(replies.pop(), caller, window)
+        if isinstance(token, str):
+            player = tokens.recognise(boot(), digest, _checked(replies.pop()))
+            auth.remember(player)
+            if player is not None:
+                limit = token_limit
+            else:  # an unknown token counts against the address
+                pipe, caller, window = _batch(), keys.rate(address), anon_limit[1]
+                _hit(pipe, caller, window)
+                figures = _counted(pipe.execute(raise_on_error=False)[0], caller, window)
+    except redis.RedisError:  # a limiter outage must not take the API down; the
+        return  # view answers 503 if the store is really gone
+    settle(limit, *figures)
 
 
 def install(app: Flask, cfg: dict[str, Any]) -> None:
-    """Count every call but UNLIMITED ones, refuse those over the limit, add the headers."""
-    token_limit, anon_limit = parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"])
-
-    def hit(pipe: Any, caller: str, window: int) -> None:
-        # EVAL, not a registered script: a pipeline would first ask SCRIPT EXISTS (one
-        # more round trip), and the cluster pipeline has no eval(); the server caches
-        # the compiled script by its digest
-        pipe.execute_command("EVAL", HIT, 1, keys.rate(caller), window * 1000)
+    """Count every call but UNLIMITED ones, refuse those over the limit, add the headers.
+    A call already admitted (api.admission) is counted by its append instead."""
+    app.extensions["rate_limits"] = (parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"]))
 
     @app.before_request
-    def count() -> None:
-        if request.path.startswith(UNLIMITED):
-            return
-        token = auth.bearer()
-        pipe = _batch()
-        limit = anon_limit
-        if isinstance(token, str):
-            digest = tokens.hash_token(token)
-            pipe.get(keys.token(digest))
-            hit(pipe, "token:" + digest, token_limit[1])
-        else:
-            hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
-        loads = prefetch.add(pipe)  # the path's game, read in the same round trip
-        try:
-            replies = pipe.execute(raise_on_error=False)
-            if loads:
-                prefetch.keep(replies.pop())
-            if isinstance(token, str):
-                record, figures = replies
-                player = tokens.recognise(boot(), digest, _checked(record))
-                auth.remember(player)
-                if player is not None:
-                    limit = token_limit
-                else:  # an unknown token counts against the address
-                    pipe = _batch()
-                    hit(pipe, "ip:" + (request.remote_addr or "unknown"), anon_limit[1])
-                    (figures,) = pipe.execute()
-            else:
-                (figures,) = replies
-            calls, left_ms = (int(x) for x in _checked(figures))
-        except redis.RedisError:  # a limiter outage must not take the API down; the
-            return  # view answers 503 if the store is really gone
-        g.rate = (limit, max(0, limit[0] - calls), max(0, math.ceil(left_ms / 1000)))
-        if calls > limit[0]:
-            raise Problem(429, "rate_limited", "too many calls; retry later", g.rate[2])
+    def first_round_trip() -> None:
+        if not request.path.startswith(UNLIMITED) and "admission" not in g:
+            enter()
 
     @app.after_request
     def rate_headers(response: Response) -> Response:

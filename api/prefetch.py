@@ -44,8 +44,17 @@ def keep(reply: Any) -> None:
         g.prefetch_reply = reply
 
 
+def give(game_id: str, loaded: Loaded) -> None:
+    """Hand the view the game as this process holds it (api.admission: no round trip)."""
+    g.prefetch_id, g.prefetch_loaded = game_id, loaded
+
+
 def take(game_id: str) -> Loaded | None:
     """Return the game as loaded in the first round trip, once (None if it was not)."""
-    if g.pop("prefetch_id", None) != game_id or "prefetch_reply" not in g:
+    if g.pop("prefetch_id", None) != game_id:
+        return None
+    if "prefetch_loaded" in g:
+        return g.pop("prefetch_loaded")
+    if "prefetch_reply" not in g:
         return None
     return boot().store.loaded(game_id, g.pop("prefetch_reply"), g.pop("prefetch_held"))

@@ -133,18 +133,23 @@ def bench_bare(bare: str, clients: int, per_client: int) -> tuple[float, list[fl
     return run_clients(clients, work)
 
 
+def seat_tables(base: str, games: int) -> list[tuple[str, dict]]:
+    """Create `games` Goblin Market games of 3-6 seats and seat their players."""
+    with ThreadPoolExecutor(8) as pool:
+        return list(
+            pool.map(
+                lambda g: seated_game(base, requests.Session(), 3 + g % 4, f"b{g}"),
+                range(games),
+            )
+        )
+
+
 def measure_http(base: str, clients: int, games: int, tables: list | None = None) -> Figures:
     """Actions/s over HTTP: `clients` threads play `games` full Goblin Market games (3-6
     players), created and seated beforehand so that only play is timed (or play `tables`,
     seated games from `seated_game`)."""
     if tables is None:
-        with ThreadPoolExecutor(min(clients, 8)) as pool:
-            tables = list(
-                pool.map(
-                    lambda g: seated_game(base, requests.Session(), 3 + g % 4, f"b{g}"),
-                    range(games),
-                )
-            )
+        tables = seat_tables(base, games)
 
     def work(i: int, lat: list[float]) -> None:
         s = requests.Session()

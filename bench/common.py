@@ -122,3 +122,27 @@ def children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 out.append(int(entry.name))
     return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system) process `pid` and its children alive now have
+    used, from /proc (Linux; 0.0 where there is no /proc)."""
+    total = 0.0
+    todo = [pid]
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    while todo:
+        p = todo.pop()
+        try:
+            stat = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(stat[11]) + int(stat[12])) / tick  # utime, stime
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def own_cpu_seconds() -> float:
+    """Return the CPU time this process (every thread) has used."""
+    t = os.times()
+    return t.user + t.system

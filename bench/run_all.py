@@ -32,8 +32,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import cluster, perf_memory, perf_rules, perf_scale, round_trips, streams  # noqa: E402
-from bench.actions import measure_bare, measure_http  # noqa: E402
-from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
+from bench.actions import measure_bare, measure_http, seat_tables  # noqa: E402
+from bench.common import (  # noqa: E402
+    cpu_seconds,
+    gunicorn,
+    machine,
+    own_cpu_seconds,
+    start_worker,
+    stop,
+    wait_up,
+)
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
@@ -41,31 +49,67 @@ CLIENTS = {1: 4, 8: 16, 32: 32}  # clients -> full games played (per round)
 ROUNDS = 3  # alternated marketfold/bare pairs per concurrency: the machine's speed drifts
 
 
-def http_table(base: str, bare: str, quick: bool) -> list[str]:
+def http_table(base: str, bare: str, quick: bool, pids: dict[str, int]) -> list[str]:
     """Actions/s at each concurrency, marketfold next to the bare endpoint: ROUNDS
     alternated (marketfold, bare) pairs, each on new games; the figures are the round
-    with the median ratio, and every round's ratio is shown."""
+    with the median ratio, and every round's ratio is shown. Then the CPU each process
+    spent per action in those median rounds (`pids`: the API's and the bare endpoint's
+    gunicorn, Valkey; the benchmark's own client threads too)."""
     rows = [
         "| clients | games | actions | marketfold actions/s | p50 ms | p99 ms | "
         "bare XADD actions/s | p50 ms | p99 ms | marketfold / bare | per round |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    cpu_rows = [
+        "| clients | API process | Valkey | benchmark client | all |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for clients, games in CLIENTS.items():
         games = max(clients, games // 4) if quick else games
         pairs = []
         for _ in range(1 if quick else ROUNDS):
-            ours = measure_http(base, clients, games)
-            pairs.append((ours, measure_bare(bare, clients, ours.actions)))
+            tables = seat_tables(base, games)
+            before = _cpu(pids)
+            ours = measure_http(base, clients, games, tables)
+            middle = _cpu(pids)
+            theirs = measure_bare(bare, clients, ours.actions)
+            after = _cpu(pids)
+            used = (
+                _per_action(before, middle, ours, "api"),
+                _per_action(middle, after, theirs, "bare"),
+            )
+            pairs.append((ours, theirs, used))
         pairs.sort(key=lambda pair: pair[0].rate / pair[1].rate)
-        ours, theirs = pairs[len(pairs) // 2]
-        rounds = ", ".join(f"{o.rate / t.rate:.0%}" for o, t in pairs)
+        ours, theirs, (mine, base_cpu) = pairs[len(pairs) // 2]
+        rounds = ", ".join(f"{o.rate / t.rate:.0%}" for o, t, _ in pairs)
         rows.append(
             f"| {clients} | {games} | {ours.actions} | {ours.rate:.0f} | {ours.ms(50):.1f} | "
             f"{ours.ms(99):.1f} | {theirs.rate:.0f} | {theirs.ms(50):.1f} | "
             f"{theirs.ms(99):.1f} | {ours.rate / theirs.rate:.0%} | {rounds} |"
         )
         print(rows[-1], flush=True)
-    return rows
+        cells = [f"{mine[k]:.0f} / {base_cpu[k]:.0f}" for k in ("api", "valkey", "client")]
+        cells.append(f"{sum(mine.values()):.0f} / {sum(base_cpu.values()):.0f}")
+        cpu_rows.append(f"| {clients} | " + " | ".join(cells) + " |")
+    intro = (
+        "CPU per action (µs, marketfold / bare, in the median rounds above; the API process "
+        "is its gunicorn's master and workers, the bare endpoint's for bare):"
+    )
+    return [*rows, "", intro, "", *cpu_rows]
+
+
+def _cpu(pids: dict[str, int]) -> dict[str, float]:
+    """CPU seconds used so far by the API (or bare endpoint), Valkey and this process."""
+    return {**{k: cpu_seconds(pid) for k, pid in pids.items()}, "client": own_cpu_seconds()}
+
+
+def _per_action(
+    before: dict[str, float], after: dict[str, float], run, server: str
+) -> dict[str, float]:
+    """CPU µs per action of each process between two `_cpu` readings; `server` ("api" or
+    "bare") is the one that served this run."""
+    spent = {k: (after[k] - before[k]) * 1e6 / max(1, run.actions) for k in before}
+    return {"api": spent[server], "valkey": spent["valkey"], "client": spent["client"]}
 
 
 def section(title: str, intro: str, rows: list[str], seconds: float) -> list[str]:
@@ -93,7 +137,8 @@ def run(quick: bool) -> list[str]:
     try:
         wait_up(base + "/healthz")
         wait_up(bare + "/healthz")
-        rows, spent = timed(http_table, base, bare, quick)
+        pids = {"api": procs[0].pid, "bare": procs[1].pid, "valkey": server.process.pid}
+        rows, spent = timed(http_table, base, bare, quick, pids)
         rows += ["", *round_trips.summary(round_trips.count(server.url))]
         print("\n".join(rows[-3:]), flush=True)
         doc += section("Actions over HTTP", HTTP_INTRO, rows, spent)

@@ -36,34 +36,66 @@ return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 # count then its words (deadline index, inboxes: events.store.Writes); then the encoded
 # events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
-APPEND = """
-if ARGV[2] ~= '' then
-  local seen = redis.call('HGET', KEYS[2], ARGV[2])
-  if seen then return {'duplicate', seen} end
-end
-local version = redis.call('XLEN', KEYS[1])
-if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
-local i = 8
-local writes = {}
-for c = 1, tonumber(ARGV[7]) do
-  local n = tonumber(ARGV[i])
-  writes[c] = {unpack(ARGV, i + 1, i + n)}
-  i = i + 1 + n
-end
-for e = i, #ARGV do
-  version = version + 1
-  if e == #ARGV and ARGV[6] ~= '' then
-    redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[e], 'o', ARGV[6])
-  else
-    redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[e])
+_APPEND_BODY = """
+local function append(K, A)
+  if A[2] ~= '' then
+    local seen = redis.call('HGET', K[2], A[2])
+    if seen then return {'duplicate', seen} end
   end
+  local version = redis.call('XLEN', K[1])
+  if version ~= tonumber(A[1]) then return {'conflict', version} end
+  local i = 8
+  local writes = {}
+  for c = 1, tonumber(A[7]) do
+    local n = tonumber(A[i])
+    writes[c] = {unpack(A, i + 1, i + n)}
+    i = i + 1 + n
+  end
+  for e = i, #A do
+    version = version + 1
+    if e == #A and A[6] ~= '' then
+      redis.call('XADD', K[1], version .. '-0', 'e', A[e], 'o', A[6])
+    else
+      redis.call('XADD', K[1], version .. '-0', 'e', A[e])
+    end
+  end
+  if A[2] ~= '' then redis.call('HSET', K[2], A[2], A[3]) end
+  if A[4] ~= '' then redis.call('HSET', K[3], 'version', version, 'blob', A[4]) end
+  if tonumber(A[5]) > 0 then redis.call('EXPIRE', K[2], A[5]) end
+  for _, w in ipairs(writes) do redis.call(unpack(w)) end
+  return {'ok', version}
 end
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'version', version, 'blob', ARGV[4]) end
-if tonumber(ARGV[5]) > 0 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
-for _, w in ipairs(writes) do redis.call(unpack(w)) end
-return {'ok', version}
 """
+APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
+
+# The append of a caller admitted without a round trip of its own (events.store.Admission),
+# standalone Redis only (its first keys lie outside the game's slot).
+# KEYS[1]: a key that must still hold ARGV[1] (the caller's token record); KEYS[2]: the
+# caller's rate counter, counted like api.limits.HIT within ARGV[2] ms and refused past
+# ARGV[3] calls; ARGV[4]: the entry the caller holds at the expected version (the record
+# it decided on is of this log); then APPEND's keys and arguments.
+# Returns {'recheck'} (nothing counted or written) | {'limited', n, ms left} (nothing
+# written) | APPEND's answer followed by n and ms left.
+APPEND_ADMITTED = (
+    _APPEND_BODY
+    + """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'recheck'} end
+local at = redis.call('XRANGE', KEYS[3], ARGV[5] .. '-0', ARGV[5] .. '-0')
+if ARGV[5] ~= '0' and (#at == 0 or at[1][2][2] ~= ARGV[4]) then return {'recheck'} end
+redis.set_repl(redis.REPL_NONE)
+local n = redis.call('INCR', KEYS[2])
+local left = redis.call('PTTL', KEYS[2])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  left = tonumber(ARGV[2])
+end
+redis.set_repl(redis.REPL_ALL)
+if n > tonumber(ARGV[3]) then return {'limited', n, left} end
+local out = append({unpack(KEYS, 3)}, {unpack(ARGV, 5)})
+out[3], out[4] = n, left
+return out
+"""
+)
 
 # KEYS: snapshot hash. ARGV: version, blob. Keeps the newest snapshot only.
 SAVE_SNAPSHOT = """

@@ -10,7 +10,7 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
-from events import codec, keys, scripts
+from events import codec, keys, round_trip, scripts
 from events.record import Record, fold_all
 from events.snapshot import decode as decode_snapshot
 from events.snapshot import encode as encode_snapshot
@@ -35,7 +35,34 @@ class Duplicate(Exception):
         self.stored = stored
 
 
+class Recheck(Exception):
+    """An admitted append's checks failed (the caller's token record changed, or the
+    record this process holds is not of the game's log): nothing was counted or written."""
+
+
+class OverLimit(Exception):
+    """An admitted append's count is past its limit: nothing was written."""
+
+
 Held = tuple[Record, bytes]  # a record and its last entry as stored
+MAX_UNPACKED = 4000  # arguments an admitted append passes on (Lua's unpack stops near 8000)
+
+
+@dataclass
+class Admission:
+    """What an append checks and counts for a caller admitted without a round trip of
+    its own (api.limits): `check_key` must still hold `check_value` (the caller's token
+    record), and the caller's counter `count_key` is counted within `window_ms` and
+    refused past `limit` calls, in the append's script. `calls` and `left_ms` are the
+    count after it. On one Redis only (these keys lie outside the game's slot)."""
+
+    check_key: str
+    check_value: bytes
+    count_key: str
+    window_ms: int
+    limit: int
+    calls: int = 0
+    left_ms: int = 0
 
 
 class Writes:
@@ -83,11 +110,13 @@ class EventStore:
         # the newest record this process has seen of each recent game, with its last
         # entry as stored: a load then reads only the entries after it (no snapshot)
         self._held: OrderedDict[str, Held] = OrderedDict()
+        self._seeds: dict[str, bytes] = {}  # the seeds of the games held
         self.held_games = held_games
         self.cluster = isinstance(client, RedisCluster)
         self.snapshot_every = snapshot_every
         self._load = client.register_script(scripts.LOAD)
         self._append = client.register_script(scripts.APPEND)
+        self._admitted = client.register_script(scripts.APPEND_ADMITTED)
         self._save = client.register_script(scripts.SAVE_SNAPSHOT)
 
     def exists(self, game_id: str) -> bool:
@@ -110,7 +139,7 @@ class EventStore:
     def load(self, game_id: str, idem: str = "") -> Loaded:
         """Return the game's record (snapshot + tail), its seed and an idempotent result."""
         _, (_, *names, idem, have), held = self.load_call(game_id, idem)
-        return self.loaded(game_id, self._load(keys=names, args=[idem, have]), held, idem)
+        return self.loaded(game_id, self._run(self._load, names, [idem, have]), held, idem)
 
     def loaded(
         self, game_id: str, reply: list[Any], held: Held | None = None, idem: str = ""
@@ -140,11 +169,21 @@ class EventStore:
         if save:
             self.save_snapshot(record)
         self.hold(record, tail[-1][1][1] if tail else base)
+        if seed and game_id in self._held:
+            self._seeds[game_id] = seed
         return Loaded(record, seed, stored.decode() if stored else None)
+
+    def held(self, game_id: str) -> Loaded | None:
+        """Return the game as this process holds it (the newest record it has seen, and
+        the seed), without reading Redis; None if it holds none. It may be behind the
+        log: an append at its version then finds the log moved on (StaleVersion)."""
+        held, seed = self._held.get(game_id), self._seeds.get(game_id)
+        return Loaded(held[0], seed, None) if held and seed else None
 
     def forget(self) -> None:
         """Drop the records this process holds (the next loads read snapshots again)."""
         self._held.clear()
+        self._seeds.clear()
 
     def hold(self, record: Record, last: bytes | None) -> None:
         """Keep `record` (whose last entry is stored as `last`) as this process's newest of
@@ -156,7 +195,7 @@ class EventStore:
             held = (record, last)
         self._held[record.game_id] = held
         while len(self._held) > self.held_games:
-            self._held.popitem(last=False)
+            self._seeds.pop(self._held.popitem(last=False)[0], None)
 
     def read(self, game_id: str, after: int = 0, count: int | None = None) -> list[dict[str, Any]]:
         """Return the envelopes with seq > `after`, oldest first."""
@@ -180,6 +219,7 @@ class EventStore:
         owed: str = "",
         then: Writes | None = None,
         record: Record | None = None,
+        admission: Admission | None = None,
     ) -> int:
         """Append all `envelopes` after version `expected`, or none; return the new version.
 
@@ -188,6 +228,9 @@ class EventStore:
         `owed` (JSON: who owes what after them) is kept beside the last entry as field `o`;
         the writes `then` follow a successful append (in its script on one Redis);
         `record` (folded through the events) becomes the one this process holds.
+        With an `admission` (one Redis only) the script first checks and counts it, and
+        its entry at `expected` must be the one this process holds: else Recheck, or
+        OverLimit past the count's limit, with nothing written.
         """
         stream_keys = (
             keys.game_events(game_id),
@@ -195,8 +238,24 @@ class EventStore:
             keys.game_snapshot(game_id),
         )
         blob = snapshot_blob(snapshot) if snapshot else b""
+        admit = None
+        if admission is not None:
+            held = self._held.get(game_id)
+            if self.cluster or held is None or held[0].version != expected:
+                raise Recheck()
+            admit = (admission, held[1])
         return self.append_to(
-            stream_keys, envelopes, expected, idem, result, blob, keep_idem_s, owed, then, record
+            stream_keys,
+            envelopes,
+            expected,
+            idem,
+            result,
+            blob,
+            keep_idem_s,
+            owed,
+            then,
+            record,
+            admit,
         )
 
     def append_to(
@@ -211,26 +270,20 @@ class EventStore:
         owed: str = "",
         then: Writes | None = None,
         record: Record | None = None,
+        admit: tuple[Admission, bytes] | None = None,
     ) -> int:
         """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
-        hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`."""
+        hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`
+        (`admit`: its admission and the entry held at `expected`)."""
         encoded = [codec.dumps(e) for e in envelopes]
         inside = [] if self.cluster or not then else then.commands
         words = [w for command in inside for w in (len(command), *command)]
-        status, value = self._append(
-            keys=[*stream_keys, *{command[1] for command in inside}],
-            args=[
-                expected,
-                idem,
-                result,
-                snapshot,
-                keep_idem_s,
-                owed,
-                len(inside),
-                *words,
-                *encoded,
-            ],
-        )
+        names = [*stream_keys, *{command[1] for command in inside}]
+        args = [expected, idem, result, snapshot, keep_idem_s, owed, len(inside), *words, *encoded]
+        if admit is None:
+            status, value = self._run(self._append, names, args)
+        else:
+            status, value = self._admitted_append(*admit, names, args)
         if status == b"duplicate":
             raise Duplicate(value.decode())
         if status == b"conflict":
@@ -243,6 +296,32 @@ class EventStore:
         if record is not None and encoded:
             self.hold(record, encoded[-1])
         return int(value)
+
+    def _admitted_append(
+        self, admission: Admission, base: bytes, names: list[Any], args: list[Any]
+    ) -> tuple[bytes, Any]:
+        """Run APPEND_ADMITTED; return APPEND's (status, value) after the admission's."""
+        if len(args) > MAX_UNPACKED:
+            raise Recheck()  # past what the script can unpack: the plain path takes it
+        a = admission
+        reply = self._run(
+            self._admitted,
+            [a.check_key, a.count_key, *names],
+            [a.check_value, a.window_ms, a.limit, base, *args],
+        )
+        if reply[0] == b"recheck":
+            raise Recheck()
+        a.calls, a.left_ms = int(reply[-2]), int(reply[-1])
+        if reply[0] == b"limited":
+            raise OverLimit()
+        return reply[0], reply[1]
+
+    def _run(self, registered: Any, keys: list[Any], args: list[Any]) -> Any:
+        """Run one of the store's scripts: in one round trip on one Redis, through
+        redis-py's cluster client (which routes it by its keys) on a cluster."""
+        if self.cluster:
+            return registered(keys=keys, args=args)
+        return round_trip.script(self.redis, registered, keys, args)
 
     def save_snapshot(self, record: Record) -> None:
         """Store `record` as the game's snapshot unless a newer one is there."""

@@ -13,7 +13,7 @@ from typing import Any
 import redis
 
 from events.store import EventStore
-from service import config
+from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
 
@@ -49,6 +49,7 @@ def client(url: str, blocking: bool = True, **options: Any) -> redis.Redis:
     connections come from a blocking pool of `max_connections` (per node in a cluster):
     under gevent many requests share it, and a request waits for a free connection
     rather than failing."""
+    redis_gevent.install()
     pool_class: Any = redis.BlockingConnectionPool if blocking else redis.ConnectionPool
     if not config.is_cluster(url):
         if blocking:

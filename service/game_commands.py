@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import codec, decide, keys, times
-from events.store import Loaded
+from events.store import Admission, Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
 from service import loop, outages
@@ -108,11 +108,13 @@ def act(
     idem: str,
     if_match: int | None,
     loaded: Loaded | None = None,
+    admission: Admission | None = None,
 ) -> Outcome:
     """Apply one player's action; an action later than its decision's deadline plus the
     grace of the time model (events.times) is refused, its default is on its way.
     `loaded`: the game as the caller loaded it already with no idempotency key (`idem`
-    is new)."""
+    is new); `admission`: what the append must check and count for a caller admitted
+    without a round trip (events.store.Admission)."""
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
@@ -125,7 +127,7 @@ def act(
 
     return loop.run(
         boot,
-        GameLog(boot, game_id, body=action, loaded=loaded),
+        GameLog(boot, game_id, body=action, loaded=loaded, admission=admission),
         decide_act,
         cause=idem,
         idem=f"{player_id}:{idem}",

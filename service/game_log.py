@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, ending
 from events.record import ACTIVE, FINISHED, Record, fold_all
-from events.store import Loaded, Writes
+from events.store import Admission, Loaded, Writes
 from games.base import Event
 from service import inbox, lobby
 from service.errors import Invalid, NotFound
@@ -103,10 +103,12 @@ class GameLog:
         body: Any = None,
         allow_new: bool = False,
         loaded: Loaded | None = None,
+        admission: Admission | None = None,
     ):
         self.boot, self.game_id, self.allow_new = boot, game_id, allow_new
         self.print = fingerprint(body)
         self.first = loaded  # what the caller loaded already: the first attempt uses it
+        self.admission = admission  # checked and counted by the first append only
 
     def load(self, idem: str) -> Head[Record]:
         loaded, self.first = self.first or self.boot.store.load(self.game_id, idem), None
@@ -141,6 +143,7 @@ class GameLog:
             if deadline := new.deadline(key):
                 self.boot.scheduler.expiry(new.game_id, key, deadline, then)
         inbox.after_append(head.state, new, then)
+        admission, self.admission = self.admission, None
         self.boot.store.append(
             self.game_id,
             envelopes,
@@ -152,6 +155,7 @@ class GameLog:
             json.dumps(owed(new), separators=(",", ":")),
             then,
             new,
+            admission,
         )
 
     def after(self, old: Record, new: Record) -> None:

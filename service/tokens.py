@@ -12,6 +12,7 @@ import hashlib
 import json
 import secrets
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
@@ -25,6 +26,29 @@ if TYPE_CHECKING:
 PREFIX = "mf_"
 MAX_TOKENS = 20  # live tokens per player
 USED_EVERY_S = 60  # `last used` is recorded at most this often
+
+
+# The token records this process read last, by digest: {digest: (record as stored, the
+# player, when its use was last recorded)}, for api.admission, whose append checks that
+# the stored record is still the same (a revoked token is gone, so it is not).
+KNOWN: OrderedDict[str, tuple[bytes, dict[str, Any], float]] = OrderedDict()
+KNOWN_MAX = 4096
+
+
+def known(digest: str) -> tuple[bytes, dict[str, Any]] | None:
+    """Return (record as stored, player) of a token this process recognised lately, or
+    None, also when its use is due to be recorded again (`recognise` writes that)."""
+    entry = KNOWN.get(digest)
+    if entry is None or time.time() - entry[2] >= USED_EVERY_S:
+        return None
+    return entry[0], entry[1]
+
+
+def _remember(digest: str, raw: bytes, player: dict[str, Any], used: float) -> None:
+    KNOWN[digest] = (raw, player, used)
+    KNOWN.move_to_end(digest)
+    while len(KNOWN) > KNOWN_MAX:
+        KNOWN.popitem(last=False)
 
 
 def hash_token(token: str) -> str:
@@ -78,10 +102,13 @@ def recognise(boot: Bootstrap, digest: str, raw: bytes | None) -> dict[str, Any]
             entry = json.dumps({"created": codec.now_iso(), "hash": key.rsplit(":", 1)[-1]})
             pipe.hsetnx(keys.player_tokens(record["id"]), token_id, entry)
         record = {**record, "token_id": token_id, "used": int(now)}
-        pipe.set(key, json.dumps(record), xx=True)
+        raw = json.dumps(record).encode()
+        pipe.set(key, raw, xx=True)
         pipe.hset(keys.player_tokens_used(record["id"]), token_id, codec.now_iso())
         pipe.execute()
-    return {**player, "token_id": token_id}
+    player = {**player, "token_id": token_id}
+    _remember(digest, raw, player, record.get("used", 0))
+    return player
 
 
 def listed(boot: Bootstrap, player_id: str, current: str | None) -> list[dict[str, Any]]:

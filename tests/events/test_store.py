@@ -1,6 +1,7 @@
 """The event store on a real Redis: atomic appends, version checks, idempotency, snapshots."""
 
 import pytest
+import redis
 
 from events import codec, keys
 from events.store import Duplicate, EventStore, StaleVersion
@@ -51,6 +52,32 @@ def test_a_reused_idempotency_key_appends_nothing_and_returns_the_first_result(s
         store.append("g1", envelopes(2, 1), expected=1, idem="p:k1", result="second")
     assert dup.value.stored == "first"
     assert len(store.read("g1")) == 1
+
+
+def test_appends_and_loads_go_on_after_redis_forgets_its_scripts(store, r):
+    """The store runs its scripts by digest; a restarted or flushed Redis has none."""
+    r.script_flush()
+    assert store.append("g1", envelopes(1, 2), expected=0) == 2
+    r.script_flush()
+    store.forget()
+    assert store.load("g1").record.version == 2
+    r.script_flush()
+    with pytest.raises(StaleVersion):
+        store.append("g1", envelopes(2, 1), expected=1)
+
+
+def test_a_pooled_connection_the_server_closed_is_not_used(store, redis_url):
+    """After Redis closes the store's idle connections (a restart, a timeout), the next
+    call still goes through, on a new connection."""
+    store.append("g1", envelopes(1, 1), expected=0)
+    admin = redis.Redis.from_url(redis_url)
+    mine = admin.client_id()
+    killed = [c for c in admin.client_list() if c["id"] != mine]
+    assert killed
+    for client in killed:
+        admin.client_kill_filter(_id=client["id"])
+    admin.close()
+    assert store.append("g1", envelopes(2, 1), expected=1) == 2
 
 
 def test_read_after_returns_only_the_tail(store):

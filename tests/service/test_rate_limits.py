@@ -42,3 +42,15 @@ def test_each_token_has_its_own_budget(tight):
 
 def test_health_and_the_spec_are_not_limited(tight):
     assert all(tight.get("/healthz").status_code == 200 for _ in range(6))
+
+
+def test_counting_goes_on_after_the_server_forgets_its_scripts(tight, r):
+    """A restarted or flushed Redis has no scripts: the count must neither fail open
+    (unlimited calls) nor fail the call."""
+    player = tight.post("/v1/players", json={"name": "a"}).get_json()
+    answers = []
+    for _ in range(6):
+        r.script_flush()
+        answers.append(tight.get("/v1/rulesets", headers=bearer(player)))
+    assert [a.status_code for a in answers] == [200] * 5 + [429]
+    assert answers[4].headers["RateLimit"].startswith('"default";r=0;t=')
