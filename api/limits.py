@@ -7,8 +7,9 @@ commands go one by one); only an unknown token costs a second one, counted again
 address, so inventing tokens buys no extra budget. An action admitted without that round
 trip (api.admission) is counted by its append's script instead. Every answer carries the
 IETF `RateLimit-Policy` and `RateLimit` headers; a caller over its limit gets 429
-`rate_limited` with `Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as
-"<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour, day).
+`rate_limited` with `Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and
+`RATE_LIMIT_ANON`, as "<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour,
+day).
 """
 
 from __future__ import annotations

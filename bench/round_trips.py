@@ -5,8 +5,10 @@
 Plays a few Goblin Market turns (with deadlines, so the deadline index is written too)
 through the Flask test client, counting every command or pipeline redis-py sends
 (a pipeline is one round trip; in a cluster, one per node it touches). Prints the count
-for `POST /v1/games/{id}/actions` and `GET /v1/games/{id}/legal`, with what each trip
-was. Without --redis it starts an embedded one.
+for `POST /v1/games/{id}/actions` (right after the caller's `GET /legal`, and on a game
+this process does not hold, as when the GET went to another API process) and for
+`GET /v1/games/{id}/legal`, with what each trip was. Without --redis it starts an
+embedded one.
 """
 
 from __future__ import annotations
@@ -64,22 +66,25 @@ def count(redis_url: str, queue_url: str | None = None, turns: int = 8) -> dict[
         sent.append(_name(packed if isinstance(packed, bytes) else packed.encode()))
         return original(self, command, check_health)
 
-    out: dict[str, Counter] = {"POST actions": Counter(), "GET legal": Counter()}
+    held, elsewhere = "POST actions", "POST actions on a game this process does not hold"
+    out: dict[str, Counter] = {held: Counter(), elsewhere: Counter(), "GET legal": Counter()}
     redis.connection.Connection.send_packed_command = spy
     try:
-        for _ in range(turns):
+        for turn in range(2 * turns):
             owed = client.get(f"/v1/games/{gid}").get_json()["owed"]
             seat = owed[0]["seat"]
             sent.clear()
             legal = client.get(f"/v1/games/{gid}/legal", headers=seats[seat]).get_json()
             out["GET legal"][" | ".join(sent)] += 1
+            if turn % 2:  # as if the GET had gone to another API process (api.admission)
+                app.extensions["marketfold"].store.forget()
             sent.clear()
             client.post(
                 f"/v1/games/{gid}/actions",
                 json=random_action(legal["actions"], rnd),
                 headers=seats[seat],
             )
-            out["POST actions"][" | ".join(sent)] += 1
+            out[elsewhere if turn % 2 else held][" | ".join(sent)] += 1
     finally:
         redis.connection.Connection.send_packed_command = original
     return out

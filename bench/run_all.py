@@ -205,58 +205,66 @@ MEMORY_INTRO = (
     "Random games played to the end through the service's use cases (what the API "
     "writes), two per ruleset (fewest and most seats); `MEMORY USAGE key SAMPLES 0` of "
     "each of the game's keys, averaged per game, plus its share of the index of games. "
-    "Envelopes are stored deflated with a preset dictionary (events.codec); the "
+    "Envelopes are stored compressed (zstd) with a preset dictionary (events.codec); the "
     "idempotency hash keeps `<first> <last> <body digest>` per action (the answer is "
     "rebuilt from the log) and expires `IDEM_KEEP_S` (24 h) after the game ends; the "
     "snapshot is the folded record stored with the last append. Target: at most 500 "
     "bytes per event in all."
 )
 PROFILE = """\
-Measured with cProfile over whole Goblin Market games through the Flask test client
-(`GET /legal` then `POST /actions`, as the benchmark's clients do), and by counting what
+Measured on the running service (gunicorn, two gevent workers, as above): the CPU each
+process spent per action (the table above, from /proc), A/B runs that switch one part
+off (32 clients, 32 games, the median of three rounds of about 1,900 actions), and what
 redis-py sends (`bench/round_trips.py`):
 
-- Redis round trips: `GET /legal` 1 (the token, the rate count and the game's load in one
-  pipeline, api/prefetch.py), `POST /actions` 2 (that pipeline, then the append script,
-  which also writes the new deadlines and the players' feeds). Before: 5 and 7-8
-  (token, Flask-Limiter's count and two reads for its headers, load, append, deadline
-  index, feeds). With an `Idempotency-Key`, the load waits for the token (it looks the key
-  up under the caller's id): one more. On a cluster the first round trip's three commands
-  go one by one (their keys lie on different nodes, and redis-py 8's cluster pipeline
-  would first ask the server for each script's keys, COMMAND GETKEYS), and the follow-up
-  writes are a pipeline after the append: `POST /actions` 5 round trips, `GET /legal` 3
-  (counted with `bench/round_trips.py` against `cli/cluster.py`).
+- Redis round trips: `POST /actions` 1 when it follows the caller's `GET /legal` on the
+  same API process, as a client's keep-alive connection does (`api/admission.py`: the
+  process holds the game and knows the token's record, so nothing is read first; the
+  append's script checks that the token's record and the log's entry the process holds
+  are unchanged, and counts the call), else 2: the token, the rate count and the game's
+  load in one round trip (`api/limits.py`, `api/prefetch.py`), then the append, which
+  also writes the new deadlines and the players' feeds. `GET /legal` 1 (that first round
+  trip). With an `Idempotency-Key`: one more. At the start of #21: 2 and 1; before #13:
+  7-8 and 5. On a cluster (no admission: the token and its counter lie on other nodes)
+  the first round trip's three commands go one by one and the follow-up writes are a
+  pipeline after the append: `POST /actions` 5 round trips, `GET /legal` 3 (counted with
+  `bench/round_trips.py` against `cli/cluster.py`).
 - fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
   out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
-- What remains is CPU in the API process. py-spy over both gunicorn workers, 1 client:
-  about 30% of the samples are gevent's socket `send` (two thirds of it the sends to
-  Redis: on loopback the kernel hands the bytes to Valkey inside the call; the rest the
-  answer's headers and body, two sends as for the bare endpoint), about 20% the gevent hub
-  waiting, and the Python path spread thin: the limiter's pipeline, redis-py's packing
-  and parsing (and its `can_read` check per command), werkzeug/gunicorn request parsing,
-  JSON (the answer; the envelope's canonical text, once for its hash and once to store),
-  the rules (`legal`, `decide`, the fold), the envelope's compression. In-process CPU
-  (Flask test client, `time.process_time`): `POST /actions` about 1.24 ms, `GET /legal`
-  about 0.6 ms, the test client's own work included. The bare endpoint has one Redis
-  send per request and almost no Python around it.
-- At 32 clients (py-spy, both gunicorn workers): gevent's socket `send` is 19% of the
-  samples, most of it gunicorn writing the answer's headers (a send of its own, before
-  the body, as for the bare endpoint: it is where the kernel wakes the waiting client);
-  redis-py's `can_read` check before each command 4%; the envelope's compression 4.5%;
-  what is left is spread over Flask, the limiter, the rules and JSON, none above 2%. The
-  gap to bare is the second Redis round trip of a POST (the append) and that Python
-  path; no single hotspot is left.
-- Cut in this round (issue #21): the envelope compressor is copied per envelope, and at
-  memLevel 9 that copy cost 80 µs (now memLevel 8: 13 µs, same bytes stored); the rules'
-  frozen states are copied with a dict copy instead of `dataclasses.replace` (cProfile:
-  85 ms to 15 ms over 700 actions); a record computes its owed decisions once (an action
-  asked about a dozen times).
+- CPU per action at 32 clients: the API process about 1.45 ms (1.72 ms at the start of
+  this round), the bare endpoint 0.83; Valkey 0.18 ms against 0.11 (Lua: the load, the
+  count, the append with its follow-up writes); the benchmark's client threads 1.1 ms
+  against 1.0 (bigger answers to parse: the legal actions with their schemas, an
+  action's events, two rate-limit headers). On two cores every process shares the same
+  CPUs, so the ratio of actions/s follows the ratio of all the CPU an action costs.
+- Where the API's 1.45 ms go: gunicorn's and Flask's handling of the two requests and the
+  two round trips under gevent, as for the bare endpoint (its whole 0.83 ms; a redis-py
+  round trip under gevent costs 70-80 µs of CPU, measured alone), and marketfold's own
+  work, no part of it above 0.1 ms: A/B, the envelopes' compression
+  (about three envelopes an action) cost 95 µs with deflate, whose primed 256 KB state was
+  copied for each envelope and had left the CPU caches under load; zstd with the same
+  dictionary costs about half; the JSON answers by orjson instead of Python's encoder
+  save 25 µs; the admission's saved round trip 100 µs in the API and 40 in Valkey. The
+  players' feed writes, the `Vary`/`Cache-Control` headers, the cards glossary of the
+  legal actions and the event data's normalisation each measured under 20 µs (within the
+  noise). The rest is the rules (`legal`, `decide`, the fold), the hash chain, the body's
+  checks and the limiter, spread thin.
+- py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
+  `send`, `getsockopt`, `os.urandom`: 20-30% of the samples, while `os.urandom(16)` costs
+  0.3 µs), so figures above come from CPU time and A/B runs, not from sample shares.
+- Cut in #21: a `POST /actions` after `GET /legal` in one round trip (above); redis-py's
+  readiness check before lending a connection (a zero-timeout poll) went through a turn
+  of gevent's hub, now the kernel's poll (`service/redis_gevent.py`: -0.1 ms per GET and
+  -0.2 per POST at one client); the first round trip and the append are sent without
+  redis-py's pipeline and script objects (`events/round_trip.py`), the count by EVALSHA
+  instead of EVAL; the action's body schema built once; JSON answers by orjson; envelopes
+  by zstd; earlier in #21, deflate's memLevel 9 to 8, the rules' states copied with a
+  dict copy instead of `dataclasses.replace`, a record's owed decisions computed once.
 - Open event streams: with 1,000 open, the API workers spend about 0.7-1 ms more CPU per
-  action (2.4-2.8 ms without, 3.4-3.6 ms with, over four measured rounds; some 14 frames
-  go out per action, one gevent send each, plus each process's reader waking per
-  append). A stream also follows its game's chat; it looked at the chat with a
-  zero-timeout wait, and under gevent `Event.wait(0)` yields a full hub turn (5 ms
-  measured with 50 runnable greenlets): now a zero timeout never waits. The seat's
+  action (some 14 frames go out per action, one gevent send each, plus each process's
+  reader waking per append). A stream also follows its game's chat; it looked at the
+  chat with a zero-timeout wait, and under gevent `Event.wait(0)` yields a full hub turn
+  (5 ms measured with 50 runnable greenlets): now a zero timeout never waits. The seat's
   `owes` is decoded once per entry, shared.
 """
 CLUSTER_INTRO = (

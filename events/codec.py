@@ -12,12 +12,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import zstandard as zstd
+
 GENESIS = "0" * 64
-# An envelope is stored as raw deflate with a preset dictionary (sample envelopes of every
-# ruleset, frozen: stored entries depend on it), after one byte naming the dictionary.
-# A stored value starting with "{" is plain JSON (entries written before compression).
-DICTIONARY = 1
-DICTIONARIES = {1: "envelope-dict-1.txt"}
+# An envelope is stored compressed with a preset dictionary (sample envelopes of every
+# ruleset, frozen: stored entries depend on it), after one byte naming how: ZSTD, a
+# magicless zstd frame with the dictionary as raw content (written now); DEFLATE, raw
+# deflate with the same dictionary (entries written before). A stored value starting
+# with "{" is plain JSON (entries written before compression). Every kind reads alike.
+DEFLATE, ZSTD = b"\x01", b"\x02"
+DICTIONARY = "envelope-dict-1.txt"
+ZSTD_LEVEL = 3
 JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
@@ -58,30 +63,60 @@ def parse_time(at: str) -> datetime:
 
 
 @cache
-def _dictionary(number: int) -> bytes:
-    return (Path(__file__).parent / "data" / DICTIONARIES[number]).read_bytes()
+def _dictionary() -> bytes:
+    return (Path(__file__).parent / "data" / DICTIONARY).read_bytes()
 
 
 @cache
-def _compressor() -> Any:
-    """A compressor primed with the dictionary; each envelope uses a copy of it. memLevel
-    8 (zlib's default), not 9: the copy is of the whole state, and 9's doubles its hash
-    tables (a copy cost 80 µs, now 13, for the same bytes out on envelopes this size);
-    the reader does not depend on it."""
-    zdict = _dictionary(DICTIONARY)
-    return zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, zdict)
+def _zstd_dictionary() -> zstd.ZstdCompressionDict:
+    """The dictionary, digested once for compression at ZSTD_LEVEL."""
+    digested = zstd.ZstdCompressionDict(_dictionary(), dict_type=zstd.DICT_TYPE_RAWCONTENT)
+    digested.precompute_compress(level=ZSTD_LEVEL)
+    return digested
+
+
+# A frame without the magic number, checksum or dictionary id (4-8 bytes an entry): the
+# leading byte says what it is, the dictionary is always the one, and Redis keeps it.
+_ZSTD_PARAMS = zstd.ZstdCompressionParameters.from_level(
+    ZSTD_LEVEL, format=zstd.FORMAT_ZSTD1_MAGICLESS, write_checksum=False, write_dict_id=False
+)
+
+# Idle (de)compressors: one is not safe to share between threads while it works, and a
+# new one costs more than an envelope; a list's pop and append are atomic.
+_compressors: list[zstd.ZstdCompressor] = []
+_decompressors: list[zstd.ZstdDecompressor] = []
 
 
 def dumps(envelope: dict[str, Any]) -> bytes:
-    """Encode an envelope for the stream: its canonical JSON, deflated (about 40% of it)."""
-    c = _compressor().copy()
-    return bytes([DICTIONARY]) + c.compress(canonical(envelope).encode("utf-8")) + c.flush()
+    """Encode an envelope for the stream: its canonical JSON, compressed with the
+    dictionary (about half of it). zstd, not deflate: 4-5 µs an envelope instead of 15
+    (deflate copies its whole primed state for each), about the same bytes."""
+    text = canonical(envelope).encode("utf-8")
+    try:
+        c = _compressors.pop()
+    except IndexError:
+        c = zstd.ZstdCompressor(dict_data=_zstd_dictionary(), compression_params=_ZSTD_PARAMS)
+    try:
+        return ZSTD + c.compress(text)
+    finally:
+        _compressors.append(c)
 
 
 def loads(raw: str | bytes) -> dict[str, Any]:
-    """Decode an envelope read from the stream (deflated, or plain JSON)."""
-    if isinstance(raw, bytes) and raw[:1] != b"{":
-        d = zlib.decompressobj(-15, zdict=_dictionary(raw[0]))
+    """Decode an envelope read from the stream (zstd, deflated, or plain JSON)."""
+    if isinstance(raw, bytes) and raw[:1] == ZSTD:
+        try:
+            d = _decompressors.pop()
+        except IndexError:
+            d = zstd.ZstdDecompressor(
+                dict_data=_zstd_dictionary(), format=zstd.FORMAT_ZSTD1_MAGICLESS
+            )
+        try:
+            raw = d.decompress(raw[1:])
+        finally:
+            _decompressors.append(d)
+    elif isinstance(raw, bytes) and raw[:1] == DEFLATE:
+        d = zlib.decompressobj(-15, zdict=_dictionary())
         raw = d.decompress(raw[1:]) + d.flush()
     return json.loads(raw)
 
