@@ -46,7 +46,8 @@ from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
 CLIENTS = {1: 4, 8: 16, 32: 32}  # clients -> full games played (per round)
-ROUNDS = 3  # alternated marketfold/bare pairs per concurrency: the machine's speed drifts
+ROUNDS = 5  # alternated marketfold/bare pairs per concurrency: the machine's speed drifts,
+# and with 8 clients bare alone ran anywhere from 600 to 1,000 actions/s from pair to pair
 
 
 def http_table(base: str, bare: str, quick: bool, pids: dict[str, int]) -> list[str]:
@@ -194,9 +195,9 @@ HTTP_INTRO = (
     "then played by N client threads; each turn is one GET of the legal actions and one "
     "POST of the action, and latency is the POST's. The bare endpoint does the same "
     "pattern (one GET of a stream's last entry, one POST doing one XADD) at the same "
-    "concurrency, for as many actions, right after it; three such pairs per concurrency, "
+    "concurrency, for as many actions, right after it; five such pairs per concurrency, "
     "and the row is the pair with the median ratio (every pair's ratio in the last "
-    "column: on a shared 2-core machine one pair can be off by 20 points). "
+    "column: on a shared 2-core machine one pair can be off by 20 points or more). "
     "Targets: marketfold at least 65% of bare at every "
     "concurrency, and its p99 at 8 clients at most twice bare's. The round trips are "
     "counted by `bench/round_trips.py` (a pipeline is one)."
