@@ -25,27 +25,14 @@ from flask import Flask, Response, current_app, g, request
 from api import auth, prefetch
 from api.context import boot
 from api.errors import Problem
-from events import keys, round_trip
+from events import keys, round_trip, scripts
 from service import tokens
 
 UNLIMITED = ("/healthz", "/openapi.yaml", "/docs")
 UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 NOTATION = re.compile(r"^\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$")
 
-# KEYS[1]: the caller's counter. ARGV[1]: the window in ms. Returns {count, ms left}.
-# The counter is kept out of the AOF and replicas (REPL_NONE): a count is worth no fsync
-# (with appendfsync always, one per request), and a restart merely opens new windows.
-HIT = """
-redis.set_repl(redis.REPL_NONE)
-local n = redis.call('INCR', KEYS[1])
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  left = tonumber(ARGV[1])
-end
-return {n, left}
-"""
-HIT_SHA = hashlib.sha1(HIT.encode()).hexdigest()
+HIT_SHA = hashlib.sha1(scripts.HIT.encode()).hexdigest()
 
 
 def parse(limit: str) -> tuple[int, int]:
@@ -130,7 +117,7 @@ def _counted(reply: Any, key: str, window: int) -> tuple[int, int]:
     """Return (calls, ms left) from the count's reply; after a NOSCRIPT (a restarted or
     flushed Redis) count again by EVAL, which also gives the server the script."""
     if isinstance(reply, redis.exceptions.NoScriptError):
-        reply = boot().redis.execute_command("EVAL", HIT, 1, key, window * 1000)
+        reply = boot().redis.execute_command("EVAL", scripts.HIT, 1, key, window * 1000)
     calls, left_ms = _checked(reply)
     return int(calls), int(left_ms)
 

@@ -68,28 +68,45 @@ end
 """
 APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
 
+# A rate counter (api.limits): count one call on `key` in a fixed window of `window` ms
+# started by the window's first call; return the count and the ms left. The counter is
+# kept out of the AOF and replicas (REPL_NONE): a count is worth no fsync (with
+# appendfsync always, one per request), and a restart merely opens new windows.
+_COUNT = """
+local function count(key, window)
+  redis.set_repl(redis.REPL_NONE)
+  local n = redis.call('INCR', key)
+  local left = redis.call('PTTL', key)
+  if left < 0 then
+    redis.call('PEXPIRE', key, window)
+    left = tonumber(window)
+  end
+  redis.set_repl(redis.REPL_ALL)
+  return n, left
+end
+"""
+# KEYS[1]: the caller's counter. ARGV[1]: the window in ms. Returns {count, ms left}.
+HIT = _COUNT + """
+local n, left = count(KEYS[1], ARGV[1])
+return {n, left}
+"""
+
 # The append of a caller admitted without a round trip of its own (events.store.Admission),
 # standalone Redis only (its first keys lie outside the game's slot).
 # KEYS[1]: a key that must still hold ARGV[1] (the caller's token record); KEYS[2]: the
-# caller's rate counter, counted like api.limits.HIT within ARGV[2] ms and refused past
+# caller's rate counter, counted as HIT counts within ARGV[2] ms and refused past
 # ARGV[3] calls; ARGV[4]: the entry the caller holds at the expected version (the record
 # it decided on is of this log); then APPEND's keys and arguments.
 # Returns {'recheck'} (nothing counted or written) | {'limited', n, ms left} (nothing
 # written) | APPEND's answer followed by n and ms left.
 APPEND_ADMITTED = (
     _APPEND_BODY
+    + _COUNT
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'recheck'} end
 local at = redis.call('XRANGE', KEYS[3], ARGV[5] .. '-0', ARGV[5] .. '-0')
 if ARGV[5] ~= '0' and (#at == 0 or at[1][2][2] ~= ARGV[4]) then return {'recheck'} end
-redis.set_repl(redis.REPL_NONE)
-local n = redis.call('INCR', KEYS[2])
-local left = redis.call('PTTL', KEYS[2])
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
-  left = tonumber(ARGV[2])
-end
-redis.set_repl(redis.REPL_ALL)
+local n, left = count(KEYS[2], ARGV[2])
 if n > tonumber(ARGV[3]) then return {'limited', n, left} end
 local out = append({unpack(KEYS, 3)}, {unpack(ARGV, 5)})
 out[3], out[4] = n, left

@@ -4,7 +4,7 @@ import pytest
 import redis
 
 from events import codec, keys
-from events.store import Duplicate, EventStore, StaleVersion
+from events.store import Admission, Duplicate, EventStore, OverLimit, Recheck, StaleVersion
 
 
 def envelopes(start: int, n: int, prev: str = codec.GENESIS) -> list[dict]:
@@ -78,6 +78,40 @@ def test_a_pooled_connection_the_server_closed_is_not_used(store, redis_url):
         admin.client_kill_filter(_id=client["id"])
     admin.close()
     assert store.append("g1", envelopes(2, 1), expected=1) == 2
+
+
+def test_an_admitted_append_checks_the_token_and_the_entry_it_was_decided_on(store, r):
+    """An append for a caller admitted without a first round trip (api.admission) writes
+    only if the token's record is unchanged and the log's entry at the expected version
+    is the one the process holds; it counts the call and refuses it past the limit."""
+    store.append("g1", envelopes(1, 2), expected=0)
+    store.forget()
+    store.load("g1")  # the process now holds version 2 and its stored entry
+    record, entry = store._held["g1"]
+    r.set("tok", b"record")
+
+    def admitted(limit: int = 5) -> Admission:
+        return Admission("tok", b"record", "count", 60_000, limit)
+
+    def more(expected: int) -> list[dict]:
+        return envelopes(expected + 1, 1, store.read("g1")[-1]["hash"])
+
+    store._held["g1"] = (record, b"the entry of another log")
+    with pytest.raises(Recheck):
+        store.append("g1", more(2), expected=2, admission=admitted())
+    store._held["g1"] = (record, entry)
+    r.set("tok", b"revoked, or its use recorded since")
+    with pytest.raises(Recheck):
+        store.append("g1", more(2), expected=2, admission=admitted())
+    assert r.get("count") is None and len(store.read("g1")) == 2  # nothing counted or written
+    r.set("tok", b"record")
+    first = admitted()
+    assert store.append("g1", more(2), expected=2, admission=first) == 3
+    assert (first.calls, 0 < first.left_ms <= 60_000) == (1, True)
+    store.load("g1")  # holds version 3
+    with pytest.raises(OverLimit):
+        store.append("g1", more(3), expected=3, admission=admitted(limit=1))
+    assert len(store.read("g1")) == 3 and int(r.get("count")) == 2
 
 
 def test_read_after_returns_only_the_tail(store):
