@@ -127,13 +127,18 @@ def token_limit() -> tuple[int, int]:
     return current_app.extensions["rate_limits"][0]
 
 
+def _count_alone(key: str, window: int) -> tuple[int, int]:
+    """Count one call on counter `key` in a round trip of its own; return (calls, ms left)."""
+    pipe = _batch()
+    _hit(pipe, key, window)
+    return _counted(pipe.execute(raise_on_error=False)[0], key, window)
+
+
 def count(key: str, limit: tuple[int, int]) -> None:
     """Count one call on counter `key` (events.keys.rate) in a round trip of its own, then
     `settle` it."""
-    pipe = _batch()
-    _hit(pipe, key, limit[1])
     try:
-        figures = _counted(pipe.execute(raise_on_error=False)[0], key, limit[1])
+        figures = _count_alone(key, limit[1])
     except redis.RedisError:  # as in `enter`: a limiter outage lets the call through
         return
     settle(limit, *figures)
@@ -173,9 +178,7 @@ def enter() -> None:
             if player is not None:
                 limit = token_limit
             else:  # an unknown token counts against the address
-                pipe, caller, window = _batch(), keys.rate(address), anon_limit[1]
-                _hit(pipe, caller, window)
-                figures = _counted(pipe.execute(raise_on_error=False)[0], caller, window)
+                figures = _count_alone(keys.rate(address), anon_limit[1])
     except redis.RedisError:  # a limiter outage must not take the API down; the
         return  # view answers 503 if the store is really gone
     settle(limit, *figures)
