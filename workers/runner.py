@@ -40,7 +40,7 @@ def _sweep_forever(boot: bootstrap.Bootstrap, stop: threading.Event, threshold: 
 def run(burst: bool = False) -> None:
     """Run a worker on the configured queue until it is told to stop; its jobs run in this
     process, on `workers.jobs.boot()` (where tests may install a hook first)."""
-    queue = jobs.boot().scheduler.queue
+    queues = jobs.boot().scheduler.queues  # work to do now first, then work that fell due
     stop = threading.Event()
     # the sweeper has connections of its own
     sweeper_boot = bootstrap.connect(config.load(), RqScheduler.connect)
@@ -52,7 +52,7 @@ def run(burst: bool = False) -> None:
     )
     sweeper.start()
     try:
-        worker = SimpleWorker([queue], connection=queue.connection)
+        worker = SimpleWorker(queues, connection=queues[0].connection)
         worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()
