@@ -115,6 +115,7 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
 
 def run(boot: Bootstrap, league_id: str, decide_, cause: str, idem: str = "") -> loop.Outcome:
     """Append what `decide_(league, rng)` returns for the newest league, once."""
+
     def decide(league: League, rng: Rng):
         return "system", decide_(league, rng)
 

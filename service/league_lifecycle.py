@@ -87,4 +87,3 @@ def _unfinished(boot: Bootstrap, league: League, player: str | None = None) -> l
             if rec.version and rec.status != FINISHED:
                 out.append(t.game)
     return out
-

@@ -39,7 +39,9 @@ def test_a_reveal_does_not_wait_behind_a_backlog_of_deadline_jobs(client, app, w
     other = new_game(client, players, decision_timeout_s=60)
     seats = by_seat(client, other, players)
     owed = deps.store.load(other).record.owed()[0]
-    client.post(f"/v1/games/{other}/actions", json={"type": "pass"}, headers=bearer(seats[owed.seat]))
+    client.post(
+        f"/v1/games/{other}/actions", json={"type": "pass"}, headers=bearer(seats[owed.seat])
+    )
     due: Queue = deps.scheduler.queue
     jobs = [
         Queue.prepare_data(scheduler.JOBS["expire"], (other, owed.key), job_id=f"backlog-{i}")
