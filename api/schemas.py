@@ -6,7 +6,6 @@ import unicodedata
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
-
 # Bidirectional embeddings, overrides and isolates: text after one of them is shown in
 # another order ("\u202egnp.exe" reads as "exe.png"), so a name could pass for another.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

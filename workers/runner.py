@@ -37,7 +37,9 @@ class OneLine(logging.Filter):
         elif isinstance(record.msg, str) and "Traceback (most recent call last)" in record.msg:
             text = record.getMessage()
             last = text.strip().splitlines()[-1]
-            if last.startswith(("redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError")):
+            if last.startswith(
+                ("redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError")
+            ):
                 record.msg, record.args = f"{text.split(chr(10), 1)[0]} {last}", ()
         return True
 

@@ -13,9 +13,9 @@ import requests
 
 from tests.conftest import api_server
 from tests.leagues.helpers import league_body
+from tests.service.openapi_check import assert_matches
 from tests.service.test_http_refusals import exchange
 from tests.service.test_http_refusals import request as raw_request
-from tests.service.openapi_check import assert_matches
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +58,7 @@ def test_standings_csv_cells_that_start_a_formula_are_text(redis_url, tmp_path):
     with api_server(redis_url) as (base, _):
         op = post_player(base, "operator").json()
     env = {"MARKETFOLD_OPERATORS": op["id"]}
-    names = ["=HYPERLINK(\"http://x\",\"win\")", "+1+2", "-3+4", "@SUM(A1)", "plain"]
+    names = ['=HYPERLINK("http://x","win")', "+1+2", "-3+4", "@SUM(A1)", "plain"]
     with api_server(redis_url, **env) as (base, _):
         auth = {"Authorization": f"Bearer {op['token']}"}
         res = requests.post(f"{base}/v1/leagues", json=league_body(), headers=auth, timeout=10)
@@ -67,8 +67,10 @@ def test_standings_csv_cells_that_start_a_formula_are_text(redis_url, tmp_path):
         for name in names:
             player = post_player(base, name).json()
             added = requests.post(
-                f"{base}/v1/leagues/{lid}/members", json={"player": player["id"]},
-                headers=auth, timeout=10,
+                f"{base}/v1/leagues/{lid}/members",
+                json={"player": player["id"]},
+                headers=auth,
+                timeout=10,
             )
             assert added.status_code == 201, added.text
         res = requests.get(f"{base}/v1/leagues/{lid}/standings.csv", timeout=10)
@@ -76,7 +78,7 @@ def test_standings_csv_cells_that_start_a_formula_are_text(redis_url, tmp_path):
         rows = list(csv.DictReader(io.StringIO(res.text)))
         shown = sorted(row["name"] for row in rows)
         assert shown == sorted(
-            ["'=HYPERLINK(\"http://x\",\"win\")", "'+1+2", "'-3+4", "'@SUM(A1)", "plain"]
+            ['\'=HYPERLINK("http://x","win")', "'+1+2", "'-3+4", "'@SUM(A1)", "plain"]
         )
         # numbers stay numbers: a cell of digits (a rank, points) is not touched
         assert all(row["rank"].isdigit() for row in rows)
@@ -90,8 +92,10 @@ def test_an_empty_idempotency_key_is_refused_and_writes_nothing(redis_url, r):
         players = [post_player(base, f"p{i}").json() for i in range(3)]
         auth = [{"Authorization": f"Bearer {p['token']}"} for p in players]
         game = requests.post(
-            f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3},
-            headers=auth[0], timeout=10,
+            f"{base}/v1/games",
+            json={"ruleset": "goblin-market", "players": 3},
+            headers=auth[0],
+            timeout=10,
         ).json()["id"]
         for a in auth:
             requests.post(f"{base}/v1/games/{game}/join", headers=a, timeout=10)
@@ -128,4 +132,3 @@ def test_an_unknown_transfer_encoding_is_400_invalid_header(redis_url):
             status, headers, body = exchange(port, raw)
             assert (status, headers.get("content-type")) == (400, "application/problem+json")
             assert json.loads(body)["code"] == "invalid_header", coding
-
