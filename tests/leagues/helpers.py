@@ -62,9 +62,7 @@ def new_league(client, op: dict, members: list[dict] = (), **overrides: Any) -> 
 def serve(redis_url: str) -> tuple[str, subprocess.Popen]:
     """Start the API under gunicorn as `marketfold serve` does."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT
-    )
+    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -11,11 +11,11 @@ import json
 import pytest
 import requests
 
+from tests.api.openapi_check import assert_matches
+from tests.api.raw_http import exchange
+from tests.api.raw_http import request as raw_request
 from tests.conftest import api_server
 from tests.leagues.helpers import league_body
-from tests.service.openapi_check import assert_matches
-from tests.service.test_http_refusals import exchange
-from tests.service.test_http_refusals import request as raw_request
 
 pytestmark = pytest.mark.slow
 
