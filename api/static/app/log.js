@@ -1,0 +1,59 @@
+// What just happened, in words: the last events of the game as short sentences. Lobby events
+// (a seat taken, a deadline run out, a resignation) have their own sentence; a game's own
+// events read as "who: what · its facts", every card id named by its card.
+import { el, add, human, isObj } from "../shared/dom.js";
+import { t } from "./i18n.js";
+
+const KEEP = 12;
+
+export function sentence(ev, name) {
+  const d = isObj(ev.data) ? ev.data : {};
+  const seat = (n) => name("seat", n);
+  switch (ev.type) {
+    case "game.Created": return t("created");
+    case "game.PlayerJoined": return t("joined", { name: d.name || seat(d.seat) });
+    case "game.PlayerLeft": return t("left", { name: seat(d.seat) });
+    case "game.Started": return t("started");
+    case "game.Ended": return t("ended");
+    case "game.Cancelled": return t("cancelledEv");
+    case "game.SeatResigned": return t("resigned", { name: seat(d.seat) });
+    case "game.DecisionTimedOut": return t("timedOut", { name: seat(d.seat) });
+    case "hidden": return t("hiddenEv");
+    default: break;
+  }
+  const who = Number.isInteger(ev.actor) ? `${seat(ev.actor)}: ` : "";
+  const facts = Object.entries(d)
+    .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length > 6))
+    .slice(0, 5)
+    .map(([k, v]) => `${human(k).toLowerCase()} ${short(k, v, name)}`)
+    .join(" · ");
+  return `${who}${human(ev.type)}${facts ? ` — ${facts}` : ""}`;
+}
+
+function short(k, v, name) {
+  if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, name)).join(", ") : "—";
+  if (isObj(v)) return v.name || v.id || "…";
+  if (typeof v === "boolean") return v ? "✓" : "✗";
+  return name(k, v);
+}
+
+export function createLog(list, name) {
+  const shown = [];
+  return {
+    push(ev) {
+      if (shown.some((x) => x.seq === ev.seq)) return;
+      shown.push(ev);
+      shown.sort((a, b) => a.seq - b.seq);
+      while (shown.length > KEEP) shown.shift();
+      this.draw();
+    },
+    draw() {
+      list.replaceChildren(...shown.slice().reverse().map((ev) => {
+        const li = el("li", `ev${ev.type === "game.DecisionTimedOut" ? " timed-out" : ""}`);
+        li.dataset.seq = ev.seq;
+        li.dataset.type = ev.type;
+        return add(li, el("span", "ev-n", ev.seq), el("span", null, sentence(ev, name)));
+      }));
+    },
+  };
+}
