@@ -21,8 +21,12 @@ export function sentence(ev, name) {
     case "hidden": return t("hiddenEv");
     default: break;
   }
-  const who = Number.isInteger(ev.actor) ? `${seat(ev.actor)}: ` : "";
+  // the seat the event is about: the one its data names, else the player who acted
+  const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
+  const about = subject ? d[subject] : Number.isInteger(ev.actor) && !ev.cause?.startsWith?.("resolve-") ? ev.actor : null;
+  const who = Number.isInteger(about) ? `${seat(about)}: ` : "";
   const facts = Object.entries(d)
+    .filter(([k]) => k !== subject)
     .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length > 6))
     .slice(0, 5)
     .map(([k, v]) => `${human(k).toLowerCase()} ${short(k, v, name)}`)

@@ -10,7 +10,7 @@ const uid = (name) => `sf-${name.replace(/[^A-Za-z0-9_-]/g, "")}-${(counter += 1
 function labelled(name, control, describe) {
   const id = uid(name);
   control.id = id;
-  const label = el("label", "sf-label", human(name));
+  const label = el("label", "sf-label", /[ _]/.test(name) || /^[a-z]/.test(name) ? human(name) : name);
   label.htmlFor = id;
   const row = add(el("div", "sf-row"), label, control);
   if (describe) {
@@ -87,7 +87,28 @@ export function field(name, schema, show) {
   return { node: labelled(name, box, schema.description), read: () => box.value };
 }
 
+// A list of values from an enum (goods to give, say) is a count per value, the list is
+// each value repeated its count times.
+function countsField(name, schema, show) {
+  const box = add(el("fieldset", "sf-counts"), el("legend", null, human(name)));
+  const most = schema.maxItems ?? 99;
+  const reads = schema.items.enum.map((v) => {
+    const input = el("input");
+    input.type = "number";
+    input.min = "0";
+    input.max = String(most);
+    input.value = "0";
+    input.inputMode = "numeric";
+    const row = labelled(show ? show(v) : String(v), input);
+    row.classList.add("sf-count");
+    box.appendChild(row);
+    return () => Array(Math.max(0, Math.min(most, Number(input.value) || 0))).fill(v);
+  });
+  return { node: box, read: () => reads.flatMap((r) => r()) };
+}
+
 function arrayField(name, schema, show) {
+  if (Array.isArray(schema.items.enum) && !schema.uniqueItems) return countsField(name, schema, show);
   const most = Math.min(schema.maxItems ?? 6, 12);
   const box = add(el("fieldset", "sf-array"), el("legend", null, human(name)));
   const parts = [];

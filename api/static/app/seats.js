@@ -65,7 +65,7 @@ export function drawResult(game, d, seatName) {
   const standings = Array.isArray(res.standings) ? res.standings : [];
   const table = el("table", "standings");
   const keys = [...new Set(standings.flatMap((s) => Object.keys(s)))].filter((k) => k !== "place" && k !== "seat");
-  const headRow = add(el("tr"), el("th", null, t("place")), el("th", null, t("seat")));
+  const headRow = add(el("tr"), el("th", null, t("place")), el("th", null, t("player")));
   for (const k of keys) headRow.appendChild(el("th", null, d.human(k)));
   table.appendChild(add(el("thead"), headRow));
   const body = el("tbody");

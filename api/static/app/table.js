@@ -106,13 +106,14 @@ export async function drawTable(root, gameId, app) {
     } else {
       const res = game.result || {};
       const winners = Array.isArray(res.winners) ? res.winners : Array.isArray(game.view.winners) ? game.view.winners : [];
-      board.appendChild(d.drawView(game.view, { owed, winners, you }));
+      board.appendChild(d.drawView(game.view, { owed, winners, you, panelsFirst: true }));
     }
     signal(owed.some((o) => o.seat === you) && game.status === "active", game.name);
   }
 
   function drawMove(game, seated) {
     move.replaceChildren();
+    move.hidden = game.status === "finished" || game.status === "cancelled";
     const h = el("h2", null, t("yourMove"));
     h.id = "move-title";
     move.appendChild(h);

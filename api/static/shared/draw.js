@@ -256,11 +256,11 @@ export function createDraw(ctx) {
         add(factList, el("dt", null, human(k)), dd);
       }
     }
-    add(out, ...seatPanels);
     if (!counters.childElementCount) counters.remove();
     const grid = el("div", "panels");
     add(grid, counters.childElementCount || factList.childElementCount ? facts : null, ...panels);
-    return add(out, grid);
+    // the web client shows the shared objects (auction, market, hand) above the seats
+    return ctx.panelsFirst ? add(out, grid, ...seatPanels) : add(out, ...seatPanels, grid);
   }
 
   // What a seat's view shows beyond the spectator's: the keys that differ and, in per-seat
