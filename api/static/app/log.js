@@ -6,7 +6,9 @@ import { t } from "./i18n.js";
 
 const KEEP = 12;
 
-export function sentence(ev, name) {
+// `first`: the event is the first of its command (the player's own action), so its actor
+// did it; the automatic steps after it name only the seat their data names.
+export function sentence(ev, name, first = true) {
   const d = isObj(ev.data) ? ev.data : {};
   const seat = (n) => name("seat", n);
   switch (ev.type) {
@@ -23,7 +25,7 @@ export function sentence(ev, name) {
   }
   // the seat the event is about: the one its data names, else the player who acted
   const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
-  const about = subject ? d[subject] : Number.isInteger(ev.actor) && !ev.cause?.startsWith?.("resolve-") ? ev.actor : null;
+  const about = subject ? d[subject] : Number.isInteger(ev.actor) && first ? ev.actor : null;
   const who = Number.isInteger(about) ? `${seat(about)}: ` : "";
   const facts = Object.entries(d)
     .filter(([k]) => k !== subject)
@@ -36,6 +38,10 @@ export function sentence(ev, name) {
 
 function short(k, v, name) {
   if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, name)).join(", ") : "—";
+  if (isObj(v) && Number.isInteger(v.seat)) {
+    const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && typeof x !== "object");
+    return [name("seat", v.seat), ...rest.map(([f, x]) => name(f, x))].join(" ");
+  }
   if (isObj(v)) return v.name || v.id || "…";
   if (typeof v === "boolean") return v ? "✓" : "✗";
   return name(k, v);
@@ -52,11 +58,19 @@ export function createLog(list, name) {
       this.draw();
     },
     draw() {
+      // the envelopes of one command share actor, cause and time; the first is the action
+      const firsts = new Set();
+      let last = null;
+      for (const ev of shown) {
+        const key = JSON.stringify([ev.actor, ev.cause, ev.at]);
+        if (key !== last || ev.command) firsts.add(ev.seq);
+        last = key;
+      }
       list.replaceChildren(...shown.slice().reverse().map((ev) => {
         const li = el("li", `ev${ev.type === "game.DecisionTimedOut" ? " timed-out" : ""}`);
         li.dataset.seq = ev.seq;
         li.dataset.type = ev.type;
-        return add(li, el("span", "ev-n", ev.seq), el("span", null, sentence(ev, name)));
+        return add(li, el("span", "ev-n", ev.seq), el("span", null, sentence(ev, name, firsts.has(ev.seq))));
       }));
     },
   };
