@@ -10,8 +10,8 @@ import random
 import pytest
 import requests
 
-from tests.service.browser import browser, no_console_errors  # noqa: F401 (fixture)
-from tests.service.web_page import WIDTHS, WebPage, bots_join
+from tests.api.browser import browser, no_console_errors  # noqa: F401 (fixture)
+from tests.api.web_page import WIDTHS, WebPage, bots_join
 
 __all__ = ["browser"]
 

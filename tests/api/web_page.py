@@ -15,7 +15,7 @@ import requests
 
 from cli.bot import Bot
 from tests.conftest import ROOT
-from tests.service.browser import By, WebDriverWait
+from tests.api.browser import By, WebDriverWait
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
