@@ -9,7 +9,19 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import admission, chat, errors, games, league_page, leagues, limits, players, replay, sse, web
+from api import (
+    admission,
+    chat,
+    errors,
+    games,
+    league_page,
+    leagues,
+    limits,
+    players,
+    replay,
+    sse,
+    web,
+)
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider

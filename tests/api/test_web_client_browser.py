@@ -10,10 +10,8 @@ import random
 import pytest
 import requests
 
-from tests.api.browser import browser, no_console_errors  # noqa: F401 (fixture)
+from tests.api.browser import no_console_errors
 from tests.api.web_page import WIDTHS, WebPage, bots_join
-
-__all__ = ["browser"]
 
 GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import requests
 
 from cli.bot import Bot
-from tests.conftest import ROOT
 from tests.api.browser import By, WebDriverWait
+from tests.conftest import ROOT
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -64,7 +64,9 @@ class WebPage:
         token = self.find("#token-value").get_attribute("value")
         self.find("#token-done").click()
         self.wait_for("#sign-out")
-        player = self.d.execute_script("return JSON.parse(localStorage.getItem('marketfold.player'))")
+        player = self.d.execute_script(
+            "return JSON.parse(localStorage.getItem('marketfold.player'))"
+        )
         assert player["token"] == token and player["name"] == name
         return player
 
@@ -132,7 +134,11 @@ def axe_source() -> str:
     """axe-core's script from the npm tools pinned in package-lock.json (.ci/npm-tools)."""
     if not _AXE:
         tools = subprocess.run(
-            [str(ROOT / ".ci" / "npm-tools")], capture_output=True, text=True, check=True, timeout=600
+            [str(ROOT / ".ci" / "npm-tools")],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
         ).stdout.strip()
         _AXE.append((Path(tools) / "node_modules" / "axe-core" / "axe.min.js").read_text("utf-8"))
     return _AXE[0]
@@ -142,7 +148,9 @@ def bots_join(base: str, game_id: str, n: int, prefix: str = "bot") -> list[thre
     """Seat `n` reference bots (cli/bot.py) in the game, each playing in a thread."""
     threads = []
     for i in range(n):
-        player = requests.post(f"{base}/v1/players", json={"name": f"{prefix}{i}"}, timeout=10).json()
+        player = requests.post(
+            f"{base}/v1/players", json={"name": f"{prefix}{i}"}, timeout=10
+        ).json()
         res = requests.post(
             f"{base}/v1/games/{game_id}/join",
             headers={"Authorization": f"Bearer {player['token']}"},
