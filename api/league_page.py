@@ -12,11 +12,11 @@ from html import escape
 from flask import Blueprint, Response
 
 from api.context import boot
+from api.league_present import places, round_status, table_status
 from api.leagues import _league
 from api.replay import POLICY
-from leagues import season, table
-from leagues.record import League
 from service import league_queries
+from service.league_queries import League
 
 bp = Blueprint("league_page", __name__)
 
@@ -49,7 +49,7 @@ def _page(league: League):
     yield "<h2>Standings</h2><table id='standings'><thead><tr>"
     heads = ["#", "player", "points", "games", "won", "byes", "Buchholz", "rating"]
     yield "".join(f"<th{_num(h)}>{h}</th>" for h in heads) + "</tr></thead><tbody>"
-    for r in table.rows(league):
+    for r in league_queries.standings(league):
         cls = " class='withdrawn'" if r["withdrawn"] else ""
         name = escape(r["name"]) + (" (withdrawn)" if r["withdrawn"] else "")
         cells = [
@@ -66,32 +66,39 @@ def _page(league: League):
             f"<tr{cls}>" + "".join(f"<td{_num(h)}>{c}</td>" for h, c in zip(heads, cells)) + "</tr>"
         )
     yield "</tbody></table><h2>Rounds</h2>"
-    for number, rnd, started in season.schedule(league):
+    for number, rnd, started in league_queries.schedule(league):
         yield from _round(league, number, rnd, started)
     yield "</body></html>"
 
 
+HEADINGS = {
+    "started": "started",
+    "scheduled": "to come, as paired now",
+    "paused": "on hold while the league is paused",
+    "cancelled": "cancelled: it will not be played",
+}
+
+
 def _round(league: League, number: int, rnd, started: bool):
-    yield f"<section class='round'><h3>Round {number}"
-    yield " (started)</h3>" if started else " (to come, as paired now)</h3>"
+    status, start_at = round_status(league, number)
+    yield f"<section class='round'><h3>Round {number} ({HEADINGS[status]})</h3>"
+    if start_at and not started:
+        yield f"<p class='when'>starts {escape(start_at)}</p>"
     statuses = league_queries.table_statuses(boot(), league, number) if started else {}
-    yield "<table><thead><tr><th>table</th><th>players (by seat)</th><th>game</th></tr></thead>"
-    yield "<tbody>"
+    heads = "<th>table</th><th>players (by seat), with their place once played</th><th>game</th>"
+    yield f"<table><thead><tr>{heads}</tr></thead><tbody>"
     for i, players in enumerate(rnd.tables, start=1):
         game = league.rounds[number].tables[i - 1].game if started else None
-        places = {}
-        if game and (recorded := league.results.get(game)):
-            places = {p["player"]: p["place"] for p in recorded["places"]}
+        placed = {p["player"]: p["place"] for p in places(league, game) or []}
         names = ", ".join(
-            escape(league.members.get(p, p)) + (f" ({places[p]})" if p in places else "")
+            escape(league.members.get(p, p))
+            + (f" (place {placed[p]})" if p in placed else "")
             for p in players
         )
         link = "—"
         if game:
-            link = (
-                f"<a href='/games/{escape(game)}/replay'>replay</a> "
-                f"{escape(statuses.get(game, ''))}"
-            )
+            shown = table_status(league, game, statuses.get(game, ""))
+            link = f"<a href='/games/{escape(game)}/replay'>replay</a> {escape(shown)}"
         yield f"<tr><td>{i}</td><td>{names}</td><td>{link}</td></tr>"
     yield "</tbody></table>"
     if rnd.byes:

@@ -19,6 +19,9 @@ DEFAULTS: dict[str, Any] = {
     # (a plain Redis) when REDIS_URL is a cluster: RQ does not run on a cluster
     "RQ_REDIS_URL": None,
     "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
+    # seconds a Redis command (or a connect) may take before it fails as an outage (503);
+    # the health check and the rate count of routes that need no Redis give up sooner
+    "REDIS_TIMEOUT_S": 2,
     # versions between snapshots: each process holds the newest record of recent games
     # (events.store), so a snapshot serves only a process that has not seen the game
     "SNAPSHOT_EVERY": 10,
@@ -60,11 +63,18 @@ def _parse(value: str) -> Any:
 
 def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """Return DEFAULTS overridden by `KEY` or `MARKETFOLD_KEY` variables."""
-    out = dict(DEFAULTS)
+    settings: dict[str, Any] = {}
     for key in DEFAULTS:
         for name in (key, PREFIX + key):
             if name in environ:
-                out[key] = _parse(environ[name])
+                settings[key] = _parse(environ[name])
+    return resolve(settings)
+
+
+def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return DEFAULTS overridden by `settings` (values, not text), with the settings that
+    follow from others filled in; the environment is not read."""
+    out = {**DEFAULTS, **settings}
     if is_cluster(out["REDIS_URL"]) and not out["RQ_REDIS_URL"]:
         raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
