@@ -8,7 +8,7 @@ import time
 from rq import Queue
 
 from events import keys
-from tests.service.helpers import bearer, by_seat, new_game, new_players
+from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.workers.test_phases import bid, reveals, sealed_table, wait_for
 from workers import scheduler
 
