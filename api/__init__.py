@@ -12,6 +12,7 @@ from flask_swagger_ui import get_swaggerui_blueprint
 from api import (
     admission,
     chat,
+    cors,
     errors,
     games,
     league_page,
@@ -53,6 +54,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
+    cors.install(app, cfg)
 
     @app.before_request
     def limit_body() -> None:
