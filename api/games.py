@@ -10,11 +10,19 @@ from api.context import boot
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
-from events import audit, bundle
+from events import bundle
 from events.record import Record
 from events.store import Recheck, StaleVersion
 from games.base import RuleViolation
-from service import game_commands, game_queries, league_commands, lobby, lobby_commands, players
+from service import (
+    game_commands,
+    game_queries,
+    league_commands,
+    lobby,
+    lobby_commands,
+    players,
+    proof,
+)
 from service.errors import DomainError
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
@@ -180,4 +188,9 @@ def state_at(game_id: str):
 @bp.post("/verify")
 def verify_bundle():
     # the file as downloaded, whatever its Content-Type; its shape is checked by the audit
-    return audit.verify(body(bundle.check_text, any_type=True)).to_json()
+    return proof.verify(boot(), body(bundle.check_text, any_type=True))
+
+
+@bp.get("/keys")
+def signing_keys():
+    return proof.published(boot())

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from events import binding, codec, decide, ending, envelope
+from events import binding, codec, decide, ending, envelope, signature
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
 from events.record import Record, fold
@@ -40,6 +41,7 @@ class Report:
     game_id: str
     events: int
     checks: list[Check] = field(default_factory=list)
+    signed_by: str | None = None  # the trusted key that signed it, when keys were given
 
     @property
     def ok(self) -> bool:
@@ -51,6 +53,7 @@ class Report:
             "game": self.game_id,
             "events": self.events,
             "ok": self.ok,
+            "signed_by": self.signed_by,
             "checks": [
                 {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
             ],
@@ -87,10 +90,11 @@ def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) ->
     }
 
 
-def verify(data: dict[str, Any]) -> Report:
+def verify(data: dict[str, Any], trusted: Mapping[str, Any] | None = None) -> Report:
     """Check a bundle: hash chain, seed and draws, every command decided again, result,
-    the header against the log, and the times. A bundle not of the published shape, or
-    beyond its bounds, raises BundleError."""
+    the header against the log, and the times; with `trusted` keys ({kid: public key}),
+    also that one of them signed it (events.signature). A bundle not of the published
+    shape, or beyond its bounds, raises BundleError."""
     check_shape(data)
     events = data.get("events") or []
     header = data.get("game") if isinstance(data.get("game"), dict) else {}
@@ -99,6 +103,14 @@ def verify(data: dict[str, Any]) -> Report:
     replay, result = Check("every command decided again"), Check("final result recounted")
     bound, times = Check("header bound to the log"), Check("times and deadlines")
     report.checks = [chain, seed_check, replay, result, bound, times]
+    if trusted is not None:
+        signed = Check(signature.CHECK)
+        report.checks.append(signed)
+        report.signed_by, found = signature.check(data, trusted)
+        if report.signed_by is None:
+            signed.fail(None, found)
+        else:
+            signed.detail = found
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report

@@ -177,6 +177,17 @@ SCHEMA = {
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},
         "seed": {"type": ["string", "null"]},
         "chat": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+        "signature": {
+            "type": "object",
+            "required": ["alg", "kid", "statement", "value"],
+            "properties": {
+                "alg": {"type": "string"},
+                "kid": {"type": "string"},
+                "statement": {"type": "string"},
+                "value": {"type": "string"},
+            },
+            "additionalProperties": False,
+        },
     },
 }
 _CHECK = jsonshape.compile(SCHEMA)
