@@ -98,12 +98,17 @@ def sign(bundle: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
     return {"alg": ALG, "kid": key_id(key.public_key()), "statement": text, "value": value}
 
 
-def check(bundle: Mapping[str, Any], trusted: Mapping[str, Ed25519PublicKey]) -> tuple[str | None, str]:
+def check(
+    bundle: Mapping[str, Any], trusted: Mapping[str, Ed25519PublicKey]
+) -> tuple[str | None, str]:
     """Return (the signing key's id or None, what was found): the id only when the bundle is
     signed by a trusted key and the signed statement is this bundle's."""
     sig = bundle.get("signature")
     if sig is None:
-        return None, "unsigned: the bundle carries no signature, so nothing shows the service issued it"
+        return (
+            None,
+            "unsigned: the bundle carries no signature, so nothing shows the service issued it",
+        )
     if not isinstance(sig, dict) or not all(
         isinstance(sig.get(k), str) for k in ("alg", "kid", "statement", "value")
     ):
