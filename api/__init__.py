@@ -9,7 +9,19 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import admission, chat, errors, games, league_page, leagues, limits, players, replay, sse
+from api import (
+    admission,
+    chat,
+    errors,
+    games,
+    league_page,
+    leagues,
+    limits,
+    players,
+    replay,
+    sse,
+    transparency,
+)
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider
@@ -29,6 +41,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.extensions["marketfold"] = bootstrap.connect(app.config, RqScheduler.connect)
     app.register_blueprint(games.bp)
     app.register_blueprint(sse.bp)
+    app.register_blueprint(transparency.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(chat.bp)

@@ -13,6 +13,7 @@ from typing import Any
 import redis
 
 from events.store import EventStore
+from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
@@ -31,6 +32,7 @@ class Bootstrap:
     store: EventStore
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
+    tlog: PublicLog  # the public log of games (service/transparency.py)
     # where a new game's secret seed comes from; tests may replace it on their own app
     # object to replay a known deal (no configuration reaches it)
     new_seed: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
@@ -79,4 +81,5 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         cfg["REDIS_URL"], blocking=False, socket_timeout=timeout, max_connections=1_000_000
     )
     hub = Hub(blocking, float(cfg["SSE_HEARTBEAT_S"]))
-    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub)
+    tlog = PublicLog(store_client)
+    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, tlog)

@@ -10,7 +10,7 @@ from events.record import Record, fold_all
 from events.redact import redact
 from events.store import Loaded
 from games.base import ActionSpec, Game
-from service import chat, proof
+from service import chat, proof, transparency
 from service.errors import Invalid, NotFound, Unauthorized
 from service.game_log import load
 
@@ -80,6 +80,7 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
     viewer = seat(rec, player)
     bundle = audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
     proof.sign(boot, bundle)  # the header, the events' head and the seed (events.signature)
+    bundle["transparency"] = transparency.receipt(boot, game_id)  # its leaves, with proofs
     bundle["chat"] = chat.every(boot, rec, viewer)  # outside the hashed events
     return bundle
 

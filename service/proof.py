@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import audit, signature
+from events import transparency as events_transparency
+from service import transparency
 from service.keyring import Keyring
 
 if TYPE_CHECKING:
@@ -32,5 +34,10 @@ def published(boot: Bootstrap) -> dict[str, Any]:
 
 
 def verify(boot: Bootstrap, data: Any) -> dict[str, Any]:
-    """Return the audit's report on `data`, trusting the keys this service publishes."""
-    return audit.verify(data, keyring(boot).public()).to_json()
+    """Return the audit's report on `data`, trusting the keys this service publishes,
+    and comparing its leaves with the ones this server's public log holds."""
+    report = audit.verify(data, keyring(boot).public())
+    if differs := transparency.compare(boot, data):
+        logged = next(c for c in report.checks if c.name == events_transparency.CHECK)
+        logged.fail(None, differs)
+    return report.to_json()

@@ -9,21 +9,25 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import backfill, bootstrap, config, outages
+from service import backfill, bootstrap, config, outages, transparency
 from workers import jobs
 from workers.scheduler import RqScheduler
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
+TLOG_SWEEP_EVERY_S = 60  # leaves of the public log a writer died before appending
 
 
 def _sweep_forever(boot: bootstrap.Bootstrap, stop: threading.Event, threshold: float) -> None:
-    scheduler, indexed = boot.scheduler, False
+    scheduler, indexed, logged = boot.scheduler, False, 0.0
     while not stop.is_set():
         try:
             if not indexed:  # games stored before the lobby existed, once per start
                 backfill.run(boot)
                 indexed = True
+            if time.monotonic() - logged > TLOG_SWEEP_EVERY_S or not logged:
+                transparency.sweep(boot)
+                logged = time.monotonic()
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
                 logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)

@@ -17,7 +17,8 @@ from service.keyring import Keyring
 from tests.conftest import ROOT
 from tests.service.helpers import by_seat, new_game, new_players, play_to_end
 
-SIGNED = "signed by the service"
+SIGNED, LOGGED = "signed by the service", "in the public log of games"
+PROOF = {SIGNED, LOGGED}
 
 
 def finished(client, app, seed: int, ruleset: str = "goblin-market") -> dict:
@@ -67,8 +68,9 @@ def test_a_whole_game_substituted_passes_the_play_checks_but_not_the_signature(c
         forged["signature"] = sig
         ok, checks = verdict(client, forged)
         assert not ok
-        assert all(c["ok"] for name, c in checks.items() if name != SIGNED), checks
+        assert all(c["ok"] for name, c in checks.items() if name not in PROOF), checks
         assert "signed another" in checks[SIGNED]["detail"], checks[SIGNED]
+        assert "the created leaf logged for this game says" in checks[LOGGED]["detail"]
 
 
 def test_relabelled_players_are_caught_by_the_signature(client, two):
