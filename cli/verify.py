@@ -29,7 +29,15 @@ def add_parser(sub: Any) -> None:
         help="trusted signing keys: a JWK Set saved from GET /v1/keys (repeatable)",
     )
     verify.add_argument(
-        "--server", help="trust the keys this server publishes now (GET URL/v1/keys)"
+        "--server",
+        help="trust the keys this server publishes now (GET URL/v1/keys), and ask it for the "
+        "consistency proof a --seen tree head needs",
+    )
+    verify.add_argument(
+        "--seen",
+        metavar="FILE",
+        help="a tree head (GET /v1/transparency/head) or a game's receipt "
+        "(GET /v1/games/{id}/transparency) saved earlier: the bundle must agree with it",
     )
 
 
@@ -44,13 +52,37 @@ def trusted_keys(args: argparse.Namespace) -> dict[str, Any]:
         except OSError as e:
             raise ValueError(f"cannot read {name}: {e}") from e
     if args.server:
-        url = args.server.rstrip("/").removesuffix("/v1") + "/v1/keys"
-        try:
-            with urllib.request.urlopen(url, timeout=10) as res:
-                keys.update(signature.keyset(json.loads(res.read())))
-        except OSError as e:
-            raise ValueError(f"cannot read {url}: {e}") from e
+        keys.update(signature.keyset(_get(args.server, "/v1/keys")))
     return keys
+
+
+def _get(server: str, path: str) -> Any:
+    url = server.rstrip("/").removesuffix("/v1") + path
+    try:
+        with urllib.request.urlopen(url, timeout=10) as res:
+            return json.loads(res.read())
+    except OSError as e:
+        raise ValueError(f"cannot read {url}: {e}") from e
+
+
+def seen_head(args: argparse.Namespace, data: Any) -> tuple[Any, list[str] | None]:
+    """The saved tree head or receipt, and the consistency proof between it and the
+    bundle's tree head (from --server; None if it is needed and there is no server)."""
+    if not args.seen:
+        return None, None
+    try:
+        seen = json.loads(Path(args.seen).read_text("utf-8-sig"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read {args.seen}: {e}") from e
+    saved = seen.get("tree_head", seen) if isinstance(seen, dict) else {}
+    ours = (
+        ((data.get("transparency") or {}).get("tree_head") or {}) if isinstance(data, dict) else {}
+    )
+    sizes = sorted(x for x in (saved.get("size"), ours.get("size")) if isinstance(x, int))
+    if len(sizes) < 2 or sizes[0] == sizes[1] or not args.server or sizes[0] == 0:
+        return seen, None
+    proof = _get(args.server, f"/v1/transparency/consistency?first={sizes[0]}&second={sizes[1]}")
+    return seen, proof.get("path")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         raw = sys.stdin.buffer.read() if args.bundle == "-" else Path(args.bundle).read_bytes()
         bundle.check_text(raw)
-        report = audit.verify(json.loads(raw), trusted)
+        data = json.loads(raw)
+        seen, consistency = seen_head(args, data)
+        report = audit.verify(data, trusted, seen, consistency)
     except bundle.BundleError as e:
         print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
         return 2

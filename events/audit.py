@@ -153,7 +153,9 @@ def _check_proof(data, trusted, seen, consistency, report: Report) -> None:
     if seen is not None:
         before = Check(transparency.SEEN)
         report.checks.append(before)
-        ok, found = transparency.check_seen(events, data["transparency"], seen, consistency, trusted)
+        ok, found = transparency.check_seen(
+            events, data["transparency"], seen, consistency, trusted
+        )
         if ok:
             before.detail = found
         else:
@@ -320,4 +322,3 @@ def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
 
 def _json(value: Any) -> Any:
     return json.loads(codec.canonical(value))
-

@@ -91,24 +91,15 @@ def _ended_seed(last: Mapping[str, Any]) -> Any:
     return data.get("seed") if isinstance(data, dict) else None
 
 
-def sign(bundle: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
-    """Return the `signature` member for `bundle`, signed with `key`."""
-    text = codec.canonical(statement(bundle))
+def signed(statement: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
+    """Return a signature object over the canonical text of `statement`."""
+    text = codec.canonical(statement)
     value = base64.urlsafe_b64encode(key.sign(text.encode("utf-8"))).rstrip(b"=").decode()
     return {"alg": ALG, "kid": key_id(key.public_key()), "statement": text, "value": value}
 
 
-def check(
-    bundle: Mapping[str, Any], trusted: Mapping[str, Ed25519PublicKey]
-) -> tuple[str | None, str]:
-    """Return (the signing key's id or None, what was found): the id only when the bundle is
-    signed by a trusted key and the signed statement is this bundle's."""
-    sig = bundle.get("signature")
-    if sig is None:
-        return (
-            None,
-            "unsigned: the bundle carries no signature, so nothing shows the service issued it",
-        )
+def opened(sig: Any, trusted: Mapping[str, Ed25519PublicKey]) -> tuple[Any, str]:
+    """Return (the statement a trusted key signed, its key id), or (None, why not)."""
     if not isinstance(sig, dict) or not all(
         isinstance(sig.get(k), str) for k in ("alg", "kid", "statement", "value")
     ):
@@ -122,18 +113,36 @@ def check(
     try:
         value = base64.urlsafe_b64decode(sig["value"] + "=" * (-len(sig["value"]) % 4))
         trusted[kid].verify(value, sig["statement"].encode("utf-8"))
+        return json.loads(sig["statement"]), kid
     except (InvalidSignature, ValueError):
         return None, f"the signature does not match its statement under key {kid}"
-    try:
-        said = json.loads(sig["statement"])
-    except ValueError:
-        return None, "the signed statement is not JSON"
+
+
+def sign(bundle: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
+    """Return the `signature` member for `bundle`, signed with `key`."""
+    return signed(statement(bundle), key)
+
+
+def check(
+    bundle: Mapping[str, Any], trusted: Mapping[str, Ed25519PublicKey]
+) -> tuple[str | None, str]:
+    """Return (the signing key's id or None, what was found): the id only when the bundle is
+    signed by a trusted key and the signed statement is this bundle's."""
+    if bundle.get("signature") is None:
+        return (
+            None,
+            "unsigned: the bundle carries no signature: nothing shows the service issued it",
+        )
+    said, kid = opened(bundle["signature"], trusted)
+    if said is None:
+        return None, kid
     ours = json.loads(codec.canonical(statement(bundle)))
     for field in ("format", "game", "events", "head", "seed"):
         if not isinstance(said, dict) or said.get(field) != ours[field]:
-            got = said.get(field) if isinstance(said, dict) else said
-            return None, (
-                f"key {kid} signed another {field}: {_short(got)}, the bundle has {_short(ours[field])}"
+            got = _short(said.get(field) if isinstance(said, dict) else said)
+            return (
+                None,
+                f"key {kid} signed another {field}: {got}, the bundle has {_short(ours[field])}",
             )
     return kid, f"signed by key {kid} ({ALG}); the statement matches the bundle"
 
