@@ -15,7 +15,7 @@ from games.rng import commitment
 from service import transparency as public_log
 from service.keyring import Keyring
 from tests.conftest import ROOT
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
 
 LOGGED, SEEN = transparency.CHECK, transparency.SEEN
 

@@ -15,7 +15,7 @@ from events import codec, signature
 from games.rng import commitment
 from service.keyring import Keyring
 from tests.conftest import ROOT
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
 
 SIGNED, LOGGED = "signed by the service", "in the public log of games"
 PROOF = {SIGNED, LOGGED}
