@@ -15,7 +15,7 @@ import pytest
 import redis
 import requests
 
-from api import create_app
+from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import gunicorn_argv
 
