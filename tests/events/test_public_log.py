@@ -14,8 +14,8 @@ from events import codec, keys, merkle, signature, transparency
 from games.rng import commitment
 from service import transparency as public_log
 from service.keyring import Keyring
-from tests.conftest import ROOT
 from tests.api.helpers import by_seat, new_game, new_players, play_to_end
+from tests.conftest import ROOT
 
 LOGGED, SEEN = transparency.CHECK, transparency.SEEN
 

@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events import codec, signature
 from games.rng import commitment
 from service.keyring import Keyring
-from tests.conftest import ROOT
 from tests.api.helpers import by_seat, new_game, new_players, play_to_end
+from tests.conftest import ROOT
 
 SIGNED, LOGGED = "signed by the service", "in the public log of games"
 PROOF = {SIGNED, LOGGED}
