@@ -20,6 +20,7 @@ from api import (
     players,
     replay,
     sse,
+    transparency,
     web,
 )
 from api.context import boot
@@ -41,6 +42,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.extensions["marketfold"] = deps
     app.register_blueprint(games.bp)
     app.register_blueprint(sse.bp)
+    app.register_blueprint(transparency.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(chat.bp)

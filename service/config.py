@@ -48,6 +48,8 @@ DEFAULTS: dict[str, Any] = {
     # decisions due within this long (s) after an outage, or the game's decision timeout
     # if shorter, get a fresh deadline too; the fresh deadline is that long after the end
     "OUTAGE_GRACE_S": 300,
+    # the service's Ed25519 signing keys (service/keyring.py), shared by every process
+    "SIGNING_KEY_DIR": ".marketfold/keys",
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"
     "OPERATORS": [],
     # web pages on other origins allowed to call /v1 from a browser (CORS): a JSON list or
