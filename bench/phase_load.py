@@ -1,0 +1,172 @@
+"""Many games on short deadlines at once (`python bench/phases.py --load`): reveals and
+defaults measured under load, next to the same measure on an idle service.
+
+Each game is a 4-seat Sorcerous Futures table steered towards closed auctions (sealed
+bids, revealed by a worker when the last bid is in) whose `decision_timeout_s` is drawn
+from 2-5 s. One greenlet per game polls the game once a second and, for every decision
+it finds owed, either lets it time out (`miss`, 10% by default) or acts after a think
+time of up to half the timeout; a game that ends is replaced, so `games` stay in play.
+
+The figures are read from the games' logs afterwards, in the server's own clock: a
+reveal's latency is the time from the append of the last sealed bid to the append of
+the resolution it triggered (the queue's wait and the job); a default's lateness is the
+time from the deadline in force (`Record.deadline`, an extended one if an outage
+extended it) to the append of its `game.DecisionTimedOut`. Extensions are counted.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+import gevent
+import redis
+import requests
+from gevent.pool import Pool
+
+from bench.common import percentile
+from events import codec, keys
+from events.codec import parse_time
+from events.record import Record, fold
+
+POLL_S = 1.0
+
+
+@dataclass
+class Figures:
+    games: list[str] = field(default_factory=list)
+    reveals: list[float] = field(default_factory=list)  # s
+    late: list[float] = field(default_factory=list)  # s
+    extended: int = 0
+    actions: int = 0
+    refused: dict[int, int] = field(default_factory=dict)  # status -> count (not 2xx)
+
+    def row(self, name: str) -> str:
+        def ms(values: list[float], p: float) -> str:
+            return f"{percentile(values, p) * 1e3:.0f}" if values else "-"
+
+        def s(values: list[float], p: float) -> str:
+            return f"{percentile(values, p):.2f}" if values else "-"
+
+        return (
+            f"| {name} | {len(self.games)} | {self.actions} | {len(self.reveals)} | "
+            f"{ms(self.reveals, 50)} | {ms(self.reveals, 99)} | {len(self.late)} | "
+            f"{s(self.late, 50)} | {s(self.late, 99)} | {self.extended} |"
+        )
+
+
+HEADER = (
+    "| load | games | actions | reveals | reveal p50 ms | p99 ms | defaults | late p50 s "
+    "| p99 s | extended |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+
+
+def seat_game(s: requests.Session, base: str, timeout: int) -> tuple[str, dict[int, dict]]:
+    people = [s.post(f"{base}/v1/players", json={"name": f"l{i}"}).json() for i in range(4)]
+    auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
+    body = {"ruleset": "sorcerous-futures", "players": 4, "decision_timeout_s": timeout}
+    gid = s.post(f"{base}/v1/games", json=body, headers=auth[0]).json()["id"]
+    for h in auth:
+        s.post(f"{base}/v1/games/{gid}/join", headers=h)
+    return gid, {s.get(f"{base}/v1/games/{gid}", headers=h).json()["you"]: h for h in auth}
+
+
+def choose(options: dict[str, dict], rng: random.Random) -> dict:
+    """Steer towards closed auctions; otherwise a plain legal move."""
+    if "random_crowns" in options:
+        return {"type": "random_crowns"}
+    if "sealed_bid" in options:
+        return {"type": "sealed_bid", "amount": 0}
+    if "start_auction" in options:
+        closed = [c for c in options["start_auction"]["choices"] if c["format"] == "closed"]
+        if closed:
+            return rng.choice(closed)
+    if "pass" in options:
+        return {"type": "pass"}
+    first = options[next(iter(options))]
+    return rng.choice(first["choices"]) if first.get("choices") else {"type": first["type"]}
+
+
+class Load:
+    def __init__(self, base: str, games: int, seconds: float, miss: float, seed: int = 1):
+        self.base, self.games, self.until, self.miss = base, games, 0.0, miss
+        self.seconds, self.rng, self.figures = seconds, random.Random(seed), Figures()
+
+    def run(self) -> Figures:
+        self.until = time.time() + self.seconds
+        pool = Pool(self.games)
+        for _ in range(self.games):
+            pool.spawn(self.table)
+        pool.join()
+        return self.figures
+
+    def table(self) -> None:
+        """Keep one game in play until the time is up (a new one when it ends)."""
+        s = requests.Session()
+        while time.time() < self.until:
+            gid, seats = seat_game(s, self.base, self.rng.randint(2, 5))
+            self.figures.games.append(gid)
+            self.play(s, gid, seats)
+
+    def play(self, s: requests.Session, gid: str, seats: dict[int, dict]) -> None:
+        seen: set[tuple[int, str]] = set()
+        timeout = None
+        while time.time() < self.until:
+            game = s.get(f"{self.base}/v1/games/{gid}").json()
+            if game["status"] != "active":
+                return
+            timeout = timeout or game.get("decision_timeout_s") or 2
+            for o in game["owed"]:
+                mark = (o["seat"], o["deadline"])
+                if mark in seen:
+                    continue
+                seen.add(mark)
+                if self.rng.random() >= self.miss:
+                    think = self.rng.uniform(0.05, timeout / 2)
+                    gevent.spawn_later(think, self.act, gid, seats[o["seat"]])
+            gevent.sleep(POLL_S)
+
+    def act(self, gid: str, headers: dict) -> None:
+        if time.time() >= self.until:
+            return
+        s = requests.Session()
+        url = f"{self.base}/v1/games/{gid}"
+        try:
+            legal = s.get(f"{url}/legal", headers=headers).json().get("actions", [])
+            if not legal:
+                return
+            action = choose({a["type"]: a for a in legal}, self.rng)
+            res = s.post(f"{url}/actions", json=action, headers=headers)
+        except requests.RequestException:
+            self.figures.refused[0] = self.figures.refused.get(0, 0) + 1
+            return
+        finally:
+            s.close()
+        if res.ok:
+            self.figures.actions += 1
+        else:
+            self.figures.refused[res.status_code] = self.figures.refused.get(res.status_code, 0) + 1
+
+
+def measure(redis_url: str, figures: Figures) -> Figures:
+    """Read every game's log; fill in the reveals, the defaults' lateness, the extensions."""
+    client = redis.Redis.from_url(redis_url)
+    for gid in figures.games:
+        rec, last = Record(gid), None  # the last command: (type, at)
+        for _, fields in client.xrange(keys.game_events(gid)):
+            env = codec.loads(fields[b"e"])
+            at = parse_time(env["at"])
+            if cmd := env.get("command"):
+                if cmd["type"] == "resolve" and last and last[0] == "act":
+                    figures.reveals.append((at - last[1]).total_seconds())
+                last = (cmd["type"], at)
+            if env["type"] == "game.DecisionTimedOut":
+                deadline = rec.deadline(env["data"]["key"])
+                if deadline:
+                    figures.late.append((at - parse_time(deadline)).total_seconds())
+            elif env["type"] == "game.DeadlineExtended":
+                figures.extended += 1
+            rec = fold(rec, env)
+    client.close()
+    return figures
