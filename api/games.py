@@ -13,7 +13,15 @@ from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
 from events.store import Recheck, StaleVersion
 from games.base import RuleViolation
-from service import game_commands, game_queries, league_commands, lobby, lobby_commands, players
+from service import (
+    game_commands,
+    game_queries,
+    league_commands,
+    lobby,
+    lobby_commands,
+    players,
+    proof,
+)
 from service.errors import DomainError
 from service.game_queries import Record
 
@@ -182,4 +190,9 @@ def state_at(game_id: str):
 @storeless
 def verify_bundle():
     # the file as downloaded, whatever its Content-Type; its shape is checked by the audit
-    return game_queries.verify(body(game_queries.check_bundle_text, any_type=True))
+    return proof.verify(boot(), body(game_queries.check_bundle_text, any_type=True))
+
+
+@bp.get("/keys")
+def signing_keys():
+    return proof.published(boot())
