@@ -29,8 +29,10 @@ from bench.common import percentile
 from events import codec, keys
 from events.codec import parse_time
 from events.record import Record, fold
+from service import outages
 
 POLL_S = 1.0
+WAIT_S = 30  # a request's timeout (a greenlet never hangs on a lost answer)
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Figures:
     extended: int = 0
     actions: int = 0
     refused: dict[int, int] = field(default_factory=dict)  # status -> count (not 2xx)
+    gaps: list[float] = field(default_factory=list)  # heartbeat gaps recorded as outages (s)
 
     def row(self, name: str) -> str:
         def ms(values: list[float], p: float) -> str:
@@ -52,24 +55,28 @@ class Figures:
         return (
             f"| {name} | {len(self.games)} | {self.actions} | {len(self.reveals)} | "
             f"{ms(self.reveals, 50)} | {ms(self.reveals, 99)} | {len(self.late)} | "
-            f"{s(self.late, 50)} | {s(self.late, 99)} | {self.extended} |"
+            f"{s(self.late, 50)} | {s(self.late, 99)} | {self.extended} | "
+            f"{len(self.gaps)} ({max(self.gaps, default=0):.1f}) |"
         )
 
 
 HEADER = (
     "| load | games | actions | reveals | reveal p50 ms | p99 ms | defaults | late p50 s "
-    "| p99 s | extended |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    "| p99 s | extended | outages (longest s) |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 )
 
 
 def seat_game(s: requests.Session, base: str, timeout: int) -> tuple[str, dict[int, dict]]:
-    people = [s.post(f"{base}/v1/players", json={"name": f"l{i}"}).json() for i in range(4)]
+    url = f"{base}/v1/players"
+    people = [s.post(url, json={"name": f"l{i}"}, timeout=WAIT_S).json() for i in range(4)]
     auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
     body = {"ruleset": "sorcerous-futures", "players": 4, "decision_timeout_s": timeout}
-    gid = s.post(f"{base}/v1/games", json=body, headers=auth[0]).json()["id"]
+    gid = s.post(f"{base}/v1/games", json=body, headers=auth[0], timeout=WAIT_S).json()["id"]
     for h in auth:
-        s.post(f"{base}/v1/games/{gid}/join", headers=h)
-    return gid, {s.get(f"{base}/v1/games/{gid}", headers=h).json()["you"]: h for h in auth}
+        s.post(f"{base}/v1/games/{gid}/join", headers=h, timeout=WAIT_S)
+    game = f"{base}/v1/games/{gid}"
+    return gid, {s.get(game, headers=h, timeout=WAIT_S).json()["you"]: h for h in auth}
 
 
 def choose(options: dict[str, dict], rng: random.Random) -> dict:
@@ -102,18 +109,27 @@ class Load:
         return self.figures
 
     def table(self) -> None:
-        """Keep one game in play until the time is up (a new one when it ends)."""
-        s = requests.Session()
+        """Keep one game in play until the time is up (a new one when it ends); a dropped
+        connection is counted (status 0) and the game goes on."""
+        s, gid, seats = requests.Session(), None, {}
         while time.time() < self.until:
-            gid, seats = seat_game(s, self.base, self.rng.randint(2, 5))
-            self.figures.games.append(gid)
-            self.play(s, gid, seats)
+            try:
+                if gid is None:
+                    gid, seats = seat_game(s, self.base, self.rng.randint(2, 5))
+                    self.figures.games.append(gid)
+                self.play(s, gid, seats)
+                gid = None  # it ended: the next one
+            except (requests.RequestException, ValueError, KeyError):
+                self.figures.refused[0] = self.figures.refused.get(0, 0) + 1
+                s.close()
+                s = requests.Session()
+                gevent.sleep(POLL_S)
 
     def play(self, s: requests.Session, gid: str, seats: dict[int, dict]) -> None:
         seen: set[tuple[int, str]] = set()
         timeout = None
         while time.time() < self.until:
-            game = s.get(f"{self.base}/v1/games/{gid}").json()
+            game = s.get(f"{self.base}/v1/games/{gid}", timeout=WAIT_S).json()
             if game["status"] != "active":
                 return
             timeout = timeout or game.get("decision_timeout_s") or 2
@@ -133,12 +149,12 @@ class Load:
         s = requests.Session()
         url = f"{self.base}/v1/games/{gid}"
         try:
-            legal = s.get(f"{url}/legal", headers=headers).json().get("actions", [])
+            legal = s.get(f"{url}/legal", headers=headers, timeout=WAIT_S).json().get("actions", [])
             if not legal:
                 return
             action = choose({a["type"]: a for a in legal}, self.rng)
-            res = s.post(f"{url}/actions", json=action, headers=headers)
-        except requests.RequestException:
+            res = s.post(f"{url}/actions", json=action, headers=headers, timeout=WAIT_S)
+        except (requests.RequestException, ValueError):
             self.figures.refused[0] = self.figures.refused.get(0, 0) + 1
             return
         finally:
@@ -168,5 +184,7 @@ def measure(redis_url: str, figures: Figures) -> Figures:
             elif env["type"] == "game.DeadlineExtended":
                 figures.extended += 1
             rec = fold(rec, env)
+    figures.gaps = [end - start for start, end in outages.seen(client, 0)]
+    client.delete(keys.outages())  # each row counts its own
     client.close()
     return figures
