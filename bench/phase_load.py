@@ -6,6 +6,9 @@ bids, revealed by a worker when the last bid is in) whose `decision_timeout_s` i
 from 2-5 s. One greenlet per game polls the game once a second and, for every decision
 it finds owed, either lets it time out (`miss`, 10% by default) or acts after a think
 time of up to half the timeout; a game that ends is replaced, so `games` stay in play.
+Every game is created with three of its four seats taken before the clock starts; the
+fourth join starts it. The clients retry a dropped connection with the same
+Idempotency-Key (docs/clients.md).
 
 The figures are read from the games' logs afterwards, in the server's own clock: a
 reveal's latency is the time from the append of the last sealed bid to the append of
@@ -18,12 +21,16 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from dataclasses import dataclass, field
 
 import gevent
+import gevent.event
 import redis
 import requests
 from gevent.pool import Pool
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from bench.common import percentile
 from events import codec, keys
@@ -67,16 +74,36 @@ HEADER = (
 )
 
 
-def seat_game(s: requests.Session, base: str, timeout: int) -> tuple[str, dict[int, dict]]:
-    url = f"{base}/v1/players"
-    people = [s.post(url, json={"name": f"l{i}"}, timeout=WAIT_S).json() for i in range(4)]
+def session() -> requests.Session:
+    """A keep-alive session that retries a dropped connection (the server closes idle
+    ones); every POST carries an Idempotency-Key, so a retry applies nothing twice."""
+    s = requests.Session()
+    retry = Retry(total=3, backoff_factor=0.1, allowed_methods=None, status_forcelist=())
+    s.mount("http://", HTTPAdapter(max_retries=retry, pool_maxsize=8))
+    return s
+
+
+def post(s: requests.Session, url: str, **kw) -> requests.Response:
+    headers = {**kw.pop("headers", {}), "Idempotency-Key": uuid.uuid4().hex}
+    return s.post(url, headers=headers, timeout=WAIT_S, **kw)
+
+
+def open_game(s: requests.Session, base: str, timeout: int) -> tuple[str, list[dict]]:
+    """Create a 4-seat game and seat three players (it starts when the fourth joins)."""
+    people = [post(s, f"{base}/v1/players", json={"name": f"l{i}"}).json() for i in range(4)]
     auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
     body = {"ruleset": "sorcerous-futures", "players": 4, "decision_timeout_s": timeout}
-    gid = s.post(f"{base}/v1/games", json=body, headers=auth[0], timeout=WAIT_S).json()["id"]
-    for h in auth:
-        s.post(f"{base}/v1/games/{gid}/join", headers=h, timeout=WAIT_S)
+    gid = post(s, f"{base}/v1/games", json=body, headers=auth[0]).json()["id"]
+    for h in auth[:3]:
+        post(s, f"{base}/v1/games/{gid}/join", headers=h)
+    return gid, auth
+
+
+def start_game(s: requests.Session, base: str, gid: str, auth: list[dict]) -> dict[int, dict]:
+    """Seat the fourth player (the game starts); return each seat's headers."""
+    post(s, f"{base}/v1/games/{gid}/join", headers=auth[3])
     game = f"{base}/v1/games/{gid}"
-    return gid, {s.get(game, headers=h, timeout=WAIT_S).json()["you"]: h for h in auth}
+    return {s.get(game, headers=h, timeout=WAIT_S).json()["you"]: h for h in auth}
 
 
 def choose(options: dict[str, dict], rng: random.Random) -> dict:
@@ -101,34 +128,46 @@ class Load:
         self.seconds, self.rng, self.figures = seconds, random.Random(seed), Figures()
 
     def run(self) -> Figures:
+        """Open every game first (three seats each), then start them all and play."""
+        opened: list[tuple[requests.Session, str, list[dict]]] = []
+
+        def prepare() -> None:
+            s = session()
+            opened.append((s, *open_game(s, self.base, self.rng.randint(2, 5))))
+
+        setup = Pool(20)
+        for _ in range(self.games):
+            setup.spawn(prepare)
+        setup.join()
         self.until = time.time() + self.seconds
         pool = Pool(self.games)
-        for _ in range(self.games):
-            pool.spawn(self.table)
+        for s, gid, auth in opened:
+            pool.spawn(self.table, s, gid, auth)
         pool.join()
         return self.figures
 
-    def table(self) -> None:
-        """Keep one game in play until the time is up (a new one when it ends); a dropped
-        connection is counted (status 0) and the game goes on."""
-        s, gid, seats = requests.Session(), None, {}
+    def table(self, s: requests.Session, gid: str | None, auth: list[dict]) -> None:
+        """Keep one game in play until the time is up (a new one when it ends); a lost
+        answer is counted (status 0) and the game goes on."""
+        seats: dict[int, dict] = {}
         while time.time() < self.until:
             try:
                 if gid is None:
-                    gid, seats = seat_game(s, self.base, self.rng.randint(2, 5))
+                    gid, auth = open_game(s, self.base, self.rng.randint(2, 5))
+                if not seats:
+                    seats = start_game(s, self.base, gid, auth)
                     self.figures.games.append(gid)
                 self.play(s, gid, seats)
-                gid = None  # it ended: the next one
+                gid, seats = None, {}  # it ended: the next one
             except (requests.RequestException, ValueError, KeyError):
                 self.figures.refused[0] = self.figures.refused.get(0, 0) + 1
-                s.close()
-                s = requests.Session()
                 gevent.sleep(POLL_S)
 
     def play(self, s: requests.Session, gid: str, seats: dict[int, dict]) -> None:
         seen: set[tuple[int, str]] = set()
-        timeout = None
+        timeout, wake = None, gevent.event.Event()
         while time.time() < self.until:
+            wake.clear()
             game = s.get(f"{self.base}/v1/games/{gid}", timeout=WAIT_S).json()
             if game["status"] != "active":
                 return
@@ -140,25 +179,25 @@ class Load:
                 seen.add(mark)
                 if self.rng.random() >= self.miss:
                     think = self.rng.uniform(0.05, timeout / 2)
-                    gevent.spawn_later(think, self.act, gid, seats[o["seat"]])
-            gevent.sleep(POLL_S)
+                    gevent.spawn_later(think, self.act, s, gid, seats[o["seat"]], wake)
+            wake.wait(POLL_S)  # an action of ours, or a second: look again
 
-    def act(self, gid: str, headers: dict) -> None:
+    def act(self, s: requests.Session, gid: str, headers: dict, wake) -> None:
         if time.time() >= self.until:
             return
-        s = requests.Session()
         url = f"{self.base}/v1/games/{gid}"
         try:
-            legal = s.get(f"{url}/legal", headers=headers, timeout=WAIT_S).json().get("actions", [])
+            got = s.get(f"{url}/legal", headers=headers, timeout=WAIT_S).json()
+            legal = got.get("actions", [])
             if not legal:
                 return
             action = choose({a["type"]: a for a in legal}, self.rng)
-            res = s.post(f"{url}/actions", json=action, headers=headers, timeout=WAIT_S)
+            res = post(s, f"{url}/actions", json=action, headers=headers)
         except (requests.RequestException, ValueError):
             self.figures.refused[0] = self.figures.refused.get(0, 0) + 1
             return
         finally:
-            s.close()
+            wake.set()
         if res.ok:
             self.figures.actions += 1
         else:
