@@ -3,7 +3,7 @@ defaults measured under load, next to the same measure on an idle service.
 
 Each game is a 4-seat Sorcerous Futures table steered towards closed auctions (sealed
 bids, revealed by a worker when the last bid is in) whose `decision_timeout_s` is drawn
-from 2-5 s. One greenlet per game polls the game once a second and, for every decision
+from 2-5 s. One greenlet per game polls the game every two seconds (at once after one of its own actions) and, for every decision
 it finds owed, either lets it time out (`miss`, 10% by default) or acts after a think
 time of up to half the timeout; a game that ends is replaced, so `games` stay in play.
 Every game is created with three of its four seats taken before the clock starts; the
@@ -38,7 +38,7 @@ from events.codec import parse_time
 from events.record import Record, fold
 from service import outages
 
-POLL_S = 1.0
+POLL_S = 2.0
 WAIT_S = 30  # a request's timeout (a greenlet never hangs on a lost answer)
 
 

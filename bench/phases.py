@@ -39,8 +39,9 @@ from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events.codec import parse_time  # noqa: E402
 
 
-def start_worker(redis_url: str) -> subprocess.Popen:
+def start_worker(redis_url: str, rq_url: str | None = None) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+    env["RQ_REDIS_URL"] = rq_url or redis_url
     return subprocess.Popen(
         [sys.executable, "-m", "cli", "worker"], env=env, cwd=ROOT,
         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -152,18 +153,30 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60, help="--load: each row's duration")
     ap.add_argument("--miss", type=float, default=0.1, help="--load: decisions left to time out")
     ap.add_argument("--workers", type=int, default=1, help="--load: worker processes")
+    ap.add_argument(
+        "--queues", choices=["shared", "own"], default="shared",
+        help="the RQ queues on the store's Redis, or on one of their own (appendfsync everysec)",
+    )
     args = ap.parse_args()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
+    queues = server  # the queues on the store's Redis, or (--queues own) on one of their own
+    if args.queues == "own":
+        own = tempfile.mkdtemp(prefix="mf-bench-q-")
+        queues = EmbeddedRedis(own, port=free_port(), appendfsync="everysec").start()
     port = free_port()
-    procs = [gunicorn("cli.wsgi:app", port, server.url)]
+    procs = [gunicorn("cli.wsgi:app", port, server.url, RQ_REDIS_URL=queues.url)]
     crew: list[subprocess.Popen] = []
     base = f"http://127.0.0.1:{port}"
     try:
         wait_up(base + "/healthz", timeout=90)  # a loaded machine starts slowly
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
         if args.load:
-            crew += [start_worker(server.url) for _ in range(args.workers)]
-            print(f"workers: {args.workers}; {args.games} games on 2-5 s deadlines")
+            crew += [start_worker(server.url, queues.url) for _ in range(args.workers)]
+            print(
+                f"workers: {args.workers}; {args.games} games on 2-5 s deadlines; queues on "
+                + ("their own Redis (appendfsync everysec)" if args.queues == "own" else
+                   "the store's Redis (appendfsync always)")
+            )
             time.sleep(1.0)
             under_load(base, server.url, args)
             return
@@ -185,6 +198,8 @@ def main() -> None:
             worker.wait()
         stop(procs)  # gunicorn's workers before Redis: none is left beating a stopped Redis
         server.stop()
+        if queues is not server:
+            queues.stop()
 
 
 if __name__ == "__main__":

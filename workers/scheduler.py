@@ -133,5 +133,6 @@ class RqScheduler:
             job_id=job_id(job, subject, key),
             retry=Retry(max=len(self.intervals), interval=self.intervals),
             failure_ttl=7 * 24 * 3600,
+            result_ttl=0,  # what a job did is in the game's log and the worker's log line
             description=f"{job} {key} of game {subject}",
         )
