@@ -3,9 +3,9 @@ defaults measured under load, next to the same measure on an idle service.
 
 Each game is a 4-seat Sorcerous Futures table steered towards closed auctions (sealed
 bids, revealed by a worker when the last bid is in) whose `decision_timeout_s` is drawn
-from 2-5 s. One greenlet per game polls the game every two seconds (at once after one of
-its own actions) and, for every decision it finds owed, either lets it time out (`miss`,
-10% by default) or acts after a think time of up to half the timeout; a game that ends is replaced, so `games` stay in play.
+from 2-5 s. One greenlet per game polls the game every second (at once after one of its
+own actions) and, for every decision it finds owed, either lets it time out (`miss`, 10%
+by default) or acts after a think time of up to half the time left to its deadline; a game that ends is replaced, so `games` stay in play.
 Every game is created with three of its four seats taken before the clock starts; the
 fourth join starts it. The clients retry a dropped connection with the same
 Idempotency-Key (docs/clients.md).
@@ -38,7 +38,7 @@ from events.codec import parse_time
 from events.record import Record, fold
 from service import outages
 
-POLL_S = 2.0
+POLL_S = 1.0
 WAIT_S = 30  # a request's timeout (a greenlet never hangs on a lost answer)
 
 
@@ -165,20 +165,20 @@ class Load:
 
     def play(self, s: requests.Session, gid: str, seats: dict[int, dict]) -> None:
         seen: set[tuple[int, str]] = set()
-        timeout, wake = None, gevent.event.Event()
+        wake = gevent.event.Event()
         while time.time() < self.until:
             wake.clear()
             game = s.get(f"{self.base}/v1/games/{gid}", timeout=WAIT_S).json()
             if game["status"] != "active":
                 return
-            timeout = timeout or game.get("decision_timeout_s") or 2
             for o in game["owed"]:
                 mark = (o["seat"], o["deadline"])
                 if mark in seen:
                     continue
                 seen.add(mark)
                 if self.rng.random() >= self.miss:
-                    think = self.rng.uniform(0.05, timeout / 2)
+                    left = parse_time(o["deadline"]).timestamp() - time.time()
+                    think = self.rng.uniform(0.0, max(0.05, left / 2))
                     gevent.spawn_later(think, self.act, s, gid, seats[o["seat"]], wake)
             wake.wait(POLL_S)  # an action of ours, or a second: look again
 

@@ -329,8 +329,8 @@ CROWD_INTRO = (
 PHASES_INTRO = (
     "`bench/phases.py --load`: 200 Sorcerous Futures games (4 seats, steered towards closed "
     "auctions) played at once on 2-5 s deadlines for 60 s, one greenlet each polling its "
-    "game every 2 s; 10% of decisions are left to time out, the rest are answered "
-    "after up to half the timeout; the idle row is 4 such games. From the logs, in the "
+    "game every second; 10% of decisions are left to time out, the rest are answered "
+    "after up to half the time left; the idle row is 4 such games. From the logs, in the "
     "server's clock: reveal = last sealed bid's append to the resolution's append (the "
     "queue's wait and the job); late = deadline in force to the default's append; "
     "`extended` counts deadlines given fresh ones, `outages` the heartbeat gaps recorded "
