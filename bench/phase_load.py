@@ -5,7 +5,8 @@ Each game is a 4-seat Sorcerous Futures table steered towards closed auctions (s
 bids, revealed by a worker when the last bid is in) whose `decision_timeout_s` is drawn
 from 2-5 s. One greenlet per game polls the game every second (at once after one of its
 own actions) and, for every decision it finds owed, either lets it time out (`miss`, 10%
-by default) or acts after a think time of up to half the time left to its deadline; a game that ends is replaced, so `games` stay in play.
+by default) or acts after a think time of up to half the time left to its deadline; a
+game that ends is replaced, so `games` stay in play.
 Every game is created with three of its four seats taken before the clock starts; the
 fourth join starts it. The clients retry a dropped connection with the same
 Idempotency-Key (docs/clients.md).
