@@ -10,6 +10,7 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from events import binding
 from events.record import FINISHED
 from games.base import Event
 from games.rng import Rng
@@ -23,10 +24,7 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 
-def game_id(league_id: str, number: int, table: int) -> str:
-    """Return the id of the game at `table` of round `number`: fixed, so that creating it
-    twice is impossible."""
-    return f"g_{league_id}_r{number}_t{table}"
+game_id = binding.league_game_id  # fixed per table: creating a game twice is impossible
 
 
 def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
