@@ -112,7 +112,7 @@ def test_each_kind_of_tampering_is_named(gm_bundle):
     t["seed"] = "00" * 32
     assert failing(t) == ("seed and random draws", len(t["events"]))
     detail = next(c.detail for c in audit.verify(t).checks if not c.ok)
-    assert detail.startswith("the bundle's seed 0000000000000000... differs from the one game.Ended")
+    assert detail.startswith("the bundle's seed 0000000000000000... differs from the one")
 
     t = copy.deepcopy(gm_bundle)  # both seeds replaced: the commitment gives it away
     t["seed"] = t["events"][-1]["data"]["seed"] = "00" * 32
