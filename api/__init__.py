@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, Response, request
-from flask_swagger_ui import get_swaggerui_blueprint
 
 from api import (
     admission,
     chat,
+    cors,
+    docs_ui,
     errors,
     games,
     league_page,
@@ -48,12 +49,11 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
     app.register_blueprint(web.bp)
-    app.register_blueprint(
-        get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
-    )
+    app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
     admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
+    cors.install(app, cfg)
 
     @app.before_request
     def limit_body() -> None:

@@ -52,6 +52,9 @@ DEFAULTS: dict[str, Any] = {
     "SIGNING_KEY_DIR": ".marketfold/keys",
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"
     "OPERATORS": [],
+    # web pages on other origins allowed to call /v1 from a browser (CORS): a JSON list or
+    # "https://a.example,https://b.example"; none by default (docs/clients.md)
+    "CORS_ORIGINS": [],
 }
 PREFIX = "MARKETFOLD_"
 
@@ -81,6 +84,7 @@ def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
     out["OPERATORS"] = operators(out)
+    out["CORS_ORIGINS"] = origins(out)
     return out
 
 
@@ -95,3 +99,12 @@ def operators(cfg: Mapping[str, Any]) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
     return [str(v).strip() for v in value if str(v).strip()]
+
+
+def origins(cfg: Mapping[str, Any]) -> list[str]:
+    """Return the origins allowed to call the API from a browser (a list, or a
+    comma-separated string); "*" allows any origin."""
+    value = cfg.get("CORS_ORIGINS") or []
+    if isinstance(value, str):
+        value = value.split(",")
+    return [str(v).strip().rstrip("/") for v in value if str(v).strip()]
