@@ -6,6 +6,7 @@ default shown; chat; a Spanish table; axe-core finding nothing serious; screensh
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 import requests
@@ -14,6 +15,7 @@ from tests.api.browser import no_console_errors
 from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
 
 GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
+OPTIONS = {"gobcon": {"time_limit": 2}}  # two rounds, typed into the options form
 
 
 def _bearer(token: str) -> dict:
@@ -29,14 +31,23 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     me = page.sign_in("ana")
     axe = page.axe()
     assert not axe, axe  # the home page
-    gid = page.create(ruleset, players)
+    gid = page.create(ruleset, players, OPTIONS.get(ruleset))
     assert "ana" in page.find("#board").text  # seated, waiting for the others
     bots_join(live_server, gid, players - 1)
     page.wait_for("#board .seat-row")
     shown = {}
 
     def look(clicks: int) -> None:
-        if clicks == 3 and not shown:
+        if ruleset == "black-market" and "refused" not in shown:
+            time.sleep(1)  # the table redrawn after the click
+            forms = [b for b in page.all("#move .schema-form .act") if b.is_enabled()]
+        else:
+            forms = []
+        if forms:  # an action built from a schema, sent without values
+            forms[0].click()
+            page.wait(lambda: page.find("#refusal").text)
+            shown["refused"] = page.find("#refusal").text
+        if clicks == 3 and "axe" not in shown:
             shown["axe"] = page.axe()
             for name, width in WIDTHS.items():
                 page.shot(f"table-{ruleset}-{name}", width)
@@ -46,8 +57,12 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     assert clicks >= 3
     assert not shown["axe"], shown["axe"]
     assert shown["cards"] > 0  # cards are drawn at the table
+    if ruleset == "black-market":  # its deals are built from a schema: a refusal's detail shown
+        assert shown["refused"].startswith("Refused: ") and len(shown["refused"]) > 12
     final = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(me["token"])).json()
     assert final["status"] == "finished"
+    for key, value in OPTIONS.get(ruleset, {}).items():
+        assert final["options"][key] == value
     rows = page.all("#result-box tbody tr")
     assert [r.get_attribute("data-seat") for r in rows] == [
         str(s["seat"]) for s in final["result"]["standings"]
