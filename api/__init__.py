@@ -9,7 +9,19 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import admission, chat, errors, games, league_page, leagues, limits, players, replay, sse
+from api import (
+    admission,
+    chat,
+    errors,
+    games,
+    league_page,
+    leagues,
+    limits,
+    players,
+    replay,
+    sse,
+    uploads,
+)
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider
@@ -40,6 +52,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
+    app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
 
     @app.before_request
     def limit_body() -> None:

@@ -27,6 +27,14 @@ DEFAULTS: dict[str, Any] = {
     "SNAPSHOT_EVERY": 10,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
+    # a request's body must arrive whole within this long (s) of its start (408 after);
+    # POST /v1/verify's bundle (up to MAX_BUNDLE_BYTES) within BUNDLE_TIMEOUT_S
+    "BODY_TIMEOUT_S": 10,
+    "BUNDLE_TIMEOUT_S": 60,
+    # request bodies one caller may be sending at once, per API process: per bearer
+    # token, and per address whatever the token (429 too_many_uploads past it)
+    "UPLOADS_PER_TOKEN": 8,
+    "UPLOADS_PER_ADDRESS": 64,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)
