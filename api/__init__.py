@@ -53,6 +53,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
     app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
+    offload.install(app, cfg)  # costly views in helper processes
 
     @app.before_request
     def limit_body() -> None:

@@ -224,6 +224,8 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
     """Count every call but UNLIMITED ones, refuse those over the limit, add the headers.
     A call already admitted (api.admission) is counted by its append instead."""
     app.extensions["rate_limits"] = (parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"]))
+    if cfg.get("OFFLOAD_HELPER"):  # api.offload: the serving process counted the call
+        return
 
     @app.before_request
     def first_round_trip() -> None:

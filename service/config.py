@@ -35,6 +35,12 @@ DEFAULTS: dict[str, Any] = {
     # token, and per address whatever the token (429 too_many_uploads past it)
     "UPLOADS_PER_TOKEN": 8,
     "UPLOADS_PER_ADDRESS": 64,
+    # costly requests (POST /v1/verify, GET .../state?at=N) run in helper processes, this
+    # many per API process (0: in the serving process), at most OFFLOAD_QUEUE waiting
+    # per process and OFFLOAD_TIMEOUT_S each (503 overloaded past either; api.offload)
+    "OFFLOAD_PROCESSES": 1,
+    "OFFLOAD_QUEUE": 8,
+    "OFFLOAD_TIMEOUT_S": 30,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)

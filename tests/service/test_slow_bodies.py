@@ -5,19 +5,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
-import subprocess
 import time
 
 import pytest
 import requests
 
-from cli.embedded import free_port
-from cli.serve import gunicorn_argv
-from tests.conftest import ROOT, _env
 from tests.service.openapi_check import assert_matches
+from tests.service.served import served
 
 pytestmark = pytest.mark.slow
 LIMITS = {
@@ -25,27 +21,6 @@ LIMITS = {
     "MARKETFOLD_UPLOADS_PER_TOKEN": "3",
     "MARKETFOLD_UPLOADS_PER_ADDRESS": "6",
 }
-
-
-@contextlib.contextmanager
-def api_server(redis_url: str, **env: str):
-    """The API as `marketfold serve --http-workers 1` serves it (the caps count per API
-    process); yield (base URL, port)."""
-    port = free_port()
-    argv = gunicorn_argv(port=port, processes=1)
-    proc = subprocess.Popen(argv, env={**_env(redis_url), **env}, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                requests.get(base + "/healthz", timeout=5)
-                break
-            except requests.RequestException:
-                time.sleep(0.05)
-        yield base, port
-    finally:
-        proc.terminate()
-        proc.wait(15)
 
 
 def start_post(port: int, path: str, token: str | None, length: int, first: bytes) -> socket.socket:
@@ -96,7 +71,7 @@ def player(base: str, name: str) -> dict:
 
 
 def test_a_body_that_never_arrives_is_408_within_the_deadline(redis_url):
-    with api_server(redis_url, **LIMITS) as (base, port):
+    with served(redis_url, **LIMITS) as (base, port):
         ana = player(base, "ana")
         stalled = start_post(port, "/v1/games", ana["token"], 200, b'{"ruleset": ')
         status, problem, took, closed = answer(stalled)
@@ -120,7 +95,7 @@ def test_a_body_that_never_arrives_is_408_within_the_deadline(redis_url):
 
 
 def test_a_caller_sends_only_a_few_bodies_at_once_and_others_are_served(redis_url):
-    with api_server(redis_url, **LIMITS) as (base, port):
+    with served(redis_url, **LIMITS) as (base, port):
         ana, bo = player(base, "ana"), player(base, "bo")
         held = [start_post(port, "/v1/games", ana["token"], 500, b"{") for _ in range(3)]
         time.sleep(0.3)
