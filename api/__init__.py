@@ -17,6 +17,7 @@ from api import (
     league_page,
     leagues,
     limits,
+    offload,
     players,
     replay,
     sse,
