@@ -22,6 +22,7 @@ from api import (
     replay,
     sse,
     uploads,
+    web,
 )
 from api.context import boot
 from api.errors import Problem
@@ -47,6 +48,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(chat.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
+    app.register_blueprint(web.bp)
     app.register_blueprint(
         get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
     )
