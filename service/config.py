@@ -41,6 +41,10 @@ DEFAULTS: dict[str, Any] = {
     "OFFLOAD_PROCESSES": 1,
     "OFFLOAD_QUEUE": 8,
     "OFFLOAD_TIMEOUT_S": 30,
+    # waiting games one player may have created or sit in at once (409 past it), and how
+    # long (s) a game may wait for its seats before a worker cancels it (service.waiting)
+    "WAITING_GAMES_PER_PLAYER": 10,
+    "WAITING_EXPIRE_S": 24 * 3600,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)

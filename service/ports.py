@@ -22,6 +22,9 @@ class Scheduler(Protocol):
     def resolution(self, game_id: str, key: str) -> None:
         """Have simultaneous phase `key` of the game resolved now."""
 
+    def lapse(self, game_id: str, key: str, when: float) -> None:
+        """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
+
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""
 

@@ -6,7 +6,15 @@ import logging
 import time
 from functools import cache
 
-from service import bootstrap, config, game_commands, league_commands, league_rounds, outages
+from service import (
+    bootstrap,
+    config,
+    game_commands,
+    league_commands,
+    league_rounds,
+    outages,
+    waiting,
+)
 from service.bootstrap import Bootstrap
 from workers.scheduler import RqScheduler
 
@@ -33,6 +41,12 @@ def expire(game_id: str, key: str) -> str:
 def resolve(game_id: str, key: str) -> str:
     """Resolve a simultaneous phase whose submissions are all in, once."""
     return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
+
+
+def lapse(game_id: str, key: str) -> str:
+    """Cancel a game still waiting for its seats at its expiry, once (service.waiting)."""
+    done = waiting.lapse(boot(), game_id)
+    return _done("lapse", game_id, key, "cancelled" if done.created else "not waiting")
 
 
 def start_round(league_id: str, number: str) -> str:
