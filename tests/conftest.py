@@ -61,6 +61,7 @@ def client(app):
 TEST_CONFIG = {
     "RATE_LIMIT_ANON": "100000/minute",
     "RATE_LIMIT_TOKEN": "100000/minute",
+    "WAITING_GAMES_PER_PLAYER": 100000,  # the cap: tests/api/test_waiting_games.py
     "SSE_HEARTBEAT_S": 1,
 }
 
