@@ -62,13 +62,13 @@ def read_message(stream: Any) -> Any:
 
 
 class Helper:
-    """One helper process (api.offload_worker) and its pipes."""
+    """One helper process (cli.offload_helper) and its pipes."""
 
     def __init__(self, settings: dict[str, Any]):
         from gevent import subprocess as green
 
         self.process = green.Popen(
-            [sys.executable, "-m", "api.offload_worker"],
+            [sys.executable, "-m", "cli.offload_helper"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=ROOT,

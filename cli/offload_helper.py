@@ -1,8 +1,9 @@
 """A helper process of api.offload: it reads requests from its stdin, runs each through
-the app (built once, on the serving process's configuration, without the rate limit,
-which the serving process applied), and writes each response to its stdout.
+the app (built once by the composition root, on the serving process's configuration,
+without the rate limit, which the serving process applied), and writes each response to
+its stdout.
 
-    python -m api.offload_worker     (started by api.offload, never by hand)
+    python -m cli.offload_helper     (started by api.offload, never by hand)
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def main() -> None:
     settings = read_message(requests_in)
     if settings is None:
         return
-    from api import create_app
+    from cli.compose import create_app
 
     app = create_app({**settings, "OFFLOAD_HELPER": True})
     client = app.test_client()
