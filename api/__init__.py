@@ -17,10 +17,12 @@ from api import (
     league_page,
     leagues,
     limits,
+    offload,
     players,
     replay,
     sse,
     transparency,
+    uploads,
     web,
 )
 from api.context import boot
@@ -54,6 +56,8 @@ def create_app(deps: Bootstrap) -> Flask:
     admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
     cors.install(app, cfg)
+    app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
+    offload.install(app, cfg)  # costly views in helper processes
 
     @app.before_request
     def limit_body() -> None:

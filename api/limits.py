@@ -11,7 +11,7 @@ IETF `RateLimit-Policy` and `RateLimit` headers; a caller over its limit gets 42
 `RATE_LIMIT_ANON`, as "<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour,
 day).
 
-Routes that need no Redis (the rulesets, the audit of a bundle, static files: marked
+Routes that need no Redis (the rulesets, the web client, static files: marked
 with `storeless`) count with the store's quick client (service.bootstrap: it gives up
 within QUICK_TIMEOUT_S), and after a failure skip the count for QUIET_S: a stalled Redis
 never holds them.
@@ -224,6 +224,8 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
     """Count every call but UNLIMITED ones, refuse those over the limit, add the headers.
     A call already admitted (api.admission) is counted by its append instead."""
     app.extensions["rate_limits"] = (parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"]))
+    if cfg.get("OFFLOAD_HELPER"):  # api.offload: the serving process counted the call
+        return
 
     @app.before_request
     def first_round_trip() -> None:
