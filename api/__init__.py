@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import admission, chat, errors, games, league_page, leagues, limits, players, replay, sse
+from api import chat, entry, errors, games, league_page, leagues, players, replay, sse
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider
@@ -38,8 +38,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
     )
     errors.register(app)
-    admission.install(app)  # before the limiter: an admitted action skips its round trip
-    limits.install(app, cfg)
+    entry.install(app, cfg)  # the request's context: admitted, or its first round trip
 
     @app.before_request
     def limit_body() -> None:

@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from events.bundle import BundleError
 from events.decide import NotSeated
-from events.store import StaleVersion
+from events.recorder import StaleVersion
 from games.base import InvalidAction, OptionError, RuleViolation
 from service import errors
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import redis
 
-from events.store import EventStore
+from events.recorder import RedisRecorder
+from events.repository import GameRepository
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
@@ -28,7 +29,7 @@ def _nothing() -> None:
 class Bootstrap:
     config: dict[str, Any]
     redis: redis.Redis
-    store: EventStore
+    store: GameRepository  # the games, loaded through `store.recorder`
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
     # where a new game's secret seed comes from; tests may replace it on their own app
@@ -71,7 +72,7 @@ def client(url: str, blocking: bool = True, **options: Any) -> redis.Redis:
 def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
     """Build the clients from `cfg` and the scheduler from `scheduler(redis, cfg)`."""
     store_client = client(cfg["REDIS_URL"], max_connections=int(cfg["REDIS_CONNECTIONS"]))
-    store = EventStore(store_client, snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
+    store = GameRepository(RedisRecorder(store_client), snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
     timeout = float(cfg["SSE_HEARTBEAT_S"]) + 10
     # one connection per Redis stream with open event streams in this process (a
     # game or a feed): bounded by the open connections (gunicorn --worker-connections)

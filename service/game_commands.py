@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import codec, decide, keys, times
-from events.store import Admission, Loaded
+from events.decide import NotSeated
+from events.recorder import GuardFailed, GuardRefused, StaleVersion
+from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
 from service import loop, outages
-from service.errors import Invalid
+from service.admission import Admission, OverLimit, Recheck
+from service.errors import DomainError, Invalid
 from service.game_log import GameLog
 from service.loop import Outcome
 from service.players import new_id
@@ -114,7 +117,9 @@ def act(
     grace of the time model (events.times) is refused, its default is on its way.
     `loaded`: the game as the caller loaded it already with no idempotency key (`idem`
     is new); `admission`: what the append must check and count for a caller admitted
-    without a round trip (events.store.Admission)."""
+    without a round trip, on the record this process holds (service.admission): then
+    anything decided before the append counted the call raises Recheck (decide again on
+    the log as stored), and a count past the limit OverLimit."""
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
@@ -125,16 +130,29 @@ def act(
             )
         return decide.act(rec, player_id, action, rng)
 
-    return loop.run(
-        boot,
-        GameLog(boot, game_id, body=action, loaded=loaded, admission=admission),
-        decide_act,
-        cause=idem,
-        idem=f"{player_id}:{idem}",
-        if_match=if_match,
-        command={"type": "act", "player": player_id, "action": action},
-        stale_ok=lambda rec, version: version <= rec.version and rec.still_open(player_id, version),
-    )
+    try:
+        return loop.run(
+            boot,
+            GameLog(boot, game_id, body=action, loaded=loaded, guard=admission),
+            decide_act,
+            cause=idem,
+            idem=f"{player_id}:{idem}",
+            if_match=if_match,
+            command={"type": "act", "player": player_id, "action": action},
+            stale_ok=lambda rec, v: v <= rec.version and rec.still_open(player_id, v),
+        )
+    except GuardFailed as e:
+        raise Recheck() from e
+    except GuardRefused as e:
+        raise OverLimit() from e
+    except REFUSALS as e:
+        if admission is None or admission.count is not None:
+            raise  # decided on the log as stored: the answer
+        raise Recheck() from e  # decided on the held record only
+
+
+# what the rules, the seat or the version refuse: on a held record, no answer yet
+REFUSALS = (RuleViolation, NotSeated, DomainError, StaleVersion)
 
 
 def resign(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
