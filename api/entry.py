@@ -9,7 +9,9 @@ Before the view (`begin`, the app's first hook) a counted call takes one of two 
   its count and, for the routes that read one, the game in its path (an action with an
   Idempotency-Key is not loaded here: its load looks the key up under the caller's id,
   which that round trip does not know yet). Past its limit it is refused with 429.
-After the view, the answer gets the rate-limit headers (api.limits).
+A route that needs no Redis (api.limits.storeless) takes its first round trip on the
+store's quick client, and none at all for QUIET_S after that failed. After the view, the
+answer gets the rate-limit headers (api.limits).
 
 An action runs in `counted` and through `act`: what is decided on a held record and is no
 answer (service.admission.Recheck) is decided again after the usual first round trip; an
@@ -19,6 +21,7 @@ a round trip of its own, and refused with 429 past the limit, as the usual path 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,6 +37,7 @@ from service.loop import Outcome
 
 ACTION = "api.post_action"
 LOADS = {"api.get_game", "api.legal_actions", ACTION}  # the routes that read their game
+_quiet_until = 0.0  # per process: routes that need no Redis skip their count until then
 
 
 def install(app: Flask, cfg: dict[str, Any]) -> None:
@@ -52,8 +56,21 @@ def begin() -> None:
     if request.path.startswith(limits.UNLIMITED):
         return
     ctx = current()
-    if not _admit(ctx):
+    if limits.needs_no_store():
+        _quick_trip(ctx)
+    elif not _admit(ctx):
         _first_trip(ctx)
+
+
+def _quick_trip(ctx: RequestContext) -> None:
+    """The first round trip of a route that needs no Redis: on the quick client, and not
+    at all for QUIET_S after it failed (the call goes through uncounted, as in any
+    limiter outage)."""
+    global _quiet_until
+    if time.monotonic() < _quiet_until:
+        return
+    if not _first_trip(ctx, boot().quick or boot().redis):  # Redis is slow or gone
+        _quiet_until = time.monotonic() + limits.QUIET_S
 
 
 def _path_game() -> str | None:
@@ -76,21 +93,24 @@ def _admit(ctx: RequestContext) -> bool:
     return True
 
 
-def _first_trip(ctx: RequestContext) -> None:
+def _first_trip(ctx: RequestContext, client: Any = None) -> bool:
+    """The request's first round trip (on `client`, the store's by default); return
+    False if it did not reach Redis."""
     token = auth.bearer()
     digest = tokens.hash_token(token) if isinstance(token, str) else None
     game_id = _path_game() if request.endpoint in LOADS else None
     if request.endpoint == ACTION and "Idempotency-Key" in request.headers:
         game_id = None
     address = request.remote_addr or "unknown"
-    entry = counting.enter(boot(), _limits(), digest, address, game_id)
+    entry = counting.enter(boot(), _limits(), digest, address, game_id, client)
     if not entry.reached:  # a limiter outage must not take the API down; the view
-        return  # answers 503 if the store is really gone
+        return False  # answers 503 if the store is really gone
     if digest is not None:
         ctx.caller = caller_found(entry.player)
     if game_id is not None and entry.game is not None:
         ctx.game = (game_id, entry.game)
     limits.settle(ctx, entry.count)
+    return True
 
 
 @contextmanager

@@ -1,11 +1,18 @@
 """Rate limits as HTTP shows them (the counting is service.limits): every answer of a
 counted call carries the IETF `RateLimit-Policy` and `RateLimit` headers; a caller over
-its limit gets 429 `rate_limited` with `Retry-After`."""
+its limit gets 429 `rate_limited` with `Retry-After`.
+
+Routes that need no Redis (the rulesets, the audit of a bundle, static files: marked
+with `storeless`) count with the store's quick client (service.bootstrap: it gives up
+within QUICK_TIMEOUT_S), and after a failure skip the count for QUIET_S: a stalled Redis
+never holds them (api.entry)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import redis
-from flask import Response, request
+from flask import Response, current_app, request
 
 from api import auth
 from api.context import RequestContext, boot, current
@@ -13,6 +20,21 @@ from api.errors import Problem
 from service.limits import Count
 
 UNLIMITED = ("/healthz", "/openapi.yaml", "/docs")
+QUIET_S = 1.0  # after the quick count failed, routes that need no Redis skip it this long
+
+
+def storeless(view: Callable) -> Callable:
+    """Mark a view that answers without Redis: its rate count must not wait for one."""
+    view.needs_no_store = True  # type: ignore[attr-defined]
+    return view
+
+
+def needs_no_store() -> bool:
+    """Return True if the request's route answers without Redis (`storeless`)."""
+    if request.endpoint == "static":
+        return True
+    view = current_app.view_functions.get(request.endpoint or "")
+    return bool(getattr(view, "needs_no_store", False))
 
 
 def identity() -> str:

@@ -98,13 +98,18 @@ class Entry:
 
 
 def enter(
-    boot: Bootstrap, limits: Limits, digest: str | None, address: str, game_id: str | None
+    boot: Bootstrap,
+    limits: Limits,
+    digest: str | None,
+    address: str,
+    game_id: str | None,
+    client: Any = None,
 ) -> Entry:
-    """The request's first round trip: the record of the token whose digest is `digest`
-    (if any), the caller's count and the load of game `game_id` (if any). A limiter
-    outage lets the call through (`reached` False: the view answers 503 if the store is
-    really gone)."""
-    batch = _batch(boot)
+    """The request's first round trip (on `client`, the store's by default): the record
+    of the token whose digest is `digest` (if any), the caller's count and the load of
+    game `game_id` (if any). A limiter outage lets the call through (`reached` False:
+    the view answers 503 if the store is really gone)."""
+    batch = _batch(boot, client)
     if digest is not None:
         counter, window = token_counter(digest), limits.token[1]
         batch.get(keys.token(digest))
@@ -129,7 +134,7 @@ def enter(
             if player is not None:
                 count = Count(limits.token, calls, left_ms)
             else:  # an unknown token counts against the address
-                alone = _count_alone(boot, address_counter(address), limits.anon[1])
+                alone = _count_alone(boot, address_counter(address), limits.anon[1], client)
                 count = Count(limits.anon, *alone)
     except redis.RedisError:
         return Entry(False)
@@ -194,11 +199,13 @@ class _OneTrip(_OneByOne):
         return replies
 
 
-def _batch(boot: Bootstrap) -> Any:
-    """Return a batch of calls: in one round trip on one Redis, one by one on a cluster."""
+def _batch(boot: Bootstrap, client: Any = None) -> Any:
+    """Return a batch of calls on `client` (the store's by default): in one round trip on
+    one Redis, one by one on a cluster."""
+    client = client or boot.redis
     if not boot.store.recorder.guards:
-        return _OneByOne(boot.redis)
-    return _OneTrip(boot.redis)
+        return _OneByOne(client)
+    return _OneTrip(client)
 
 
 def _hit(batch: Any, counter: str, window: int) -> None:
@@ -216,8 +223,8 @@ def _counted(boot: Bootstrap, reply: Any, counter: str, window: int) -> tuple[in
     return int(calls), int(left_ms)
 
 
-def _count_alone(boot: Bootstrap, counter: str, window: int) -> tuple[int, int]:
+def _count_alone(boot: Bootstrap, counter: str, window: int, client: Any = None) -> tuple[int, int]:
     """Count one call on `counter` in a round trip of its own; return (calls, ms left)."""
-    batch = _batch(boot)
+    batch = _batch(boot, client)
     _hit(batch, counter, window)
     return _counted(boot, batch.execute(raise_on_error=False)[0], counter, window)

@@ -14,7 +14,9 @@ from events.repository import GameRepository
 from tests.events.recorders import append, envelopes
 
 
-@pytest.fixture(params=["redis", "memory"])
+# the Redis one reaches the session's Redis server without naming a fixture the unit tier
+# sees (tests/conftest.py): marked `process`, so only the in-memory one is a unit test
+@pytest.fixture(params=[pytest.param("redis", marks=pytest.mark.process), "memory"])
 def recorder(request):
     if request.param == "memory":
         return MemoryRecorder()
