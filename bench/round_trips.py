@@ -47,7 +47,7 @@ def _name(packed: bytes) -> str:
 
 def count(redis_url: str, queue_url: str | None = None, turns: int = 8) -> dict[str, Counter]:
     """Return, per request kind, a Counter of the round trips seen per request."""
-    from api import create_app
+    from cli.compose import create_app
 
     app = create_app({**FAST, "REDIS_URL": redis_url, "RQ_REDIS_URL": queue_url or redis_url})
     client, rnd = app.test_client(), random.Random(7)
@@ -76,7 +76,7 @@ def count(redis_url: str, queue_url: str | None = None, turns: int = 8) -> dict[
             sent.clear()
             legal = client.get(f"/v1/games/{gid}/legal", headers=seats[seat]).get_json()
             out["GET legal"][" | ".join(sent)] += 1
-            if turn % 2:  # as if the GET had gone to another API process (api.admission)
+            if turn % 2:  # as if the GET had gone to another API process (service.admission)
                 app.extensions["marketfold"].store.forget()
             sent.clear()
             client.post(

@@ -14,6 +14,7 @@ import redis
 
 from events.recorder import RedisRecorder
 from events.repository import GameRepository
+from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
@@ -33,6 +34,7 @@ class Bootstrap:
     store: GameRepository  # the games, loaded through `store.recorder`
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
+    tlog: PublicLog  # the public log of games (service/transparency.py)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -103,4 +105,5 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_connect_timeout=QUICK_TIMEOUT_S,
         max_connections=64,
     )
-    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, quick=quick)
+    tlog = PublicLog(store_client)
+    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, tlog, quick=quick)

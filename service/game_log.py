@@ -20,7 +20,7 @@ from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.recorder import Guard, Writes
 from events.repository import GameAppend, Loaded
 from games.base import Event
-from service import inbox, lobby
+from service import inbox, lobby, transparency
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
@@ -170,6 +170,7 @@ class GameLog:
             self.boot.scheduler.league_result(new.league["id"], new.game_id)
         if lobby.changed(old, new):  # a script of its own: its keys span slots
             lobby.index(self.boot, new)
+        transparency.record(self.boot, old, new)  # the public log: its own slot too
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))

@@ -24,6 +24,7 @@ window.__fetched = [];
 const original = window.fetch;
 window.fetch = async function (input, init) {
   const res = await original.apply(this, arguments);
+  if (String(input).includes("/stream")) return res; // a stream's body never ends: not recorded
   const headers = (init && init.headers) || {};
   const auth = Object.keys(headers).some((h) => h.toLowerCase() === "authorization");
   const body = await res.clone().text();

@@ -57,7 +57,14 @@ class SetupLog(GameLog):
 @pytest.fixture
 def boot() -> Bootstrap:
     store = GameRepository(MemoryRecorder())
-    return Bootstrap(dict(config.DEFAULTS), None, store, ListedScheduler(), None)  # type: ignore[arg-type]
+    return Bootstrap(
+        config=dict(config.DEFAULTS),
+        redis=None,  # type: ignore[arg-type]
+        store=store,
+        scheduler=ListedScheduler(),
+        hub=None,  # type: ignore[arg-type]
+        tlog=None,  # type: ignore[arg-type]
+    )
 
 
 def seated(boot: Bootstrap, players: list[str], timeout: int | None = None) -> Record:

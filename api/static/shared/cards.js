@@ -1,15 +1,13 @@
 // The replay viewer's cards: a Decktet card (rank, coloured suit marks), a card with a rules
 // text (GobCon's cards, Black Market's information cards), a face-down card, and a row or pile
-// of cards. `ui` gives replay.js's DOM helpers and the glossary of the step shown
-// ({card id: {name, text}}), so a card names what it does on hover.
-"use strict";
+// of cards. `glossary()` gives the card names and texts of what is shown ({card id: {name,
+// text}}), so a card names what it does on hover. Shared by the replay viewer and the web client.
+import { el, add, isObj } from "./dom.js";
 
-window.replayCards = (ui) => {
-  const { el, add, glossary } = ui;
+export function createCards(glossary) {
   const SUITS = ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"];
   const SUIT_ABBR = { Moons: "Mo", Suns: "Su", Waves: "Wa", Leaves: "Le", Wyrms: "Wy", Knots: "Kn" };
   const RANK_ABBR = { Ace: "A", Crown: "C", Pawn: "P", Court: "Ct", Excuse: "Ex" };
-  const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
   function suitMark(suit) {
     const known = SUITS.includes(suit);
@@ -87,4 +85,4 @@ window.replayCards = (ui) => {
   }
 
   return { SUITS, card, cardBack, hand, suitMark, glossed };
-};
+}
