@@ -108,7 +108,7 @@ class Writes:
 class Guard(Protocol):
     """Checks and a count that a guarded append's script runs before it writes, decided
     by the caller (service.admission): the recorder passes its keys and arguments to the
-    script `script` of events.scripts and hands back the figures the script reports,
+    script `script` (one of events.scripts) and hands back the figures it reports,
     without knowing what they mean. One Redis only (its keys lie outside the log's slot).
     """
 
@@ -197,7 +197,13 @@ class RedisRecorder:
         self.redis = client
         self.cluster = isinstance(client, RedisCluster)
         self.guards = not self.cluster
-        self.scripts = scripts.on(client)
+        self._scripts: dict[str, Any] = {}  # events.scripts.registered, looked up once
+
+    def _script(self, text: str) -> Any:
+        found = self._scripts.get(text)
+        if found is None:
+            found = self._scripts[text] = scripts.registered(self.redis, text)
+        return found
 
     # --- reading
 
@@ -205,13 +211,13 @@ class RedisRecorder:
         """The load's EVALSHA command, for a caller that sends it in one round trip with
         other commands; `stored` reads its reply."""
         names = (log.events, log.snapshot, log.idem, log.seed)
-        return ("EVALSHA", self.scripts.LOAD.sha, len(names), *names, idem, have)
+        return ("EVALSHA", scripts.sha(scripts.LOAD), len(names), *names, idem, have)
 
     def load(self, log: Log, idem: str = "", have: int = 0) -> Stored:
         """Read the log for a load: from `have` (a version the caller holds, if still in
         the stream) or from the snapshot."""
         names = [log.events, log.snapshot, log.idem, log.seed]
-        return self.stored(self._run(self.scripts.LOAD, names, [idem, have]))
+        return self.stored(self._run(scripts.LOAD, names, [idem, have]))
 
     @staticmethod
     def stored(reply: list[Any]) -> Stored:
@@ -248,7 +254,7 @@ class RedisRecorder:
 
     def save_snapshot(self, log: Log, version: int, blob: bytes) -> None:
         """Store `blob` as the log's snapshot at `version` unless a newer one is there."""
-        self.scripts.SAVE_SNAPSHOT(keys=[log.snapshot], args=[version, blob])
+        self._script(scripts.SAVE_SNAPSHOT)(keys=[log.snapshot], args=[version, blob])
 
     def write(self, writes: Writes) -> None:
         """Run follow-up writes on their own (an append that wrote nothing)."""
@@ -269,7 +275,7 @@ class RedisRecorder:
         args = [q.expected, q.idem, q.result, q.snapshot, q.keep_idem_s, q.owed, len(inside)]
         args += [*words, *encoded]
         if q.guard is None:
-            status, value = self._run(self.scripts.APPEND, names, args)
+            status, value = self._run(scripts.APPEND, names, args)
         else:
             status, value = self._guarded(q.guard, q.at_expected, names, args)
         if status == b"duplicate":
@@ -288,7 +294,7 @@ class RedisRecorder:
             raise GuardFailed()  # the caller takes the unguarded path
         guard_keys, guard_args = guard.keys(), guard.args()
         reply = self._run(
-            getattr(self.scripts, guard.script),
+            guard.script,
             [*guard_keys, *names],
             [*guard_args, at, *args],
         )
@@ -300,9 +306,10 @@ class RedisRecorder:
         guard.report(reply[2:])
         return reply[0], reply[1]
 
-    def _run(self, registered: Any, keys: list[Any], args: list[Any]) -> Any:
-        """Run one of the scripts: in one round trip on one Redis, through redis-py's
-        cluster client (which routes it by its keys) on a cluster."""
+    def _run(self, text: str, keys: list[Any], args: list[Any]) -> Any:
+        """Run script `text` (events.scripts): in one round trip on one Redis, through
+        redis-py's cluster client (which routes it by its keys) on a cluster."""
+        registered = self._script(text)
         if self.cluster:
             return registered(keys=keys, args=args)
         return round_trip.script(self.redis, registered, keys, args)

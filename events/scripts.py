@@ -1,7 +1,5 @@
-"""The Lua scripts of the project, each registered once per Redis client (`on`).
-
-The log's scripts (LOAD, APPEND, APPEND_ADMITTED, SAVE_SNAPSHOT) are run by
-events.recorder; HIT counts a caller's calls (service.limits)."""
+"""Every Lua script marketfold runs (each with the keys it touches listed above it), and
+`registered`, which registers a script once per client."""
 
 from __future__ import annotations
 
@@ -9,6 +7,28 @@ import hashlib
 import weakref
 from functools import cache
 from typing import Any
+
+from redis.commands.core import Script
+
+_REGISTERED: weakref.WeakKeyDictionary[Any, dict[str, Script]] = weakref.WeakKeyDictionary()
+
+
+def registered(client: Any, text: str) -> Script:
+    """Return the script `text` registered on `client` (redis-py's `register_script`: run
+    by its digest, loaded again if the server has forgotten it), once per client."""
+    scripts = _REGISTERED.setdefault(client, {})
+    script = scripts.get(text)
+    if script is None:
+        script = scripts[text] = client.register_script(text)
+    return script
+
+
+@cache
+def sha(text: str) -> str:
+    """Return the digest of script `text`, for an EVALSHA sent by hand (in a batch of
+    commands, where a registered script's call would first ask SCRIPT EXISTS)."""
+    return hashlib.sha1(text.encode()).hexdigest()
+
 
 # KEYS: events stream, snapshot hash, idempotency hash, seed
 # ARGV[1]: idempotency field ("" for none); ARGV[2]: the version of the record the caller
@@ -96,13 +116,10 @@ local function count(key, window)
 end
 """
 # KEYS[1]: the caller's counter. ARGV[1]: the window in ms. Returns {count, ms left}.
-HIT = (
-    _COUNT
-    + """
+HIT = _COUNT + """
 local n, left = count(KEYS[1], ARGV[1])
 return {n, left}
 """
-)
 
 # The append of a caller admitted without a round trip of its own (service.admission, a
 # guard of events.recorder), standalone Redis only (its first keys lie outside the game's
@@ -148,36 +165,57 @@ redis.call('HSET', KEYS[3], ARGV[1], n - 1)
 return n - 1
 """
 
-NAMES = ("LOAD", "APPEND", "HIT", "APPEND_ADMITTED", "SAVE_SNAPSHOT", "TLOG_APPEND")
+# A chat message (service.chat). KEYS: the game's chat stream, the poster's counter.
+# ARGV: message JSON, most per window, window ms, stream cap. Returns {1, id} or
+# {0, ms until the window ends}.
+CHAT_POST = """
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+if n > tonumber(ARGV[2]) then return {0, redis.call('PTTL', KEYS[2])} end
+return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'm', ARGV[1])}
+"""
 
+# A heartbeat (service.outages). KEYS: heartbeat, outages. ARGV: now, threshold, how many
+# to keep. Returns the outage recorded (`<start>:<end>`), or false.
+HEARTBEAT = """
+local raw = redis.call('GET', KEYS[1])
+local last, now = tonumber(raw or ''), tonumber(ARGV[1])
+if last and now <= last then return false end
+redis.call('SET', KEYS[1], ARGV[1])
+if last and now - last > tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[2], now, raw .. ':' .. ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[3]) + 1))
+  return raw .. ':' .. ARGV[1]
+end
+return false
+"""
 
-class Registered:
-    """The scripts registered on one client (redis-py Script objects, run by digest)."""
+# A game filed in the lobby (service.lobby). KEYS: summaries, all, waiting, active,
+# finished, the game's ruleset set.
+# ARGV: game id, version, summary JSON, status, score (creation, ms).
+# Keeps the summary of the highest version; a game in another status (cancelled) leaves
+# every set but keeps its summary, so a late, older write cannot list it again.
+LOBBY_INDEX = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+for i = 3, 5 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+local listed = {waiting = 3, active = 4, finished = 5}
+if listed[ARGV[4]] then
+  redis.call('ZADD', KEYS[listed[ARGV[4]]], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[6], ARGV[1])
+end
+return 1
+"""
 
-    def __init__(self, client: Any):
-        for name in NAMES:
-            setattr(self, name, client.register_script(globals()[name]))
-
-    LOAD: Any
-    APPEND: Any
-    HIT: Any
-    APPEND_ADMITTED: Any
-    SAVE_SNAPSHOT: Any
-    TLOG_APPEND: Any
-
-
-_REGISTERED: weakref.WeakKeyDictionary[Any, Registered] = weakref.WeakKeyDictionary()
-
-
-def on(client: Any) -> Registered:
-    """Return the scripts registered on `client`, registering them the first time."""
-    found = _REGISTERED.get(client)
-    if found is None:
-        found = _REGISTERED[client] = Registered(client)
-    return found
-
-
-@cache
-def sha(name: str) -> str:
-    """Return the digest of script `name`, for an EVALSHA sent by hand."""
-    return hashlib.sha1(globals()[name].encode()).hexdigest()
+# Due work claimed by a sweeper (workers.scheduler). KEYS[1]: the deadline index.
+# ARGV: now, claim-until, batch size.
+CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
+return due
+"""

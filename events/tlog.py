@@ -19,7 +19,7 @@ from events import keys, merkle, scripts
 class PublicLog:
     def __init__(self, client: Any) -> None:
         self.redis = client
-        self._append = scripts.on(client).TLOG_APPEND
+        self._append = client.register_script(scripts.TLOG_APPEND)
         self.tree = merkle.Tree(self._hashes)
 
     def append(self, leaf_id: str, text: str) -> int:

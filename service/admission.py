@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from events import keys
+from events import keys, scripts
 from events.repository import Loaded
 from service import tokens
 from service.limits import Count, Limit, token_counter
@@ -53,7 +53,7 @@ class Admission:
     limit: Limit
     count: Count | None = None
 
-    script = "APPEND_ADMITTED"
+    script = scripts.APPEND_ADMITTED
 
     def keys(self) -> list[str]:
         return [self.token_key, self.counter]

@@ -81,6 +81,23 @@ def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
         boot.scheduler.resolution(rec.game_id, phase)
 
 
+def deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
+    """Write into `then` what an append changes in the deadline index: the deadline of
+    each decision newly owed or given a fresh deadline, and the removal of each decision
+    no longer owed (answered, defaulted, or the game over), so that no expiry job is ever
+    queued for a decision already made."""
+    before, after = {o.key for o in old.owed()}, {o.key for o in new.owed()}
+    changed = after - before
+    if new.extended != old.extended:  # a game.DeadlineExtended
+        changed |= {k for k in after & before if new.deadline(k) != old.deadline(k)}
+    for key in changed:
+        if deadline := new.deadline(key):
+            boot.scheduler.expiry(new.game_id, key, deadline, then)
+    for key in before - after:
+        if old.deadline(key):
+            boot.scheduler.done("expire", new.game_id, key, then)
+
+
 def reschedule(boot: Bootstrap, rec: Record) -> None:
     """Schedule again everything the game needs now: the deadlines of the decisions owed,
     a ready phase's resolution, a finished league game's result. Repeating it is harmless,
@@ -138,11 +155,8 @@ class GameLog:
         crossed = new.version // every > head.version // every
         snapshot = new if crossed or ended else None
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
-        then = Writes()  # the new deadlines, the players' games and feeds
-        fresh = {o.key for o in new.owed()} - {o.key for o in head.state.owed()}
-        for key in fresh:
-            if deadline := new.deadline(key):
-                self.boot.scheduler.expiry(new.game_id, key, deadline, then)
+        then = Writes()  # the deadlines, the players' games and feeds
+        deadlines(self.boot, head.state, new, then)
         inbox.after_append(head.state, new, then)
         guard, self.guard = self.guard, None
         self.boot.store.append(

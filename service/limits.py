@@ -211,7 +211,7 @@ def _batch(boot: Bootstrap, client: Any = None) -> Any:
 def _hit(batch: Any, counter: str, window: int) -> None:
     # EVALSHA by hand, not a registered script's call: a pipeline would first ask SCRIPT
     # EXISTS (one more round trip); a server without it answers NOSCRIPT (`_counted`)
-    batch.execute_command("EVALSHA", scripts.sha("HIT"), 1, counter, window * 1000)
+    batch.execute_command("EVALSHA", scripts.sha(scripts.HIT), 1, counter, window * 1000)
 
 
 def _counted(boot: Bootstrap, reply: Any, counter: str, window: int) -> tuple[int, int]:

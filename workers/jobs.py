@@ -7,6 +7,7 @@ import time
 
 from service import game_commands, league_commands, league_rounds, outages
 from service.bootstrap import Bootstrap
+from service.ports import Status
 
 logger = logging.getLogger(__name__)
 _deps: list[Bootstrap] = []  # this process's, installed by workers.runner.run
@@ -52,9 +53,10 @@ def record_result(league_id: str, game_id: str) -> str:
     return _done("league_result", league_id, game_id, status)
 
 
-def _done(job: str, subject: str, key: str, status: str) -> str:
-    """Take handled work off the deadline index (work run early stays due) and log it."""
-    if status not in ("early", "extended", "postponed"):  # still due later
+def _done(job: str, subject: str, key: str, status: Status) -> str:
+    """Take handled work off the deadline index (work that rescheduled itself stays due)
+    and log it."""
+    if not status.still_due:
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
-    return status
+    return str(status)

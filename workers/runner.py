@@ -99,9 +99,9 @@ def run(deps: bootstrap.Bootstrap, sweeper_boot: bootstrap.Bootstrap, burst: boo
     `sweeper_boot`, connections of its own (both built by cli/compose.py)."""
     install_one_line()
     jobs.use(deps)
-    queue = deps.scheduler.queue
+    queues = deps.scheduler.queues  # work to do now first, then work that fell due
     stop = threading.Event()
-    worker = SimpleWorker([queue], connection=queue.connection)
+    worker = SimpleWorker(queues, connection=queues[0].connection)
     sweeper = threading.Thread(
         target=_sweep_forever,
         args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"]), worker),
