@@ -43,7 +43,7 @@ class ListedScheduler:
     def league_result(self, league_id: str, game_id: str) -> None:
         self.asked.append(("league_result", league_id, game_id))
 
-    def done(self, job: str, subject: str, key: str) -> None:
+    def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
         self.asked.append(("done", job, subject, key))
 
 
