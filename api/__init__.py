@@ -16,10 +16,12 @@ from api import (
     games,
     league_page,
     leagues,
+    offload,
     players,
     replay,
     sse,
     transparency,
+    uploads,
     web,
 )
 from api.context import boot
@@ -52,6 +54,8 @@ def create_app(deps: Bootstrap) -> Flask:
     errors.register(app)
     entry.install(app, cfg)  # the request's context: admitted, or its first round trip
     cors.install(app, cfg)
+    app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
+    offload.install(app, cfg)  # costly views in helper processes
 
     @app.before_request
     def limit_body() -> None:

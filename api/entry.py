@@ -43,6 +43,8 @@ _quiet_until = 0.0  # per process: routes that need no Redis skip their count un
 def install(app: Flask, cfg: dict[str, Any]) -> None:
     """Build every request's context before its view; add the rate-limit headers after."""
     app.extensions["rate_limits"] = counting.Limits.of(cfg)
+    if cfg.get("OFFLOAD_HELPER"):  # api.offload: the serving process counted the call
+        return
     app.before_request(begin)
     app.after_request(limits.headers)
 

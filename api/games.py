@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 from api import auth, entry, present
 from api.context import boot, current
 from api.limits import storeless
+from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
@@ -172,6 +173,7 @@ def export_game(game_id: str):
 
 
 @bp.get("/games/<game_id>/state")
+@offloaded
 def state_at(game_id: str):
     player = auth.caller(boot(), required=False)
     at = number("at", request.args.get("at", ""), least=1)
@@ -180,7 +182,7 @@ def state_at(game_id: str):
 
 
 @bp.post("/verify")
-@storeless
+@offloaded
 def verify_bundle():
     # the file as downloaded, whatever its Content-Type; its shape is checked by the audit
     return proof.verify(boot(), body(game_queries.check_bundle_text, any_type=True))

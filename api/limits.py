@@ -2,7 +2,7 @@
 counted call carries the IETF `RateLimit-Policy` and `RateLimit` headers; a caller over
 its limit gets 429 `rate_limited` with `Retry-After`.
 
-Routes that need no Redis (the rulesets, the audit of a bundle, static files: marked
+Routes that need no Redis (the rulesets, the web client, static files: marked
 with `storeless`) count with the store's quick client (service.bootstrap: it gives up
 within QUICK_TIMEOUT_S), and after a failure skip the count for QUIET_S: a stalled Redis
 never holds them (api.entry)."""

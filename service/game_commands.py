@@ -17,7 +17,7 @@ from events.recorder import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import expiry, loop, outages
+from service import expiry, loop, outages, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
 from service.game_log import GameLog
@@ -53,6 +53,8 @@ def create_game(
     A league's game (`league`: its id, round and table) has a fixed id, so creating it
     again changes nothing."""
     game = ruleset(name)
+    if not league:
+        waiting.check(boot, creator)
     if not game.min_players <= players <= game.max_players:
         span = f"{game.min_players} to {game.max_players}"
         errors = {"players": [f"must be from {span}"]}
@@ -86,6 +88,8 @@ def create_game(
         command={"type": "create"},
     )
     boot.redis.zadd(keys.games(), {game_id: time.time()}, nx=True)
+    if not league:
+        waiting.created(boot, created.record)
     return created
 
 
@@ -98,6 +102,8 @@ def join(boot: Bootstrap, game_id: str, player: dict[str, str], again: bool = Fa
             return "system", []
         return "system", decide.join(rec, player["id"], player["name"], rng)
 
+    if not again:  # a league's seat is not counted
+        waiting.check(boot, player["id"], game_id)
     command = {"type": "join", "player": player["id"], "name": player["name"]}
     log = GameLog(boot, game_id)
     return loop.run(boot, log, decide_join, cause=f"join:{player['id']}", command=command)
