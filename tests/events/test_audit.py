@@ -81,7 +81,10 @@ def test_the_cli_verifies_offline_and_fails_on_tampering(client, gm_bundle, tmp_
 def test_post_verify_returns_the_same_report(client, gm_bundle):
     trusted = signature.keyset(client.get("/v1/keys").get_json())
     same = audit.verify(gm_bundle, trusted).to_json()
-    assert client.post("/v1/verify", json=gm_bundle).get_json() == same
+    answer = client.post("/v1/verify", json=gm_bundle).get_json()
+    stored = answer["checks"].pop()  # the server holds this game: it compares its log too
+    assert stored["name"] == "the same as this server's log" and stored["ok"]
+    assert answer == same
     broken = copy.deepcopy(gm_bundle)
     del broken["events"][3]
     answer = client.post("/v1/verify", json=broken).get_json()
@@ -108,9 +111,15 @@ def test_each_kind_of_tampering_is_named(gm_bundle):
     t["events"][7], t["events"][8] = t["events"][8], t["events"][7]
     assert failing(t) == ("hash chain", 8)
 
-    t = copy.deepcopy(gm_bundle)
+    t = copy.deepcopy(gm_bundle)  # a seed beside the log's: said as such, at game.Ended
     t["seed"] = "00" * 32
-    assert failing(t) == ("seed and random draws", 1)
+    assert failing(t) == ("seed and random draws", len(t["events"]))
+    detail = next(c.detail for c in audit.verify(t).checks if not c.ok)
+    assert detail.startswith("the bundle's seed 0000000000000000... differs from the one")
+
+    t = copy.deepcopy(gm_bundle)  # both seeds replaced: the commitment gives it away
+    t["seed"] = t["events"][-1]["data"]["seed"] = "00" * 32
+    assert failing(reseal(t, len(t["events"]))) == ("seed and random draws", 1)
 
     t = copy.deepcopy(gm_bundle)  # a re-ordered deck, with the chain forged to match
     deck = t["events"][shuffled - 1]["data"]["auction_deck"]
