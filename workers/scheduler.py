@@ -116,6 +116,10 @@ class RqScheduler:
         target = self.redis if pipe is None else pipe
         target.zrem(keys.deadlines(), _member(job, subject, key))
 
+    def pending(self, job: str, subject: str, key: str) -> bool:
+        """Return True while the work is in the index (not handled, not answered)."""
+        return self.redis.zscore(keys.deadlines(), _member(job, subject, key)) is not None
+
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
         claim = scripts.registered(self.redis, scripts.CLAIM_DUE)
