@@ -44,11 +44,12 @@ def create_game(
     options: dict,
     timeout: int | None,
     league: dict[str, Any] | None = None,
+    terms: dict[str, Any] | None = None,
 ) -> Outcome:
     """Create a game waiting for its players; log the seed's commitment, keep the seed.
 
     A league's game (`league`: its id, round and table) has a fixed id, so creating it
-    again changes nothing."""
+    again changes nothing. `terms` (service.tables) are logged as `game.Terms` with it."""
     game = ruleset(name)
     if not game.min_players <= players <= game.max_players:
         span = f"{game.min_players} to {game.max_players}"
@@ -73,7 +74,12 @@ def create_game(
         data["league"] = {k: league[k] for k in ("id", "round", "table")}
 
     def decide_created(rec: Record, rng: Rng):
-        return "system", [] if rec.version else [Event("game.Created", data)]
+        if rec.version:
+            return "system", []
+        return "system", [
+            Event("game.Created", data),
+            *([Event("game.Terms", terms)] * bool(terms)),
+        ]
 
     created = loop.run(
         boot,

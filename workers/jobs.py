@@ -6,7 +6,15 @@ import logging
 import time
 from functools import cache
 
-from service import bootstrap, config, game_commands, league_commands, league_rounds, outages
+from service import (
+    bootstrap,
+    config,
+    game_commands,
+    league_commands,
+    league_rounds,
+    outages,
+    tables,
+)
 from service.bootstrap import Bootstrap
 from workers.scheduler import RqScheduler
 
@@ -25,6 +33,8 @@ def expire(game_id: str, key: str) -> str:
     (service.game_commands.expire). The job beats first, so an outage it ends is on
     record even if it runs before its worker's sweeper has beaten (a job queued before
     the outage)."""
+    if key == tables.LAPSE_KEY:  # a waiting game's reservations run out (service.tables)
+        return _done("expire", game_id, key, tables.lapse(boot(), game_id))
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
     return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
