@@ -15,7 +15,7 @@ from events import codec, decide, keys, times
 from events.store import Admission, Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import loop, outages
+from service import loop, outages, stale_choice
 from service.errors import Invalid
 from service.game_log import GameLog
 from service.loop import Outcome
@@ -129,7 +129,10 @@ def act(
                 f"decision {late[0]!r} was due at {late[1]}; its default is being applied",
                 code="deadline_passed",
             )
-        return decide.act(rec, player_id, action, rng)
+        try:
+            return decide.act(rec, player_id, action, rng)
+        except RuleViolation as refused:  # maybe allowed at the version read (If-Match)
+            raise stale_choice.refine(boot, rec, player_id, action, if_match, refused) from None
 
     return loop.run(
         boot,
