@@ -90,3 +90,18 @@ def test_a_timed_game_is_not_claimed_and_untimed_games_get_a_default_claim_time(
     owing = client.get(f"/v1/games/{untimed}").get_json()["owed"][0]["seat"]
     res = api.post("/v1/games/{id}/claim", untimed, seats[1 - owing]["token"])
     assert res.status_code == 409 and res.get_json()["code"] == "claim_too_early"
+
+
+def test_a_players_abort_of_a_league_game_gives_no_points(client, app):
+    from service import league_commands
+    from tests.leagues.helpers import started_league
+
+    lid, players = started_league(client, app, n=3, rounds=2)
+    gid = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]["game"]
+    seated = {s["player"] for s in client.get(f"/v1/games/{gid}").get_json()["seats"]}
+    player = next(p for p in players if p["id"] in seated)
+    done = client.post(f"/v1/games/{gid}/abort", headers=bearer(player))
+    assert done.status_code == 200 and done.get_json()["result"]["reason"] == "aborted"
+    assert league_commands.record_result(app.extensions["marketfold"], lid, gid) == "recorded"
+    rows = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
+    assert all(row["points"] == 0 for row in rows)

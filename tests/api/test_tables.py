@@ -246,3 +246,19 @@ def test_an_invitation_game_verifies_with_every_answer(api, client, app):
     assert report["ok"], report
     types = [e["type"] for e in client.get(f"/v1/games/{gid}/export").get_json()["events"]]
     assert types[:2] == ["game.Created", "game.Terms"] and "game.InvitationDeclined" in types
+
+
+def test_a_worker_frees_the_held_seats_at_reserved_until(api, client, worker_process):
+    ana, bo, cy = (_register(api, n) for n in ("ana", "bo", "cy"))
+    body = {"ruleset": "gobcon", "players": 2, "invite": [bo["id"]], "join": True, "reserve_s": 1}
+    gid = api.post("/v1/games", "", ana["token"], json=body).get_json()["id"]
+    assert api.post("/v1/games/{id}/join", gid, cy["token"]).status_code == 409  # held for bo
+    worker_process()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        answers = [i["answer"] for i in api.get("/v1/games/{id}", gid).get_json()["invited"]]
+        if answers[1] == "lapsed":
+            break
+        time.sleep(0.2)
+    assert answers == ["accepted", "lapsed"]
+    assert api.post("/v1/games/{id}/join", gid, cy["token"]).status_code == 200

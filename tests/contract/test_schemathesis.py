@@ -33,6 +33,21 @@ JSON_OBJECTS = st.dictionaries(
 schemathesis.openapi.media_type("application/octet-stream", JSON_OBJECTS)
 
 
+HANDLES = itertools.count()
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    """Make each generated handle new: a handle is one player's, so a generated one taken
+    earlier in the run would answer 409 where the first run answered 201 (a different path
+    through the links, which Hypothesis refuses as flaky). Taken handles are tested in
+    tests/api/test_tables.py."""
+    body = case.body
+    if case.operation.path == "/v1/players" and isinstance(body, dict):
+        if isinstance(body.get("handle"), str) and len(body["handle"]) >= 2:
+            case.body = {**body, "handle": f"{body['handle'][:16]}-{next(HANDLES)}"}
+
+
 @pytest.fixture
 def api_schema(redis_url):
     config = {**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "SSE_MAX_S": 1}
@@ -43,19 +58,6 @@ def api_schema(redis_url):
     )
     schema.app = app
     token = app.test_client().post("/v1/players", json={"name": "st"}).get_json()["token"]
-
-    handles = itertools.count()
-
-    @schema.hook
-    def before_call(ctx, case, **kwargs):
-        """Make each generated handle new: a handle is one player's, so a generated one
-        taken earlier in the run would answer 409 where the first run answered 201 (a
-        different path through the links, which Hypothesis refuses as flaky). Taken
-        handles are tested in tests/api/test_tables.py."""
-        body = case.body
-        if case.operation.path == "/v1/players" and isinstance(body, dict):
-            if isinstance(body.get("handle"), str) and len(body["handle"]) >= 2:
-                case.body = {**body, "handle": f"{body['handle'][:16]}-{next(handles)}"}
 
     @schema.auth()
     class Bearer:  # one player's token; schemathesis also tries calls without it (ST401)
