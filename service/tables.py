@@ -27,6 +27,7 @@ from service.errors import Forbidden, Invalid
 from service.game_log import GameLog, load
 from service.loop import Outcome
 from service.players import resolve
+from service.ports import Status
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -142,13 +143,14 @@ def decline(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
     return loop.run(boot, log, decide_decline, cause=f"decline:{player_id}", command=command)
 
 
-def lapse(boot: Bootstrap, game_id: str) -> str:
+def lapse(boot: Bootstrap, game_id: str) -> Status:
     """Free the seats still held once the reservations run out (a worker's job at
-    `reserved_until`); "early" if that time has not come (the job stays due)."""
+    `reserved_until`): APPLIED, NOOP (nothing held any more), or EARLY if that time has
+    not come (the job stays due)."""
     rec = boot.store.load(game_id).record
     if rec.reserved_until and codec.parse_time(rec.reserved_until).timestamp() > time.time():
         boot.scheduler.expiry(game_id, LAPSE_KEY, rec.reserved_until)
-        return "early"
+        return Status.EARLY
     done = loop.run(
         boot,
         GameLog(boot, game_id, body=LAPSE_KEY),
@@ -157,7 +159,7 @@ def lapse(boot: Bootstrap, game_id: str) -> str:
         idem="system:lapse",
         command={"type": "lapse"},
     )
-    return "lapsed" if done.created else "noop"
+    return Status.APPLIED if done.created else Status.NOOP
 
 
 def invitations(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:

@@ -159,7 +159,7 @@ def test_held_seats_lapse_and_the_game_then_opens_to_the_lobby_if_its_creator_ch
     due = deps.redis.zscore("mf:deadlines", f"expire|{gid}|{tables.LAPSE_KEY}")
     assert due is not None and due <= time.time() + 2  # the worker's job is scheduled
     time.sleep(1.1)
-    assert tables.lapse(deps, gid) == "lapsed"
+    assert tables.lapse(deps, gid) == "applied"
     assert tables.lapse(deps, gid) == "noop"
     game = api.get("/v1/games/{id}", gid).get_json()
     assert [(i["player"], i["answer"]) for i in game["invited"]][1] == (bo["id"], "lapsed")
