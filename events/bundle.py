@@ -85,6 +85,7 @@ COMMAND = {
                 "join",
                 "leave",
                 "cancel",
+                "lapse",
                 "act",
                 "expire",
                 "resolve",
@@ -94,7 +95,7 @@ COMMAND = {
                 "abort_early",
                 "claim",
                 "decline",
-                "lapse",
+                "release",
             ]
         },
         "player": {"type": "string"},

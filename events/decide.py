@@ -66,7 +66,7 @@ def decline(rec: Record, player_id: str) -> list[Event]:
     return [Event("game.InvitationDeclined", {"player": player_id})]
 
 
-def lapse(rec: Record) -> list[Event]:
+def release(rec: Record) -> list[Event]:
     """Free every seat still held when the reservations run out (the worker's command at
     `reserved_until`); an unlisted game whose creator chose so is listed in the lobby."""
     pending = rec.reserved()
@@ -89,6 +89,12 @@ def cancel(rec: Record, player_id: str) -> list[Event]:
     if rec.creator != player_id:
         raise RuleViolation("only the game's creator may cancel it", code="not_creator")
     return [Event("game.Cancelled", {"by": player_id})]
+
+
+def lapse(rec: Record) -> list[Event]:
+    """Cancel a game that waited too long for its seats (a worker's command)."""
+    _waiting(rec)
+    return [Event("game.Cancelled", {"by": "system", "reason": "expired"})]
 
 
 def _playing(rec: Record) -> None:
@@ -236,6 +242,8 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return "system", leave(rec, cmd["player"])
     if kind == "cancel":
         return "system", cancel(rec, cmd["player"])
+    if kind == "lapse":
+        return "system", lapse(rec)
     if kind == "expire":
         return "system", expire(rec, cmd["key"], rng)
     if kind == "resolve":
@@ -250,8 +258,8 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return claim(rec, cmd["player"], cmd["at"])
     if kind == "decline":
         return "system", decline(rec, cmd["player"])
-    if kind == "lapse":
-        return "system", lapse(rec)
+    if kind == "release":
+        return "system", release(rec)
     if kind == "extend":
         return "system", extend(rec, cmd["key"], cmd["old"], cmd["new"], cmd["reason"])
     raise ValueError(f"unknown command type {kind!r}")

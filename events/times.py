@@ -107,7 +107,7 @@ class Clock:
                     self.submitted[owed.key] = (seq, moment)
         if cmd.get("type") == "claim" and (when(cmd.get("at")) or moment) > moment:
             self.problems.append((seq, f"event {seq}: a claim dated after its own append"))
-        if cmd.get("type") == "lapse" and rec.reserved_until:
+        if cmd.get("type") == "release" and rec.reserved_until:
             if moment < parse_time(rec.reserved_until):
                 self.problems.append(
                     (seq, f"event {seq}: reservations lapsed before {rec.reserved_until}")

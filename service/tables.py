@@ -154,10 +154,10 @@ def lapse(boot: Bootstrap, game_id: str) -> Status:
     done = loop.run(
         boot,
         GameLog(boot, game_id, body=LAPSE_KEY),
-        lambda r, rng: ("system", decide.lapse(r)),
-        cause=f"lapse-{game_id}",
-        idem="system:lapse",
-        command={"type": "lapse"},
+        lambda r, rng: ("system", decide.release(r)),
+        cause=f"release-{game_id}",
+        idem="system:release",
+        command={"type": "release"},
     )
     return Status.APPLIED if done.created else Status.NOOP
 
