@@ -129,7 +129,10 @@ def post_action(game_id: str):
             admission.recheck()
             auth.caller(boot())
             done = game_commands.act(*args, prefetch.take(game_id))
-    return present.acted(done, player["id"]), 202 if done.pending else 201
+    # the answer carries the caller's next legal actions: a client moves in one call (#34)
+    actions = game_queries.next_actions(boot(), done, player["id"])
+    answer = present.acted(done, player["id"], actions)
+    return answer, 202 if done.pending else 201
 
 
 @bp.post("/games/<game_id>/resign")
