@@ -7,6 +7,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from api import admission, auth, prefetch, present
 from api.context import boot
+from api.limits import storeless
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
@@ -29,11 +30,13 @@ def create_player():
 
 
 @bp.get("/rulesets")
+@storeless
 def list_rulesets():
     return {"rulesets": [present.ruleset(g, lang()) for g in game_queries.rulesets()]}
 
 
 @bp.get("/rulesets/<ruleset>/cards")
+@storeless
 def ruleset_cards(ruleset: str):
     return present.catalogue(game_queries.ruleset(ruleset), lang())
 
@@ -181,6 +184,7 @@ def state_at(game_id: str):
 
 
 @bp.post("/verify")
+@storeless
 def verify_bundle():
     # the file as downloaded, whatever its Content-Type; its shape is checked by the audit
     return audit.verify(body(bundle.check_text, any_type=True)).to_json()

@@ -12,6 +12,7 @@ from html import escape
 from flask import Blueprint, Response
 
 from api.context import boot
+from api.league_present import places, round_status, table_status
 from api.leagues import _league
 from api.replay import POLICY
 from leagues import season, table
@@ -71,27 +72,34 @@ def _page(league: League):
     yield "</body></html>"
 
 
+HEADINGS = {
+    "started": "started",
+    "scheduled": "to come, as paired now",
+    "paused": "on hold while the league is paused",
+    "cancelled": "cancelled: it will not be played",
+}
+
+
 def _round(league: League, number: int, rnd, started: bool):
-    yield f"<section class='round'><h3>Round {number}"
-    yield " (started)</h3>" if started else " (to come, as paired now)</h3>"
+    status, start_at = round_status(league, number)
+    yield f"<section class='round'><h3>Round {number} ({HEADINGS[status]})</h3>"
+    if start_at and not started:
+        yield f"<p class='when'>starts {escape(start_at)}</p>"
     statuses = league_queries.table_statuses(boot(), league, number) if started else {}
-    yield "<table><thead><tr><th>table</th><th>players (by seat)</th><th>game</th></tr></thead>"
-    yield "<tbody>"
+    heads = "<th>table</th><th>players (by seat), with their place once played</th><th>game</th>"
+    yield f"<table><thead><tr>{heads}</tr></thead><tbody>"
     for i, players in enumerate(rnd.tables, start=1):
         game = league.rounds[number].tables[i - 1].game if started else None
-        places = {}
-        if game and (recorded := league.results.get(game)):
-            places = {p["player"]: p["place"] for p in recorded["places"]}
+        placed = {p["player"]: p["place"] for p in places(league, game) or []}
         names = ", ".join(
-            escape(league.members.get(p, p)) + (f" ({places[p]})" if p in places else "")
+            escape(league.members.get(p, p))
+            + (f" (place {placed[p]})" if p in placed else "")
             for p in players
         )
         link = "—"
         if game:
-            link = (
-                f"<a href='/games/{escape(game)}/replay'>replay</a> "
-                f"{escape(statuses.get(game, ''))}"
-            )
+            shown = table_status(league, game, statuses.get(game, ""))
+            link = f"<a href='/games/{escape(game)}/replay'>replay</a> {escape(shown)}"
         yield f"<tr><td>{i}</td><td>{names}</td><td>{link}</td></tr>"
     yield "</tbody></table>"
     if rnd.byes:

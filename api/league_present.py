@@ -14,13 +14,41 @@ def member(league: League, player_id: str) -> dict[str, Any]:
         "league": league.league_id,
         "player": player_id,
         "name": league.members[player_id],
-        "members": len(league.members),
+        "members": len(league.active()),
         "withdrawn_from_round": league.withdrawn.get(player_id),
     }
 
 
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def round_status(league: League, number: int) -> tuple[str, str | None]:
+    """Return a round's status and when it starts: `started`; a round to come is `scheduled`
+    at its due time, or, with no time, `paused` while the league is paused (resuming
+    reschedules it) and `cancelled` once the league is cancelled (it will never start)."""
+    if number in league.rounds:
+        return "started", _iso(league.due(number))
+    if league.cancelled:
+        return "cancelled", None
+    if league.paused:
+        return "paused", None
+    return "scheduled", _iso(league.due(number))
+
+
+def table_status(league: League, game: str, status: str) -> str:
+    """Return a started table's status: the game's, but `aborted` for a game recorded as
+    aborted (it counts for nobody, so it shows no places)."""
+    recorded = league.results.get(game)
+    return "aborted" if recorded and recorded.get("reason") == "aborted" else status
+
+
+def places(league: League, game: str | None) -> list[dict[str, Any]] | None:
+    """Return a game's recorded places, or None (not recorded yet, or aborted)."""
+    recorded = league.results.get(game) if game else None
+    if not recorded or recorded.get("reason") == "aborted":
+        return None
+    return recorded["places"]
 
 
 def league_summary(league: League) -> dict[str, Any]:
@@ -33,7 +61,7 @@ def league_summary(league: League) -> dict[str, Any]:
         "ruleset": s["ruleset"],
         "rounds": s["rounds"],
         "rounds_started": len(league.rounds),
-        "members": len(league.members),
+        "members": len(league.active()),
         "start_at": s["start_at"],
         "created_at": league.created_at,
     }
@@ -70,8 +98,8 @@ def league_json(league: League) -> dict[str, Any]:
         "schedule": [
             {
                 "round": n,
-                "start_at": _iso(league.due(n)),
-                "status": "started" if started else "scheduled",
+                "start_at": round_status(league, n)[1],
+                "status": round_status(league, n)[0],
                 "tables": [
                     {
                         "table": i,
@@ -112,11 +140,15 @@ def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[st
     else:
         tables = [_table(league, t, statuses[t.game]) for t in started.tables]
         byes = list(started.byes)
+    status, start_at = round_status(league, number)
+    if not started:
+        for t in tables:
+            t["status"] = status
     return {
         "league": league.league_id,
         "round": number,
-        "status": "started" if started else "scheduled",
-        "start_at": _iso(league.due(number)),
+        "status": status,
+        "start_at": start_at,
         "started_at": started.started_at if started else None,
         "tables": tables,
         "byes": byes,
@@ -130,11 +162,10 @@ def _players(league: League, players) -> list[dict[str, Any]]:
 
 
 def _table(league: League, t, status: str) -> dict[str, Any]:
-    recorded = league.results.get(t.game)
     return {
         "table": t.number,
         "game": t.game,
-        "status": status,
+        "status": table_status(league, t.game, status),
         "players": _players(league, t.players),
-        "result": recorded["places"] if recorded else None,
+        "result": places(league, t.game),
     }

@@ -134,6 +134,18 @@ CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye
                "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """Return a text cell that a spreadsheet would run as a formula (it starts with = + -
+    @, a tab or a carriage return) behind a `'`, which spreadsheets show as text (OWASP's
+    advice against CSV injection); numbers and other text pass unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 @bp.get("/leagues/<league_id>/standings.csv")
 def league_standings_csv(league_id: str):
     league = _league(league_id)
@@ -141,7 +153,8 @@ def league_standings_csv(league_id: str):
     writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\r\n")
     writer.writeheader()
     for row in table.rows(league):
-        writer.writerow({**row, "withdrawn": "yes" if row["withdrawn"] else "no"})
+        row = {**row, "withdrawn": "yes" if row["withdrawn"] else "no"}
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     name = f'attachment; filename="{league.league_id}-standings.csv"'
     return Response(
         out.getvalue(),

@@ -10,6 +10,11 @@ IETF `RateLimit-Policy` and `RateLimit` headers; a caller over its limit gets 42
 `rate_limited` with `Retry-After`. Limits are configuration: `RATE_LIMIT_TOKEN` and
 `RATE_LIMIT_ANON`, as "<count>/<unit>" or "<count> per <n> <unit>s" (second, minute, hour,
 day).
+
+Routes that need no Redis (the rulesets, the audit of a bundle, static files: marked
+with `storeless`) count with the store's quick client (service.bootstrap: it gives up
+within QUICK_TIMEOUT_S), and after a failure skip the count for QUIET_S: a stalled Redis
+never holds them.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -33,6 +40,21 @@ UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 NOTATION = re.compile(r"^\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$")
 
 HIT_SHA = hashlib.sha1(scripts.HIT.encode()).hexdigest()
+QUIET_S = 1.0  # after the quick count failed, routes that need no Redis skip it this long
+_quiet_until = 0.0  # per process
+
+
+def storeless(view: Callable) -> Callable:
+    """Mark a view that answers without Redis: its rate count must not wait for one."""
+    view.needs_no_store = True  # type: ignore[attr-defined]
+    return view
+
+
+def _needs_no_store() -> bool:
+    if request.endpoint == "static":
+        return True
+    view = current_app.view_functions.get(request.endpoint or "")
+    return bool(getattr(view, "needs_no_store", False))
 
 
 def parse(limit: str) -> tuple[int, int]:
@@ -100,11 +122,13 @@ class _OneTrip(_OneByOne):
         return replies
 
 
-def _batch() -> Any:
-    """Return a batch of calls: in one round trip on one Redis, one by one on a cluster."""
+def _batch(client: Any = None) -> Any:
+    """Return a batch of calls on `client` (the store's by default): in one round trip on
+    one Redis, one by one on a cluster."""
+    client = client or boot().redis
     if boot().store.cluster:
-        return _OneByOne(boot().redis)
-    return _OneTrip(boot().redis)
+        return _OneByOne(client)
+    return _OneTrip(client)
 
 
 def _hit(pipe: Any, key: str, window: int) -> None:
@@ -127,9 +151,9 @@ def token_limit() -> tuple[int, int]:
     return current_app.extensions["rate_limits"][0]
 
 
-def _count_alone(key: str, window: int) -> tuple[int, int]:
+def _count_alone(key: str, window: int, client: Any = None) -> tuple[int, int]:
     """Count one call on counter `key` in a round trip of its own; return (calls, ms left)."""
-    pipe = _batch()
+    pipe = _batch(client)
     _hit(pipe, key, window)
     return _counted(pipe.execute(raise_on_error=False)[0], key, window)
 
@@ -151,12 +175,13 @@ def settle(limit: tuple[int, int], calls: int, left_ms: int) -> None:
         raise Problem(429, "rate_limited", "too many calls; retry later", g.rate[2])
 
 
-def enter() -> None:
-    """The request's first round trip: its token's record, its count and (for the routes
-    that read one) the path's game; refuse it past its limit."""
+def enter(client: Any = None) -> None:
+    """The request's first round trip (on `client`, the store's by default): its token's
+    record, its count and (for the routes that read one) the path's game; refuse it past
+    its limit."""
     token_limit, anon_limit = current_app.extensions["rate_limits"]
     token = auth.bearer()
-    pipe = _batch()
+    pipe = _batch(client)
     limit = anon_limit
     address = "ip:" + (request.remote_addr or "unknown")
     if isinstance(token, str):
@@ -178,10 +203,21 @@ def enter() -> None:
             if player is not None:
                 limit = token_limit
             else:  # an unknown token counts against the address
-                figures = _count_alone(keys.rate(address), anon_limit[1])
+                figures = _count_alone(keys.rate(address), anon_limit[1], client)
     except redis.RedisError:  # a limiter outage must not take the API down; the
         return  # view answers 503 if the store is really gone
     settle(limit, *figures)
+
+
+def enter_quick() -> None:
+    """`enter` for a route that needs no Redis: on the quick client, and not at all for
+    QUIET_S after it failed (the call goes through uncounted, as in any limiter outage)."""
+    global _quiet_until
+    if time.monotonic() < _quiet_until:
+        return
+    enter(boot().quick or boot().redis)
+    if "rate" not in g:  # the count failed: Redis is slow or gone
+        _quiet_until = time.monotonic() + QUIET_S
 
 
 def install(app: Flask, cfg: dict[str, Any]) -> None:
@@ -191,7 +227,11 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
 
     @app.before_request
     def first_round_trip() -> None:
-        if not request.path.startswith(UNLIMITED) and "admission" not in g:
+        if request.path.startswith(UNLIMITED) or "admission" in g:
+            return
+        if _needs_no_store():
+            enter_quick()
+        else:
             enter()
 
     @app.after_request

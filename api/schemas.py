@@ -6,9 +6,30 @@ import unicodedata
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+# Bidirectional embeddings, overrides and isolates: text after one of them is shown in
+# another order ("\u202egnp.exe" reads as "exe.png"), so a name could pass for another.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# characters that draw nothing although their category says letter or symbol
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+INVISIBLE = ("Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me", "Cs", "Co", "Cn")
+
+
+def _visible(c: str) -> bool:
+    return c not in BLANK_LETTERS and unicodedata.category(c) not in INVISIBLE
+
+
+def _readable_name(text: str) -> None:
+    """A name others will read: no control characters, no bidi overrides, and at least
+    one character that shows (not only spaces, zero-width or combining characters)."""
+    _no_control_characters(text)
+    if any(c in BIDI_CONTROLS for c in text):
+        raise ValidationError("must not hold bidirectional overrides (U+202A-202E, U+2066-2069)")
+    if not any(_visible(c) for c in text):
+        raise ValidationError("must hold a visible character (not only blanks or invisible ones)")
+
 
 class PlayerCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _readable_name])
 
 
 class GameCreate(Schema):

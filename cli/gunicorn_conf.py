@@ -35,8 +35,13 @@ def write_problem(sock, status: int, reason: str, message: str) -> None:
     """Write gunicorn's refusal as problem+json (the signature of gunicorn.util.write_error)."""
     from api.errors import problem
 
+    if status == 501 and "transfer" in message.lower():
+        # gunicorn answers a Transfer-Encoding it does not know (`xchunked`) 501; it is a
+        # header this server cannot take, as any other: 400 (docs/reliability.md)
+        status, reason = 400, "Bad Request"
+        message = message or "unsupported Transfer-Encoding"
     code = CODES.get(status, "http_error")
-    if status == 400 and "header" in message.lower():
+    if status == 400 and ("header" in message.lower() or "transfer" in message.lower()):
         code = "invalid_header"
     body, _, _ = problem(status, code, message or reason)
     payload = json.dumps(body).encode()

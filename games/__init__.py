@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from games.archive.gobcon_v1 import GAME as GOBCON_V1
+from games.archive.gobcon_v2 import GAME as GOBCON_V2
+from games.archive.goblin_market_v2 import GAME as GOBLIN_MARKET_V2
 from games.base import Game
 from games.black_market import GAME as BLACK_MARKET
 from games.gobcon import GAME as GOBCON
@@ -24,6 +26,8 @@ REGISTRY: dict[str, Game] = {
 # `rules_version` in the live one.
 ARCHIVE: dict[tuple[str, int], Game] = {
     (GOBCON_V1.id, GOBCON_V1.rules_version): GOBCON_V1,
+    (GOBCON_V2.id, GOBCON_V2.rules_version): GOBCON_V2,
+    (GOBLIN_MARKET_V2.id, GOBLIN_MARKET_V2.rules_version): GOBLIN_MARKET_V2,
 }
 
 

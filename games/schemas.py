@@ -32,7 +32,9 @@ def value_for(schema: dict[str, Any], pick: Picker) -> Any:
         return pick.random() < 0.5
     if kind == "object":
         props = schema.get("properties", {})
-        return {name: value_for(props[name], pick) for name in schema.get("required", props)}
+        needed = schema.get("required", [])
+        chosen = [name for name in props if name in needed or pick.random() < 0.5]
+        return {name: value_for(props[name], pick) for name in chosen}
     if kind == "array" and "allOf" in schema:
         return _capped_list(schema, pick)
     if kind == "array":

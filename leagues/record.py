@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from fractions import Fraction
 from typing import Any
 
 from events.codec import GENESIS, parse_time
@@ -49,12 +50,12 @@ class League:
     withdrawn: dict[str, int] = field(default_factory=dict)  # player -> first round missed
     rounds: dict[int, RoundPlay] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> GameRecorded
-    points: dict[str, float] = field(default_factory=dict)
+    points: dict[str, Fraction] = field(default_factory=dict)  # exact; rounded for display
     games: dict[str, int] = field(default_factory=dict)
     ratings: dict[str, standings.Rating] = field(default_factory=dict)
     wins: dict[str, int] = field(default_factory=dict)  # games won (place 1)
     opponents: dict[str, list[str]] = field(default_factory=dict)  # met in counted games
-    game_points: dict[str, list[float]] = field(default_factory=dict)  # per counted game
+    game_points: dict[str, list[Fraction]] = field(default_factory=dict)  # per counted game
     paused: bool = False
     cancelled: bool = False
     resumed: tuple[int, str] | None = None  # (the first round rescheduled, from when)
@@ -138,14 +139,17 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
 
 def _count_game(league: League, places: list[dict[str, Any]]) -> None:
     table = [p["player"] for p in places]
+    # exact shares (recorded points are rounded to 4 places; sums use the exact values)
+    scale = league.settings.get("points") or standings.DEFAULT_POINTS
+    exact = standings.shares({p["player"]: p["place"] for p in places}, scale)
     for p in places:
         player = p["player"]
-        league.points[player] = round(league.points.get(player, 0) + p["points"], 4)
+        league.points[player] = league.points.get(player, 0) + exact[player]
         league.games[player] = league.games.get(player, 0) + 1
         league.ratings[player] = (p["mu"], p["sigma"])
         league.wins[player] = league.wins.get(player, 0) + (p["place"] == 1)
         league.opponents.setdefault(player, []).extend(o for o in table if o != player)
-        league.game_points.setdefault(player, []).append(p["points"])
+        league.game_points.setdefault(player, []).append(exact[player])
 
 
 def fold_all(league: League, envelopes: list[dict[str, Any]]) -> League:

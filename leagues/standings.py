@@ -9,6 +9,7 @@ places, ties included; the conservative `ordinal` is mu - 3 sigma.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -38,17 +39,25 @@ def ordinal(rating: Rating) -> float:
     return round(rating[0] - 3 * rating[1], 6)
 
 
-def points(places: Mapping[str, int], table: Sequence[float] = DEFAULT_POINTS) -> dict[str, float]:
-    """Return each player's league points for `places` (1, 1, 3, ... with ties)."""
+def shares(
+    places: Mapping[str, int], table: Sequence[float] = DEFAULT_POINTS
+) -> dict[str, Fraction]:
+    """Return each player's exact league points for `places` (1, 1, 3, ... with ties)."""
     tied: dict[int, int] = {}
     for place in places.values():
         tied[place] = tied.get(place, 0) + 1
     out = {}
     for player, place in places.items():
         spans = range(place - 1, place - 1 + tied[place])
-        share = sum(table[k] if k < len(table) else 0 for k in spans) / tied[place]
-        out[player] = round(share, 4)
+        won = sum(Fraction(table[k]) if k < len(table) else Fraction(0) for k in spans)
+        out[player] = won / tied[place]
     return out
+
+
+def points(places: Mapping[str, int], table: Sequence[float] = DEFAULT_POINTS) -> dict[str, float]:
+    """Return each player's league points for `places`, rounded to 4 places (as recorded;
+    sums are taken over `shares`, never over these)."""
+    return {player: round(float(share), 4) for player, share in shares(places, table).items()}
 
 
 def rate(ratings: Mapping[str, Rating], places: Mapping[str, int]) -> dict[str, Rating]:

@@ -10,33 +10,36 @@ Members equal on all four share a rank.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from leagues import standings
 from leagues.record import League
 
 
-def bye_points(league: League, player: str) -> float:
-    """Return what one bye is worth to `player` now."""
+def bye_points(league: League, player: str) -> Fraction:
+    """Return what one bye is worth to `player` now (exactly)."""
     fixed = league.settings.get("bye_points")
     if fixed is not None:
-        return float(fixed)
+        return Fraction(fixed)
     played = league.game_points.get(player, [])
-    return sum(played) / len(played) if played else 0.0
+    return sum(played, Fraction(0)) / len(played) if played else Fraction(0)
 
 
 def rows(league: League) -> list[dict[str, Any]]:
-    """Return every member's row, best first, with `rank`."""
-    out = []
+    """Return every member's row, best first, with `rank`. Points and Buchholz are summed
+    exactly and ranked on the exact sums; the rows show them rounded to 4 places."""
+    out, exact = [], {}
     for p, name in league.members.items():
         mu, sigma = league.rating(p)
         byes = league.byes(p)
-        from_byes = round(byes * bye_points(league, p), 4)
+        from_byes = byes * bye_points(league, p)
+        exact[p] = league.points.get(p, 0) + from_byes
         out.append(
             {
                 "player": p,
                 "name": name,
-                "points": _clean(league.points.get(p, 0) + from_byes),
+                "points": _clean(exact[p]),
                 "games": league.games.get(p, 0),
                 "wins": league.wins.get(p, 0),
                 "byes": byes,
@@ -47,25 +50,27 @@ def rows(league: League) -> list[dict[str, Any]]:
                 "withdrawn": p in league.withdrawn,
             }
         )
-    totals = {r["player"]: r["points"] for r in out}
+    buchholz = {}
     for r in out:
         met = league.opponents.get(r["player"], [])
-        r["buchholz"] = _clean(sum(totals.get(o, 0) for o in met))
-    out.sort(key=lambda r: (*_key(r), r["name"], r["player"]))
+        buchholz[r["player"]] = sum((exact.get(o, Fraction(0)) for o in met), Fraction(0))
+        r["buchholz"] = _clean(buchholz[r["player"]])
+
+    def key(row: dict[str, Any]) -> tuple[Any, ...]:
+        p = row["player"]
+        return (-exact[p], -row["wins"], -buchholz[p], -row["ordinal"])
+
+    out.sort(key=lambda r: (*key(r), r["name"], r["player"]))
     for i, row in enumerate(out):
-        same = i and _key(row) == _key(out[i - 1])
+        same = i and key(row) == key(out[i - 1])
         row["rank"] = out[i - 1]["rank"] if same else i + 1
     return out
 
 
-def _clean(value: float) -> float | int:
+def _clean(value: Fraction | float) -> float | int:
     """Return `value` rounded to 4 places, as an int when whole (3, not 3.0)."""
-    value = round(value, 4)
-    return int(value) if float(value).is_integer() else value
-
-
-def _key(row: dict[str, Any]) -> tuple[float, ...]:
-    return (-row["points"], -row["wins"], -row["buchholz"], -row["ordinal"])
+    value = round(float(value), 4)
+    return int(value) if value.is_integer() else value
 
 
 def place(league: League, player: str) -> int | None:

@@ -18,6 +18,7 @@ from service.fanout import Hub
 from service.ports import Scheduler
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
+QUICK_TIMEOUT_S = 0.4  # /healthz answers 503 within a second of a stalled Redis
 
 
 def _nothing() -> None:
@@ -31,6 +32,9 @@ class Bootstrap:
     store: EventStore
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
+    # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
+    # of routes that need no Redis (a stalled Redis must not hold them)
+    quick: redis.Redis | None = None
     # where a new game's secret seed comes from; tests may replace it on their own app
     # object to replay a known deal (no configuration reaches it)
     new_seed: Callable[[], bytes] = field(default=lambda: secrets.token_bytes(32))
@@ -39,8 +43,8 @@ class Bootstrap:
     before_append: Callable[[], None] = _nothing
 
     def ping(self) -> None:
-        """Raise a redis error unless the store answers."""
-        self.redis.ping()
+        """Raise a redis error unless the store answers within QUICK_TIMEOUT_S."""
+        (self.quick or self.redis).ping()
 
 
 def client(url: str, blocking: bool = True, **options: Any) -> redis.Redis:
@@ -70,13 +74,32 @@ def client(url: str, blocking: bool = True, **options: Any) -> redis.Redis:
 
 def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
     """Build the clients from `cfg` and the scheduler from `scheduler(redis, cfg)`."""
-    store_client = client(cfg["REDIS_URL"], max_connections=int(cfg["REDIS_CONNECTIONS"]))
+    # a stalled Redis (stopped, or its host gone) is a timeout after REDIS_TIMEOUT_S, not
+    # a wait without end (redis-py waits forever by default)
+    wait = float(cfg["REDIS_TIMEOUT_S"])
+    store_client = client(
+        cfg["REDIS_URL"],
+        max_connections=int(cfg["REDIS_CONNECTIONS"]),
+        socket_timeout=wait,
+        socket_connect_timeout=wait,
+    )
     store = EventStore(store_client, snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
     timeout = float(cfg["SSE_HEARTBEAT_S"]) + 10
     # one connection per Redis stream with open event streams in this process (a
     # game or a feed): bounded by the open connections (gunicorn --worker-connections)
     blocking = client(
-        cfg["REDIS_URL"], blocking=False, socket_timeout=timeout, max_connections=1_000_000
+        cfg["REDIS_URL"],
+        blocking=False,
+        socket_timeout=timeout,
+        socket_connect_timeout=wait,
+        max_connections=1_000_000,
     )
     hub = Hub(blocking, float(cfg["SSE_HEARTBEAT_S"]))
-    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub)
+    quick = client(
+        cfg["REDIS_URL"],
+        blocking=False,
+        socket_timeout=QUICK_TIMEOUT_S,
+        socket_connect_timeout=QUICK_TIMEOUT_S,
+        max_connections=64,
+    )
+    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, quick=quick)

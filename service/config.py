@@ -19,6 +19,9 @@ DEFAULTS: dict[str, Any] = {
     # (a plain Redis) when REDIS_URL is a cluster: RQ does not run on a cluster
     "RQ_REDIS_URL": None,
     "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
+    # seconds a Redis command (or a connect) may take before it fails as an outage (503);
+    # the health check and the rate count of routes that need no Redis give up sooner
+    "REDIS_TIMEOUT_S": 2,
     # versions between snapshots: each process holds the newest record of recent games
     # (events.store), so a snapshot serves only a process that has not seen the game
     "SNAPSHOT_EVERY": 10,

@@ -1,4 +1,10 @@
-"""`marketfold worker`: an RQ worker plus a deadline sweeper thread."""
+"""`marketfold worker`: an RQ worker plus a deadline sweeper thread.
+
+A Redis outage is logged one line per failure (`OneLine`), never a traceback per retry;
+and RQ's scheduler child, which exits when Redis stays away longer than its retries,
+is reaped and started again by the sweeper within a sweep (RQ itself looks every ten
+minutes, leaving a zombie meanwhile).
+"""
 
 from __future__ import annotations
 
@@ -15,12 +21,59 @@ from workers.scheduler import RqScheduler
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
-def _sweep_forever(boot: bootstrap.Bootstrap, stop: threading.Event, threshold: float) -> None:
+class OneLine(logging.Filter):
+    """Shorten a log record about Redis being unreachable to one line: RQ logs a whole
+    traceback (in the message or as exc_info) each time its scheduler or worker meets a
+    lost connection."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, REDIS_DOWN):
+            record.msg, record.args = f"{record.getMessage()}: {type(exc).__name__}: {exc}", ()
+            record.exc_info, record.exc_text = None, None
+        elif isinstance(record.msg, str) and "Traceback (most recent call last)" in record.msg:
+            text = record.getMessage()
+            last = text.strip().splitlines()[-1]
+            if last.startswith(
+                ("redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError")
+            ):
+                record.msg, record.args = f"{text.split(chr(10), 1)[0]} {last}", ()
+        return True
+
+
+def install_one_line() -> None:
+    """Put `OneLine` on every handler of the root logger (where RQ's records end)."""
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, OneLine) for f in handler.filters):
+            handler.addFilter(OneLine())
+
+
+def keep_scheduler(worker: SimpleWorker) -> None:
+    """Reap RQ's scheduler child if it has exited (`is_alive` waits for it) and start it
+    again; nothing when this worker runs no scheduler (another one holds the lock)."""
+    scheduler = worker.scheduler
+    process = scheduler._process if scheduler is not None else None
+    if process is None or process.is_alive():
+        return
+    logger.warning("RQ's scheduler exited (code %s); starting it again", process.exitcode)
+    scheduler._process = None
+    scheduler.acquire_locks(auto_start=True)
+
+
+def _sweep_forever(
+    boot: bootstrap.Bootstrap,
+    stop: threading.Event,
+    threshold: float,
+    worker: SimpleWorker | None = None,
+) -> None:
     scheduler, indexed = boot.scheduler, False
     while not stop.is_set():
         try:
+            if worker is not None:
+                keep_scheduler(worker)
             if not indexed:  # games stored before the lobby existed, once per start
                 backfill.run(boot)
                 indexed = True
@@ -28,7 +81,7 @@ def _sweep_forever(boot: bootstrap.Bootstrap, stop: threading.Event, threshold: 
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
                 logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)
             scheduler.sweep(time.time())
-        except redis.ConnectionError as e:  # keep sweeping through a Redis restart
+        except REDIS_DOWN as e:  # keep sweeping through a Redis restart or stall: one line
             logger.warning("deadline sweep: Redis unreachable (%s); retrying", e)
             stop.wait(1.0)
         except Exception:
@@ -40,19 +93,20 @@ def _sweep_forever(boot: bootstrap.Bootstrap, stop: threading.Event, threshold: 
 def run(burst: bool = False) -> None:
     """Run a worker on the configured queue until it is told to stop; its jobs run in this
     process, on `workers.jobs.boot()` (where tests may install a hook first)."""
+    install_one_line()
     queue = jobs.boot().scheduler.queue
     stop = threading.Event()
+    worker = SimpleWorker([queue], connection=queue.connection)
     # the sweeper has connections of its own
     sweeper_boot = bootstrap.connect(config.load(), RqScheduler.connect)
     sweeper = threading.Thread(
         target=_sweep_forever,
-        args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"])),
+        args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"]), worker),
         name="deadline-sweeper",
         daemon=True,
     )
     sweeper.start()
     try:
-        worker = SimpleWorker([queue], connection=queue.connection)
         worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()

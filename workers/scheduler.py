@@ -65,7 +65,10 @@ class RqScheduler:
     def connect(cls, client: redis.Redis, config: dict[str, Any]) -> RqScheduler:
         """Build the scheduler for `client` and the configured queue (a service.bootstrap
         SchedulerFactory)."""
-        rq_client = redis.Redis.from_url(config["RQ_REDIS_URL"], **patient())
+        wait = float(config.get("REDIS_TIMEOUT_S") or 2)  # RQ's worker lengthens its own
+        rq_client = redis.Redis.from_url(
+            config["RQ_REDIS_URL"], socket_timeout=wait, socket_connect_timeout=wait, **patient()
+        )
         return cls(client, Queue(config["QUEUE"], connection=rq_client), config)
 
     def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:

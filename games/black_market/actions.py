@@ -7,7 +7,7 @@ from typing import Any
 from games import shapes
 from games.base import Owed, Seat
 from games.black_market import goods
-from games.black_market.data import COLOURS
+from games.black_market.data import COLOURS, MOST_GOODS
 from games.black_market.selling import best_sale
 from games.black_market.state import (
     ANSWER,
@@ -32,7 +32,8 @@ from games.black_market.state import (
 )
 from games.kit import OVER
 
-MAX_LIST = 60
+# A shape bound only: no game holds more goods, so no cap is put on deals beyond holdings.
+MAX_LIST = MOST_GOODS
 PASS = {"type": "pass"}
 
 

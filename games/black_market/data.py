@@ -61,6 +61,9 @@ TOP_STEP = len(VP_TRACK) - 1
 SETUP_ROWS: tuple[int, ...] = tuple(table()["setup_rows"])
 SETUP_STEPS: tuple[int, ...] = tuple(table()["setup_steps"])
 SUPPLY: dict[int, int] = {int(k): v for k, v in table()["supply"].items()}
+# Every good a game can hold at most (each colour: its supply plus one starting good per
+# player): no list of goods in an action can be longer without exceeding what is held.
+MOST_GOODS = len(COLOURS) * max(supply + players for players, supply in SUPPLY.items())
 SET_POINTS: tuple[int, ...] = tuple(table()["card_set_points"])
 LIMITS: dict[str, int] = dict(table()["limits"])
 CARD_IDS: tuple[str, ...] = tuple(cards())

@@ -129,8 +129,8 @@ def _bid(state: State, seat: Seat) -> list[ActionSpec]:
 def _sell(state: State, seat: Seat) -> list[ActionSpec]:
     best = best_sale(state, seat)
     props = {c: {"type": "integer", "minimum": 0, "maximum": m} for c, m in zip(COLOURS, best)}
-    vp = {"type": "object", "properties": props, "required": list(COLOURS)}
-    vp["additionalProperties"] = False
+    # a colour left out sells nothing (decide reads it as 0), so none is required
+    vp = {"type": "object", "properties": props, "additionalProperties": False}
     count = 1
     for m in best:
         count *= m + 1

@@ -18,6 +18,6 @@ from games.gobcon.state import GAME_ID
 from games.gobcon.view import NAMES, redact, view
 from games.kit import assemble, is_over
 
-GAME = assemble(globals(), rules_version=2)
+GAME = assemble(globals(), rules_version=3)
 
 __all__ = ["GAME"]

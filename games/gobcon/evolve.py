@@ -20,6 +20,7 @@ from games.gobcon.state import (
     NEXT,
     State,
     draw_step,
+    give_candidates,
     start_step,
     update,
 )
@@ -71,7 +72,11 @@ def _logorrea_played(state: State, d: Data) -> State:
     state = with_hand(state, seat, drop(state.hands[seat], card))
     state = to_discard(state, d["replaced"])
     state = update(state, friends=set_at(state.friends, seat, card))
-    return _after_draw(state) if state.phase == DRAW else state
+    if state.phase != DRAW:
+        return state
+    if not state.items[seat] and give_candidates(state, seat):
+        return update(state, phase=LM_PASS)  # handed on at once, before drawing goes on
+    return _after_draw(state)
 
 
 def _turn_started(state: State, d: Data) -> State:

@@ -15,11 +15,14 @@ from games.gobcon.state import (
     EFFECT,
     JOIN,
     REACT,
+    LM_PASS,
     ROLL,
     SETTLE,
     WINDOW,
     State,
+    give_candidates,
     is_logorrea,
+    logorrea_owner,
 )
 from games.kit import OVER, SETUP
 
@@ -64,6 +67,9 @@ def _steps(state: State) -> None:
     for seat, hand in enumerate(state.hands):
         talker = any(is_logorrea(state, c) for c in hand)
         assert not talker or state.phase in (SETUP, DRAW), f"Logorrea-Man kept in hand {seat}"
+    owner = logorrea_owner(state)
+    if owner is not None and not state.items[owner] and give_candidates(state, owner):
+        assert (state.phase, state.active) == (LM_PASS, owner), "Logorrea-Man not handed on"
 
 
 def check_invariants(state: State | None) -> None:

@@ -18,6 +18,6 @@ from games.goblin_market.state import GAME_ID
 from games.goblin_market.view import NAMES, redact, view
 from games.kit import assemble, is_over
 
-GAME = assemble(globals(), rules_version=2)
+GAME = assemble(globals(), rules_version=3)
 
 __all__ = ["GAME"]

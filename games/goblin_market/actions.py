@@ -54,13 +54,27 @@ def least_harmful(state: State, seat: Seat) -> str:
     )
 
 
+def best_split(state: State, seat: Seat) -> dict[str, str]:
+    """Return the split choice that leaves `seat`'s score highest: taking every card, unless
+    one card alone scores more (ties go to taking all; then offer order)."""
+    owned = owned_by(state, seat)
+    best = score_cards(seat, (*owned, *state.offer)).score
+    choice: dict[str, str] = {"type": "take_all"}
+    for card in state.offer:
+        score = score_cards(seat, (*owned, card)).score
+        if score > best:
+            best, choice = score, {"type": "take_one", "card": card}
+    return choice
+
+
 def owed(state: State) -> list[Owed]:
     """Return the one decision the game waits for, if any."""
     key = state.decisions
     if state.phase == BIDDING and state.to_act is not None and can_bid(state, state.to_act):
         return [Owed(state.to_act, "bid", f"bid-{key}", {"type": "pass"})]
     if state.phase == SPLIT_CHOICE and state.winner is not None:
-        return [Owed(state.winner, "split_choice", f"split_choice-{key}", {"type": "take_all"})]
+        default = best_split(state, state.winner)
+        return [Owed(state.winner, "split_choice", f"split_choice-{key}", default)]
     seat = chooser(state) if state.phase == CARD_CHOICE else None
     if seat is not None and state.offer:
         default = {"type": "choose", "card": least_harmful(state, seat)}

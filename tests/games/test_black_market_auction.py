@@ -175,3 +175,14 @@ def test_storage_above_ten_after_selling_is_discarded_by_choice_with_a_default()
     state, events = act(state, (0, {"type": "discard", "goods": ["red", "red"]}))
     assert only(events, "RoundEnded") == [{"round": 1}] and state.phase == PRODUCE
     assert [sum(s) for s in state.storage] == [10, 10, 12]
+
+
+def test_a_sale_may_name_only_the_colours_it_sells():
+    import jsonschema
+
+    state = selling(storage={0: {"red": 9, "blue": 3}})
+    [spec] = GAME.legal(state, 0)
+    assert "required" not in spec.schema["properties"]["vp"]  # a colour left out sells 0
+    for action in (sell(blue=1), sell(), sell(red=1, blue=0)):
+        jsonschema.validate(action, spec.schema)
+        GAME.decide(state, 0, action, NoRng())

@@ -192,3 +192,25 @@ def test_pickle_jars_give_back_one_good_fewer():
     state, events = advance(state, GIVE_BACK)
     assert only(events, "GiveBackOpened") == [{"seats": [0]}]
     assert GAME.owed(state)[0].default == {"type": "give_back", "goods": ["red"]}
+
+
+
+def test_a_deal_side_is_not_capped_at_sixty_goods_only_by_what_its_player_holds():
+    import jsonschema
+
+    storage = {
+        0: {"red": 18, "yellow": 18, "green": 18, "blue": 10},  # 64 goods (six players)
+        1: {"purple": 18, "orange": 18, "blue": 8},
+    }
+    state, _ = trading(6, storage=storage)
+    give = ["red"] * 18 + ["yellow"] * 18 + ["green"] * 18 + ["blue"] * 10
+    deal = propose(give, ["purple"] * 18 + ["orange"] * 18 + ["blue"] * 8)
+    spec = next(s for s in GAME.legal(state, 0) if s.type == "propose")
+    assert spec.schema["properties"]["give"]["maxItems"] == sum(state.storage[0]) == 64
+    jsonschema.validate(deal, spec.schema)
+    state, events = act(state, (0, deal), (1, answer(True)))
+    assert only(events, "DealMade") and state.storage[1][RED] == 18
+    assert sum(state.storage[0]) == 44 and sum(state.storage[1]) == 64
+    too_many = propose([*give, "red"], ["purple"])  # one more good than seat 0 holds
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(too_many, spec.schema)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.gobcon import GAME
 from games.gobcon.cards import default_deck
 from games.rng import Rng
-from tests.games.gobcon_table import names, only, start_turn, table
+from tests.games.gobcon_table import act, names, only, start_turn, table
 
 SEED_DEALING_LOGORREA = b"lm-39"  # with three players, this seed deals Logorrea-Man
 
@@ -34,10 +34,38 @@ def test_logorrea_man_drawn_while_nobody_has_items_is_discarded_at_once():
     assert state.phase == "play" and "LogorreaPassed" not in names(events)
 
 
-def test_logorrea_man_drawn_while_an_opponent_has_items_stays_with_its_drawer():
-    state = table(players=3, items={2: ["dice-bag#1"]}, draw_top=["logorrea-man#1"])
+def test_logorrea_man_drawn_by_a_player_without_items_is_handed_on_at_once():
+    state = table(
+        players=3, items={2: ["dice-bag#1"]}, draw_top=["fan-club#1", "logorrea-man#1"]
+    )
     state, events = start_turn(state, 1)
-    assert "LogorreaLeft" not in names(events) and state.friends[1] == "logorrea-man#1"
+    assert names(events)[:4] == ["TurnStarted", "CardsDrawn", "LogorreaPlayed", "LogorreaPassed"]
+    assert only(events, "LogorreaPassed")[0] == {
+        "seat": 1, "to": 2, "card": "logorrea-man#1", "replaced": None
+    }
+    # the drawer goes on drawing and plays its turn without Logorrea-Man: it may buy an Item
+    assert state.friends[1] is None and state.friends[2] == "logorrea-man#1"
+    assert state.phase == "play" and state.active == 1 and len(state.hands[1]) == 5
+    assert state.items[2] == ("dice-bag#1",)
+
+
+def test_logorrea_man_drawn_without_items_goes_to_the_drawers_choice_among_item_holders():
+    items = {0: ["dice-bag#1"], 2: ["card-sleeves#1"]}
+    state = table(players=3, items=items, draw_top=["logorrea-man#1"])
+    state, events = start_turn(state, 1)
+    assert names(events)[-1] == "LogorreaPlayed" and state.phase == "lm_pass"
+    [decision] = GAME.owed(state)
+    assert (decision.seat, decision.kind, decision.default) == (1, "give", {"type": "give", "seat": 2})
+    state, events = act(state, (1, {"type": "give", "seat": 0}))
+    assert only(events, "LogorreaPassed")[0]["to"] == 0 and state.friends[0] == "logorrea-man#1"
+    assert state.active == 1 and state.phase == "play"
+
+
+def test_logorrea_man_drawn_by_a_player_with_items_stays_with_its_drawer():
+    items = {1: ["dice-bag#1"], 2: ["card-sleeves#1"]}
+    state = table(players=3, items=items, draw_top=["logorrea-man#1"])
+    state, events = start_turn(state, 1)
+    assert "LogorreaPassed" not in names(events) and state.friends[1] == "logorrea-man#1"
 
 
 def test_a_score_at_the_goal_during_setup_ends_the_game_at_once():

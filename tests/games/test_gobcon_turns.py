@@ -117,7 +117,7 @@ def test_logorrea_man_is_played_the_moment_it_is_drawn_replacing_a_friend():
     state = table(
         hands={1: ["dice-bag#1"]},
         friends={1: "the-referee#1"},
-        items={0: ["dice-bag#2"]},
+        items={0: ["dice-bag#2"], 1: ["army-box#1"]},
         draw_top=["logorrea-man#1"],
     )
     state, events = start_turn(state, 1)
@@ -164,9 +164,8 @@ def test_logorrea_man_passes_to_an_opponent_with_items_when_its_owner_has_none_l
 
 
 def test_its_owner_chooses_who_gets_logorrea_man_among_players_with_items():
-    state = table(
-        players=3, friends={0: "logorrea-man#1"}, items={1: ["dice-bag#1"], 2: ["dice-bag#2"]}
-    )
+    items = {0: ["dice-bag#3"], 1: ["dice-bag#1"], 2: ["dice-bag#2"]}
+    state = table(players=3, friends={0: "logorrea-man#1"}, items=items)
     state, _ = start_turn(state, 0)
     owed = GAME.owed(state)[0]
     assert (owed.kind, owed.default) == ("give", {"type": "give", "seat": 1})

@@ -9,8 +9,18 @@ import pytest
 import games
 from games.base import Event, InvalidAction, NotYourTurn, OptionError, RuleViolation
 from games.goblin_market import GAME
+from games.goblin_market.scoring import score_cards
 from games.rng import NoRng, Rng
-from tests.games.goblin_market_table import PASS, TAKE_ALL, act, bid, choose, table, take_one
+from tests.games.goblin_market_table import (
+    PASS,
+    TAKE_ALL,
+    act,
+    bid,
+    choose,
+    only,
+    table,
+    take_one,
+)
 
 THREE_CARDS = ["The Bard", "The Author", "The Desert", "The Origin"]
 
@@ -95,7 +105,10 @@ def test_each_decision_has_a_default_and_a_key_that_changes_once_made():
     assert GAME.owed(state)[0].key != first[0].key
     state, _ = act(state, (1, bid(3)), (2, PASS), (0, PASS))
     split = GAME.owed(state)
-    assert [(o.seat, o.kind, o.default) for o in split] == [(1, "split_choice", TAKE_ALL)]
+    # The Author alone (two suits, both counted) beats all three (six suits, three against)
+    assert [(o.seat, o.kind, o.default) for o in split] == [
+        (1, "split_choice", take_one("The Author"))
+    ]
     state, _ = act(state, (1, take_one("The Desert")))
     pick = GAME.owed(state)
     assert [(o.seat, o.kind, o.default) for o in pick] == [
@@ -138,7 +151,7 @@ def test_the_registry_finds_goblin_market_by_id():
     assert games.get("goblin-market") is GAME and games.REGISTRY["goblin-market"] is GAME
     assert games.get("no-such-game") is None
     assert GAME.names == {"en": "Goblin Market", "es": "El Mercado de los Duendes"}
-    assert (GAME.min_players, GAME.max_players, GAME.rules_version) == (3, 6, 2)
+    assert (GAME.min_players, GAME.max_players, GAME.rules_version) == (3, 6, 3)
     assert GAME.options_schema["additionalProperties"] is False
 
 
@@ -241,3 +254,31 @@ def test_the_card_choice_default_is_the_card_that_leaves_the_choosers_score_high
     assert state.offer == ("The Author", "The Origin")  # The Author would score 0 for seat 0
     [decision] = GAME.owed(state)
     assert (decision.seat, decision.default) == (0, choose("The Origin"))
+
+
+# --- Deadline default of the split choice (RULINGS: the score it leaves, ties to all) ---
+
+ISSUE_33_HAND = ["The Mountain", "The Diplomat", "The Pact", "The Journey", "The Lunatic"]
+
+
+def test_the_split_choice_default_is_the_choice_that_leaves_the_winners_score_highest():
+    offer = ["The Battle", "The Soldier", "The Discovery"]
+    state, _ = table([10, 10, 10], deck_top=["The Huntress", *offer], owned={0: ISSUE_33_HAND})
+    state, _ = act(state, (0, bid(2)), (1, PASS), (2, PASS))
+    [decision] = GAME.owed(state)
+    assert (decision.seat, decision.kind) == (0, "split_choice")
+    # taking all leaves 8 points, The Discovery alone 12: the default keeps The Discovery
+    assert decision.default == take_one("The Discovery")
+    state, events = act(state, (0, decision.default))
+    assert only(events, "CardsTaken") == [{"seat": 0, "cards": ["The Discovery"], "paid": 2}]
+    assert score_cards(0, state.owned[0]).score == 12
+
+
+def test_the_split_choice_default_takes_all_when_no_single_card_scores_more():
+    offer = ["The Battle", "The Soldier", "The Discovery"]
+    state, _ = table([10, 10, 10], deck_top=["The Huntress", *offer])
+    state, _ = act(state, (0, bid(2)), (1, PASS), (2, PASS))
+    taken_all = score_cards(0, offer).score
+    assert taken_all >= max(score_cards(0, [card]).score for card in offer)
+    [decision] = GAME.owed(state)
+    assert decision.default == TAKE_ALL

@@ -67,6 +67,12 @@ def test_pause_holds_new_rounds_and_resume_reschedules_them_from_now(client, app
     time.sleep(2)  # round 2 falls due while paused: it does not start
     assert league_rounds.start_round(deps, lid, 2) == "paused"
     assert 2 not in league_queries.load(deps, lid).rounds
+    # while paused, rounds to come show no start time (resuming reschedules them)
+    held = client.get(f"/v1/leagues/{lid}").get_json()["schedule"]
+    assert [(s["status"], s["start_at"]) for s in held[1:]] == [("paused", None)] * 2
+    two = client.get(f"/v1/leagues/{lid}/rounds/2").get_json()
+    assert (two["status"], two["start_at"]) == ("paused", None)
+    assert {t["status"] for t in two["tables"]} == {"paused"}
     before = in_seconds(0)
     resumed = client.post(f"/v1/leagues/{lid}/resume", headers=bearer(op)).get_json()
     assert resumed["status"] == "running"
@@ -107,6 +113,16 @@ def test_cancel_aborts_running_games_records_them_without_points_and_ends_it(cli
     assert league_commands.record_result(deps, lid, gid) == "recorded"
     rows = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
     assert all(row["points"] == 0 and row["games"] == 0 for row in rows)
+    # the aborted game says so and shows no places; the round to come will never start
+    one = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]
+    assert (one["status"], one["result"]) == ("aborted", None)
+    two = client.get(f"/v1/leagues/{lid}/rounds/2").get_json()
+    assert (two["status"], two["start_at"]) == ("cancelled", None)
+    schedule = client.get(f"/v1/leagues/{lid}").get_json()["schedule"]
+    assert [(s["status"], s["start_at"]) for s in schedule[1:]] == [("cancelled", None)]
+    page = client.get(f"/leagues/{lid}").get_data(as_text=True)
+    assert "Round 2 (cancelled: it will not be played)" in page and "aborted</td>" in page
+    assert "(place " not in page
     assert league_rounds.start_round(deps, lid, 2) == "noop"
     res = client.post(f"/v1/leagues/{lid}/cancel", headers=bearer(op))
     assert res.status_code == 409 and res.get_json()["code"] == "league_over"
@@ -132,6 +148,8 @@ def test_a_member_leaves_or_is_removed_and_resigns_from_their_running_game(clien
     league = client.get(f"/v1/leagues/{lid}").get_json()
     gone = {m["player"] for m in league["members"] if m["withdrawn_from_round"]}
     assert gone == {players[0]["id"], players[1]["id"]}
+    listed = client.get("/v1/leagues").get_json()["leagues"]
+    assert next(x["members"] for x in listed if x["id"] == lid) == 2  # withdrawn not counted
     assert all(
         not {players[0]["id"], players[1]["id"]} & set(t["players"])
         for s in league["schedule"]

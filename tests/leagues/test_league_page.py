@@ -44,7 +44,10 @@ def test_the_standings_page_shows_the_table_rounds_and_replay_links(
     assert [h.text for h in rounds][:2] == ["Round 1 (started)", "Round 2 (to come, as paired now)"]
     links = browser.find_elements(By.CSS_SELECTOR, "section.round a")
     assert [a.get_attribute("href") for a in links] == [f"{live_server}/games/{gid}/replay"]
-    assert "sitting out" in browser.find_element(By.CSS_SELECTOR, "section.round").text
+    first = browser.find_element(By.CSS_SELECTOR, "section.round").text
+    assert "sitting out" in first
+    assert "players (by seat), with their place once played" in first  # the label of "(place n)"
+    assert "(place 1)" in first
     font = browser.execute_script(
         "return getComputedStyle(document.querySelector('th')).backgroundColor"
     )

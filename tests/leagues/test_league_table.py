@@ -121,3 +121,39 @@ def test_an_aborted_game_is_on_record_but_counts_for_nobody():
     league = fold_all(League("l_t"), log)
     assert "g1" in league.results
     assert all(r["points"] == 0 and r["games"] == 0 for r in table.rows(league))
+
+
+def test_points_and_buchholz_are_summed_exactly_and_rounded_only_for_display():
+    # points [1, 0, 0]: a three-way tie is worth 1/3 each (recorded as 0.3333), and byes are
+    # worth each member's average; summed from rounded values, e fell behind c by 0.0001
+    from leagues import standings
+
+    tables = [
+        (["e", "c", "b"], {"e": 1, "b": 2, "c": 3}),
+        (["d", "a", "c"], {"c": 1, "d": 2, "a": 2}),
+        (["a", "d", "c"], {"c": 1, "d": 2, "a": 3}),
+        (["a", "b", "e"], {"a": 1, "b": 1, "e": 1}),
+    ]
+    out = [("league.Created", {**SETTINGS, "points": [1, 0, 0], "rounds": 4})]
+    out += [("league.MemberJoined", {"player": p, "name": p.upper()}) for p in "abcde"]
+    for n, (players, places) in enumerate(tables, start=1):
+        byes = [p for p in "abcde" if p not in players]
+        out.append(_round(n, players, byes, f"g{n}"))
+        pts = standings.points(places, [1, 0, 0])
+        rows = [
+            {"player": p, "seat": i, "place": places[p], "score": 0, "points": pts[p]}
+            | {"mu": 25.0, "sigma": 8.0}
+            for i, p in enumerate(players)
+        ]
+        data = {"game": f"g{n}", "round": n, "table": 1, "places": rows, "reason": "completed"}
+        out.append(("league.GameRecorded", data))
+    log = [
+        {"seq": i, "hash": str(i), "type": kind, "data": data, "at": "2030-01-01T00:00:00Z"}
+        for i, (kind, data) in enumerate(out, start=1)
+    ]
+    rows = _rows(log)
+    # e and c both hold exactly 8/3 points and two wins: Buchholz (exact) puts e first
+    assert rows["e"]["points"] == rows["c"]["points"] == 2.6667
+    assert (rows["e"]["buchholz"], rows["c"]["buchholz"]) == (4.4444, 4.2222)
+    assert (rows["e"]["rank"], rows["c"]["rank"]) == (1, 2)
+    assert rows["b"]["points"] == 0.6667  # 1/3 + two byes of 1/6 each, not 0.6666

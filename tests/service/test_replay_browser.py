@@ -151,6 +151,13 @@ LISTED = """return [...document.querySelectorAll('#events li')].map((li) => {
           li.querySelector('.ev-at').textContent];
 });"""
 BM_AREAS = {"Production", "Storage", "Set aside", "VP space"}
+# Tables of rows drawn past the right edge of their panel (what a reader would see cut off
+# or spilling over the next panel), by their first heading.
+OVERFLOWING = """return [...document.querySelectorAll('#table .panel table.rows')].filter((t) => {
+  const panel = t.closest('.panel').getBoundingClientRect();
+  const box = t.getBoundingClientRect();
+  return box.width > 0 && (box.right > panel.right + 1 || box.left < panel.left - 1);
+}).map((t) => t.querySelector('th') ? t.querySelector('th').textContent : '?');"""
 
 
 def _played(client, app, ruleset: str, players: int, options: dict) -> tuple[str, list[dict]]:
@@ -195,6 +202,7 @@ def test_every_rulesets_replay_is_verified_and_labels_each_event_kind_seat_time_
     if ruleset == "black-market":  # each player's areas are labelled
         row = page.find("#table .seat-row")
         assert BM_AREAS <= {t.text for t in row.find_elements(By.CSS_SELECTOR, ".tally-lbl")}
+        assert browser.execute_script(OVERFLOWING) == []  # the colours table stays in its panel
     page.shot(f"{ruleset}-event")
 
     # every seat's view: the shared table once, then each seat's own part, in a few screens

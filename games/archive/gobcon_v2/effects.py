@@ -1,0 +1,75 @@
+"""What a played card does once its reaction window (if any) has closed without cancelling
+it, and what follows a Special reaching its target (`side_effects`, for answers too)."""
+
+from __future__ import annotations
+
+from games.base import Event, Seat
+from games.archive.gobcon_v2.cards import Card
+from games.archive.gobcon_v2.events import event
+from games.archive.gobcon_v2.evolve import evolve
+from games.archive.gobcon_v2.state import State, logorrea_owner, prohibited
+from games.kit import others
+
+
+def pair_of(state: State, seat: Seat, category: str | None) -> tuple[str, str] | None:
+    """Return a bonus and a malus of `category` both in front of `seat`, if there are."""
+    found: dict[str, str] = {}
+    for inst in state.specials[seat]:
+        card = state.card(inst)
+        if card.category == category and card.kind in ("bonus", "malus"):
+            found.setdefault(card.kind, inst)
+    if "bonus" in found and "malus" in found:
+        return found["bonus"], found["malus"]
+    return None
+
+
+def prohibitions_of(state: State, seat: Seat) -> list[str]:
+    """Return the Prohibition cards in front of `seat`."""
+    return [c for c in state.specials[seat] if state.card(c).kind == "prohibition"]
+
+
+def has_effect(state: State, seat: Seat, card: Card) -> bool:
+    """Return False for a Special that would do nothing now (nothing to remove or cancel)."""
+    if card.kind == "remove_logorrea":
+        return logorrea_owner(state) is not None
+    if card.kind == "lift_prohibitions":
+        return bool(prohibitions_of(state, seat))
+    if card.kind == "cancel":
+        return False  # a cancel only ever answers a card: `checks.answer_has_effect`
+    return True
+
+
+def side_effects(state: State, card: Card, target: Seat) -> list[Event]:
+    """Return what follows a Special reaching `target` (`state` already has it placed)."""
+    if card.kind in ("bonus", "malus"):
+        pair = pair_of(state, target, card.category)
+        if pair:
+            return [event("BonusMalusCancelled", seat=target, bonus=pair[0], malus=pair[1])]
+    if card.kind == "remove_logorrea":
+        owner = logorrea_owner(state)
+        if owner is not None:
+            talker = state.friends[owner]
+            return [event("LogorreaLeft", seat=owner, card=talker, reason="removed")]
+    if card.kind == "lift_prohibitions":
+        cards = prohibitions_of(state, target)
+        if cards:
+            return [event("ProhibitionsLifted", seat=target, cards=cards)]
+    return []
+
+
+def resolve_pending(state: State) -> list[Event]:
+    """Return the events of the pending play taking effect."""
+    seat, inst = state.pending.seat, state.pending.card
+    card = state.card(inst)
+    if card.type == "friend":
+        return [event("FriendJoined", seat=seat, card=inst, replaced=state.friends[seat])]
+    if card.type == "item":
+        return [event("ItemBought", seat=seat, card=inst)]
+    if card.type == "game":
+        eligible = [s for s in others(state, seat) if not prohibited(state, s, card.category)]
+        return [
+            event("GameOpened", seat=seat, card=inst, category=card.category, eligible=eligible)
+        ]
+    target = state.pending.target
+    done = event("SpecialResolved", seat=seat, card=inst, target=target)
+    return [done, *side_effects(evolve(state, done), card, target)]

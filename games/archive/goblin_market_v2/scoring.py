@@ -1,0 +1,82 @@
+"""Final scoring: a player's three biggest suits count for them, the other three against."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import Event, Result, Seat
+from games.decktet import SUITS, cards
+from games.archive.goblin_market_v2.events import event
+from games.archive.goblin_market_v2.state import State, owned_by
+from games.kit import ranked
+
+POSITIVE_SUITS = 3
+
+
+@dataclass(frozen=True)
+class Score:
+    """One player's figures: `score` = `positive` - `negative`; `suits` counts cards per suit."""
+
+    seat: Seat
+    score: int
+    positive: int
+    suits: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the figures as JSON-safe data."""
+        return {
+            "seat": self.seat,
+            "score": self.score,
+            "positive": self.positive,
+            "suits": dict(self.suits),
+        }
+
+
+def suit_counts(owned: Iterable[str]) -> dict[str, int]:
+    """Return how many of the cards `owned` show each suit (a number card counts twice)."""
+    counts = dict.fromkeys(SUITS, 0)
+    table = cards()
+    for card in owned:
+        for suit in table[card].suits:
+            counts[suit] += 1
+    return counts
+
+
+def score_cards(seat: Seat, owned: Iterable[str]) -> Score:
+    """Score a set of cards: top three suits (ties in suit order) plus, the rest minus."""
+    counts = suit_counts(owned)
+    ranked = sorted(SUITS, key=lambda suit: (-counts[suit], SUITS.index(suit)))
+    positive = sum(counts[s] for s in ranked[:POSITIVE_SUITS])
+    negative = sum(counts[s] for s in ranked[POSITIVE_SUITS:])
+    return Score(seat, positive - negative, positive, counts)
+
+
+def scores(state: State) -> list[Score]:
+    """Return every seat's current score, in seating order."""
+    return [score_cards(seat, owned_by(state, seat)) for seat in state.order]
+
+
+def tie_key(state: State, score: Score, top: int) -> tuple[int, ...]:
+    """Return the ranking key: in the en edition a tie for first place (`top` points) is
+    broken by positive points; any other tie, and every tie in es, shares the place."""
+    if state.edition == "en" and score.score == top:
+        return (score.score, score.positive)
+    return (score.score, 0)
+
+
+def result(state: State) -> Result:
+    """Return the standings: most points first, ties as the edition says."""
+    table = scores(state)
+    points = {s.seat: s.score for s in table}
+    top = max(points.values())
+    keys = {s.seat: tie_key(state, s, top) for s in table}
+    detail = {"scores": [s.to_json() for s in table], "edition": state.edition}
+    return ranked(state.order, points, keys, detail)
+
+
+def scored_event(state: State) -> Event:
+    """Build the event that ends the game with the final scores and winners."""
+    res = result(state)
+    return event("GameScored", scores=res.detail["scores"], winners=list(res.winners))
