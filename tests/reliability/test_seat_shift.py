@@ -92,7 +92,9 @@ def test_a_stream_follows_its_caller_to_a_new_seat_after_a_leave(
 ):
     worker_process()
     base, http = live_server, requests.Session()
-    people = [http.post(f"{base}/v1/players", json={"name": f"s{i}"}).json() for i in range(players)]
+    people = [
+        http.post(f"{base}/v1/players", json={"name": f"s{i}"}).json() for i in range(players)
+    ]
     throwaway = http.post(f"{base}/v1/players", json={"name": "x"}).json()
     gid = http.post(
         f"{base}/v1/games", json={"ruleset": ruleset, "players": players}, headers=bearer(people[0])

@@ -40,7 +40,9 @@ def frames(res: requests.Response, until, timeout: float = 20) -> list[dict]:
 def table(base: str, ruleset: str = "goblin-market", players: int = 3) -> tuple[str, dict]:
     """A started game; return its id and {seat: player}."""
     http = requests.Session()
-    people = [http.post(f"{base}/v1/players", json={"name": f"r{i}"}).json() for i in range(players)]
+    people = [
+        http.post(f"{base}/v1/players", json={"name": f"r{i}"}).json() for i in range(players)
+    ]
     body = {"ruleset": ruleset, "players": players, "decision_timeout_s": 600}
     gid = http.post(f"{base}/v1/games", json=body, headers=bearer(people[0])).json()["id"]
     for p in people:
@@ -65,7 +67,11 @@ def test_a_client_resuming_after_your_turn_learns_it_owes_a_decision(live_server
             opening = frames(res, lambda f: len(f) >= 1)[0]
         assert opening["event"] == "owes" and "id" not in opening
         stands = opening["data"]
-        assert (stands["version"], stands["status"], stands["seat"]) == (game["version"], "active", first)
+        assert (stands["version"], stands["status"], stands["seat"]) == (
+            game["version"],
+            "active",
+            first,
+        )
         assert stands["owes"] == [o for o in game["owed"] if o["seat"] == first]
         assert stands["owes"][0]["deadline"] is not None  # when it is due
         assert stands["owed"] == game["owed"]
@@ -91,9 +97,10 @@ def test_a_feed_starts_with_the_callers_open_turns(live_server):
         assert opening["event"] == "turns" and "id" not in opening
         turns = opening["data"]["turns"]
         assert len(turns) == expected and opening["data"]["player"] == player["id"]
-        assert turns == requests.get(f"{base}/v1/players/me/turns", headers=bearer(player)).json()[
-            "turns"
-        ]
+        assert (
+            turns
+            == requests.get(f"{base}/v1/players/me/turns", headers=bearer(player)).json()["turns"]
+        )
         if expected:
             assert (turns[0]["game"], turns[0]["version"]) == (gid, game["version"])
 
