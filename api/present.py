@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from events.record import Record
-from events.redact import redact
 from games.base import ActionSpec, Game
 from service import game_queries
 from service.game_log import owed
+from service.game_queries import Record
 from service.loop import Outcome
 
 LANGS = ("en", "es")
@@ -51,11 +50,6 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "owed": owed(rec),
         "result": rec.result,
     }
-
-
-def events(rec: Record, envelopes: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """Return envelopes redacted for `seat`."""
-    return [redact(env, rec, seat) for env in envelopes]
 
 
 def ruleset(game: Game, lang: str) -> dict[str, Any]:
@@ -134,7 +128,7 @@ def acted(
     them, who owes what, whether a simultaneous phase is still pending, and (`actions`,
     for POST .../actions) what the caller may do next, so that it moves in one call."""
     seat = done.record.seat_of(player_id)
-    events_ = events(done.record, done.envelopes, seat)
+    events_ = game_queries.redacted(done.record, done.envelopes, seat)
     answer = {"version": done.version, "events": events_, "owed": done.owed}
     answer["pending"] = done.pending
     if actions is not None:

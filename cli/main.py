@@ -60,9 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo":
         return demo(args)
     if args.command == "worker":
-        from workers import runner
+        from cli import compose
 
-        runner.run(burst=args.burst)
+        compose.run_worker(burst=args.burst)
         return 0
     return serve(args)
 

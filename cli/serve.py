@@ -32,7 +32,7 @@ def gunicorn_argv(
     processes: int = 2,
     connections: int = 2000,
     log_level: str = "warning",
-    app: str = "api.wsgi:app",
+    app: str = "cli.wsgi:app",
 ) -> list[str]:
     """Return the command line that serves `app`: gunicorn with gevent workers, so a
     request waits on I/O without holding a thread and open event streams cost a greenlet

@@ -63,11 +63,18 @@ def _parse(value: str) -> Any:
 
 def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """Return DEFAULTS overridden by `KEY` or `MARKETFOLD_KEY` variables."""
-    out = dict(DEFAULTS)
+    settings: dict[str, Any] = {}
     for key in DEFAULTS:
         for name in (key, PREFIX + key):
             if name in environ:
-                out[key] = _parse(environ[name])
+                settings[key] = _parse(environ[name])
+    return resolve(settings)
+
+
+def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return DEFAULTS overridden by `settings` (values, not text), with the settings that
+    follow from others filled in; the environment is not read."""
+    out = {**DEFAULTS, **settings}
     if is_cluster(out["REDIS_URL"]) and not out["RQ_REDIS_URL"]:
         raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]

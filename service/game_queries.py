@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import audit, decide
+from events import audit, bundle, decide
 from events.record import Record, fold_all
 from events.redact import redact
 from events.store import Loaded
@@ -19,9 +19,13 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 __all__ = [
+    "Record",
+    "check_bundle_text",
+    "events",
     "exists",
     "export",
     "history",
+    "redacted",
     "legal",
     "load",
     "next_actions",
@@ -30,6 +34,7 @@ __all__ = [
     "seat",
     "shown_actions",
     "state_at",
+    "verify",
 ]
 
 
@@ -92,6 +97,20 @@ def history(boot: Bootstrap, game_id: str, after: int) -> tuple[Record, list[dic
     return rec, envelopes
 
 
+def events(
+    boot: Bootstrap, game_id: str, after: int, player: dict[str, str] | None
+) -> tuple[Record, list[dict[str, Any]]]:
+    """Return the game and its envelopes after seq `after`, redacted for the caller."""
+    rec, envelopes = history(boot, game_id, after)
+    return rec, redacted(rec, envelopes, seat(rec, player))
+
+
+def redacted(rec: Record, envelopes: list[dict[str, Any]], viewer: int | None) -> list[dict]:
+    """Return `envelopes` of the game `rec` as seat `viewer` (None: a spectator) may see
+    them now (events.redact)."""
+    return [redact(env, rec, viewer) for env in envelopes]
+
+
 def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict[str, Any]:
     """Return the game's bundle for `marketfold verify`, as the caller may see it: a game
     in play goes to its players only."""
@@ -113,3 +132,13 @@ def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:
         errors = {"at": [f"must be at most {now.version}"]}
         raise Invalid("invalid_query", f"the game has {now.version} events", errors=errors)
     return now, fold_all(Record(game_id), boot.store.read(game_id, 0, at))
+
+
+def check_bundle_text(raw: bytes) -> None:
+    """Refuse a file too costly to decode as a bundle, before decoding it (BundleError)."""
+    bundle.check_text(raw)
+
+
+def verify(exported: Any) -> dict[str, Any]:
+    """Check an exported game offline (docs/audit.md); return the report as JSON."""
+    return audit.verify(exported).to_json()

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import cache
 
-from service import bootstrap, config, game_commands, league_commands, league_rounds, outages
+from service import game_commands, league_commands, league_rounds, outages
 from service.bootstrap import Bootstrap
-from workers.scheduler import RqScheduler
 
 logger = logging.getLogger(__name__)
+_deps: list[Bootstrap] = []  # this process's, installed by workers.runner.run
 
 
-@cache
+def use(deps: Bootstrap) -> None:
+    """Run this process's jobs on `deps` (built by the composition root, cli/compose.py)."""
+    _deps[:] = [deps]
+
+
 def boot() -> Bootstrap:
-    """Return this process's bootstrap object, built once from the environment."""
-    return bootstrap.connect(config.load(), RqScheduler.connect)
+    """Return the dependencies this process's jobs run on."""
+    if not _deps:
+        raise RuntimeError("no dependencies installed: jobs run in `marketfold worker`")
+    return _deps[0]
 
 
 def expire(game_id: str, key: str) -> str:

@@ -15,9 +15,8 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import backfill, bootstrap, config, outages
+from service import backfill, bootstrap, outages
 from workers import jobs
-from workers.scheduler import RqScheduler
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
@@ -90,15 +89,15 @@ def _sweep_forever(
         stop.wait(SWEEP_EVERY_S)
 
 
-def run(burst: bool = False) -> None:
+def run(deps: bootstrap.Bootstrap, sweeper_boot: bootstrap.Bootstrap, burst: bool = False) -> None:
     """Run a worker on the configured queue until it is told to stop; its jobs run in this
-    process, on `workers.jobs.boot()` (where tests may install a hook first)."""
+    process, on `deps` (where tests may install a hook first), and the deadline sweeper on
+    `sweeper_boot`, connections of its own (both built by cli/compose.py)."""
     install_one_line()
-    queue = jobs.boot().scheduler.queue
+    jobs.use(deps)
+    queue = deps.scheduler.queue
     stop = threading.Event()
     worker = SimpleWorker([queue], connection=queue.connection)
-    # the sweeper has connections of its own
-    sweeper_boot = bootstrap.connect(config.load(), RqScheduler.connect)
     sweeper = threading.Thread(
         target=_sweep_forever,
         args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"]), worker),

@@ -10,8 +10,8 @@ import pytest
 
 from events import audit
 from games.rng import commitment
-from tests.events.test_audit import reseal
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
+from tests.events.bundles import reseal
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
 
@@ -20,7 +20,7 @@ DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
 def finished(redis_server):
     """One finished Goblin Market game with a time control, exported (shared read-only)."""
 
-    from api import create_app
+    from cli.compose import create_app
     from tests.conftest import TEST_CONFIG
 
     app = create_app(

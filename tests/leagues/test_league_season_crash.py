@@ -17,15 +17,15 @@ import time
 import pytest
 import requests
 
-from api import create_app
+from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from events import audit
 from events.codec import parse_time
 from events.record import Record, fold
 from service import league_queries, outages
+from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
 from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator, wait_for
-from tests.service.helpers import bearer, new_players
 
 RULESETS = {
     "goblin-market": {},
