@@ -23,7 +23,7 @@ from events.record import FINISHED, Record, fold_all
 from events.redact import redact
 from events.store import EventStore
 from tests.reliability import hidden
-from tests.service.helpers import bearer, random_action
+from tests.api.helpers import bearer, random_action
 
 MOVES = 40  # enough for every ruleset to deal its secrets and play a few of them
 GAMES = [("goblin-market", 4), ("sorcerous-futures", 4), ("black-market", 3), ("gobcon", 3)]

@@ -16,7 +16,7 @@ import time
 
 import requests
 
-from tests.service.helpers import bearer
+from tests.api.helpers import bearer
 
 
 def frames(res: requests.Response, until, timeout: float = 20) -> list[dict]:
