@@ -6,19 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, Response, request
-from flask_swagger_ui import get_swaggerui_blueprint
 
 from api import (
-    admission,
     chat,
+    cors,
+    docs_ui,
+    entry,
     errors,
     games,
     league_page,
     leagues,
-    limits,
+    offload,
     players,
     replay,
     sse,
+    transparency,
+    uploads,
     web,
 )
 from api.context import boot
@@ -40,18 +43,19 @@ def create_app(deps: Bootstrap) -> Flask:
     app.extensions["marketfold"] = deps
     app.register_blueprint(games.bp)
     app.register_blueprint(sse.bp)
+    app.register_blueprint(transparency.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(chat.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
     app.register_blueprint(web.bp)
-    app.register_blueprint(
-        get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
-    )
+    app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
-    admission.install(app)  # before the limiter: an admitted action skips its round trip
-    limits.install(app, cfg)
+    entry.install(app, cfg)  # the request's context: admitted, or its first round trip
+    cors.install(app, cfg)
+    app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
+    offload.install(app, cfg)  # costly views in helper processes
 
     @app.before_request
     def limit_body() -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from events import binding, codec, decide, ending, envelope
+from events import binding, codec, decide, ending, envelope, signature, transparency
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
 from events.record import Record, fold
@@ -40,6 +41,7 @@ class Report:
     game_id: str
     events: int
     checks: list[Check] = field(default_factory=list)
+    signed_by: str | None = None  # the trusted key that signed it, when keys were given
 
     @property
     def ok(self) -> bool:
@@ -51,6 +53,7 @@ class Report:
             "game": self.game_id,
             "events": self.events,
             "ok": self.ok,
+            "signed_by": self.signed_by,
             "checks": [
                 {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
             ],
@@ -87,10 +90,19 @@ def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) ->
     }
 
 
-def verify(data: dict[str, Any]) -> Report:
+def verify(
+    data: dict[str, Any],
+    trusted: Mapping[str, Any] | None = None,
+    seen: Mapping[str, Any] | None = None,
+    consistency: list[str] | None = None,
+) -> Report:
     """Check a bundle: hash chain, seed and draws, every command decided again, result,
-    the header against the log, and the times. A bundle not of the published shape, or
-    beyond its bounds, raises BundleError."""
+    the header against the log, and the times. With `trusted` keys ({kid: public key}),
+    also that one of them signed it (events.signature) and that its leaves are in a
+    signed tree head of the public log of games (events.transparency); with a tree head
+    or receipt `seen` earlier, that the bundle's head extends it (`consistency`: the
+    RFC 9162 proof between the two, hex) and its leaves are the ones seen. A bundle not
+    of the published shape, or beyond its bounds, raises BundleError."""
     check_shape(data)
     events = data.get("events") or []
     header = data.get("game") if isinstance(data.get("game"), dict) else {}
@@ -99,6 +111,8 @@ def verify(data: dict[str, Any]) -> Report:
     replay, result = Check("every command decided again"), Check("final result recounted")
     bound, times = Check("header bound to the log"), Check("times and deadlines")
     report.checks = [chain, seed_check, replay, result, bound, times]
+    if trusted is not None:
+        _check_proof(data, trusted, seen, consistency, report)
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report
@@ -119,6 +133,33 @@ def verify(data: dict[str, Any]) -> Report:
             check.fail(None, "not checked: the chain or the seed failed")
     _check_times(clock, times, replay.ok and chain.ok and seed is not None)
     return report
+
+
+def _check_proof(data, trusted, seen, consistency, report: Report) -> None:
+    """The checks that need trusted keys: the signature, the public log, a head seen."""
+    signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
+    report.checks += [signed, logged]
+    report.signed_by, found = signature.check(data, trusted)
+    if report.signed_by is None:
+        signed.fail(None, found)
+    else:
+        signed.detail = found
+    events = data.get("events") or []
+    ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
+    if not ok:
+        logged.fail(None, found)
+        return
+    logged.detail = found
+    if seen is not None:
+        before = Check(transparency.SEEN)
+        report.checks.append(before)
+        ok, found = transparency.check_seen(
+            events, data["transparency"], seen, consistency, trusted
+        )
+        if ok:
+            before.detail = found
+        else:
+            before.fail(None, found)
 
 
 def _check_times(clock: Clock, check: Check, replayed: bool) -> None:
@@ -152,9 +193,17 @@ def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check
         check.fail(1, "the first event is not game.Created with a seed commitment")
         return None
     ended = events[-1] if events[-1].get("type") == "game.Ended" else None
-    revealed = data.get("seed") or (ended or {}).get("data", {}).get("seed")
+    in_ended = (ended or {}).get("data", {}).get("seed")
+    revealed = data.get("seed") or in_ended
     if not revealed:
-        check.fail(None, "no seed revealed: the game is not finished")
+        check.fail(None, f"no seed revealed: {_unfinished(data, events)}")
+        return None
+    if ended and in_ended != revealed:
+        check.fail(
+            ended["seq"],
+            f"the bundle's seed {_short(revealed)} differs from the one game.Ended reveals "
+            f"(event {ended['seq']}: {_short(in_ended)})",
+        )
         return None
     try:
         seed = bytes.fromhex(revealed)
@@ -166,10 +215,20 @@ def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check
     if expected != committed:
         check.fail(1, "the revealed seed does not match the commitment logged at creation")
         return None
-    if ended and ended["data"].get("seed") != revealed:
-        check.fail(ended["seq"], "game.Ended reveals another seed than the bundle")
-        return None
     return seed
+
+
+def _unfinished(data: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    """Say where a log without game.Ended stops, and what its header claims."""
+    header = data.get("game") if isinstance(data.get("game"), dict) else {}
+    claims = header.get("status"), header.get("version")
+    said = f" (its header says {claims[0]}, {claims[1]} events)" if claims[0] == "finished" else ""
+    return f"the bundle ends at event {len(events)}, before the game did{said}"
+
+
+def _short(text: Any) -> str:
+    text = str(text)
+    return text if len(text) <= 20 else text[:16] + "..."
 
 
 def _groups(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -199,8 +258,12 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
             rec = fold(rec, first)
             continue
         clock.command(rec, first)
-        if first.get("draws", [draws])[0] != draws:
-            seed_check.fail(first["seq"], f"draws should continue from {draws}")
+        if (start := first.get("draws", [draws])[0]) != draws:
+            seed_check.fail(
+                first["seq"],
+                f"event {first['seq']}: its draws start at draw {start}, but the command before "
+                f"it ended at draw {draws}: each command's draws continue from the last",
+            )
         expected = _expected(rec, cmd, seed, first, replay)
         if expected is None:
             return result.fail(None, "not checked: the replay stopped")
@@ -233,7 +296,17 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     start = rec.draws
     try:
         actor, evs = decide.command(rec, cmd, rng)
-    except (RuleViolation, decide.NotSeated, KeyError, ValueError) as e:
+    except decide.NotSeated as e:
+        seat = first.get("actor")
+        holder = next((s for s in rec.seats if s.seat == seat), None)
+        held = f"seat {seat} is {holder.player} ({holder.name})" if holder else f"no seat {seat}"
+        replay.fail(
+            first["seq"],
+            f"the {cmd.get('type')} command names player {e}, who is not seated in this game; "
+            f"its events are by seat {seat}, and {held}",
+        )
+        return None
+    except (RuleViolation, KeyError, ValueError) as e:
         replay.fail(first["seq"], f"the rules refuse this {cmd.get('type')} command: {e}")
         return None
     built = envelope.build(evs, rec.version, actor, "", "")
@@ -281,4 +354,3 @@ def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
 
 def _json(value: Any) -> Any:
     return json.loads(codec.canonical(value))
-

@@ -1,4 +1,34 @@
-"""Lua scripts run by the store: each touches the keys of one game only."""
+"""Every Lua script marketfold runs (each with the keys it touches listed above it), and
+`registered`, which registers a script once per client."""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from functools import cache
+from typing import Any
+
+from redis.commands.core import Script
+
+_REGISTERED: weakref.WeakKeyDictionary[Any, dict[str, Script]] = weakref.WeakKeyDictionary()
+
+
+def registered(client: Any, text: str) -> Script:
+    """Return the script `text` registered on `client` (redis-py's `register_script`: run
+    by its digest, loaded again if the server has forgotten it), once per client."""
+    scripts = _REGISTERED.setdefault(client, {})
+    script = scripts.get(text)
+    if script is None:
+        script = scripts[text] = client.register_script(text)
+    return script
+
+
+@cache
+def sha(text: str) -> str:
+    """Return the digest of script `text`, for an EVALSHA sent by hand (in a batch of
+    commands, where a registered script's call would first ask SCRIPT EXISTS)."""
+    return hashlib.sha1(text.encode()).hexdigest()
+
 
 # KEYS: events stream, snapshot hash, idempotency hash, seed
 # ARGV[1]: idempotency field ("" for none); ARGV[2]: the version of the record the caller
@@ -33,7 +63,7 @@ return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 # until a later append sets it); ARGV[6]: who owes what right after these events (JSON,
 # "" for none), stored beside the last event as field `o` (outside the hashed envelope,
 # for event streams); ARGV[7]: how many follow-up commands come next, each as its word
-# count then its words (deadline index, inboxes: events.store.Writes); then the encoded
+# count then its words (deadline index, inboxes: events.recorder.Writes); then the encoded
 # events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 _APPEND_BODY = """
@@ -68,7 +98,7 @@ end
 """
 APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
 
-# A rate counter (api.limits): count one call on `key` in a fixed window of `window` ms
+# A rate counter (service.limits): count one call on `key` in a fixed window of `window` ms
 # started by the window's first call; return the count and the ms left. The counter is
 # kept out of the AOF and replicas (REPL_NONE): a count is worth no fsync (with
 # appendfsync always, one per request), and a restart merely opens new windows.
@@ -91,14 +121,15 @@ local n, left = count(KEYS[1], ARGV[1])
 return {n, left}
 """
 
-# The append of a caller admitted without a round trip of its own (events.store.Admission),
-# standalone Redis only (its first keys lie outside the game's slot).
+# The append of a caller admitted without a round trip of its own (service.admission, a
+# guard of events.recorder), standalone Redis only (its first keys lie outside the game's
+# slot).
 # KEYS[1]: a key that must still hold ARGV[1] (the caller's token record); KEYS[2]: the
 # caller's rate counter, counted as HIT counts within ARGV[2] ms and refused past
 # ARGV[3] calls; ARGV[4]: the entry the caller holds at the expected version (the record
 # it decided on is of this log); then APPEND's keys and arguments.
-# Returns {'recheck'} (nothing counted or written) | {'limited', n, ms left} (nothing
-# written) | APPEND's answer followed by n and ms left.
+# Returns {'recheck'} (nothing counted or written) | {'refused', n, ms left} (past the
+# limit, nothing written) | APPEND's answer followed by n and ms left.
 APPEND_ADMITTED = (
     _APPEND_BODY
     + _COUNT
@@ -107,7 +138,7 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'recheck'} end
 local at = redis.call('XRANGE', KEYS[3], ARGV[5] .. '-0', ARGV[5] .. '-0')
 if ARGV[5] ~= '0' and (#at == 0 or at[1][2][2] ~= ARGV[4]) then return {'recheck'} end
 local n, left = count(KEYS[2], ARGV[2])
-if n > tonumber(ARGV[3]) then return {'limited', n, left} end
+if n > tonumber(ARGV[3]) then return {'refused', n, left} end
 local out = append({unpack(KEYS, 3)}, {unpack(ARGV, 5)})
 out[3], out[4] = n, left
 return out
@@ -120,6 +151,73 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'version')) or 0
 if tonumber(ARGV[1]) <= v then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2])
 return 1
+"""
+
+# The public log of games (events/tlog.py). KEYS: leaf hashes, leaf texts, leaf ids.
+# ARGV[1]: the leaf's id (`<game>:<kind>`); ARGV[2]: its hash; ARGV[3]: its text.
+# Appends the leaf unless a leaf of that id is logged already; returns its index either way.
+TLOG_APPEND = """
+local at = redis.call('HGET', KEYS[3], ARGV[1])
+if at then return tonumber(at) end
+local n = redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], n - 1)
+return n - 1
+"""
+
+# A chat message (service.chat). KEYS: the game's chat stream, the poster's counter.
+# ARGV: message JSON, most per window, window ms, stream cap. Returns {1, id} or
+# {0, ms until the window ends}.
+CHAT_POST = """
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+if n > tonumber(ARGV[2]) then return {0, redis.call('PTTL', KEYS[2])} end
+return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'm', ARGV[1])}
+"""
+
+# A heartbeat (service.outages). KEYS: heartbeat, outages. ARGV: now, threshold, how many
+# to keep. Returns the outage recorded (`<start>:<end>`), or false.
+HEARTBEAT = """
+local raw = redis.call('GET', KEYS[1])
+local last, now = tonumber(raw or ''), tonumber(ARGV[1])
+if last and now <= last then return false end
+redis.call('SET', KEYS[1], ARGV[1])
+if last and now - last > tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[2], now, raw .. ':' .. ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[3]) + 1))
+  return raw .. ':' .. ARGV[1]
+end
+return false
+"""
+
+# A game filed in the lobby (service.lobby). KEYS: summaries, all, waiting, active,
+# finished, the game's ruleset set.
+# ARGV: game id, version, summary JSON, status, score (creation, ms).
+# Keeps the summary of the highest version; a game in another status (cancelled) leaves
+# every set but keeps its summary, so a late, older write cannot list it again.
+LOBBY_INDEX = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+for i = 3, 5 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+local listed = {waiting = 3, active = 4, finished = 5}
+if listed[ARGV[4]] then
+  redis.call('ZADD', KEYS[listed[ARGV[4]]], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[6], ARGV[1])
+end
+return 1
+"""
+
+# Due work claimed by a sweeper (workers.scheduler). KEYS[1]: the deadline index.
+# ARGV: now, claim-until, batch size.
+CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
+return due
 """
 
 # An event stream's place against its caller's cap (service.stream_slots).

@@ -12,7 +12,9 @@ from typing import Any
 
 import redis
 
-from events.store import EventStore
+from events.recorder import RedisRecorder
+from events.repository import GameRepository
+from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
@@ -29,9 +31,10 @@ def _nothing() -> None:
 class Bootstrap:
     config: dict[str, Any]
     redis: redis.Redis
-    store: EventStore
+    store: GameRepository  # the games, loaded through `store.recorder`
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
+    tlog: PublicLog  # the public log of games (service/transparency.py)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -83,7 +86,7 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_timeout=wait,
         socket_connect_timeout=wait,
     )
-    store = EventStore(store_client, snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
+    store = GameRepository(RedisRecorder(store_client), snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
     timeout = float(cfg["SSE_HEARTBEAT_S"]) + 10
     # one connection per Redis stream with open event streams in this process (a
     # game or a feed): bounded by the open connections (gunicorn --worker-connections)
@@ -102,4 +105,5 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_connect_timeout=QUICK_TIMEOUT_S,
         max_connections=64,
     )
-    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, quick=quick)
+    tlog = PublicLog(store_client)
+    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, tlog, quick=quick)

@@ -23,10 +23,28 @@ DEFAULTS: dict[str, Any] = {
     # the health check and the rate count of routes that need no Redis give up sooner
     "REDIS_TIMEOUT_S": 2,
     # versions between snapshots: each process holds the newest record of recent games
-    # (events.store), so a snapshot serves only a process that has not seen the game
+    # (events.repository), so a snapshot serves only a process that has not seen the game
     "SNAPSHOT_EVERY": 10,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
+    # a request's body must arrive whole within this long (s) of its start (408 after);
+    # POST /v1/verify's bundle (up to MAX_BUNDLE_BYTES) within BUNDLE_TIMEOUT_S
+    "BODY_TIMEOUT_S": 10,
+    "BUNDLE_TIMEOUT_S": 60,
+    # request bodies one caller may be sending at once, per API process: per bearer
+    # token, and per address whatever the token (429 too_many_uploads past it)
+    "UPLOADS_PER_TOKEN": 8,
+    "UPLOADS_PER_ADDRESS": 64,
+    # costly requests (POST /v1/verify, GET .../state?at=N) run in helper processes, this
+    # many per API process (0: in the serving process), at most OFFLOAD_QUEUE waiting
+    # per process and OFFLOAD_TIMEOUT_S each (503 overloaded past either; api.offload)
+    "OFFLOAD_PROCESSES": 1,
+    "OFFLOAD_QUEUE": 8,
+    "OFFLOAD_TIMEOUT_S": 30,
+    # waiting games one player may have created or sit in at once (409 past it), and how
+    # long (s) a game may wait for its seats before a worker cancels it (service.waiting)
+    "WAITING_GAMES_PER_PLAYER": 10,
+    "WAITING_EXPIRE_S": 24 * 3600,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)
@@ -48,8 +66,13 @@ DEFAULTS: dict[str, Any] = {
     # decisions due within this long (s) after an outage, or the game's decision timeout
     # if shorter, get a fresh deadline too; the fresh deadline is that long after the end
     "OUTAGE_GRACE_S": 300,
+    # the service's Ed25519 signing keys (service/keyring.py), shared by every process
+    "SIGNING_KEY_DIR": ".marketfold/keys",
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"
     "OPERATORS": [],
+    # web pages on other origins allowed to call /v1 from a browser (CORS): a JSON list or
+    # "https://a.example,https://b.example"; none by default (docs/clients.md)
+    "CORS_ORIGINS": [],
 }
 PREFIX = "MARKETFOLD_"
 
@@ -79,6 +102,7 @@ def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
     out["OPERATORS"] = operators(out)
+    out["CORS_ORIGINS"] = origins(out)
     return out
 
 
@@ -93,3 +117,12 @@ def operators(cfg: Mapping[str, Any]) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
     return [str(v).strip() for v in value if str(v).strip()]
+
+
+def origins(cfg: Mapping[str, Any]) -> list[str]:
+    """Return the origins allowed to call the API from a browser (a list, or a
+    comma-separated string); "*" allows any origin."""
+    value = cfg.get("CORS_ORIGINS") or []
+    if isinstance(value, str):
+        value = value.split(",")
+    return [str(v).strip().rstrip("/") for v in value if str(v).strip()]

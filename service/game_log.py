@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, ending
 from events.record import ACTIVE, FINISHED, Record, fold_all
-from events.store import Admission, Loaded, Writes
+from events.recorder import Guard, Writes
+from events.repository import GameAppend, Loaded
 from games.base import Event
-from service import inbox, lobby
+from service import inbox, lobby, transparency
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
@@ -80,6 +81,23 @@ def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
         boot.scheduler.resolution(rec.game_id, phase)
 
 
+def deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
+    """Write into `then` what an append changes in the deadline index: the deadline of
+    each decision newly owed or given a fresh deadline, and the removal of each decision
+    no longer owed (answered, defaulted, or the game over), so that no expiry job is ever
+    queued for a decision already made."""
+    before, after = {o.key for o in old.owed()}, {o.key for o in new.owed()}
+    changed = after - before
+    if new.extended != old.extended:  # a game.DeadlineExtended
+        changed |= {k for k in after & before if new.deadline(k) != old.deadline(k)}
+    for key in changed:
+        if deadline := new.deadline(key):
+            boot.scheduler.expiry(new.game_id, key, deadline, then)
+    for key in before - after:
+        if old.deadline(key):
+            boot.scheduler.done("expire", new.game_id, key, then)
+
+
 def reschedule(boot: Bootstrap, rec: Record) -> None:
     """Schedule again everything the game needs now: the deadlines of the decisions owed,
     a ready phase's resolution, a finished league game's result. Repeating it is harmless,
@@ -103,12 +121,12 @@ class GameLog:
         body: Any = None,
         allow_new: bool = False,
         loaded: Loaded | None = None,
-        admission: Admission | None = None,
+        guard: Guard | None = None,
     ):
         self.boot, self.game_id, self.allow_new = boot, game_id, allow_new
         self.print = fingerprint(body)
         self.first = loaded  # what the caller loaded already: the first attempt uses it
-        self.admission = admission  # checked and counted by the first append only
+        self.guard = guard  # run by the first append only (service.admission)
 
     def load(self, idem: str) -> Head[Record]:
         loaded, self.first = self.first or self.boot.store.load(self.game_id, idem), None
@@ -137,25 +155,24 @@ class GameLog:
         crossed = new.version // every > head.version // every
         snapshot = new if crossed or ended else None
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
-        then = Writes()  # the new deadlines, the players' games and feeds
-        fresh = {o.key for o in new.owed()} - {o.key for o in head.state.owed()}
-        for key in fresh:
-            if deadline := new.deadline(key):
-                self.boot.scheduler.expiry(new.game_id, key, deadline, then)
+        then = Writes()  # the deadlines, the players' games and feeds
+        deadlines(self.boot, head.state, new, then)
         inbox.after_append(head.state, new, then)
-        admission, self.admission = self.admission, None
+        guard, self.guard = self.guard, None
         self.boot.store.append(
-            self.game_id,
-            envelopes,
-            head.version,
-            idem,
-            first,
-            snapshot,
-            keep,
-            json.dumps(owed(new), separators=(",", ":")),
-            then,
-            new,
-            admission,
+            GameAppend(
+                game_id=self.game_id,
+                envelopes=envelopes,
+                expected=head.version,
+                idem=idem,
+                result=first,
+                snapshot=snapshot,
+                keep_idem_s=keep,
+                owed=json.dumps(owed(new), separators=(",", ":")),
+                then=then,
+                record=new,
+                guard=guard,
+            )
         )
 
     def after(self, old: Record, new: Record) -> None:
@@ -167,6 +184,7 @@ class GameLog:
             self.boot.scheduler.league_result(new.league["id"], new.game_id)
         if lobby.changed(old, new):  # a script of its own: its keys span slots
             lobby.index(self.boot, new)
+        transparency.record(self.boot, old, new)  # the public log: its own slot too
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))

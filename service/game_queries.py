@@ -8,9 +8,9 @@ import games
 from events import audit, bundle, decide
 from events.record import Record, fold_all
 from events.redact import redact
-from events.store import Loaded
+from events.repository import Loaded
 from games.base import ActionSpec, Game
-from service import chat
+from service import chat, proof, transparency
 from service.errors import Invalid, NotFound, Unauthorized
 from service.game_log import load
 from service.loop import Outcome
@@ -34,7 +34,6 @@ __all__ = [
     "seat",
     "shown_actions",
     "state_at",
-    "verify",
 ]
 
 
@@ -121,6 +120,8 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
         decide.seat_of(rec, player["id"])
     viewer = seat(rec, player)
     bundle = audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+    proof.sign(boot, bundle)  # the header, the events' head and the seed (events.signature)
+    bundle["transparency"] = transparency.receipt(boot, game_id)  # its leaves, with proofs
     bundle["chat"] = chat.every(boot, rec, viewer)  # outside the hashed events
     return bundle
 
@@ -138,7 +139,3 @@ def check_bundle_text(raw: bytes) -> None:
     """Refuse a file too costly to decode as a bundle, before decoding it (BundleError)."""
     bundle.check_text(raw)
 
-
-def verify(exported: Any) -> dict[str, Any]:
-    """Check an exported game offline (docs/audit.md); return the report as JSON."""
-    return audit.verify(exported).to_json()

@@ -12,9 +12,10 @@ the index as the later one says. A player's games (`mf:player:<id>:history`) are
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, scripts
 from events.record import ACTIVE, FINISHED, WAITING, Record
 from service.errors import Invalid
 
@@ -23,27 +24,6 @@ if TYPE_CHECKING:
 
 STATUSES = (WAITING, ACTIVE, FINISHED)
 SCAN_MOST = 1000  # entries one page looks at before it answers (maybe short) with `next`
-
-# KEYS: summaries, all, waiting, active, finished, the game's ruleset set.
-# ARGV: game id, version, summary JSON, status, score (creation, ms).
-# Keeps the summary of the highest version; a game in another status (cancelled) leaves
-# every set but keeps its summary, so a late, older write cannot list it again.
-INDEX = """
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-for i = 3, 5 do redis.call('ZREM', KEYS[i], ARGV[1]) end
-local listed = {waiting = 3, active = 4, finished = 5}
-if listed[ARGV[4]] then
-  redis.call('ZADD', KEYS[listed[ARGV[4]]], ARGV[5], ARGV[1])
-  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
-  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
-else
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[6], ARGV[1])
-end
-return 1
-"""
 
 
 def created_ms(rec: Record) -> int:
@@ -69,15 +49,23 @@ def summary(rec: Record) -> dict[str, Any]:
     }
 
 
+def lapsed(summary: dict[str, Any], keep_s: float, now: float) -> bool:
+    """Return True for the summary of a game (not a league's) still waiting `keep_s` after
+    its creation: it is listed no more (service.waiting cancels it)."""
+    if summary.get("status") != WAITING or summary.get("league") or not summary.get("created_at"):
+        return False
+    return codec.parse_time(summary["created_at"]).timestamp() + keep_s <= now
+
+
 def changed(old: Record, new: Record) -> bool:
     """Return True if an append changed what the lobby shows of the game."""
     return old.version == 0 or old.status != new.status or old.seats != new.seats
 
 
 def index(boot: Bootstrap, rec: Record) -> bool:
-    """Store the game's summary and file it under its status (see INDEX); return False if
-    the index already held this version or a later one."""
-    script = boot.redis.register_script(INDEX)
+    """Store the game's summary and file it under its status (events.scripts.LOBBY_INDEX);
+    return False if the index already held this version or a later one."""
+    script = scripts.registered(boot.redis, scripts.LOBBY_INDEX)
     status_keys = [keys.lobby(s) for s in STATUSES]
     return bool(
         script(
@@ -119,6 +107,7 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
     else:
         source = keys.lobby(status or "all")
     limit, after = query["limit"], cursor(query.get("cursor"))
+    keep_s, now = float(boot.config["WAITING_EXPIRE_S"]), time.time()
     found: list[dict[str, Any]] = []
     top, scanned, last = "+inf" if after is None else after[0], 0, None
     while len(found) < limit and scanned < SCAN_MOST:
@@ -137,7 +126,7 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
         for (game_id, score), raw in zip(fresh, summaries, strict=True):
             last = after = (score, game_id)
             game = json.loads(raw) if raw else None
-            if game is None or game["status"] not in STATUSES:
+            if game is None or game["status"] not in STATUSES or lapsed(game, keep_s, now):
                 continue
             if (status and game["status"] != status) or (ruleset and game["ruleset"] != ruleset):
                 continue

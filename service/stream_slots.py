@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from events import keys, scripts
 from service.tokens import hash_token
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
-
-
-_SCRIPTS: dict[int, Any] = {}
 
 
 class Slot:
@@ -34,11 +31,7 @@ class Slot:
     def open(self, cap: int) -> bool:
         """Take a place if the caller holds fewer than `cap` streams; True if it did."""
         now = int(time.time() * 1000)
-        script = _SCRIPTS.get(id(self.boot.redis))
-        if script is None:  # registered once per client
-            script = _SCRIPTS[id(self.boot.redis)] = self.boot.redis.register_script(
-                scripts.OPEN_SLOT
-            )
+        script = scripts.registered(self.boot.redis, scripts.OPEN_SLOT)
         args = [now, now + self.ttl_ms, cap, self.id, self.ttl_ms]
         return bool(script(keys=[self.key], args=args))
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import time
 
-from service import game_commands, league_commands, league_rounds, outages
+from service import game_commands, league_commands, league_rounds, outages, waiting
 from service.bootstrap import Bootstrap
+from service.ports import Status
 
 logger = logging.getLogger(__name__)
 _deps: list[Bootstrap] = []  # this process's, installed by workers.runner.run
@@ -40,6 +41,12 @@ def resolve(game_id: str, key: str) -> str:
     return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
 
 
+def lapse(game_id: str, key: str) -> str:
+    """Cancel a game still waiting for its seats at its expiry, once (service.waiting)."""
+    done = waiting.lapse(boot(), game_id)
+    return _done("lapse", game_id, key, Status.CANCELLED if done.created else Status.NOOP)
+
+
 def start_round(league_id: str, number: str) -> str:
     """Start round `number` of a league: tables, games, seats; once, however often run."""
     status = league_rounds.start_round(boot(), league_id, int(number))
@@ -52,9 +59,10 @@ def record_result(league_id: str, game_id: str) -> str:
     return _done("league_result", league_id, game_id, status)
 
 
-def _done(job: str, subject: str, key: str, status: str) -> str:
-    """Take handled work off the deadline index (work run early stays due) and log it."""
-    if status not in ("early", "extended", "postponed"):  # still due later
+def _done(job: str, subject: str, key: str, status: Status) -> str:
+    """Take handled work off the deadline index (work that rescheduled itself stays due)
+    and log it."""
+    if not status.still_due:
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
-    return status
+    return str(status)

@@ -15,11 +15,12 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import backfill, bootstrap, outages
+from service import backfill, bootstrap, outages, transparency
 from workers import jobs
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
+TLOG_SWEEP_EVERY_S = 60  # leaves of the public log a writer died before appending
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
@@ -68,7 +69,7 @@ def _sweep_forever(
     threshold: float,
     worker: SimpleWorker | None = None,
 ) -> None:
-    scheduler, indexed = boot.scheduler, False
+    scheduler, indexed, logged = boot.scheduler, False, 0.0
     while not stop.is_set():
         try:
             if worker is not None:
@@ -76,6 +77,9 @@ def _sweep_forever(
             if not indexed:  # games stored before the lobby existed, once per start
                 backfill.run(boot)
                 indexed = True
+            if time.monotonic() - logged > TLOG_SWEEP_EVERY_S or not logged:
+                transparency.sweep(boot)
+                logged = time.monotonic()
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
                 logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)
@@ -95,9 +99,9 @@ def run(deps: bootstrap.Bootstrap, sweeper_boot: bootstrap.Bootstrap, burst: boo
     `sweeper_boot`, connections of its own (both built by cli/compose.py)."""
     install_one_line()
     jobs.use(deps)
-    queue = deps.scheduler.queue
+    queues = deps.scheduler.queues  # work to do now first, then work that fell due
     stop = threading.Event()
-    worker = SimpleWorker([queue], connection=queue.connection)
+    worker = SimpleWorker(queues, connection=queues[0].connection)
     sweeper = threading.Thread(
         target=_sweep_forever,
         args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"]), worker),

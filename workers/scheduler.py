@@ -8,6 +8,13 @@ submissions are all in); for leagues `round|<league>|<n>` (a round's start time)
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
 holding a claim only delays that work until the claim lapses and another sweeper takes it.
+A decision answered in time leaves the index with the append that answers it
+(`done(..., pipe)`), so no job is ever queued for it.
+
+Two RQ queues: work to do now (a ready phase's resolution, a finished league game's
+result) on `<QUEUE>-now`, listened to first, and work that fell due (expiries, league
+rounds) on `<QUEUE>`. Every worker listens to both, in that order, so a reveal waits for
+at most the job a worker is running, never behind a backlog of deadlines.
 """
 
 from __future__ import annotations
@@ -21,23 +28,18 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry as RedisRetry
 from rq import Queue, Retry
 
-from events import codec, keys
+from events import codec, keys, scripts
 from service.ports import job_id
 
 logger = logging.getLogger(__name__)
+URGENT = ("resolve", "league_result")  # enqueued on the queue listened to first
 JOBS = {
     "expire": "workers.jobs.expire",
     "resolve": "workers.jobs.resolve",
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
+    "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
 }
-
-# KEYS[1]: the index. ARGV: now, claim-until, batch size.
-CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
-return due
-"""
 
 
 def patient() -> dict[str, Any]:
@@ -56,8 +58,11 @@ def _member(job: str, subject: str, key: str) -> str:
 class RqScheduler:
     """The deadline index on the store's Redis, and the RQ queue (maybe on another)."""
 
-    def __init__(self, client: redis.Redis, queue: Queue, config: dict[str, Any]):
-        self.redis, self.queue = client, queue
+    def __init__(
+        self, client: redis.Redis, queue: Queue, config: dict[str, Any], urgent: Queue | None = None
+    ):
+        self.redis, self.queue = client, queue  # `queue`: work that fell due
+        self.urgent = urgent or Queue(f"{queue.name}-now", connection=queue.connection)
         self.claim_s = float(config["CLAIM_S"])
         self.intervals = list(config["RETRY_INTERVALS"])
 
@@ -71,6 +76,15 @@ class RqScheduler:
         )
         return cls(client, Queue(config["QUEUE"], connection=rq_client), config)
 
+    @property
+    def queues(self) -> list[Queue]:
+        """The queues a worker listens to, in order: work to do now first."""
+        return [self.urgent, self.queue]
+
+    def queue_of(self, job: str) -> Queue:
+        """Return the queue job `job` (a key of JOBS) is enqueued on."""
+        return self.urgent if job in URGENT else self.queue
+
     def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
         """Record that decision `key` of the game expires at `deadline` (ISO time), in
         `pipe` if given (the caller executes it)."""
@@ -83,6 +97,10 @@ class RqScheduler:
         so that a sweeper enqueues it again if no worker finishes it in time."""
         self._now("resolve", game_id, key)
 
+    def lapse(self, game_id: str, key: str, when: float) -> None:
+        """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
+        self.redis.zadd(keys.deadlines(), {_member("lapse", game_id, key): when})
+
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""
         self.redis.zadd(keys.deadlines(), {_member("round", league_id, str(number)): when})
@@ -92,13 +110,15 @@ class RqScheduler:
         index so that a sweeper enqueues it again if no worker finishes it)."""
         self._now("league_result", league_id, game_id)
 
-    def done(self, job: str, subject: str, key: str) -> None:
-        """Forget work that was handled."""
-        self.redis.zrem(keys.deadlines(), _member(job, subject, key))
+    def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        """Forget work that was handled (or is no longer needed: a decision answered), in
+        `pipe` if given (the caller executes it)."""
+        target = self.redis if pipe is None else pipe
+        target.zrem(keys.deadlines(), _member(job, subject, key))
 
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
-        claim = self.redis.register_script(CLAIM)
+        claim = scripts.registered(self.redis, scripts.CLAIM_DUE)
         due = claim(keys=[keys.deadlines()], args=[now, now + self.claim_s, batch])
         for member in due:
             job, subject, key = member.decode().split("|", 2)
@@ -111,7 +131,7 @@ class RqScheduler:
         self._enqueue(job, subject, key)
 
     def _enqueue(self, job: str, subject: str, key: str) -> None:
-        self.queue.enqueue(
+        self.queue_of(job).enqueue(
             JOBS[job],
             subject,
             key,
