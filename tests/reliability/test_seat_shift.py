@@ -20,10 +20,11 @@ import redis
 import requests
 
 from events.record import FINISHED, Record, fold_all
+from events.recorder import RedisRecorder
 from events.redact import redact
-from events.store import EventStore
-from tests.reliability import hidden
+from events.repository import GameRepository
 from tests.api.helpers import bearer, random_action
+from tests.reliability import hidden
 
 MOVES = 40  # enough for every ruleset to deal its secrets and play a few of them
 GAMES = [("goblin-market", 4), ("sorcerous-futures", 4), ("black-market", 3), ("gobcon", 3)]
@@ -112,7 +113,7 @@ def test_a_stream_follows_its_caller_to_a_new_seat_after_a_leave(
     assert sorted(seats) == list(range(players))
     play(base, gid, seats, MOVES, random.Random(sum(map(ord, ruleset))))
 
-    log = EventStore(redis.Redis.from_url(redis_url)).read(gid)
+    log = GameRepository(RedisRecorder(redis.Redis.from_url(redis_url))).read(gid)
     during = fold_all(Record(gid), [e for e in log if e["type"] != "game.Ended"])
     assert during.status != FINISHED
     gone = readers.pop(throwaway["id"])
