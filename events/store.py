@@ -11,7 +11,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from events import codec, keys, round_trip, scripts
-from events.record import Record, fold_all
+from events.record import Record, fold_all, in_order
 from events.snapshot import decode as decode_snapshot
 from events.snapshot import encode as encode_snapshot
 
@@ -132,21 +132,24 @@ class EventStore:
             keys.game_snapshot(game_id),
             keys.game_idem(game_id),
             keys.game_seed(game_id),
+            keys.game_private(game_id),
         ]
         held = self._held.get(game_id)
-        return self._load.sha, [len(names), *names, idem, held[0].version if held else 0], held
+        have = (held[0].version, held[0].private) if held else (0, 0)
+        return self._load.sha, [len(names), *names, idem, *have], held
 
     def load(self, game_id: str, idem: str = "") -> Loaded:
         """Return the game's record (snapshot + tail), its seed and an idempotent result."""
-        _, (_, *names, idem, have), held = self.load_call(game_id, idem)
-        return self.loaded(game_id, self._run(self._load, names, [idem, have]), held, idem)
+        _, (_, *names, idem, have, steps), held = self.load_call(game_id, idem)
+        reply = self._run(self._load, names, [idem, have, steps])
+        return self.loaded(game_id, reply, held, idem)
 
     def loaded(
         self, game_id: str, reply: list[Any], held: Held | None = None, idem: str = ""
     ) -> Loaded:
         """Return what the load script's `reply` says of the game; `held` is the record
         the call named (from `load_call`)."""
-        blob, version, stored, seed, tail, at = reply
+        blob, version, stored, seed, tail, at, steps, _ = (*reply, [], 0)[:8]
         version, base = int(version), (at[0][1][1] if at else None)  # fields [b"e", entry]
         save = False
         if not blob and version > 0:  # the tail follows the record held
@@ -159,13 +162,12 @@ class EventStore:
             if record is None:
                 record = Record(game_id)
                 if blob:  # an unreadable snapshot: refold from the start
-                    tail = [
-                        [i, [b"e", f[b"e"]]]
-                        for i, f in self.redis.xrange(keys.game_events(game_id))
-                    ]
+                    tail = _entries(self.redis.xrange(keys.game_events(game_id)))
+                    steps = _entries(self.redis.xrange(keys.game_private(game_id)))
             save = len(tail) >= self.snapshot_every
         envelopes = [codec.loads(fields[1]) for _, fields in tail]  # fields: [b"e", payload]
-        record = fold_all(record, envelopes)
+        private = [codec.loads(fields[1]) for _, fields in steps]
+        record = fold_all(record, in_order(envelopes, private) if private else envelopes)
         if save:
             self.save_snapshot(record)
         self.hold(record, tail[-1][1][1] if tail else base)
@@ -202,6 +204,14 @@ class EventStore:
         entries = self.redis.xrange(keys.game_events(game_id), f"{after + 1}-0", "+", count=count)
         return [codec.loads(fields[b"e"]) for _, fields in entries]
 
+    def read_private(self, game_id: str, after: int = 0, upto: int | None = None):
+        """Return the game's private steps numbered above `after` (up to `upto`): for its
+        parties' answers and, once the game is over, for everyone (never for others while
+        it runs: docs/architecture.md, "Private steps")."""
+        last = "+" if upto is None else f"{upto}-0"
+        entries = self.redis.xrange(keys.game_private(game_id), f"{after + 1}-0", last)
+        return [codec.loads(fields[b"e"]) for _, fields in entries]
+
     def read_stream(self, stream: str, after: int = 0) -> list[dict[str, Any]]:
         """Return the envelopes of any log (e.g. a league's) with seq > `after`."""
         entries = self.redis.xrange(stream, f"{after + 1}-0", "+")
@@ -236,18 +246,25 @@ class EventStore:
             keys.game_events(game_id),
             keys.game_idem(game_id),
             keys.game_snapshot(game_id),
+            keys.game_private(game_id),
         )
         blob = snapshot_blob(snapshot) if snapshot else b""
         admit = None
+        held = self._held.get(game_id)
         if admission is not None:
-            held = self._held.get(game_id)
             if self.cluster or held is None or held[0].version != expected:
                 raise Recheck()
             admit = (admission, held[1])
+        # public events first, then the private steps (each kept in its own stream); the
+        # private steps already logged are checked as the version is
+        public = [e for e in envelopes if "private" not in e]
+        steps = [e for e in envelopes if "private" in e]
+        before = steps[0]["private"] - 1 if steps else (record.private if record else 0)
+        last_public = held[1] if held and held[0].version == expected else None
         return self.append_to(
             stream_keys,
-            envelopes,
-            expected,
+            [*public, *steps],
+            f"{expected}:{before}:{len(steps)}",
             idem,
             result,
             blob,
@@ -256,13 +273,14 @@ class EventStore:
             then,
             record,
             admit,
+            last_public,
         )
 
     def append_to(
         self,
         stream_keys: tuple[str, str, str],
         envelopes: list[dict[str, Any]],
-        expected: int,
+        expected: int | str,
         idem: str = "",
         result: str = "",
         snapshot: bytes = b"",
@@ -271,10 +289,12 @@ class EventStore:
         then: Writes | None = None,
         record: Record | None = None,
         admit: tuple[Admission, bytes] | None = None,
+        last_public: bytes | None = None,
     ) -> int:
         """Append to any log kept like a game's: (events stream, idempotency hash, snapshot
         hash) sharing one hash tag, e.g. a league's. Same checks and answers as `append`
-        (`admit`: its admission and the entry held at `expected`)."""
+        (`admit`: its admission and the entry held at `expected`; `last_public`: the events
+        stream's last entry when every envelope is a private step)."""
         encoded = [codec.dumps(e) for e in envelopes]
         inside = [] if self.cluster or not then else then.commands
         words = [w for command in inside for w in (len(command), *command)]
@@ -287,14 +307,16 @@ class EventStore:
         if status == b"duplicate":
             raise Duplicate(value.decode())
         if status == b"conflict":
-            raise StaleVersion(expected, int(value))
+            raise StaleVersion(int(str(expected).split(":")[0]), int(value))
         if then and not inside:
             pipe = self.redis.pipeline(transaction=False)
             for command in then.commands:
                 pipe.execute_command(*command)
             pipe.execute()
         if record is not None and encoded:
-            self.hold(record, encoded[-1])
+            steps = sum(1 for e in envelopes if "private" in e)  # last: not the events stream
+            last = encoded[-1 - steps] if steps < len(encoded) else last_public
+            self.hold(record, last)
         return int(value)
 
     def _admitted_append(
@@ -325,14 +347,18 @@ class EventStore:
 
     def save_snapshot(self, record: Record) -> None:
         """Store `record` as the game's snapshot unless a newer one is there."""
-        self._save(
-            keys=[keys.game_snapshot(record.game_id)], args=[record.version, snapshot_blob(record)]
-        )
+        args = [record.version, snapshot_blob(record), record.private]
+        self._save(keys=[keys.game_snapshot(record.game_id)], args=args)
 
 
 def snapshot_blob(record: Record) -> bytes:
     """Return the stored form of `record`: data-only JSON (events.snapshot), never pickle."""
     return encode_snapshot(record)
+
+
+def _entries(entries: list[Any]) -> list[Any]:
+    """Return XRANGE's entries in the load script's form: [id, [b"e", payload]]."""
+    return [[i, [b"e", f[b"e"]]] for i, f in entries]
 
 
 def _decode(blob: bytes, version: int) -> Record | None:

@@ -10,7 +10,7 @@ import random
 from games.base import ActionSpec
 from service import game_commands
 from tests.games.playout import random_action
-from tests.service.helpers import bearer, by_seat, new_game, new_players
+from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
 
 PRIVATE = ("black-market.OfferMade", "black-market.OfferDeclined", "black-market.OfferWithdrawn")
 
@@ -65,43 +65,55 @@ def _stream(client, gid: str, headers: dict, version: int) -> list[tuple[str, di
     return frames
 
 
-def test_a_private_offer_its_decline_and_withdrawal_name_nobody_to_a_third_seat_or_spectator(
-    client, app
-):
+def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_the_end(client, app):
     gid, seats, rnd = _wild_trade(client, app)
     a, b, c = seats[0], seats[1], seats[2]
-    made = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
-    assert made["type"] == "black-market.OfferMade" and made["data"]["to"] == 1
-    _act(client, gid, b, {"type": "decline", "offer": made["data"]["id"]})
+    outsiders = (bearer(c), {})
+    before = {}
+    for who in outsiders:
+        res = client.get(f"/v1/games/{gid}", headers=who)
+        feed = client.get(f"/v1/games/{gid}/events", headers=who).get_json()["events"]
+        before[str(who)] = (res.headers["ETag"], res.get_json()["version"], feed)
+    version = before[str({})][1]
+    etag_a = client.get(f"/v1/games/{gid}", headers=bearer(a)).headers["ETag"]
+
+    made = _act(client, gid, a, _offer(client, gid, a, 1, rnd))
+    step = made["events"][0]
+    assert step["type"] == "black-market.OfferMade" and step["data"]["to"] == 1
+    assert (made["version"], step["seq"], step["private"]) == (version, version, 1)
+    _act(client, gid, b, {"type": "decline", "offer": step["data"]["id"]})
     again = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
     _act(client, gid, a, {"type": "withdraw", "offer": again["data"]["id"]})
+    third = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
 
-    log = client.get(f"/v1/games/{gid}/events", headers=bearer(a)).get_json()["events"]
-    private = {e["seq"]: e for e in log if e["type"] in PRIVATE}
-    assert sorted(e["type"] for e in private.values()) == sorted([*PRIVATE, PRIVATE[0]])
-    assert all(e["visible_to"] == [0, 1] for e in private.values())  # the parties see all
-    version = log[-1]["seq"]
-    for outsider in (bearer(c), {}):
-        feed = client.get(f"/v1/games/{gid}/events", headers=outsider).get_json()["events"]
-        assert [e["seq"] for e in feed] == list(range(1, version + 1))  # no gap in the feed
-        stream = _stream(client, gid, outsider, version)
-        assert [data for _, data in stream] == feed
-        for name, shown in stream:
-            if shown["seq"] not in private:
-                continue
-            assert name == "hidden"
-            assert shown == {
-                "seq": shown["seq"],
-                "type": "hidden",
-                "data": {},
-                "actor": "hidden",
-                "cause": "hidden",
-                "visible_to": [],
-                "at": private[shown["seq"]]["at"],
-                "prev": private[shown["seq"]]["prev"],
-                "hash": private[shown["seq"]]["hash"],
-                "redacted": True,
-            }
-        # the game view does not tell of the offers either
-        view = client.get(f"/v1/games/{gid}", headers=outsider).get_json()["view"]
-        assert made["data"]["id"] not in json.dumps(view)
+    # nothing a third seat or a spectator can read moved: version, ETag, feed, stream
+    for who in outsiders:
+        res = client.get(f"/v1/games/{gid}", headers=who)
+        feed = client.get(f"/v1/games/{gid}/events", headers=who).get_json()["events"]
+        assert (res.headers["ETag"], res.get_json()["version"], feed) == before[str(who)]
+        assert (
+            client.get(
+                f"/v1/games/{gid}", headers={**who, "If-None-Match": res.headers["ETag"]}
+            ).status_code
+            == 304
+        )
+        assert not any(e["type"] in (*PRIVATE, "hidden") for e in feed)
+        assert [data for _, data in _stream(client, gid, who, version)] == feed
+        assert third["data"]["id"] not in json.dumps(res.get_json())
+    # the parties see their offer, and their ETag moved (the version did not)
+    res = client.get(f"/v1/games/{gid}", headers=bearer(a))
+    assert res.get_json()["version"] == version and res.headers["ETag"] != etag_a
+    assert third["data"]["id"] in json.dumps(res.get_json()["view"])
+    assert res.headers["ETag"] == f'"{version}.5"'  # five private steps seat 0 is party to
+
+    # once the game is over, everything opens and the export verifies, private steps too
+    play_to_end(client, app, gid, seats, rnd)
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    steps = bundle["private"]
+    assert [e["private"] for e in steps][:5] == [1, 2, 3, 4, 5]
+    assert [e["type"] for e in steps[:5]] == [*PRIVATE[:2], PRIVATE[0], PRIVATE[2], PRIVATE[0]]
+    assert client.post("/v1/verify", json=bundle).get_json()["ok"]
+    forged = json.loads(json.dumps(bundle))
+    forged["private"][1]["data"]["from"] = 2
+    report = client.post("/v1/verify", json=forged).get_json()
+    assert not report["ok"] and report["checks"][0]["name"] == "hash chain"
