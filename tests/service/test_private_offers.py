@@ -117,3 +117,26 @@ def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_t
     forged["private"][1]["data"]["from"] = 2
     report = client.post("/v1/verify", json=forged).get_json()
     assert not report["ok"] and report["checks"][0]["name"] == "hash chain"
+
+
+def test_a_wild_game_of_rules_version_2_keeps_its_inline_private_events_and_still_verifies(
+    client, app, monkeypatch
+):
+    import games
+
+    old = games.ARCHIVE[("black-market", 2)]
+    with monkeypatch.context() as m:  # created and played while version 2 was current
+        m.setitem(games.REGISTRY, "black-market", old)
+        gid, seats, rnd = _wild_trade(client, app)
+        a = seats[0]
+        made = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
+        assert "private" not in made and made["seq"] > 1  # in the public log, as then
+    # version 3 is current again: the game goes on under its own rules (inline steps)
+    again = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
+    assert "private" not in again
+    feed = client.get(f"/v1/games/{gid}/events", headers=bearer(seats[2])).get_json()["events"]
+    assert [e["type"] for e in feed if e["seq"] in (made["seq"], again["seq"])] == ["hidden"] * 2
+    play_to_end(client, app, gid, seats, rnd)
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    assert bundle["game"]["rules_version"] == 2 and "private" not in bundle
+    assert client.post("/v1/verify", json=bundle).get_json()["ok"]
