@@ -9,7 +9,19 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from api import admission, chat, errors, games, league_page, leagues, limits, players, replay, sse
+from api import (
+    admission,
+    chat,
+    errors,
+    games,
+    league_page,
+    leagues,
+    limits,
+    players,
+    replay,
+    sse,
+    web,
+)
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider
@@ -34,6 +46,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(chat.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
+    app.register_blueprint(web.bp)
     app.register_blueprint(
         get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
     )

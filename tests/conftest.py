@@ -142,6 +142,14 @@ def live_server(redis_url):
 # (pyproject.toml declares both). `pytest -m "not slow and not crash"` is the fast loop.
 SLOW_FIXTURES = {"worker_process", "live_server", "spawn", "crash_redis"}
 
+# The unit tier (`pytest -m unit`) is every test that needs no Redis and starts no process:
+# pure rules, league arithmetic, service code on in-memory ports. It is worked out from the
+# fixtures a test uses (every fixture that reaches Redis goes through `redis_server`), so a
+# new test joins it by needing nothing outside the process. A test that starts a process
+# by itself, with no fixture, says so with `@pytest.mark.process`.
+OUTSIDE_FIXTURES = {"redis_server", "browser", *SLOW_FIXTURES}
+OUTSIDE_MARKS = ("slow", "crash", "process")
+
 
 def pytest_collection_modifyitems(items):
     for item in items:
@@ -149,3 +157,6 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
         if "/reliability/" in str(item.path) or "crash" in item.path.name:
             item.add_marker(pytest.mark.crash)
+        outside = OUTSIDE_FIXTURES & set(item.fixturenames)
+        if not outside and not any(item.get_closest_marker(m) for m in OUTSIDE_MARKS):
+            item.add_marker(pytest.mark.unit)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -17,6 +19,7 @@ def lint_imports() -> str:
     return str(beside) if beside.exists() else shutil.which("lint-imports") or "lint-imports"
 
 
+@pytest.mark.process
 def test_imports_point_one_way():
     done = subprocess.run(
         [lint_imports(), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=240

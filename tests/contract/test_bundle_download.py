@@ -6,9 +6,9 @@ import random
 import subprocess
 import sys
 
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
+from tests.api.openapi_check import check
 from tests.conftest import ROOT
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
-from tests.service.openapi_check import check
 
 EXPORT, VERIFY = "/v1/games/{id}/export", "/v1/verify"
 

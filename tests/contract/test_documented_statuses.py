@@ -2,8 +2,8 @@
 
 import random
 
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
-from tests.service.openapi_check import check
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
+from tests.api.openapi_check import check
 
 
 def test_a_finished_games_stream_resumed_at_its_end_is_a_documented_204(client, app):

@@ -4,8 +4,8 @@ route"): every route added later is held to them."""
 from typing import Any
 
 import games
-from tests.service.openapi_check import METHODS, _deref, error_table, spec
-from tests.service.spec_helpers import component
+from tests.api.openapi_check import METHODS, _deref, error_table, spec
+from tests.api.spec_helpers import component
 
 
 def operations() -> list[tuple[str, str, dict[str, Any]]]:

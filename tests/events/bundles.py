@@ -7,7 +7,8 @@ import copy
 import random
 
 import games
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from events import codec
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
 
 _PLAYED: dict[str, dict] = {}
 
@@ -22,3 +23,11 @@ def real_bundle(client, app, ruleset: str = "goblin-market") -> dict:
         assert res.status_code == 200
         _PLAYED[ruleset] = res.get_json()
     return copy.deepcopy(_PLAYED[ruleset])
+
+
+def reseal(bundle: dict, start: int) -> dict:
+    """Recompute the hash chain from event `start` on, as a careful forger would."""
+    events = bundle["events"]
+    prev = events[start - 2]["hash"] if start > 1 else codec.GENESIS
+    codec.seal(events[start - 1 :], prev)
+    return bundle

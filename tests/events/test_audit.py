@@ -9,9 +9,10 @@ import sys
 import pytest
 
 import games
-from events import audit, codec
+from events import audit
+from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
-from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.events.bundles import reseal
 
 CASES = [(g.id, n) for g in games.REGISTRY.values() for n in (g.min_players, g.max_players)]
 
@@ -33,14 +34,6 @@ def bundles():
 @pytest.fixture
 def gm_bundle(client, app):
     return finished_bundle(client, app, "goblin-market", 4, 11)
-
-
-def reseal(bundle: dict, start: int) -> dict:
-    """Recompute the hash chain from event `start` on, as a careful forger would."""
-    events = bundle["events"]
-    prev = events[start - 2]["hash"] if start > 1 else codec.GENESIS
-    codec.seal(events[start - 1 :], prev)
-    return bundle
 
 
 @pytest.mark.slow
@@ -218,7 +211,7 @@ def test_a_game_in_play_is_exported_only_to_its_players_and_redacted(client):
 
 
 def test_audit_routes_answer_as_the_spec_says(client, app):
-    from tests.service.openapi_check import check, check_response
+    from tests.api.openapi_check import check, check_response
 
     people = new_players(client, 3)
     gid = new_game(client, people)

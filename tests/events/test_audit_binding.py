@@ -10,8 +10,8 @@ import pytest
 
 from events import audit
 from games.rng import commitment
-from tests.events.test_audit import reseal
-from tests.service.helpers import by_seat, new_game, new_players, play_to_end
+from tests.api.helpers import by_seat, new_game, new_players, play_to_end
+from tests.events.bundles import reseal
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
 

@@ -9,8 +9,8 @@ from datetime import timedelta
 from events import audit, codec
 from events import times as times_model
 from service import game_commands
-from tests.events.test_audit import reseal
-from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.events.bundles import reseal
 
 
 def times(report):

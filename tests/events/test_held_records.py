@@ -7,8 +7,8 @@ import random
 from api import create_app
 from events import keys
 from events.record import Record, fold_all
+from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.conftest import TEST_CONFIG
-from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 
 
 def app_on(redis_url):

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
+from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
-from tests.service.helpers import bearer, by_seat, new_game, new_players, play_to_end
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(

@@ -16,9 +16,9 @@ from cli.bot import Bot
 from cli.embedded import free_port
 from events import keys
 from leagues import standings
-from service import league_queries
+from service import league_queries, league_rounds
+from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, _env, gunicorn_args
-from tests.service.helpers import bearer, new_players
 
 
 def operator(client, app) -> dict[str, Any]:
@@ -62,9 +62,7 @@ def new_league(client, op: dict, members: list[dict] = (), **overrides: Any) -> 
 def serve(redis_url: str) -> tuple[str, subprocess.Popen]:
     """Start the API under gunicorn as `marketfold serve` does."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT
-    )
+    proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -176,3 +174,13 @@ def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
         assert (row["mu"], row["sigma"]) == ratings.get(p, standings.initial())
         assert row["ordinal"] == standings.ordinal((row["mu"], row["sigma"]))
     return rows
+
+
+def started_league(client, app, n: int = 3, **overrides) -> tuple[str, list[dict]]:
+    """A league whose first round the test starts itself (as a worker would)."""
+    op = operator(client, app)
+    players = new_players(client, n, "m")
+    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
+    time.sleep(0.35)
+    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
+    return lid, players

@@ -11,9 +11,8 @@ import time
 from events import keys
 from events.codec import parse_time
 from service import league_commands, league_queries, league_rounds
-from tests.leagues.helpers import in_seconds, league_body, new_league, operator
-from tests.leagues.test_league_api import started_league
-from tests.service.helpers import bearer, new_players
+from tests.api.helpers import bearer, new_players
+from tests.leagues.helpers import in_seconds, league_body, new_league, operator, started_league
 
 
 def feed(r, player) -> list[dict]:
@@ -211,7 +210,7 @@ def test_members_are_told_when_a_round_starts_with_their_game(client, app, r):
 
 
 def test_lifecycle_answers_match_the_spec_and_bad_input_writes_nothing(client, app):
-    from tests.service.openapi_check import check, expect
+    from tests.api.openapi_check import check, expect
 
     def call(method, template, token=None, lid="", player="", **kwargs):
         headers = {"Authorization": f"Bearer {token['token']}"} if token else {}

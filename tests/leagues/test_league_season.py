@@ -11,6 +11,7 @@ from events import keys
 from events.codec import parse_time
 from leagues import pairing
 from service import league_queries
+from tests.api.helpers import new_players
 from tests.conftest import kill_group
 from tests.leagues.helpers import (
     Agent,
@@ -21,7 +22,6 @@ from tests.leagues.helpers import (
     serve,
     wait_for,
 )
-from tests.service.helpers import new_players
 
 
 def check_season(client, deps, lid: str, agents: list[Agent]) -> None:

@@ -23,9 +23,9 @@ from events import audit
 from events.codec import parse_time
 from events.record import Record, fold
 from service import league_queries, outages
+from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
 from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator, wait_for
-from tests.service.helpers import bearer, new_players
 
 RULESETS = {
     "goblin-market": {},

@@ -187,7 +187,7 @@ class Load:
         if roll < self.stale_p and version > 1:
             post.if_match = str(version - rnd.randint(1, min(3, version - 1)))
             # a simultaneous submission may be accepted with an older If-Match while the
-            # phase it saw is still open (tests/service/test_turn_signals.py): not checked
+            # phase it saw is still open (tests/api/test_turn_signals.py): not checked
             post.stale = not any(o["simultaneous"] for o in legal["owed"])
         elif roll < self.stale_p + self.match_p:
             post.if_match = str(version)

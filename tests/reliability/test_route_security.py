@@ -11,7 +11,6 @@ import random
 import re
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import requests
@@ -19,7 +18,7 @@ import yaml
 
 from events import keys
 from service.players import hash_token
-from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
+from tests.api.helpers import bearer, by_seat, new_game, new_players, path_of, random_action
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = {"static", "swagger_ui.show"}  # files: no token, no ids, no bodies
@@ -59,16 +58,6 @@ def routes(app):
     for rule in app.url_map.iter_rules():
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             yield rule.endpoint, method, rule
-
-
-def path_of(rule, values: dict[str, str]) -> str:
-    """Fill a rule's variables: `values` by name, else a harmless stand-in."""
-
-    def fill(m: re.Match) -> str:
-        name = m.group(2)
-        return quote(values.get(name, "1" if m.group(1) == "int" else "x_1"), safe="")
-
-    return re.sub(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", fill, rule.rule)
 
 
 def call(client, method: str, url: str, headers=None, **kw):

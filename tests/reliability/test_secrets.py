@@ -16,8 +16,8 @@ from api import present
 from events.record import Record, fold_all
 from events.redact import redact
 from service import game_commands
+from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.reliability import hidden
-from tests.service.helpers import bearer, by_seat, new_game, new_players, random_action
 
 GAMES = [("goblin-market", 4), ("sorcerous-futures", 4), ("black-market", 3), ("gobcon", 2)]
 MAX_STEPS = 200  # long random games are cut short: the secrets are all in play by then

@@ -8,7 +8,7 @@ import time
 
 from events import codec, keys
 from service import game_commands, outages
-from tests.service.helpers import bearer, new_game, new_players
+from tests.api.helpers import bearer, new_game, new_players
 
 THRESHOLD = 15.0
 

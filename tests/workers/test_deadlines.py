@@ -7,8 +7,8 @@ from rq.registry import FailedJobRegistry
 from events.codec import parse_time
 from service import game_commands
 from service.ports import job_id as work_id
+from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.conftest import kill_group
-from tests.service.helpers import bearer, by_seat, new_game, new_players
 from workers import scheduler
 
 

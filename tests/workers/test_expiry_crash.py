@@ -11,8 +11,8 @@ import pytest
 from rq.registry import StartedJobRegistry
 
 from events import audit, keys
+from tests.api.helpers import new_game, new_players
 from tests.conftest import kill_group
-from tests.service.helpers import new_game, new_players
 
 
 def wait_for(predicate, timeout=30.0):

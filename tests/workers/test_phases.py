@@ -7,8 +7,8 @@ import pytest
 import redis
 from rq.registry import StartedJobRegistry
 
+from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.conftest import kill_group
-from tests.service.helpers import bearer, by_seat, new_game, new_players
 
 REVEALED = "sorcerous-futures.SealedBidsRevealed"
 

@@ -1,110 +1,105 @@
 // The replay viewer as an audit tool: what kind of step each event is, which seat it
 // concerns, the deadline an action or a default met, and the verification of the whole game
 // (its export checked by POST /v1/verify, the same check as `marketfold verify`).
-// Pure helpers over the API's JSON; replay.js draws them.
-"use strict";
+// Pure helpers over the API's JSON; the replay viewer draws them.
 
-window.replayAudit = (() => {
-  const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-  const causeOf = (ev) => (typeof ev.cause === "string" ? ev.cause : "");
+const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const causeOf = (ev) => (typeof ev.cause === "string" ? ev.cause : "");
 
-  // What an event is, for its mark in the list: a player's action, a step the rules took on
-  // their own after it, a default applied at a deadline, a phase resolved by a worker, a
-  // deadline extension, a lobby event, or a private step hidden from this viewer.
-  function kindOf(ev, first) {
-    if (ev.type === "hidden") return "hidden";
-    if (ev.type === "game.DeadlineExtended") return "extension";
-    if (ev.type === "game.DecisionTimedOut" || causeOf(ev).startsWith("expire-")) return "default";
-    if (causeOf(ev).startsWith("resolve-")) return "resolution";
-    if (ev.type.startsWith("game.")) return "lobby";
-    return Number.isInteger(ev.actor) && first ? "action" : "auto";
+// What an event is, for its mark in the list: a player's action, a step the rules took on
+// their own after it, a default applied at a deadline, a phase resolved by a worker, a
+// deadline extension, a lobby event, or a private step hidden from this viewer.
+export function kindOf(ev, first) {
+  if (ev.type === "hidden") return "hidden";
+  if (ev.type === "game.DeadlineExtended") return "extension";
+  if (ev.type === "game.DecisionTimedOut" || causeOf(ev).startsWith("expire-")) return "default";
+  if (causeOf(ev).startsWith("resolve-")) return "resolution";
+  if (ev.type.startsWith("game.")) return "lobby";
+  return Number.isInteger(ev.actor) && first ? "action" : "auto";
+}
+
+export const LABELS = {
+  action: "action",
+  auto: "automatic",
+  default: "default",
+  resolution: "resolution",
+  extension: "extension",
+  lobby: "lobby",
+  hidden: "hidden",
+};
+
+// The envelopes of one command share actor, cause and time; the first is the command's own.
+export function firsts(events) {
+  const out = new Set();
+  let last = null;
+  for (const ev of events) {
+    const key = JSON.stringify([ev.actor, ev.cause, ev.at]);
+    if (key !== last || ev.command) out.add(ev.seq);
+    last = key;
   }
+  return out;
+}
 
-  const LABELS = {
-    action: "action",
-    auto: "automatic",
-    default: "default",
-    resolution: "resolution",
-    extension: "extension",
-    lobby: "lobby",
-    hidden: "hidden",
-  };
-
-  // The envelopes of one command share actor, cause and time; the first is the command's own.
-  function firsts(events) {
-    const out = new Set();
-    let last = null;
-    for (const ev of events) {
-      const key = JSON.stringify([ev.actor, ev.cause, ev.at]);
-      if (key !== last || ev.command) out.add(ev.seq);
-      last = key;
-    }
-    return out;
+// The seat an event concerns: the seat named in its data (who bid, who passed, whose
+// deadline ran out), else for a player's own action that player; else none (the table).
+export function concerns(ev, first) {
+  const data = isObj(ev.data) ? ev.data : {};
+  for (const key of ["seat", "winner", "proposer", "to_act"]) {
+    if (Number.isInteger(data[key])) return data[key];
   }
+  return first && Number.isInteger(ev.actor) ? ev.actor : null;
+}
 
-  // The seat an event concerns: the seat named in its data (who bid, who passed, whose
-  // deadline ran out), else for a player's own action that player; else none (the table).
-  function concerns(ev, first) {
-    const data = isObj(ev.data) ? ev.data : {};
-    for (const key of ["seat", "winner", "proposer", "to_act"]) {
-      if (Number.isInteger(data[key])) return data[key];
-    }
-    return first && Number.isInteger(ev.actor) ? ev.actor : null;
+// The deadline an event met: for a player's action, the deadline of the decision that
+// seat owed just before; for a default, the deadline that ran out. `before` is the game
+// at the previous event (GET /state?at=seq-1).
+export function deadline(ev, first, before) {
+  if (!before || !Array.isArray(before.owed) || !ev.at) return null;
+  let owed = null;
+  if (ev.type === "game.DecisionTimedOut" && isObj(ev.data)) {
+    owed = before.owed.find((o) => o.seat === ev.data.seat && o.deadline);
+  } else if (first && Number.isInteger(ev.actor)) {
+    owed = before.owed.find((o) => o.seat === ev.actor && o.deadline);
   }
+  if (!owed) return null;
+  const spare = (Date.parse(owed.deadline) - Date.parse(ev.at)) / 1000;
+  const isDefault = ev.type === "game.DecisionTimedOut";
+  // an action must come by its deadline; a default may not come before it
+  const ok = isDefault ? spare <= 0 : spare >= 0;
+  const text = isDefault
+    ? `default applied ${Math.abs(spare).toFixed(1)} s ${spare <= 0 ? "after" : "BEFORE"} the deadline`
+    : spare >= 0
+      ? `met with ${spare.toFixed(1)} s to spare`
+      : `LATE by ${(-spare).toFixed(1)} s`;
+  return { deadline: owed.deadline, ok, text };
+}
 
-  // The deadline an event met: for a player's action, the deadline of the decision that
-  // seat owed just before; for a default, the deadline that ran out. `before` is the game
-  // at the previous event (GET /state?at=seq-1).
-  function deadline(ev, first, before) {
-    if (!before || !Array.isArray(before.owed) || !ev.at) return null;
-    let owed = null;
-    if (ev.type === "game.DecisionTimedOut" && isObj(ev.data)) {
-      owed = before.owed.find((o) => o.seat === ev.data.seat && o.deadline);
-    } else if (first && Number.isInteger(ev.actor)) {
-      owed = before.owed.find((o) => o.seat === ev.actor && o.deadline);
-    }
-    if (!owed) return null;
-    const spare = (Date.parse(owed.deadline) - Date.parse(ev.at)) / 1000;
-    const isDefault = ev.type === "game.DecisionTimedOut";
-    // an action must come by its deadline; a default may not come before it
-    const ok = isDefault ? spare <= 0 : spare >= 0;
-    const text = isDefault
-      ? `default applied ${Math.abs(spare).toFixed(1)} s ${spare <= 0 ? "after" : "BEFORE"} the deadline`
-      : spare >= 0
-        ? `met with ${spare.toFixed(1)} s to spare`
-        : `LATE by ${(-spare).toFixed(1)} s`;
-    return { deadline: owed.deadline, ok, text };
+// Check the game's export with the server's verifier; {state, text, seq} for the badge.
+export async function verify(api, base, finished) {
+  if (!finished) {
+    return { state: "pending", text: "verified once the game has ended" };
   }
-
-  // Check the game's export with the server's verifier; {state, text, seq} for the badge.
-  async function verify(api, base, finished) {
-    if (!finished) {
-      return { state: "pending", text: "verified once the game has ended" };
-    }
-    // the export's bytes exactly as downloaded go to the verifier
-    const exported = await fetch(`${api}/export`, {
-      headers: { Accept: "application/json" },
-      credentials: "omit",
-      cache: "no-store",
-    });
-    if (!exported.ok) return { state: "bad", text: `could not export: ${exported.status}` };
-    const res = await fetch(`${base}/v1/verify`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: await exported.text(),
-      credentials: "omit",
-      cache: "no-store",
-    });
-    const report = await res.json();
-    if (!res.ok) return { state: "bad", text: `not verified: ${report.detail || res.status}` };
-    const failed = (report.checks || []).find((c) => !c.ok);
-    if (report.ok && !failed) {
-      return { state: "ok", text: `verified: ${report.events} events, ${report.checks.length} checks` };
-    }
-    const where = failed && Number.isInteger(failed.seq) ? ` (event ${failed.seq})` : "";
-    const why = failed ? `${failed.name}${where}: ${failed.detail}` : "the verifier refused it";
-    return { state: "bad", text: `NOT verified: ${why}`, seq: failed ? failed.seq : null };
+  // the export's bytes exactly as downloaded go to the verifier
+  const exported = await fetch(`${api}/export`, {
+    headers: { Accept: "application/json" },
+    credentials: "omit",
+    cache: "no-store",
+  });
+  if (!exported.ok) return { state: "bad", text: `could not export: ${exported.status}` };
+  const res = await fetch(`${base}/v1/verify`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: await exported.text(),
+    credentials: "omit",
+    cache: "no-store",
+  });
+  const report = await res.json();
+  if (!res.ok) return { state: "bad", text: `not verified: ${report.detail || res.status}` };
+  const failed = (report.checks || []).find((c) => !c.ok);
+  if (report.ok && !failed) {
+    return { state: "ok", text: `verified: ${report.events} events, ${report.checks.length} checks` };
   }
-
-  return { kindOf, LABELS, firsts, concerns, deadline, verify };
-})();
+  const where = failed && Number.isInteger(failed.seq) ? ` (event ${failed.seq})` : "";
+  const why = failed ? `${failed.name}${where}: ${failed.detail}` : "the verifier refused it";
+  return { state: "bad", text: `NOT verified: ${why}`, seq: failed ? failed.seq : null };
+}

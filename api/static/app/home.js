@@ -1,0 +1,203 @@
+// The home page: pick a name (or paste a token), my games (those waiting on me first), the
+// lobby, my leagues with links to their standings, and the form that creates a game of any
+// ruleset with its options (drawn from the ruleset's options schema).
+import { el, add } from "../shared/dom.js";
+import { get, post, me, remember } from "./api.js";
+import { t } from "./i18n.js";
+import { field } from "./schemaform.js";
+
+const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
+
+function section(title, id) {
+  const box = el("section", "box");
+  box.id = id;
+  const h = el("h2", null, title);
+  h.id = `${id}-title`;
+  box.setAttribute("aria-labelledby", h.id);
+  return add(box, h);
+}
+
+function gameLink(g, rulesets, mine) {
+  const li = el("li", "game-item");
+  li.dataset.game = g.id;
+  const a = el("a", "game-link", rulesets[g.ruleset] || g.ruleset);
+  a.href = `#/g/${encodeURIComponent(g.id)}`;
+  const status = g.status === "waiting"
+    ? t("waitingFor", { n: g.seats_taken, m: g.players })
+    : t(g.status);
+  const names = (g.seats || []).map((s) => s.name).join(", ");
+  add(li, a, el("span", `badge ${g.status}`, status), el("span", "muted names", names));
+  if (mine && g.owes) {
+    li.classList.add("owes");
+    li.appendChild(el("strong", "turn-tag", t("yourTurn")));
+  }
+  return li;
+}
+
+export async function drawHome(root, app) {
+  const player = me();
+  const [rulesets, lobby] = await Promise.all([get("/rulesets"), get("/games?status=waiting&limit=30")]);
+  const names = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
+  const page = el("div", "home");
+  if (!player) page.appendChild(signIn(app));
+  else {
+    const mine = section(t("myGames"), "my-games");
+    const list = el("ul", "games");
+    try {
+      const data = await get("/players/me/games?limit=50");
+      const games = data.games.filter((g) => g.status !== "cancelled");
+      // waiting on me first, then games in play, waiting tables, and finished ones
+      const rank = (g) => (g.owes ? 0 : { active: 1, waiting: 2, finished: 3 }[g.status] ?? 4);
+      games.sort((a, b) => rank(a) - rank(b));
+      for (const g of games) list.appendChild(gameLink(g, names, true));
+    } catch (e) {
+      app.fail(e);
+    }
+    page.appendChild(add(mine, list.childElementCount ? list : el("p", "muted", t("noGames"))));
+    page.appendChild(createForm(rulesets.rulesets, app));
+  }
+  const open = section(t("lobby"), "lobby");
+  const lobbyList = el("ul", "games");
+  for (const g of lobby.games) lobbyList.appendChild(gameLink(g, names, false));
+  page.appendChild(add(open, lobbyList.childElementCount ? lobbyList : el("p", "muted", t("lobbyEmpty"))));
+  if (player) page.appendChild(await leagues(player));
+  root.replaceChildren(page);
+}
+
+function signIn(app) {
+  const box = section(t("pickName"), "sign-in");
+  const formBox = el("form", "inline");
+  const input = el("input");
+  input.id = "name-input";
+  input.required = true;
+  input.maxLength = 40;
+  input.autocomplete = "nickname";
+  const label = el("label", null, t("name"));
+  label.htmlFor = input.id;
+  const go = el("button", "primary", t("play"));
+  go.type = "submit";
+  add(formBox, label, input, go);
+  formBox.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const player = await post("/players", { name: input.value.trim() });
+      remember(player);
+      app.showToken(player.token);
+      app.route();
+    } catch (err) {
+      app.fail(err);
+    }
+  });
+  const tokenBox = add(el("details", "token-in"), el("summary", null, t("haveToken")));
+  const tokenForm = el("form", "inline");
+  const tokenInput = el("input");
+  tokenInput.id = "token-input";
+  tokenInput.type = "password";
+  tokenInput.autocomplete = "current-password";
+  const tokenLabel = el("label", null, t("token"));
+  tokenLabel.htmlFor = tokenInput.id;
+  const use = el("button", null, t("useToken"));
+  use.type = "submit";
+  add(tokenForm, tokenLabel, tokenInput, use);
+  tokenForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const token = tokenInput.value.trim();
+    try {
+      remember({ id: null, name: "", token });
+      const who = await get("/players/me"); // who this token is
+      remember({ ...who, token });
+      app.route();
+    } catch (err) {
+      app.signOut();
+      app.fail(err);
+    }
+  });
+  return add(box, formBox, add(tokenBox, tokenForm));
+}
+
+function createForm(rulesets, app) {
+  const box = section(t("newGame"), "create");
+  const formBox = el("form", "create-form");
+  const pick = el("select");
+  for (const r of rulesets) {
+    const o = el("option", null, r.name);
+    o.value = r.id;
+    pick.appendChild(o);
+  }
+  const row = (text, control) => {
+    control.id = control.id || `create-${text.replace(/\W/g, "")}`;
+    const label = el("label", "sf-label", text);
+    label.htmlFor = control.id;
+    return add(el("div", "sf-row"), label, control);
+  };
+  pick.id = "create-ruleset";
+  const count = el("input");
+  count.id = "create-players";
+  count.type = "number";
+  const timeout = el("select");
+  timeout.id = "create-timeout";
+  for (const s of TIMEOUTS) {
+    const o = el("option", null, s === null ? t("noLimit") : s < 60 ? t("seconds", { n: s }) : t("minutes", { n: s / 60 }));
+    o.value = s === null ? "" : String(s);
+    if (s === 300) o.selected = true;
+    timeout.appendChild(o);
+  }
+  const sit = el("input");
+  sit.type = "checkbox";
+  sit.checked = true;
+  sit.id = "create-sit";
+  const options = el("div", "options");
+  let read = () => ({});
+  function ruleset() {
+    const r = rulesets.find((x) => x.id === pick.value);
+    count.min = String(r.min_players);
+    count.max = String(r.max_players);
+    count.value = String(Math.min(Math.max(Number(count.value) || r.min_players, r.min_players), r.max_players));
+    const f = field("options", r.options);
+    options.replaceChildren(...(f.node ? [f.node] : []));
+    read = f.read;
+  }
+  pick.addEventListener("change", ruleset);
+  ruleset();
+  const go = el("button", "primary", t("create"));
+  go.type = "submit";
+  add(formBox, row(t("ruleset"), pick), row(t("players"), count), options, row(t("timeout"), timeout));
+  const sitRow = add(el("div", "sf-row check"), sit);
+  const sitLabel = el("label", null, t("sitDown"));
+  sitLabel.htmlFor = sit.id;
+  sitRow.appendChild(sitLabel);
+  add(formBox, sitRow, go);
+  formBox.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = {
+      ruleset: pick.value,
+      players: Number(count.value),
+      options: read(),
+      decision_timeout_s: timeout.value === "" ? null : Number(timeout.value),
+    };
+    try {
+      const game = await post("/games", body);
+      if (sit.checked) await post(`/games/${encodeURIComponent(game.id)}/join`);
+      location.hash = `#/g/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      app.fail(err);
+    }
+  });
+  return add(box, formBox);
+}
+
+async function leagues(player) {
+  const box = section(t("leagues"), "leagues");
+  const list = el("ul", "games");
+  try {
+    const profile = player.id ? await get(`/players/${encodeURIComponent(player.id)}`) : { leagues: [] };
+    for (const l of profile.leagues) {
+      const a = el("a", null, `${l.league} · ${t("standings")}`);
+      a.href = `/leagues/${encodeURIComponent(l.league)}`;
+      list.appendChild(add(el("li"), a, el("span", "muted", l.ruleset || "")));
+    }
+  } catch {
+    /* the profile is optional here */
+  }
+  return add(box, list.childElementCount ? list : el("p", "muted", t("leaguesNone")));
+}

@@ -1,0 +1,77 @@
+// What just happened, in words: the last events of the game as short sentences. Lobby events
+// (a seat taken, a deadline run out, a resignation) have their own sentence; a game's own
+// events read as "who: what · its facts", every card id named by its card.
+import { el, add, human, isObj } from "../shared/dom.js";
+import { t } from "./i18n.js";
+
+const KEEP = 12;
+
+// `first`: the event is the first of its command (the player's own action), so its actor
+// did it; the automatic steps after it name only the seat their data names.
+export function sentence(ev, name, first = true) {
+  const d = isObj(ev.data) ? ev.data : {};
+  const seat = (n) => name("seat", n);
+  switch (ev.type) {
+    case "game.Created": return t("created");
+    case "game.PlayerJoined": return t("joined", { name: d.name || seat(d.seat) });
+    case "game.PlayerLeft": return t("left", { name: seat(d.seat) });
+    case "game.Started": return t("started");
+    case "game.Ended": return t("ended");
+    case "game.Cancelled": return t("cancelledEv");
+    case "game.SeatResigned": return t("resigned", { name: seat(d.seat) });
+    case "game.DecisionTimedOut": return t("timedOut", { name: seat(d.seat) });
+    case "hidden": return t("hiddenEv");
+    default: break;
+  }
+  // the seat the event is about: the one its data names, else the player who acted
+  const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
+  const about = subject ? d[subject] : Number.isInteger(ev.actor) && first ? ev.actor : null;
+  const who = Number.isInteger(about) ? `${seat(about)}: ` : "";
+  const facts = Object.entries(d)
+    .filter(([k]) => k !== subject)
+    .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length > 6))
+    .slice(0, 5)
+    .map(([k, v]) => `${human(k).toLowerCase()} ${short(k, v, name)}`)
+    .join(" · ");
+  return `${who}${human(ev.type)}${facts ? ` — ${facts}` : ""}`;
+}
+
+function short(k, v, name) {
+  if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, name)).join(", ") : "—";
+  if (isObj(v) && Number.isInteger(v.seat)) {
+    const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && typeof x !== "object");
+    return [name("seat", v.seat), ...rest.map(([f, x]) => name(f, x))].join(" ");
+  }
+  if (isObj(v)) return v.name || v.id || "…";
+  if (typeof v === "boolean") return v ? "✓" : "✗";
+  return name(k, v);
+}
+
+export function createLog(list, name) {
+  const shown = [];
+  return {
+    push(ev) {
+      if (shown.some((x) => x.seq === ev.seq)) return;
+      shown.push(ev);
+      shown.sort((a, b) => a.seq - b.seq);
+      while (shown.length > KEEP) shown.shift();
+      this.draw();
+    },
+    draw() {
+      // the envelopes of one command share actor, cause and time; the first is the action
+      const firsts = new Set();
+      let last = null;
+      for (const ev of shown) {
+        const key = JSON.stringify([ev.actor, ev.cause, ev.at]);
+        if (key !== last || ev.command) firsts.add(ev.seq);
+        last = key;
+      }
+      list.replaceChildren(...shown.slice().reverse().map((ev) => {
+        const li = el("li", `ev${ev.type === "game.DecisionTimedOut" ? " timed-out" : ""}`);
+        li.dataset.seq = ev.seq;
+        li.dataset.type = ev.type;
+        return add(li, el("span", "ev-n", ev.seq), el("span", null, sentence(ev, name, firsts.has(ev.seq))));
+      }));
+    },
+  };
+}

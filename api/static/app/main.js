@@ -1,0 +1,98 @@
+// The web client at `/`: the header (language, who is playing, sign out, notifications) and
+// the two pages, chosen by the address's hash: `#/` (home: my games, lobby, leagues, a new
+// game) and `#/g/<game id>` (a table: play, watch, join by link).
+import { el, add } from "../shared/dom.js";
+import { me, forget } from "./api.js";
+import { t, lang, setLang, LANGS } from "./i18n.js";
+import { drawHome } from "./home.js";
+import { drawTable } from "./table.js";
+import { askNotifications } from "./signal.js";
+
+const $ = (id) => document.getElementById(id);
+let leaving = null; // closes the table shown (its stream, its timers)
+
+const app = {
+  live: "",
+  fail(e) {
+    const box = $("error");
+    box.textContent = e ? String(e.message || e) : "";
+    box.hidden = !e;
+  },
+  signOut() {
+    forget();
+  },
+  showToken(token) {
+    const box = $("token-once");
+    $("token-value").value = token;
+    box.hidden = false;
+    $("token-value").focus();
+    $("token-value").select();
+  },
+  async route() {
+    app.fail(null);
+    if (leaving) leaving();
+    leaving = null;
+    header();
+    const root = $("app");
+    const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})/);
+    try {
+      if (m) leaving = await drawTable(root, m[1], app);
+      else await drawHome(root, app);
+    } catch (e) {
+      app.fail(e);
+    }
+  },
+};
+
+function header() {
+  document.documentElement.lang = lang();
+  $("tagline").textContent = t("tagline");
+  const picker = $("lang");
+  picker.replaceChildren(...Object.entries(LANGS).map(([code, label]) => {
+    const o = el("option", null, label);
+    o.value = code;
+    o.selected = code === lang();
+    return o;
+  }));
+  $("lang-label").textContent = t("language");
+  const player = me();
+  const who = $("who");
+  who.replaceChildren();
+  if (player) {
+    const out = el("button", "sign-out", t("signOut"));
+    out.type = "button";
+    out.id = "sign-out";
+    out.addEventListener("click", () => {
+      forget();
+      location.hash = "#/";
+      app.route();
+    });
+    const bell = el("button", "notify");
+    bell.type = "button";
+    askNotifications(bell);
+    add(who, el("span", "me", t("signedInAs", { name: player.name || "?" })), bell, out);
+  }
+  $("token-note").textContent = t("tokenOnce");
+  $("token-copy").textContent = t("copy");
+  $("token-done").textContent = t("dismiss");
+}
+
+function wire() {
+  $("lang").addEventListener("change", (e) => {
+    setLang(e.target.value);
+    app.route();
+  });
+  $("token-copy").addEventListener("click", () => {
+    $("token-value").select();
+    if (navigator.clipboard) navigator.clipboard.writeText($("token-value").value).catch(() => {});
+    $("token-copy").textContent = t("copied");
+  });
+  $("token-done").addEventListener("click", () => {
+    $("token-value").value = "";
+    $("token-once").hidden = true;
+  });
+  window.addEventListener("hashchange", () => app.route());
+}
+
+wire();
+app.route();

@@ -1,0 +1,199 @@
+// A table: one game as its seat (or a spectator) sees it, live. It reads GET /games/{id}
+// (view, owed, deadlines, result), GET .../legal when the seat owes a decision, follows the
+// event stream, and draws the view with the drawing shared with the replay viewer.
+import { el, add, isObj } from "../shared/dom.js";
+import { createDraw } from "../shared/draw.js";
+import { get, post, del, act, me } from "./api.js";
+import { t } from "./i18n.js";
+import { follow } from "./stream.js";
+import { drawActions } from "./actions.js";
+import { createLog } from "./log.js";
+import { createChat } from "./chat.js";
+import { drawResult, lobbyButtons } from "./seats.js";
+import { signal } from "./signal.js";
+
+const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
+
+export async function drawTable(root, gameId, app) {
+  const path = `/games/${encodeURIComponent(gameId)}`;
+  const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false };
+  const seatName = (n) => st.names.get(n) || `${t("seat")} ${n}`;
+  const seatCount = () => (st.game ? st.game.players : 0);
+  const d = createDraw({
+    seatName,
+    seatCount,
+    glossary: () => st.glossary,
+    words: { seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
+  });
+  const name = (k, v) => {
+    if (typeof v === "number" && d.isSeatKey(k) && d.isSeatNo(v)) return seatName(v);
+    if (typeof v === "string") return (d.glossed(v) || {}).name || v;
+    return v === null || v === undefined ? "—" : String(v);
+  };
+
+  const page = el("div", "table-page");
+  const head = el("header", "table-head");
+  const turn = el("div", "turn-bar");
+  turn.id = "turn";
+  turn.setAttribute("aria-live", "polite");
+  const result = el("div");
+  result.id = "result";
+  const move = el("section", "box move");
+  move.id = "move";
+  move.setAttribute("aria-labelledby", "move-title");
+  const board = el("div", "board");
+  board.id = "board";
+  const side = el("aside", "side");
+  const logBox = add(el("section", "box log-box"), el("h2", null, t("lastEvents")));
+  const logList = el("ol", "recent");
+  logList.id = "log";
+  logBox.appendChild(logList);
+  const log = createLog(logList, name);
+  const chat = createChat(gameId, app.fail);
+  add(side, logBox, chat.node);
+  add(page, head, turn, result, move, add(el("div", "table-grid"), board, side));
+  root.replaceChildren(el("p", "muted", t("loading")));
+
+  async function load() {
+    const game = await get(path);
+    if (!game) return;
+    st.game = game;
+    for (const s of game.seats || []) st.names.set(s.seat, s.name);
+    const key = `${game.ruleset}:${document.documentElement.lang}`;
+    if (!catalogues.has(key)) {
+      const listed = await get(`/rulesets/${encodeURIComponent(game.ruleset)}/cards`);
+      catalogues.set(key, Object.fromEntries(listed.cards.map((c) => [c.id, { name: c.name, text: c.text }])));
+    }
+    st.glossary = { ...catalogues.get(key), ...(isObj(game.cards) ? game.cards : {}) };
+    const mine = Number.isInteger(game.you) && (game.owed || []).some((o) => o.seat === game.you);
+    st.legal = mine && game.status === "active" ? await get(`${path}/legal`) : null;
+    if (st.legal && isObj(st.legal.cards)) Object.assign(st.glossary, st.legal.cards);
+    draw();
+  }
+
+  function draw() {
+    const game = st.game;
+    const you = game.you;
+    const seated = Number.isInteger(you);
+    head.replaceChildren();
+    const back = el("a", "back", t("back"));
+    back.href = "#/";
+    const title = add(el("h1"), el("span", null, game.name), el("small", "muted", ` ${game.id}`));
+    const status = el("span", `badge ${game.status}`, t(game.status));
+    status.id = "status";
+    add(head, back, title, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
+    head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load }));
+    // whose turn, with a countdown to each deadline
+    turn.replaceChildren(el("span", "k", t("turnOf")));
+    const owed = game.owed || [];
+    if (!owed.length) turn.appendChild(el("span", "muted", game.status === "finished" ? t("gameOver") : t("noDecision")));
+    for (const o of owed) {
+      const item = add(el("span", o.seat === you ? "owe mine" : "owe"), d.seatChip(o.seat), el("span", "muted", d.human(o.kind)));
+      if (o.deadline) {
+        const c = el("span", "countdown");
+        c.dataset.deadline = o.deadline;
+        item.appendChild(c);
+      }
+      turn.appendChild(item);
+    }
+    tick();
+    result.replaceChildren(...(game.result ? [drawResult(game, d, seatName)] : []));
+    drawMove(game, seated);
+    board.replaceChildren();
+    if (!game.view) {
+      board.appendChild(add(el("section", "box"), el("p", null, t("waitingStart", { n: (game.seats || []).length, m: game.players })),
+        add(el("span", "chips"), ...(game.seats || []).map((s) => d.seatChip(s.seat)))));
+    } else {
+      const res = game.result || {};
+      const winners = Array.isArray(res.winners) ? res.winners : Array.isArray(game.view.winners) ? game.view.winners : [];
+      board.appendChild(d.drawView(game.view, { owed, winners, you, panelsFirst: true }));
+    }
+    signal(owed.some((o) => o.seat === you) && game.status === "active", game.name);
+  }
+
+  function drawMove(game, seated) {
+    move.replaceChildren();
+    move.hidden = game.status === "finished" || game.status === "cancelled";
+    const h = el("h2", null, t("yourMove"));
+    h.id = "move-title";
+    move.appendChild(h);
+    const problem = el("p", "error refusal", st.refusal);
+    problem.id = "refusal";
+    problem.setAttribute("role", "alert");
+    problem.hidden = !st.refusal;
+    move.appendChild(problem);
+    if (!seated) {
+      move.appendChild(el("p", "muted", game.status === "waiting" && !me() ? t("signInToPlay") : t("spectating")));
+      return;
+    }
+    if (st.legal && st.legal.actions && st.legal.actions.length) {
+      move.classList.add("yours");
+      move.appendChild(drawActions(st.legal, name, send));
+      return;
+    }
+    move.classList.remove("yours");
+    const others = (game.owed || []).filter((o) => o.simultaneous && o.seat !== game.you);
+    const sealed = others.length && game.status === "active" && (game.owed || []).every((o) => o.simultaneous);
+    const text = sealed
+      ? others.length === 1 ? t("sealedWaitingOne") : t("sealedWaiting", { n: others.length })
+      : t("notYourTurn");
+    const p = el("p", sealed ? "sealed" : "muted", text);
+    p.id = "waiting";
+    move.appendChild(p);
+  }
+
+  async function send(action) {
+    if (st.busy) return;
+    st.busy = true;
+    for (const b of move.querySelectorAll("button, select, input")) b.disabled = true;
+    try {
+      await act(gameId, action);
+      st.refusal = "";
+      st.legal = null;
+    } catch (e) {
+      st.refusal = t("refused", { detail: e.message });
+    } finally {
+      st.busy = false;
+    }
+    await load().catch(app.fail);
+  }
+
+  function tick() {
+    for (const c of turn.querySelectorAll(".countdown")) {
+      const left = Math.max(0, Math.round((Date.parse(c.dataset.deadline) - Date.now()) / 1000));
+      const text = left >= 3600 ? `${Math.floor(left / 3600)}h ${Math.floor((left % 3600) / 60)}m`
+        : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      c.textContent = t("deadline", { time: text });
+      c.classList.toggle("urgent", left < 20);
+    }
+  }
+
+  let pending = 0;
+  const refresh = () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => load().catch(app.fail), 120);
+  };
+
+  await load();
+  root.replaceChildren(page);
+  const recent = await get(`${path}/events?after=${Math.max(0, st.game.version - 12)}`);
+  for (const ev of recent.events || []) log.push(ev);
+  chat.load();
+  const stream = follow(`/v1${path}/events/stream`, st.game.version, (kind, data) => {
+    if (kind === "chat") return chat.show(data);
+    log.push(data);
+    refresh();
+  }, (state) => {
+    app.live = state;
+    const live = head.querySelector(".live");
+    if (live) live.textContent = state === "open" ? t("live") : state === "down" ? t("reconnecting") : "";
+    if (state === "open") refresh(); // after a dropped connection, read the table again
+  });
+  const timer = setInterval(tick, 1000);
+  return () => {
+    stream.stop();
+    clearInterval(timer);
+    clearTimeout(pending);
+    signal(false);
+  };
+}

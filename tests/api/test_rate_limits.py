@@ -1,0 +1,56 @@
+"""Rate limits per token and per IP, with standard headers and 429 + Retry-After."""
+
+import pytest
+
+from api import create_app
+from tests.api.helpers import bearer
+
+
+@pytest.fixture
+def tight(redis_url):
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            "RQ_REDIS_URL": redis_url,
+            "RATE_LIMIT_ANON": "3/minute",
+            "RATE_LIMIT_TOKEN": "5/minute",
+        }
+    )
+    return app.test_client()
+
+
+def test_anonymous_calls_are_limited_per_ip_with_headers(tight):
+    answers = [tight.get("/v1/rulesets") for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[0].headers["RateLimit-Policy"] == '"default";q=3;w=60'
+    assert answers[0].headers["RateLimit"].startswith('"default";r=2;t=')
+    assert answers[2].headers["RateLimit"].startswith('"default";r=0;t=')
+    refused = answers[3]
+    assert refused.headers["Content-Type"] == "application/problem+json"
+    assert refused.get_json()["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+def test_each_token_has_its_own_budget(tight):
+    players = [tight.post("/v1/players", json={"name": n}).get_json() for n in ("a", "b")]
+    for _ in range(5):
+        assert tight.get("/v1/rulesets", headers=bearer(players[0])).status_code == 200
+    assert tight.get("/v1/rulesets", headers=bearer(players[0])).status_code == 429
+    ok = tight.get("/v1/rulesets", headers=bearer(players[1]))
+    assert ok.status_code == 200 and ok.headers["RateLimit-Policy"] == '"default";q=5;w=60'
+
+
+def test_health_and_the_spec_are_not_limited(tight):
+    assert all(tight.get("/healthz").status_code == 200 for _ in range(6))
+
+
+def test_counting_goes_on_after_the_server_forgets_its_scripts(tight, r):
+    """A restarted or flushed Redis has no scripts: the count must neither fail open
+    (unlimited calls) nor fail the call."""
+    player = tight.post("/v1/players", json={"name": "a"}).get_json()
+    answers = []
+    for _ in range(6):
+        r.script_flush()
+        answers.append(tight.get("/v1/rulesets", headers=bearer(player)))
+    assert [a.status_code for a in answers] == [200] * 5 + [429]
+    assert answers[4].headers["RateLimit"].startswith('"default";r=0;t=')

@@ -1,0 +1,164 @@
+"""The web client at `/` as a person uses it in headless Chromium: sign in, create a game,
+play a seat by clicking the actions `legal` offers, while bots play the other seats; plus
+axe-core (the pinned npm package) run in the page, and screenshots at phone and desktop
+widths (left in SCREENS for a person to look at)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+from cli.bot import Bot
+from tests.api.browser import By, WebDriverWait
+from tests.conftest import ROOT
+
+try:
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.support.ui import Select
+except ImportError:  # browser.py reports the missing selenium
+    StaleElementReferenceException = WebDriverException = Exception
+    Select = None
+
+SCREENS = Path("/work/screens") if Path("/work").is_dir() else Path("/tmp/marketfold-screens")
+WIDTHS = {"phone": 390, "desktop": 1280}
+
+
+class WebPage:
+    def __init__(self, driver, base: str):
+        self.d, self.base = driver, base
+
+    def find(self, css: str):
+        return self.d.find_element(By.CSS_SELECTOR, css)
+
+    def all(self, css: str) -> list:
+        return self.d.find_elements(By.CSS_SELECTOR, css)
+
+    def wait(self, what, timeout: float = 20):
+        try:
+            return WebDriverWait(
+                self.d, timeout, ignored_exceptions=(StaleElementReferenceException,)
+            ).until(lambda d: what())
+        except Exception:
+            self.d.save_screenshot("/tmp/marketfold-web-timeout.png")
+            logs = [e["message"] for e in self.d.get_log("browser") if e["level"] != "DEBUG"]
+            raise AssertionError(f"timed out at {self.d.current_url}; console: {logs}") from None
+
+    def wait_for(self, css: str, timeout: float = 20):
+        return self.wait(lambda: self.all(css), timeout)
+
+    def open(self, path: str = "/") -> None:
+        self.d.get(self.base + path)
+        self.wait_for("#app > *")
+
+    def sign_in(self, name: str) -> dict:
+        """Pick a name on the home page; return the player the page keeps (id, name, token)."""
+        self.open("/")
+        self.find("#name-input").send_keys(name)
+        self.find("#sign-in button[type=submit]").click()
+        self.wait_for("#token-once:not([hidden])")
+        token = self.find("#token-value").get_attribute("value")
+        self.find("#token-done").click()
+        self.wait_for("#sign-out")
+        player = self.d.execute_script(
+            "return JSON.parse(localStorage.getItem('marketfold.player'))"
+        )
+        assert player["token"] == token and player["name"] == name
+        return player
+
+    def create(self, ruleset: str, players: int) -> str:
+        """Create a game with the home page's form (seated in it); return its id."""
+        self.wait_for("#create-ruleset")
+        Select(self.find("#create-ruleset")).select_by_value(ruleset)
+        count = self.find("#create-players")
+        count.clear()
+        count.send_keys(str(players))
+        self.find("#create button[type=submit]").click()
+        self.wait(lambda: "#/g/" in self.d.current_url)
+        self.wait_for("#status")
+        return self.d.current_url.split("#/g/")[1]
+
+    def play_until_result(self, rnd: random.Random, timeout: float = 240, on_click=None) -> int:
+        """Click one of the offered actions whenever there are some, until the result shows;
+        return how many actions were clicked."""
+        clicks, end = 0, time.monotonic() + timeout
+        while not self.all("#result-box"):
+            assert time.monotonic() < end, "the game did not reach its result in time"
+            try:
+                offered = [b for b in self.all("#move .act") if b.is_enabled()]
+                if offered:
+                    rnd.choice(offered).click()
+                    clicks += 1
+                    if on_click:
+                        on_click(clicks)
+            except (StaleElementReferenceException, WebDriverException):
+                pass  # the table was redrawn under the click: look again
+            time.sleep(0.15)
+        return clicks
+
+    def shot(self, name: str, width: int) -> Path:
+        """A screenshot of the whole page at this width."""
+        self.d.set_window_size(width, 900)
+        time.sleep(0.3)
+        height = self.d.execute_script("return document.documentElement.scrollHeight")
+        self.d.set_window_size(width, min(max(900, height + 20), 4000))
+        time.sleep(0.3)
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        path = SCREENS / f"{name}.png"
+        self.d.save_screenshot(str(path))
+        self.d.set_window_size(1280, 1000)
+        return path
+
+    def axe(self) -> list[dict]:
+        """Run axe-core in the page; return its serious and critical violations."""
+        self.d.execute_script(axe_source())
+        self.d.set_script_timeout(60)
+        found = self.d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']})"
+            ".then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,"
+            " nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))))"
+            ".catch((e) => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));"
+        )
+        return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+_AXE: list[str] = []
+
+
+def axe_source() -> str:
+    """axe-core's script from the npm tools pinned in package-lock.json (.ci/npm-tools)."""
+    if not _AXE:
+        tools = subprocess.run(
+            [str(ROOT / ".ci" / "npm-tools")],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=600,
+        ).stdout.strip()
+        _AXE.append((Path(tools) / "node_modules" / "axe-core" / "axe.min.js").read_text("utf-8"))
+    return _AXE[0]
+
+
+def bots_join(base: str, game_id: str, n: int, prefix: str = "bot") -> list[threading.Thread]:
+    """Seat `n` reference bots (cli/bot.py) in the game, each playing in a thread."""
+    threads = []
+    for i in range(n):
+        player = requests.post(
+            f"{base}/v1/players", json={"name": f"{prefix}{i}"}, timeout=10
+        ).json()
+        res = requests.post(
+            f"{base}/v1/games/{game_id}/join",
+            headers={"Authorization": f"Bearer {player['token']}"},
+            timeout=10,
+        )
+        assert res.status_code == 200, res.text
+        bot = Bot(base, game_id, player["token"], None, seed=i)
+        thread = threading.Thread(target=bot.play, daemon=True)
+        thread.start()
+        threads.append(thread)
+    return threads

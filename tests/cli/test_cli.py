@@ -1,0 +1,215 @@
+"""`marketfold serve`: embedded Redis, gunicorn and workers as supervised children; a
+bounded, complete stop on Ctrl-C; crashed children restarted; data kept across restarts."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+from cli.embedded import free_port
+from tests.api.helpers import bearer
+from tests.conftest import ROOT
+
+pytestmark = [pytest.mark.slow, pytest.mark.crash]
+
+
+def serve(data_dir, port, *extra: str) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["PYTHONPATH"] = str(ROOT)
+    argv = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
+    return subprocess.Popen(
+        [*argv, "--http-workers", "1", *extra],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_up(base: str, timeout: float = 30.0) -> None:
+    ends = time.monotonic() + timeout
+    while time.monotonic() < ends:
+        try:
+            if requests.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("the service did not come up")
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below `pid`."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry.name))
+    out, todo = set(), [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie has exited; only its parent has not collected it yet
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
+    except OSError:
+        return False
+
+
+def child_pid(proc: subprocess.Popen, marker: str) -> int:
+    """The pid of serve's direct child whose command line contains `marker`."""
+    for pid in descendants(proc.pid):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if marker in cmd and ppid == proc.pid:
+            return pid
+    raise AssertionError(f"no child running {marker!r}")
+
+
+def waiting_game(base: str) -> str:
+    """Register a player and create a Goblin Market game; return its id."""
+    player = requests.post(base + "/v1/players", json={"name": "ana"}).json()
+    return requests.post(
+        base + "/v1/games",
+        json={"ruleset": "goblin-market", "players": 3},
+        headers=bearer(player),
+    ).json()["id"]
+
+
+def stop(proc: subprocess.Popen, signals: int = 1) -> tuple[float, str, str]:
+    """Ctrl-C `proc` (`signals` times, 0.3 s apart); return seconds to exit and output."""
+    started = time.monotonic()
+    for i in range(signals):
+        if i:
+            time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    return time.monotonic() - started, out, err
+
+
+def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    first = serve(tmp_path, port)
+    try:
+        wait_up(base)
+        gid = waiting_game(base)
+        second = serve(tmp_path, free_port())
+        _, err = second.communicate(timeout=30)
+        assert second.returncode == 1 and "already running" in err
+        redis_pid = int((tmp_path / "valkey.pid").read_text())
+        children = descendants(first.pid)
+    finally:
+        seconds, out, err = stop(first, signals=2)  # a second Ctrl-C while it stops
+    assert first.returncode == 0 and "stopped" in out
+    assert seconds < 12, f"serve took {seconds:.1f} s to stop"
+    assert not alive(redis_pid)
+    assert not [pid for pid in children if alive(pid)], "a child outlived serve"
+    assert "SIGKILL" not in err and "Traceback" not in err, err
+    again = serve(tmp_path, port)
+    try:
+        wait_up(base)
+        res = requests.get(f"{base}/v1/games/{gid}")
+        assert res.status_code == 200 and res.json()["status"] == "waiting"
+    finally:
+        stop(again)
+
+
+def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = serve(tmp_path, port, "--workers", "2")
+    try:
+        wait_up(base)
+        client = redis.Redis(unix_socket_path=str(tmp_path / "valkey.sock"))
+        ends = time.monotonic() + 20
+        while len(client.smembers("rq:workers")) < 2:  # --workers 2
+            assert time.monotonic() < ends, "two workers did not register"
+            time.sleep(0.1)
+        os.kill(child_pid(proc, "cli worker"), signal.SIGKILL)
+        api = child_pid(proc, "gunicorn")
+        os.kill(api, signal.SIGKILL)
+        ends = time.monotonic() + 20
+        while True:  # until serve runs a new API (the old one's workers die with it)
+            try:
+                if child_pid(proc, "gunicorn") != api:
+                    break
+            except AssertionError:  # between the two
+                pass
+            assert time.monotonic() < ends, "the API was not restarted"
+            time.sleep(0.1)
+        wait_up(base)  # the new API answers
+        people = [
+            requests.post(base + "/v1/players", json={"name": f"p{i}"}).json() for i in range(3)
+        ]
+        gid = requests.post(
+            base + "/v1/games",
+            json={"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 1},
+            headers=bearer(people[0]),
+        ).json()["id"]
+        for p in people:
+            requests.post(f"{base}/v1/games/{gid}/join", headers=bearer(p)).raise_for_status()
+        ends = time.monotonic() + 30
+        while time.monotonic() < ends:  # nobody plays: only deadlines move the game
+            log = requests.get(f"{base}/v1/games/{gid}/events").json()["events"]
+            if any(e["type"] == "game.DecisionTimedOut" for e in log):
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("no deadline fired after the worker was restarted")
+        assert requests.get(base + "/healthz").status_code == 200
+    except BaseException:
+        print("serve said:", *stop(proc)[1:], sep="\n")  # shown with the failure
+        raise
+    seconds, out, err = stop(proc)
+    assert seconds < 12 and proc.returncode == 0
+    assert "worker-1 stopped (signal SIGKILL)" in err or "worker-2 stopped (signal SIGKILL)" in err
+    assert "api stopped (signal SIGKILL)" in err and "restarted" in err
+    assert "'api': 1" in out  # the count is reported at the end
+
+
+def test_open_streams_end_promptly_when_serve_stops(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = serve(tmp_path, port)
+    try:
+        wait_up(base)
+        gid = waiting_game(base)
+        streams = []
+        for _ in range(5):
+            s = socket.create_connection(("127.0.0.1", port), timeout=20)
+            s.sendall(f"GET /v1/games/{gid}/events/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert s.recv(100).startswith(b"HTTP/1.1 200")
+            streams.append(s)
+    finally:
+        seconds, _, err = stop(proc)
+    # each stream was finished cleanly (the last chunk sent) rather than cut at a timeout
+    for s in streams:
+        rest = b""
+        while chunk := s.recv(4096):
+            rest += chunk
+        assert rest.endswith(b"0\r\n\r\n")
+    assert seconds < 10, f"serve took {seconds:.1f} s to stop with streams open"
+    assert "SIGKILL" not in err and "graceful timeout" not in err
