@@ -141,3 +141,23 @@ def test_a_wild_game_of_rules_version_2_keeps_its_inline_private_events_and_stil
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     assert bundle["game"]["rules_version"] == 2 and "private" not in bundle
     assert client.post("/v1/verify", json=bundle).get_json()["ok"]
+
+
+def test_a_private_step_is_retried_by_its_key_and_if_match_takes_a_partys_etag(client, app):
+    gid, seats, rnd = _wild_trade(client, app)
+    a = seats[0]
+    offer = _offer(client, gid, a, 1, rnd)
+    etag = client.get(f"/v1/games/{gid}", headers=bearer(a)).headers["ETag"]
+    headers = {**bearer(a), "Idempotency-Key": "offer-1", "If-Match": etag}
+    first = client.post(f"/v1/games/{gid}/actions", json=offer, headers=headers)
+    assert first.status_code in (201, 202), first.get_json()
+    again = client.post(f"/v1/games/{gid}/actions", json=offer, headers=headers)
+    assert again.get_json()["events"] == first.get_json()["events"]  # the same private step
+    moved = client.get(f"/v1/games/{gid}", headers=bearer(a)).headers["ETag"]
+    assert moved.startswith(etag.rstrip('"')) and "." in moved  # "<version>.1"
+    withdraw = {"type": "withdraw", "offer": first.get_json()["events"][0]["data"]["id"]}
+    res = client.post(
+        f"/v1/games/{gid}/actions", json=withdraw, headers={**bearer(a), "If-Match": moved}
+    )
+    assert res.status_code in (201, 202), res.get_json()
+    assert res.get_json()["events"][0]["private"] == 2

@@ -130,3 +130,20 @@ def test_keys_of_one_game_share_a_cluster_hash_tag():
         )
     }
     assert tags == {"g:x"}
+
+
+def test_private_steps_go_to_their_own_stream_and_a_stale_count_of_them_conflicts(store, r):
+    from events.record import Record
+
+    store.append("g1", envelopes(1, 2), expected=0)
+    step = {**envelopes(2, 1)[0], "seq": 2, "private": 1, "visible_to": [0, 1]}
+    codec.seal([step], codec.GENESIS)
+    after = Record("g1", version=2, private=1)
+    assert store.append("g1", [step], expected=2, record=after) == 2  # no public version
+    assert r.xlen(keys.game_events("g1")) == 2 and r.xlen(keys.game_private("g1")) == 1
+    assert store.read_private("g1") == [step]
+    # a public append decided before that step (0 private steps known) must decide again
+    with pytest.raises(StaleVersion):
+        store.append("g1", envelopes(3, 1), expected=2, record=Record("g1", version=3))
+    assert len(store.read("g1")) == 2
+    assert store.append("g1", envelopes(3, 1), expected=2, record=Record("g1", version=3, private=1)) == 3
