@@ -4,14 +4,14 @@ HTTP (schemas, auth, limits, streams, presentation, problem+json)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from flask import Flask, Response, request
-from flask_swagger_ui import get_swaggerui_blueprint
 
 from api import (
     admission,
     chat,
+    cors,
+    docs_ui,
     errors,
     games,
     league_page,
@@ -20,39 +20,40 @@ from api import (
     players,
     replay,
     sse,
+    transparency,
     web,
 )
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider
-from service import bootstrap, config
-from workers.scheduler import RqScheduler
+from service.bootstrap import Bootstrap
 
 SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
 
 
-def create_app(overrides: dict[str, Any] | None = None) -> Flask:
-    """Build the app from the environment's configuration plus `overrides`."""
+def create_app(deps: Bootstrap) -> Flask:
+    """Build the app on `deps`, the process's dependencies and their configuration (built
+    by the composition root, cli/compose.py: `cli.compose.create_app(overrides)`)."""
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    cfg = {**config.load(), **(overrides or {})}
-    app.config.update(cfg)
+    app.config.update(deps.config)
+    deps.config = cfg = app.config  # one object: what the app's config says, the service reads
     app.json.sort_keys = False
-    app.extensions["marketfold"] = bootstrap.connect(app.config, RqScheduler.connect)
+    app.extensions["marketfold"] = deps
     app.register_blueprint(games.bp)
     app.register_blueprint(sse.bp)
+    app.register_blueprint(transparency.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(chat.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
     app.register_blueprint(web.bp)
-    app.register_blueprint(
-        get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "marketfold API"})
-    )
+    app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
     admission.install(app)  # before the limiter: an admitted action skips its round trip
     limits.install(app, cfg)
+    cors.install(app, cfg)
 
     @app.before_request
     def limit_body() -> None:

@@ -11,9 +11,6 @@ from flask import Flask
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from events.bundle import BundleError
-from events.decide import NotSeated
-from events.store import StaleVersion
 from games.base import InvalidAction, OptionError, RuleViolation
 from service import errors
 
@@ -134,7 +131,7 @@ def register(app: Flask) -> None:
         ),
     )
     app.register_error_handler(
-        BundleError,
+        errors.BundleError,
         lambda e: problem(422, "invalid_body", f"not a bundle: {e}", errors={e.path: [e.reason]}),
     )
     app.register_error_handler(
@@ -147,9 +144,11 @@ def register(app: Flask) -> None:
     )
     app.register_error_handler(RuleViolation, lambda e: problem(409, e.code, str(e)))
     app.register_error_handler(
-        NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")
+        errors.NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")
     )
-    app.register_error_handler(StaleVersion, lambda e: problem(412, "version_mismatch", str(e)))
+    app.register_error_handler(
+        errors.StaleVersion, lambda e: problem(412, "version_mismatch", str(e))
+    )
     for exc in STORE_DOWN:
         app.register_error_handler(exc, _unavailable)
     app.register_error_handler(HTTPException, _http)

@@ -11,12 +11,19 @@ from api.limits import storeless
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
-from events import audit, bundle
-from events.record import Record
 from events.store import Recheck, StaleVersion
 from games.base import RuleViolation
-from service import game_commands, game_queries, league_commands, lobby, lobby_commands, players
+from service import (
+    game_commands,
+    game_queries,
+    league_commands,
+    lobby,
+    lobby_commands,
+    players,
+    proof,
+)
 from service.errors import DomainError
+from service.game_queries import Record
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
 ACTION = Action()  # one instance: a schema is built once, then loads any number of bodies
@@ -154,9 +161,8 @@ def abort_game(game_id: str):
 def list_events(game_id: str):
     player = auth.caller(boot(), required=False)
     after = number("after", request.args.get("after", "0"))
-    rec, envelopes = game_queries.history(boot(), game_id_ok(game_id), after)
-    seat = game_queries.seat(rec, player)
-    return {"version": rec.version, "events": present.events(rec, envelopes, seat)}
+    rec, events = game_queries.events(boot(), game_id_ok(game_id), after, player)
+    return {"version": rec.version, "events": events}
 
 
 @bp.get("/games/<game_id>/export")
@@ -184,4 +190,9 @@ def state_at(game_id: str):
 @storeless
 def verify_bundle():
     # the file as downloaded, whatever its Content-Type; its shape is checked by the audit
-    return audit.verify(body(bundle.check_text, any_type=True)).to_json()
+    return proof.verify(boot(), body(game_queries.check_bundle_text, any_type=True))
+
+
+@bp.get("/keys")
+def signing_keys():
+    return proof.published(boot())

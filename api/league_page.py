@@ -15,9 +15,8 @@ from api.context import boot
 from api.league_present import places, round_status, table_status
 from api.leagues import _league
 from api.replay import POLICY
-from leagues import season, table
-from leagues.record import League
 from service import league_queries
+from service.league_queries import League
 
 bp = Blueprint("league_page", __name__)
 
@@ -50,7 +49,7 @@ def _page(league: League):
     yield "<h2>Standings</h2><table id='standings'><thead><tr>"
     heads = ["#", "player", "points", "games", "won", "byes", "Buchholz", "rating"]
     yield "".join(f"<th{_num(h)}>{h}</th>" for h in heads) + "</tr></thead><tbody>"
-    for r in table.rows(league):
+    for r in league_queries.standings(league):
         cls = " class='withdrawn'" if r["withdrawn"] else ""
         name = escape(r["name"]) + (" (withdrawn)" if r["withdrawn"] else "")
         cells = [
@@ -67,7 +66,7 @@ def _page(league: League):
             f"<tr{cls}>" + "".join(f"<td{_num(h)}>{c}</td>" for h, c in zip(heads, cells)) + "</tr>"
         )
     yield "</tbody></table><h2>Rounds</h2>"
-    for number, rnd, started in season.schedule(league):
+    for number, rnd, started in league_queries.schedule(league):
         yield from _round(league, number, rnd, started)
     yield "</body></html>"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from leagues import pairing, season, table
-from leagues.record import League
+from service import league_queries
+from service.league_queries import League
 
 
 def member(league: League, player_id: str) -> dict[str, Any]:
@@ -70,8 +70,8 @@ def league_summary(league: League) -> dict[str, Any]:
 def league_json(league: League) -> dict[str, Any]:
     """Return a league's settings, members, and schedule with its pair-meeting figures."""
     s = league.settings
-    rounds = season.schedule(league)
-    most, spread = pairing.meetings([r for _, r, _ in rounds], league.members)
+    rounds = league_queries.schedule(league)
+    most, spread = league_queries.meetings(league, rounds)
     return {
         "id": league.league_id,
         "name": s["name"],
@@ -118,14 +118,14 @@ def league_json(league: League) -> dict[str, Any]:
 
 def standings_json(league: League) -> dict[str, Any]:
     """Return the members ranked by points, games won, Buchholz, then rating (leagues.table)."""
-    return {"recorded": len(league.results), "standings": table.rows(league)}
+    return {"recorded": len(league.results), "standings": league_queries.standings(league)}
 
 
 def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[str, Any]:
     """Return one round: its tables, each with its game, players by seat, and result."""
     started = league.rounds.get(number)
     if started is None:
-        rnd = next(r for n, r, _ in season.schedule(league) if n == number)
+        rnd = next(r for n, r, _ in league_queries.schedule(league) if n == number)
         tables = [
             {
                 "table": i,

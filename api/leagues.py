@@ -13,11 +13,9 @@ from api.context import boot
 from api.league_present import league_json, league_summary, member, round_json, standings_json
 from api.parse import body, number
 from api.schemas import LeagueCreate, MemberAdd
-from events.codec import now_iso
-from leagues import table
-from leagues.record import STATUSES, League
 from service import game_commands, inbox, league_commands, league_lifecycle, league_queries, players
 from service.errors import Invalid, NotFound
+from service.league_queries import STATUSES, League
 
 bp = Blueprint("leagues", __name__, url_prefix="/v1")
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -152,7 +150,7 @@ def league_standings_csv(league_id: str):
     out = io.StringIO()
     writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\r\n")
     writer.writeheader()
-    for row in table.rows(league):
+    for row in league_queries.standings(league):
         row = {**row, "withdrawn": "yes" if row["withdrawn"] else "no"}
         writer.writerow({k: csv_cell(v) for k, v in row.items()})
     name = f'attachment; filename="{league.league_id}-standings.csv"'
@@ -174,11 +172,11 @@ def league_events(league_id: str):
 @bp.get("/leagues/<league_id>/export")
 def export_league(league_id: str):
     _league(league_id)
-    league, envelopes = league_queries.events(boot(), league_id)
+    league, envelopes, exported_at = league_queries.export(boot(), league_id)
     body_ = {
         "format": EXPORT_FORMAT,
         "league": league_summary(league),
-        "exported_at": now_iso(),
+        "exported_at": exported_at,
         "events": envelopes,
         "games": [t.game for r in sorted(league.rounds) for t in league.rounds[r].tables],
     }

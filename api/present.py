@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from events.record import Record
-from events.redact import redact
 from games.base import ActionSpec, Game
+from service import game_queries
 from service.game_log import owed
+from service.game_queries import Record
 from service.loop import Outcome
 
 LANGS = ("en", "es")
@@ -50,11 +50,6 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "owed": owed(rec),
         "result": rec.result,
     }
-
-
-def events(rec: Record, envelopes: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """Return envelopes redacted for `seat`."""
-    return [redact(env, rec, seat) for env in envelopes]
 
 
 def ruleset(game: Game, lang: str) -> dict[str, Any]:
@@ -130,7 +125,7 @@ def acted(done: Outcome, player_id: str) -> dict[str, Any]:
     """Return the answer to an action: the new version, the events as the caller may see
     them, who owes what, and whether a simultaneous phase is still pending."""
     seat = done.record.seat_of(player_id)
-    events_ = events(done.record, done.envelopes, seat)
+    events_ = game_queries.redacted(done.record, done.envelopes, seat)
     return {"version": done.version, "events": events_, "owed": done.owed, "pending": done.pending}
 
 

@@ -218,7 +218,7 @@ def main() -> None:
         base = args.server
         if not base:
             port = free_port()
-            procs.append(gunicorn("api.wsgi:app", port, redis_url))
+            procs.append(gunicorn("cli.wsgi:app", port, redis_url))
             base = f"http://127.0.0.1:{port}"
         bare_port = free_port()
         procs.append(gunicorn("bench.bare_app:app", bare_port, redis_url))

@@ -40,7 +40,7 @@ def run(clients: int, games: int, rounds: int, fsync: str = "always") -> list[st
             ("3-master cluster", cluster.url, {"RQ_REDIS_URL": queues.url}),
         ):
             port = free_port()
-            procs.append(gunicorn("api.wsgi:app", port, url, **env))
+            procs.append(gunicorn("cli.wsgi:app", port, url, **env))
             bases[name] = f"http://127.0.0.1:{port}"
         for base in bases.values():
             wait_up(base + "/healthz")

@@ -25,19 +25,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
+from cli import compose  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
-from service import bootstrap, config, game_commands  # noqa: E402
+from service import config, game_commands  # noqa: E402
 from service.bootstrap import Bootstrap as Deps  # noqa: E402
 from service.players import create_player  # noqa: E402
-from workers.scheduler import RqScheduler  # noqa: E402
 
 
 def deps_for(redis_url: str) -> Deps:
     """Build the service's connections for `redis_url`."""
     cfg = {**config.load(), "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url}
-    return bootstrap.connect(cfg, RqScheduler.connect)
+    return compose.connect(cfg)
 
 
 def seated(deps: Deps, ruleset: str, players: int, timeout: int | None = None):

@@ -121,7 +121,7 @@ def main() -> None:
     args = ap.parse_args()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
     port = free_port()
-    procs = [gunicorn("api.wsgi:app", port, server.url)]
+    procs = [gunicorn("cli.wsgi:app", port, server.url)]
     crew: list[subprocess.Popen] = []
     base = f"http://127.0.0.1:{port}"
     try:

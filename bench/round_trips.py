@@ -47,7 +47,7 @@ def _name(packed: bytes) -> str:
 
 def count(redis_url: str, queue_url: str | None = None, turns: int = 8) -> dict[str, Counter]:
     """Return, per request kind, a Counter of the round trips seen per request."""
-    from api import create_app
+    from cli.compose import create_app
 
     app = create_app({**FAST, "REDIS_URL": redis_url, "RQ_REDIS_URL": queue_url or redis_url})
     client, rnd = app.test_client(), random.Random(7)

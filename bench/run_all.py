@@ -129,7 +129,7 @@ def run(quick: bool) -> list[str]:
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
     port, bare_port = free_port(), free_port()
     procs = [
-        gunicorn("api.wsgi:app", port, server.url),
+        gunicorn("cli.wsgi:app", port, server.url),
         gunicorn("bench.bare_app:app", bare_port, server.url),
         start_worker(server.url),
     ]

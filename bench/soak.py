@@ -169,7 +169,7 @@ def main() -> None:
         return
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-soak-"), port=free_port()).start()
     port = free_port()
-    api, worker = gunicorn("api.wsgi:app", port, server.url), start_worker(server.url)
+    api, worker = gunicorn("cli.wsgi:app", port, server.url), start_worker(server.url)
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz")
         soak(

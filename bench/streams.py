@@ -248,7 +248,7 @@ def main() -> None:
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-streams-"), port=free_port()).start()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    procs = [gunicorn("api.wsgi:app", port, server.url), start_worker(server.url)]
+    procs = [gunicorn("cli.wsgi:app", port, server.url), start_worker(server.url)]
     try:
         wait_up(base + "/healthz")
         m = machine()

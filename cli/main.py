@@ -7,8 +7,8 @@ import argparse
 import json
 import logging
 import sys
-from pathlib import Path
 
+from cli import keys, verify
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
 
@@ -43,9 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--options", default="{}", help="game options as JSON")
     demo.add_argument("--strategy", help="package.module:function for every bot")
     demo.add_argument("--seed", type=int, default=0)
-    verify = sub.add_parser("verify", help="check an exported game offline (no server needed)")
-    verify.add_argument("bundle", help="a file from GET /v1/games/{id}/export ('-' for stdin)")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_parser(sub)
+    keys.add_parser(sub)
     return parser
 
 
@@ -54,15 +53,17 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if args.command == "verify":
-        return verify(args)
+        return verify.run(args)
+    if args.command == "keys":
+        return keys.run(args)
     if args.command == "bot":
         return bot(args)
     if args.command == "demo":
         return demo(args)
     if args.command == "worker":
-        from workers import runner
+        from cli import compose
 
-        runner.run(burst=args.burst)
+        compose.run_worker(burst=args.burst)
         return 0
     return serve(args)
 
@@ -101,24 +102,6 @@ def demo(args: argparse.Namespace) -> int:
         )
     )
     return 0
-
-
-def verify(args: argparse.Namespace) -> int:
-    """Verify a bundle offline; exit 0 only when every check passes."""
-    from events import audit, bundle
-
-    try:
-        raw = sys.stdin.buffer.read() if args.bundle == "-" else Path(args.bundle).read_bytes()
-        bundle.check_text(raw)
-        report = audit.verify(json.loads(raw))
-    except bundle.BundleError as e:
-        print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
-        return 2
-    except (OSError, ValueError, RecursionError) as e:
-        print(f"marketfold verify: cannot read {args.bundle}: {e}", file=sys.stderr)
-        return 2
-    print(json.dumps(report.to_json(), indent=2) if args.json else report.to_text())
-    return 0 if report.ok else 1
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ def gunicorn_argv(
     processes: int = 2,
     connections: int = 2000,
     log_level: str = "warning",
-    app: str = "api.wsgi:app",
+    app: str = "cli.wsgi:app",
 ) -> list[str]:
     """Return the command line that serves `app`: gunicorn with gevent workers, so a
     request waits on I/O without holding a thread and open event streams cost a greenlet
@@ -98,6 +98,9 @@ class Stack:
         directory is in use by a live server."""
         raise_open_files_limit()
         sup = self.supervisor
+        keys = "SIGNING_KEY_DIR"
+        if keys not in self.env and f"MARKETFOLD_{keys}" not in self.env:
+            self.env[keys] = str(Path(self.data_dir) / "keys")  # service/keyring.py
         if not self.env.get("REDIS_URL"):
             self.redis = EmbeddedRedis(self.data_dir, appendfsync=self.appendfsync)
             self.env["REDIS_URL"] = self.redis.url

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import games
-from events import binding, codec, decide, ending, envelope
+from events import binding, codec, decide, ending, envelope, signature, transparency
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
 from events.record import Record, fold, in_order
@@ -42,6 +43,7 @@ class Report:
     game_id: str
     events: int
     checks: list[Check] = field(default_factory=list)
+    signed_by: str | None = None  # the trusted key that signed it, when keys were given
 
     @property
     def ok(self) -> bool:
@@ -53,6 +55,7 @@ class Report:
             "game": self.game_id,
             "events": self.events,
             "ok": self.ok,
+            "signed_by": self.signed_by,
             "checks": [
                 {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
             ],
@@ -98,10 +101,19 @@ def bundle(
     return out
 
 
-def verify(data: dict[str, Any]) -> Report:
+def verify(
+    data: dict[str, Any],
+    trusted: Mapping[str, Any] | None = None,
+    seen: Mapping[str, Any] | None = None,
+    consistency: list[str] | None = None,
+) -> Report:
     """Check a bundle: hash chain, seed and draws, every command decided again, result,
-    the header against the log, and the times. A bundle not of the published shape, or
-    beyond its bounds, raises BundleError."""
+    the header against the log, and the times. With `trusted` keys ({kid: public key}),
+    also that one of them signed it (events.signature) and that its leaves are in a
+    signed tree head of the public log of games (events.transparency); with a tree head
+    or receipt `seen` earlier, that the bundle's head extends it (`consistency`: the
+    RFC 9162 proof between the two, hex) and its leaves are the ones seen. A bundle not
+    of the published shape, or beyond its bounds, raises BundleError."""
     check_shape(data)
     events = data.get("events") or []
     private = data.get("private") or []
@@ -111,6 +123,8 @@ def verify(data: dict[str, Any]) -> Report:
     replay, result = Check("every command decided again"), Check("final result recounted")
     bound, times = Check("header bound to the log"), Check("times and deadlines")
     report.checks = [chain, seed_check, replay, result, bound, times]
+    if trusted is not None:
+        _check_proof(data, trusted, seen, consistency, report)
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report
@@ -134,6 +148,33 @@ def verify(data: dict[str, Any]) -> Report:
             check.fail(None, "not checked: the chain or the seed failed")
     _check_times(clock, times, replay.ok and chain.ok and seed is not None)
     return report
+
+
+def _check_proof(data, trusted, seen, consistency, report: Report) -> None:
+    """The checks that need trusted keys: the signature, the public log, a head seen."""
+    signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
+    report.checks += [signed, logged]
+    report.signed_by, found = signature.check(data, trusted)
+    if report.signed_by is None:
+        signed.fail(None, found)
+    else:
+        signed.detail = found
+    events = data.get("events") or []
+    ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
+    if not ok:
+        logged.fail(None, found)
+        return
+    logged.detail = found
+    if seen is not None:
+        before = Check(transparency.SEEN)
+        report.checks.append(before)
+        ok, found = transparency.check_seen(
+            events, data["transparency"], seen, consistency, trusted
+        )
+        if ok:
+            before.detail = found
+        else:
+            before.fail(None, found)
 
 
 def _check_times(clock: Clock, check: Check, replayed: bool) -> None:

@@ -154,6 +154,54 @@ EVENT = {
         _when("type", "game.Ended", {"properties": {"data": ENDED}}),
     ],
 }
+SIGNATURE = {
+    "type": "object",
+    "required": ["alg", "kid", "statement", "value"],
+    "properties": {
+        "alg": {"type": "string"},
+        "kid": {"type": "string"},
+        "statement": {"type": "string"},
+        "value": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
+TREE_HEAD = {
+    "type": "object",
+    "required": ["size", "root", "at", "signature"],
+    "properties": {
+        "size": {"type": "integer", "minimum": 0},
+        "root": {"type": "string", "pattern": HEX64},
+        "at": {"type": "string", "pattern": AT},
+        "signature": SIGNATURE,
+    },
+    "additionalProperties": False,
+}
+RECEIPT = {
+    "type": "object",
+    "required": ["tree_head", "leaves"],
+    "properties": {
+        "tree_head": TREE_HEAD,
+        "leaves": {
+            "type": "array",
+            "maxItems": 3,
+            "items": {
+                "type": "object",
+                "required": ["index", "leaf", "path"],
+                "properties": {
+                    "index": {"type": "integer", "minimum": 0},
+                    "leaf": {"type": "string"},
+                    "path": {
+                        "type": "array",
+                        "maxItems": 64,
+                        "items": {"type": "string", "pattern": HEX64},
+                    },
+                },
+                "additionalProperties": False,
+            },
+        },
+    },
+    "additionalProperties": False,
+}
 SCHEMA = {
     "type": "object",
     "required": ["format", "game", "events"],
@@ -179,6 +227,8 @@ SCHEMA = {
         "private": {"type": "array", "maxItems": MAX_EVENTS, "items": EVENT},
         "seed": {"type": ["string", "null"]},
         "chat": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+        "signature": SIGNATURE,
+        "transparency": RECEIPT,
     },
 }
 _CHECK = jsonshape.compile(SCHEMA)

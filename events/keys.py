@@ -154,3 +154,24 @@ def api_heartbeat() -> str:
 def outages() -> str:
     """The outages seen (sorted set, member `<start>:<end>`, scored by the end)."""
     return f"{PREFIX}:{{workers}}:outages"
+
+
+def tlog_hashes() -> str:
+    """The public log of games (events/transparency.py): its leaf hashes in order (a list
+    of 32-byte values). Its keys share the hash tag `{tlog}`: one script appends a leaf."""
+    return f"{PREFIX}:{{tlog}}:hashes"
+
+
+def tlog_texts() -> str:
+    """The log's leaves as text (a list, in the order of `tlog_hashes`)."""
+    return f"{PREFIX}:{{tlog}}:texts"
+
+
+def tlog_ids() -> str:
+    """Where each game's leaf of each kind lies (hash: `<game>:<kind>` -> index)."""
+    return f"{PREFIX}:{{tlog}}:ids"
+
+
+def tlog_head() -> str:
+    """The log's newest signed tree head (JSON), reused until the log grows."""
+    return f"{PREFIX}:{{tlog}}:head"

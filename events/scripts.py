@@ -153,3 +153,15 @@ if tonumber(ARGV[1]) <= v then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2], 'private', ARGV[3] or 0)
 return 1
 """
+
+# The public log of games (events/tlog.py). KEYS: leaf hashes, leaf texts, leaf ids.
+# ARGV[1]: the leaf's id (`<game>:<kind>`); ARGV[2]: its hash; ARGV[3]: its text.
+# Appends the leaf unless a leaf of that id is logged already; returns its index either way.
+TLOG_APPEND = """
+local at = redis.call('HGET', KEYS[3], ARGV[1])
+if at then return tonumber(at) end
+local n = redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], n - 1)
+return n - 1
+"""

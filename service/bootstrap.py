@@ -13,6 +13,7 @@ from typing import Any
 import redis
 
 from events.store import EventStore
+from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
@@ -32,6 +33,7 @@ class Bootstrap:
     store: EventStore
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
+    tlog: PublicLog  # the public log of games (service/transparency.py)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -102,4 +104,5 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_connect_timeout=QUICK_TIMEOUT_S,
         max_connections=64,
     )
-    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, quick=quick)
+    tlog = PublicLog(store_client)
+    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, tlog, quick=quick)

@@ -48,8 +48,13 @@ DEFAULTS: dict[str, Any] = {
     # decisions due within this long (s) after an outage, or the game's decision timeout
     # if shorter, get a fresh deadline too; the fresh deadline is that long after the end
     "OUTAGE_GRACE_S": 300,
+    # the service's Ed25519 signing keys (service/keyring.py), shared by every process
+    "SIGNING_KEY_DIR": ".marketfold/keys",
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"
     "OPERATORS": [],
+    # web pages on other origins allowed to call /v1 from a browser (CORS): a JSON list or
+    # "https://a.example,https://b.example"; none by default (docs/clients.md)
+    "CORS_ORIGINS": [],
 }
 PREFIX = "MARKETFOLD_"
 
@@ -63,15 +68,23 @@ def _parse(value: str) -> Any:
 
 def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """Return DEFAULTS overridden by `KEY` or `MARKETFOLD_KEY` variables."""
-    out = dict(DEFAULTS)
+    settings: dict[str, Any] = {}
     for key in DEFAULTS:
         for name in (key, PREFIX + key):
             if name in environ:
-                out[key] = _parse(environ[name])
+                settings[key] = _parse(environ[name])
+    return resolve(settings)
+
+
+def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return DEFAULTS overridden by `settings` (values, not text), with the settings that
+    follow from others filled in; the environment is not read."""
+    out = {**DEFAULTS, **settings}
     if is_cluster(out["REDIS_URL"]) and not out["RQ_REDIS_URL"]:
         raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
     out["OPERATORS"] = operators(out)
+    out["CORS_ORIGINS"] = origins(out)
     return out
 
 
@@ -86,3 +99,12 @@ def operators(cfg: Mapping[str, Any]) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
     return [str(v).strip() for v in value if str(v).strip()]
+
+
+def origins(cfg: Mapping[str, Any]) -> list[str]:
+    """Return the origins allowed to call the API from a browser (a list, or a
+    comma-separated string); "*" allows any origin."""
+    value = cfg.get("CORS_ORIGINS") or []
+    if isinstance(value, str):
+        value = value.split(",")
+    return [str(v).strip().rstrip("/") for v in value if str(v).strip()]

@@ -8,6 +8,26 @@ from __future__ import annotations
 
 from typing import Any
 
+# Refusals raised below service/ that the use cases let through as they are: a caller
+# names them from here and so needs to know service/ alone (api/errors.py maps each).
+from events.bundle import BundleError  # POST /verify: the file is not a bundle
+from events.decide import NotSeated  # the caller holds no seat in the game
+from events.store import StaleVersion  # If-Match named another version of the game
+
+__all__ = [
+    "BundleError",
+    "Conflict",
+    "Contention",
+    "DomainError",
+    "Forbidden",
+    "Invalid",
+    "NotFound",
+    "NotSeated",
+    "StaleVersion",
+    "TooFast",
+    "Unauthorized",
+]
+
 
 class DomainError(Exception):
     """A refusal with a stable code; `errors` names the offending fields, if any."""

@@ -15,12 +15,12 @@ from events import codec, decide, keys, times
 from events.store import Admission, Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import loop, outages
+from service import expiry, loop, outages
 from service.errors import Invalid
 from service.game_log import GameLog
 from service.loop import Outcome
 from service.players import new_id
-from service.ports import job_id
+from service.ports import Status, job_id
 
 if TYPE_CHECKING:
     from events.record import Record
@@ -100,6 +100,15 @@ def join(boot: Bootstrap, game_id: str, player: dict[str, str], again: bool = Fa
     return loop.run(boot, log, decide_join, cause=f"join:{player['id']}", command=command)
 
 
+class Overdue(RuleViolation):
+    """An action later than its decision's deadline plus the grace of the time model."""
+
+    def __init__(self, key: str, deadline: str):
+        detail = f"decision {key!r} was due at {deadline}; its default is being applied"
+        super().__init__(detail, code="deadline_passed")
+        self.key, self.deadline = key, deadline
+
+
 def act(
     boot: Bootstrap,
     game_id: str,
@@ -111,30 +120,39 @@ def act(
     admission: Admission | None = None,
 ) -> Outcome:
     """Apply one player's action; an action later than its decision's deadline plus the
-    grace of the time model (events.times) is refused, its default is on its way.
-    `loaded`: the game as the caller loaded it already with no idempotency key (`idem`
-    is new); `admission`: what the append must check and count for a caller admitted
-    without a round trip (events.store.Admission)."""
+    grace of the time model (events.times) is refused, its default is on its way, unless
+    an outage covers that deadline: then the decision gets its fresh deadline first, as
+    an expiry would give it, and the action is taken. `loaded`: the game as the caller
+    loaded it already with no idempotency key (`idem` is new); `admission`: what the
+    append must check and count for a caller admitted without a round trip
+    (events.store.Admission)."""
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
         if seat is not None and (late := times.overdue(rec, seat, datetime.now(UTC))):
-            raise RuleViolation(
-                f"decision {late[0]!r} was due at {late[1]}; its default is being applied",
-                code="deadline_passed",
-            )
+            raise Overdue(*late)
         return decide.act(rec, player_id, action, rng)
 
-    return loop.run(
-        boot,
-        GameLog(boot, game_id, body=action, loaded=loaded, admission=admission),
-        decide_act,
-        cause=idem,
-        idem=f"{player_id}:{idem}",
-        if_match=if_match,
-        command={"type": "act", "player": player_id, "action": action},
-        stale_ok=lambda rec, version: version <= rec.version and rec.still_open(player_id, version),
-    )
+    def run(log: GameLog) -> Outcome:
+        return loop.run(
+            boot,
+            log,
+            decide_act,
+            cause=idem,
+            idem=f"{player_id}:{idem}",
+            if_match=if_match,
+            command={"type": "act", "player": player_id, "action": action},
+            stale_ok=lambda rec, version: (
+                version <= rec.version and rec.still_open(player_id, version)
+            ),
+        )
+
+    try:
+        return run(GameLog(boot, game_id, body=action, loaded=loaded, admission=admission))
+    except Overdue as late:
+        if not extend_if_outage(boot, game_id, late.key, late.deadline):
+            raise
+    return run(GameLog(boot, game_id, body=action))  # (an admission's count: by its caller)
 
 
 def resign(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
@@ -160,77 +178,86 @@ def abort(boot: Bootstrap, game_id: str, operator: str) -> Outcome:
     )
 
 
-def extend_after_outage(boot: Bootstrap, rec: Record, key: str, old: str) -> str | None:
-    """Give owed decision `key` (due at `old`) a fresh deadline if `old` fell inside an
-    outage or its grace window (service.outages); return the new deadline, or None."""
-    new = outages.fresh_deadline(boot.redis, rec, boot.config, old, time.time())
-    if new is None:
-        return None
+def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
+    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
+    unless an outage covers its deadline (then it gets a fresh one: EXTENDED) or the API
+    has not been up since it (then it is looked at again later: POSTPONED). The game is
+    loaded once; what to do is `service.expiry.plan`, a pure function of the record, the
+    time and the heartbeats."""
+    job = job_id("expire", game_id, key)
+    # the API's last beat first: an outage that beat ended is then on record below
+    api = outages.last_api_beat(boot.redis)
+    loaded = boot.store.load(game_id, f"system:{job}")
+    rec, now = loaded.record, time.time()
+    facts = expiry_facts(boot, rec, key, api)
+    plan = expiry.plan(rec, key, now, facts)
+    if plan.status is Status.APPLIED:
+
+        def decide_expiry(r: Record, rng: Rng):
+            due = expiry.plan(r, key, now, facts).status is Status.APPLIED
+            return "system", decide.expire(r, key, rng) if due else []
+
+        done = _system(boot, game_id, key, job, decide_expiry, "expire", loaded)
+        if done.created:
+            return Status.APPLIED
+        plan = expiry.plan(done.record, key, now, facts)  # the log moved on meanwhile
+        if plan.status is Status.APPLIED:  # appended by an earlier run of this job
+            return Status.NOOP
+    if plan.status is Status.EXTENDED:
+        extend(boot, game_id, key, plan.old, plan.deadline, Loaded(rec, loaded.seed, None))
+    elif plan.status in (Status.EARLY, Status.POSTPONED):
+        boot.scheduler.expiry(game_id, key, plan.deadline)
+    return plan.status
+
+
+def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> expiry.Facts:
+    """Read what the heartbeats say about decision `key`'s deadline: the outages that may
+    cover it (read after the API's last beat `api`)."""
+    deadline, window = rec.deadline(key), outages.grace(rec, boot.config)
+    due = codec.parse_time(deadline).timestamp() if deadline else time.time()
+    spans = tuple(outages.seen(boot.redis, due - window)) if deadline else ()
+    return expiry.Facts(api, spans, window, float(boot.config["OUTAGE_AFTER_S"]))
+
+
+def extend(
+    boot: Bootstrap, game_id: str, key: str, old: str, new: str, loaded: Loaded | None = None
+) -> Outcome:
+    """Give owed decision `key` (due at `old`) the fresh deadline `new` after an outage,
+    once however many workers and API processes ask; the append writes the new deadline
+    into the index."""
     command = {"type": "extend", "key": key, "old": old, "new": new, "reason": "outage"}
-    loop.run(
+    return loop.run(
         boot,
-        GameLog(boot, rec.game_id, body=command),
+        GameLog(boot, game_id, body=command, loaded=loaded),
         lambda r, rng: ("system", decide.extend(r, key, old, new, "outage")),
-        cause=job_id("extend", rec.game_id, key),
+        cause=job_id("extend", game_id, key),
         idem=f"system:extend-{key}-{old}",
         command=command,
     )
-    deadline = boot.store.load(rec.game_id).record.deadline(key)  # as it stands now
-    if deadline:
-        boot.scheduler.expiry(rec.game_id, key, deadline)
-    return deadline
 
 
-def postpone_while_api_down(
-    boot: Bootstrap, rec: Record, key: str, due_at: str, api: float | None
-) -> bool:
-    """Look at owed decision `key` (due at `due_at`) again a little later, without writing
-    to the game, if the API (last beat `api`) has not beaten since its deadline or is down
-    now (service.outages.wait_for_api); return True if postponed."""
-    due, now = codec.parse_time(due_at).timestamp(), time.time()
-    wait = outages.wait_for_api(api, due, now, float(boot.config["OUTAGE_AFTER_S"]))
-    if due > now or not wait:
+def extend_if_outage(boot: Bootstrap, game_id: str, key: str, old: str) -> bool:
+    """Give decision `key` (due at `old`, overdue past the grace of events.times) a fresh
+    deadline if an outage covers `old`, as an expiry would; return True if it has one now.
+    A gap in the API's heartbeat that is still open (the API was frozen, or could not
+    reach Redis, and this request is among the first it serves) counts, so an action
+    that arrives before the outage is on record is accepted too."""
+    api = outages.last_api_beat(boot.redis)
+    rec, now = boot.store.load(game_id).record, time.time()
+    if rec.deadline(key) != old:
+        return True  # extended meanwhile
+    facts = expiry_facts(boot, rec, key, api)
+    threshold = outages.api_gap(facts.down_after_s)
+    spans = facts.outages + (((api, now),) if api is not None and now - api > threshold else ())
+    due = codec.parse_time(old).timestamp()
+    fresh = outages.covered(list(spans), due, facts.grace_s, now)
+    if fresh is None:
         return False
-    boot.scheduler.expiry(rec.game_id, key, codec.iso(now + wait))
+    extend(boot, game_id, key, old, fresh)
     return True
 
 
-def expire(boot: Bootstrap, game_id: str, key: str) -> str:
-    """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
-    unless an outage covers its deadline (then it gets a fresh one: "extended") or the
-    API has not been up since it (then it is looked at again later: "postponed")."""
-    job = job_id("expire", game_id, key)
-    outcome = {"status": "applied"}
-    # the API's last beat first: an outage that beat ended is then on record below
-    api = outages.last_api_beat(boot.redis)
-    rec = boot.store.load(game_id).record
-    deadline = rec.deadline(key)
-    if deadline and any(o.key == key for o in rec.owed()):
-        if extend_after_outage(boot, rec, key, deadline):
-            return "extended"
-        if postpone_while_api_down(boot, rec, key, deadline, api):
-            return "postponed"
-
-    def decide_expiry(rec: Record, rng: Rng):
-        deadline = rec.deadline(key)
-        if (
-            deadline
-            and codec.parse_time(deadline).timestamp() > time.time()
-            and any(o.key == key for o in rec.owed())
-        ):
-            outcome["status"] = "early"
-            boot.scheduler.expiry(game_id, key, deadline)
-            return "system", []
-        events = decide.expire(rec, key, rng)
-        if not events:
-            outcome["status"] = "noop"
-        return "system", events
-
-    done = _system(boot, game_id, key, job, decide_expiry, "expire")
-    return outcome["status"] if done.created or outcome["status"] != "applied" else "noop"
-
-
-def resolve(boot: Bootstrap, game_id: str, key: str) -> str:
+def resolve(boot: Bootstrap, game_id: str, key: str) -> Status:
     """Resolve simultaneous phase `key` once all its submissions are in."""
     job = job_id("resolve", game_id, key)
 
@@ -238,11 +265,20 @@ def resolve(boot: Bootstrap, game_id: str, key: str) -> str:
         return "system", decide.resolve(rec, key, rng)
 
     done = _system(boot, game_id, key, job, decide_resolution, "resolve")
-    return "resolved" if done.created else "noop"
+    return Status.RESOLVED if done.created else Status.NOOP
 
 
-def _system(boot: Bootstrap, game_id: str, key: str, job: str, decide_, kind: str) -> Outcome:
-    """Run a worker's command on decision or phase `key`, once per job."""
-    log = GameLog(boot, game_id, body=key)
+def _system(
+    boot: Bootstrap,
+    game_id: str,
+    key: str,
+    job: str,
+    decide_,
+    kind: str,
+    loaded: Loaded | None = None,
+) -> Outcome:
+    """Run a worker's command on decision or phase `key`, once per job (`loaded`: the
+    game as the caller loaded it with this job's idempotency key)."""
+    log = GameLog(boot, game_id, body=key, loaded=loaded)
     command = {"type": kind, "key": key}
     return loop.run(boot, log, decide_, cause=job, idem=f"system:{job}", command=command)

@@ -21,7 +21,7 @@ from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
 from events.redact import is_private
 from events.store import Admission, Loaded, Writes
 from games.base import Event
-from service import inbox, lobby
+from service import inbox, lobby, transparency
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
@@ -81,6 +81,23 @@ def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
             boot.scheduler.expiry(rec.game_id, key, deadline)
     if rec.status == ACTIVE and (phase := rec.game.ready(rec.state)) is not None:
         boot.scheduler.resolution(rec.game_id, phase)
+
+
+def deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
+    """Write into `then` what an append changes in the deadline index: the deadline of
+    each decision newly owed or given a fresh deadline, and the removal of each decision
+    no longer owed (answered, defaulted, or the game over), so that no expiry job is ever
+    queued for a decision already made."""
+    before, after = {o.key for o in old.owed()}, {o.key for o in new.owed()}
+    changed = after - before
+    if new.extended != old.extended:  # a game.DeadlineExtended
+        changed |= {k for k in after & before if new.deadline(k) != old.deadline(k)}
+    for key in changed:
+        if deadline := new.deadline(key):
+            boot.scheduler.expiry(new.game_id, key, deadline, then)
+    for key in before - after:
+        if old.deadline(key):
+            boot.scheduler.done("expire", new.game_id, key, then)
 
 
 def reschedule(boot: Bootstrap, rec: Record) -> None:
@@ -146,11 +163,8 @@ class GameLog:
         crossed = new.version // every > head.version // every
         snapshot = new if crossed or ended else None
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
-        then = Writes()  # the new deadlines, the players' games and feeds
-        fresh = {o.key for o in new.owed()} - {o.key for o in head.state.owed()}
-        for key in fresh:
-            if deadline := new.deadline(key):
-                self.boot.scheduler.expiry(new.game_id, key, deadline, then)
+        then = Writes()  # the deadlines, the players' games and feeds
+        deadlines(self.boot, head.state, new, then)
         inbox.after_append(head.state, new, then)
         admission, self.admission = self.admission, None
         self.boot.store.append(
@@ -176,6 +190,7 @@ class GameLog:
             self.boot.scheduler.league_result(new.league["id"], new.game_id)
         if lobby.changed(old, new):  # a script of its own: its keys span slots
             lobby.index(self.boot, new)
+        transparency.record(self.boot, old, new)  # the public log: its own slot too
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))

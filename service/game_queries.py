@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import audit, decide
+from events import audit, bundle, decide
 from events.record import Record, fold_all, in_order
 from events.redact import redact
 from events.store import Loaded
 from games.base import ActionSpec, Game
-from service import chat
+from service import chat, proof, transparency
 from service.errors import Invalid, NotFound, Unauthorized
 from service.game_log import load
 
@@ -18,9 +18,13 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 __all__ = [
+    "Record",
+    "check_bundle_text",
+    "events",
     "exists",
     "export",
     "history",
+    "redacted",
     "legal",
     "load",
     "ruleset",
@@ -69,6 +73,20 @@ def history(boot: Bootstrap, game_id: str, after: int) -> tuple[Record, list[dic
     return rec, envelopes
 
 
+def events(
+    boot: Bootstrap, game_id: str, after: int, player: dict[str, str] | None
+) -> tuple[Record, list[dict[str, Any]]]:
+    """Return the game and its envelopes after seq `after`, redacted for the caller."""
+    rec, envelopes = history(boot, game_id, after)
+    return rec, redacted(rec, envelopes, seat(rec, player))
+
+
+def redacted(rec: Record, envelopes: list[dict[str, Any]], viewer: int | None) -> list[dict]:
+    """Return `envelopes` of the game `rec` as seat `viewer` (None: a spectator) may see
+    them now (events.redact)."""
+    return [redact(env, rec, viewer) for env in envelopes]
+
+
 def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict[str, Any]:
     """Return the game's bundle for `marketfold verify`, as the caller may see it: a game
     in play goes to its players only."""
@@ -83,6 +101,8 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
     private = boot.store.read_private(game_id, 0, rec.private) if rec.status == "finished" else []
     shown = [redact(env, rec, viewer) for env in envelopes]
     bundle = audit.bundle(rec, shown, rec.seed, private)
+    proof.sign(boot, bundle)  # the header, the events' head and the seed (events.signature)
+    bundle["transparency"] = transparency.receipt(boot, game_id)  # its leaves, with proofs
     bundle["chat"] = chat.every(boot, rec, viewer)  # outside the hashed events
     return bundle
 
@@ -97,3 +117,9 @@ def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:
     # private steps up to the point asked (those after event `at`, before the next)
     steps = [e for e in boot.store.read_private(game_id, 0, now.private) if e["seq"] <= at]
     return now, fold_all(Record(game_id), in_order(public, steps) if steps else public)
+
+
+def check_bundle_text(raw: bytes) -> None:
+    """Refuse a file too costly to decode as a bundle, before decoding it (BundleError)."""
+    bundle.check_text(raw)
+

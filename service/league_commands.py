@@ -20,10 +20,11 @@ from games.base import Event
 from games.rng import Rng
 from leagues import standings
 from leagues.record import League
-from service import config, loop
-from service.errors import Conflict, Forbidden, Invalid
+from service import config, league_decisions, loop
+from service.errors import Forbidden, Invalid
 from service.game_commands import ruleset
 from service.league_log import LeagueLog, load
+from service.ports import Status
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -96,72 +97,25 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
 def join(boot: Bootstrap, league_id: str, player: dict[str, str], by: str) -> League:
     """Add a member (the player, or the operator: `by`) before the league starts, or
     before round `late_join_until_round` starts if the league allows late joining."""
-
-    def decide_join(league: League, rng: Rng) -> list[Event]:
-        if league.over:
-            raise Conflict("league_over", f"the league is {league.status}")
-        late = league.settings.get("late_join_until_round", 0)
-        started = len(league.rounds) if league.rounds else int(time.time() >= league.due(1))
-        if started and started >= late:
-            detail = "members join before the first round starts"
-            if late:
-                detail = f"late joining closed when round {late} started"
-            raise Conflict("league_started", detail)
-        if player["id"] in league.members:
-            raise Conflict("already_member", "the player is already a member")
-        data = {"player": player["id"], "name": player["name"], "by": by}
-        return [Event("league.MemberJoined", data)]
-
     load(boot, league_id)
-    return run(boot, league_id, decide_join, f"join:{player['id']}").record
+    now = time.time()
+    decide = lambda lg, rng: league_decisions.join(lg, player, by, now)  # noqa: E731
+    return run(boot, league_id, decide, f"join:{player['id']}").record
 
 
-def record_result(boot: Bootstrap, league_id: str, gid: str) -> str:
+def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     """Record a finished game's places, league points and new ratings, once."""
     rec = boot.store.load(gid).record
     if rec.status != FINISHED or not rec.league or rec.league["id"] != league_id:
-        return "not_finished"
-    seats = {s.seat: s.player for s in rec.seats}
-    by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
-
-    reason = rec.result.get("reason", "completed")
-
-    def decide_result(league: League, rng: Rng) -> list[Event]:
-        if gid in league.results:
-            return []
-        places = {p: s["place"] for p, s in by_player.items()}
-        if reason == "aborted":  # recorded, but neither points nor ratings change
-            pts = {p: 0 for p in places}
-            ratings = {p: league.rating(p) for p in places}
-        else:
-            pts = standings.points(places, league.settings["points"])
-            ratings = standings.rate({p: league.rating(p) for p in places}, places)
-        rows = [
-            {
-                "player": p,
-                "seat": by_player[p]["seat"],
-                "place": places[p],
-                "score": by_player[p]["score"],
-                "points": pts[p],
-                "mu": ratings[p][0],
-                "sigma": ratings[p][1],
-            }
-            for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
-        ]
-        data = {
-            "game": gid,
-            "round": rec.league["round"],
-            "table": rec.league["table"],
-            "reason": reason,
-        }
-        return [Event("league.GameRecorded", {**data, "places": rows})]
-
-    appended = run(boot, league_id, decide_result, f"result:{gid}", idem=gid).created
-    return "recorded" if appended else "noop"
+        return Status.NOT_FINISHED
+    decide = lambda lg, rng: league_decisions.record_result(lg, rec)  # noqa: E731
+    appended = run(boot, league_id, decide, f"result:{gid}", idem=gid).created
+    return Status.RECORDED if appended else Status.NOOP
 
 
 def run(boot: Bootstrap, league_id: str, decide_, cause: str, idem: str = "") -> loop.Outcome:
     """Append what `decide_(league, rng)` returns for the newest league, once."""
+
     def decide(league: League, rng: Rng):
         return "system", decide_(league, rng)
 

@@ -16,36 +16,24 @@ follows in games (aborting, resigning) goes through the ordinary game commands.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from events import codec
 from events.record import FINISHED
-from games.base import Event, RuleViolation
-from games.rng import Rng
+from games.base import RuleViolation
 from leagues.record import League
 from service import game_commands
-from service.errors import Conflict, NotFound
+from service import league_decisions as decisions
+from service.errors import NotFound
 from service.league_commands import load, run
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 
-def _running(league: League) -> None:
-    if league.over:
-        raise Conflict("league_over", f"the league is {league.status}")
-
-
 def cancel(boot: Bootstrap, league_id: str, by: str) -> League:
     """Cancel the league: no more rounds; its unfinished games are aborted."""
-
-    def decide(league: League, rng: Rng) -> list[Event]:
-        _running(league)
-        return [Event("league.Cancelled", {"by": by})]
-
     load(boot, league_id)
-    league = run(boot, league_id, decide, f"cancel:{by}").record
+    league = run(boot, league_id, lambda lg, rng: decisions.cancel(lg, by), f"cancel:{by}").record
     for gid in _unfinished(boot, league):
         game_commands.abort(boot, gid, by)
     return league
@@ -53,32 +41,15 @@ def cancel(boot: Bootstrap, league_id: str, by: str) -> League:
 
 def pause(boot: Bootstrap, league_id: str, by: str) -> League:
     """Stop new rounds from starting; running games go on."""
-
-    def decide(league: League, rng: Rng) -> list[Event]:
-        _running(league)
-        if league.paused:
-            raise Conflict("league_paused", "the league is paused already")
-        return [Event("league.Paused", {"by": by})]
-
     load(boot, league_id)
-    return run(boot, league_id, decide, f"pause:{by}").record
+    return run(boot, league_id, lambda lg, rng: decisions.pause(lg, by), f"pause:{by}").record
 
 
 def resume(boot: Bootstrap, league_id: str, by: str) -> League:
     """Reschedule the remaining rounds from now at the league's cadence."""
-
-    def decide(league: League, rng: Rng) -> list[Event]:
-        _running(league)
-        if not league.paused:
-            raise Conflict("league_not_paused", "the league is not paused")
-        following = len(league.rounds) + 1
-        start = codec.now_iso()
-        if following <= league.settings["rounds"] and league.due(following) > time.time():
-            start = _iso(league.due(following))  # not due yet: its time stands
-        data = {"by": by, "round": following, "from": start}
-        return [Event("league.Resumed", data)]
-
     load(boot, league_id)
+    now = time.time()
+    decide = lambda lg, rng: decisions.resume(lg, by, now)  # noqa: E731
     league = run(boot, league_id, decide, f"resume:{by}").record
     following = len(league.rounds) + 1
     if following <= league.settings["rounds"]:
@@ -89,17 +60,8 @@ def resume(boot: Bootstrap, league_id: str, by: str) -> League:
 def withdraw(boot: Bootstrap, league_id: str, player: str, by: str) -> League:
     """Withdraw a member from later rounds (`by`: "operator" or "self"); they resign from
     their unfinished games of this league."""
-
-    def decide(league: League, rng: Rng) -> list[Event]:
-        _running(league)
-        if player not in league.members:
-            raise NotFound("member_not_found", f"{player!r} is not a member of this league")
-        if player in league.withdrawn:
-            raise Conflict("already_withdrawn", "the member has withdrawn already")
-        data = {"player": player, "round": len(league.rounds) + 1, "by": by}
-        return [Event("league.MemberWithdrawn", data)]
-
     load(boot, league_id)
+    decide = lambda lg, rng: decisions.withdraw(lg, player, by)  # noqa: E731
     league = run(boot, league_id, decide, f"withdraw:{player}").record
     resign_everywhere(boot, league, player)
     return league
@@ -125,8 +87,3 @@ def _unfinished(boot: Bootstrap, league: League, player: str | None = None) -> l
             if rec.version and rec.status != FINISHED:
                 out.append(t.game)
     return out
-
-
-def _iso(ts: float) -> str:
-    when = datetime.fromtimestamp(ts, UTC)
-    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")

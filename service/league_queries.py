@@ -6,14 +6,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys
-from leagues.record import League, fold_all
+from events.codec import now_iso
+from leagues import pairing, season, table
+from leagues.record import STATUSES, League, fold_all
 from service.errors import Invalid
 from service.league_log import load
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-__all__ = ["events", "listing", "load", "table_statuses"]
+__all__ = [
+    "STATUSES",
+    "League",
+    "events",
+    "export",
+    "listing",
+    "load",
+    "meetings",
+    "schedule",
+    "standings",
+    "table_statuses",
+]
 SCAN = 50  # leagues read per Redis call while filtering a page
 
 
@@ -63,3 +76,26 @@ def events(boot: Bootstrap, league_id: str, after: int = 0) -> tuple[League, lis
     if not envelopes:
         load(boot, league_id)  # raises NotFound
     return fold_all(League(league_id), envelopes), envelopes[after:]
+
+
+def export(boot: Bootstrap, league_id: str) -> tuple[League, list[dict[str, Any]], str]:
+    """Return the league, its whole log, and the server's time of the export."""
+    league, envelopes = events(boot, league_id)
+    return league, envelopes, now_iso()
+
+
+def standings(league: League) -> list[dict[str, Any]]:
+    """Return the league's standings, one row per member, best first (leagues.table)."""
+    return table.rows(league)
+
+
+def schedule(league: League) -> list[tuple[int, Any, bool]]:
+    """Return every round as (number, its tables, started?): the rounds played and the
+    rest of the season as it would be paired now (leagues.season)."""
+    return season.schedule(league)
+
+
+def meetings(league: League, rounds: list[tuple[int, Any, bool]]) -> tuple[int, int]:
+    """Return, over the `rounds` of `schedule(league)`, the most meetings of any pair of
+    members and the most minus the fewest (leagues.pairing)."""
+    return pairing.meetings([r for _, r, _ in rounds], league.members)

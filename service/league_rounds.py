@@ -7,53 +7,41 @@ fixed id derived from (league, round, table), so creating it twice is impossible
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from events.record import FINISHED
-from games.base import Event
-from games.rng import Rng
-from leagues import pairing, standings
+from leagues import standings
 from leagues.record import League
 from service import game_commands, league_lifecycle
+from service import league_decisions as decisions
 from service.errors import NotFound
 from service.league_commands import load, run
+from service.ports import Status
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 
-def game_id(league_id: str, number: int, table: int) -> str:
-    """Return the id of the game at `table` of round `number`: fixed, so that creating it
-    twice is impossible."""
-    return f"g_{league_id}_r{number}_t{table}"
-
-
-def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
+def start_round(boot: Bootstrap, league_id: str, number: int) -> Status:
     """Start round `number` if due: log its tables once, then open and seat its games."""
     try:
         league = load(boot, league_id)
     except NotFound:
-        return "missing"
-    if not 1 <= number <= league.settings["rounds"] or league.cancelled:
-        return "noop"
-    if league.paused and number not in league.rounds:
-        return "paused"  # league.Resumed schedules it again
-    if time.time() < league.due(number):
-        boot.scheduler.league_round(league_id, number, league.due(number))
-        return "early"
+        return Status.MISSING
+    if (held := decisions.round_due(league, number, time.time())) is not None:
+        if held is Status.EARLY:
+            boot.scheduler.league_round(league_id, number, league.due(number))
+        return held
     if number > 1 and number - 1 not in league.rounds:
         start_round(boot, league_id, number - 1)  # never skip or reorder
-    status = "started" if number not in league.rounds else "resumed"
+    status = Status.STARTED if number not in league.rounds else Status.RESUMED
     if number not in league.rounds:
-
-        def decide_round(lg: League, rng: Rng) -> list[Event]:
-            return _round_events(boot, lg, number)
-
         key = f"round:{number}"
-        league = run(boot, league_id, decide_round, key, idem=key).record
+        timeouts = streaks(boot, league) if league.settings["withdraw_after_timeouts"] else {}
+        decide = lambda lg, rng: decisions.start_round(lg, number, timeouts)  # noqa: E731
+        league = run(boot, league_id, decide, key, idem=key).record
         if number not in league.rounds:  # paused or cancelled meanwhile
-            return "paused"
+            return Status.PAUSED
     for player, first in league.withdrawn.items():
         if first == number:  # withdrawn for timeouts as this round started
             league_lifecycle.resign_everywhere(boot, league, player)
@@ -64,34 +52,6 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> str:
     for gid in unrecorded_finished(boot, league):  # a safety net for a lost schedule
         boot.scheduler.league_result(league_id, gid)
     return status
-
-
-def _round_events(boot: Bootstrap, league: League, number: int) -> list[Event]:
-    if number in league.rounds or league.paused or league.cancelled:
-        return []
-    out = []
-    limit = league.settings["withdraw_after_timeouts"]
-    for player, streak in (streaks(boot, league) if limit else {}).items():
-        if streak >= limit and player not in league.withdrawn:
-            data = {"player": player, "round": number, "timeouts": streak, "by": "timeouts"}
-            out.append(Event("league.MemberWithdrawn", data))
-    gone = {e.data["player"] for e in out}
-    active = [m for m in league.active() if m not in gone]
-    s = league.settings
-    history = pairing.History.of(league.played())
-    paired = pairing.pair_round(active, history, s["seed"], number, s["table_min"], s["table_max"])
-    tables = [
-        {"table": i, "game": game_id(league.league_id, number, i), "players": list(t)}
-        for i, t in enumerate(paired.tables, start=1)
-    ]
-    due = datetime.fromtimestamp(league.due(number), UTC)
-    started = {
-        "round": number,
-        "due": due.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "tables": tables,
-        "byes": list(paired.byes),
-    }
-    return [*out, Event("league.RoundStarted", started)]
 
 
 def open_table(boot: Bootstrap, league: League, number: int, table: int) -> str:

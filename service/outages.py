@@ -32,8 +32,12 @@ if TYPE_CHECKING:
     from events.record import Record
 
 logger = logging.getLogger(__name__)
-KEEP = 100  # outages remembered
+KEEP = 1000  # outages remembered (short API gaps among them)
 API_BEAT_S = 0.25  # how often each API process beats
+# a gap in the API's heartbeat longer than this is an outage (three beats missed by every
+# API process: none of them could take an action), however much shorter than
+# OUTAGE_AFTER_S, so that no deadline that fell in a freeze of the API is defaulted
+API_GAP_S = 3 * API_BEAT_S
 POSTPONE_S = 1.0  # how much later an expiry looks again while the API is down
 
 # KEYS: heartbeat, outages. ARGV: now, threshold, how many to keep. Returns the outage
@@ -68,15 +72,28 @@ def beat(
 
 def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -> None:
     """Beat the API's heartbeat every API_BEAT_S until `stop` is set (an API process runs
-    this beside its requests: a thread, a greenlet under gevent's patching)."""
+    this beside its requests: a thread, a greenlet under gevent's patching); a gap longer
+    than `api_gap(threshold)` is recorded as an outage."""
     while True:
         try:
-            if gap := beat(client, time.time(), threshold, keys.api_heartbeat()):
+            if gap := beat_api(client, time.time(), threshold):
                 logger.warning("API outage from %s to %s: deadlines in it get fresh ones", *gap)
         except redis.RedisError as e:  # keep beating through a Redis restart
             logger.warning("API heartbeat: Redis unreachable (%s); retrying", e)
         if stop.wait(API_BEAT_S):
             return
+
+
+def api_gap(threshold: float) -> float:
+    """Return the gap in the API's heartbeat that is an outage: API_GAP_S, or `threshold`
+    (OUTAGE_AFTER_S) if shorter."""
+    return min(API_GAP_S, threshold)
+
+
+def beat_api(client: redis.Redis, now: float, threshold: float) -> tuple[float, float] | None:
+    """Beat the API's heartbeat at `now` (an API process is alive: its beating greenlet, or
+    a request that must know whether a gap just ended); return the outage it ends."""
+    return beat(client, now, api_gap(threshold), keys.api_heartbeat())
 
 
 def last_api_beat(client: redis.Redis) -> float | None:
@@ -115,7 +132,14 @@ def fresh_deadline(
     """Return the fresh deadline of a decision due at `deadline` if an outage covers it
     (it fell due during the outage or within the grace window after), else None."""
     due, window = codec.parse_time(deadline).timestamp(), grace(rec, config)
-    for start, end in seen(client, due - window):
+    return covered(seen(client, due - window), due, window, now)
+
+
+def covered(spans: list[tuple[float, float]], due: float, window: float, now: float) -> str | None:
+    """Return the fresh deadline of a decision due at `due` (a Unix time) if one of the
+    outages `spans` covers it (`due` fell inside it or within `window` after it): `window`
+    after the later of `now` and the outage's end; else None."""
+    for start, end in spans:
         if start < due < end + window:
             return codec.iso(max(now, end) + window)
     return None

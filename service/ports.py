@@ -3,6 +3,7 @@ the Scheduler on Redis and RQ, and the bootstrap object carries the instance in 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Protocol
 
 
@@ -10,6 +11,29 @@ def job_id(job: str, subject: str, key: str) -> str:
     """Return the id of the work that does `job` for `key` of a game or league: the
     queue's job id, and the `cause` of what that work appends."""
     return f"{job}-{subject}-{key}"
+
+
+class Status(StrEnum):
+    """What a piece of scheduled work did (the job logs it): a decision's expiry, a phase's
+    resolution, a league's round or a finished league game's result."""
+
+    APPLIED = "applied"  # the defaults of an overdue decision
+    EXTENDED = "extended"  # an outage covered the deadline: a fresh one
+    POSTPONED = "postponed"  # the API has not been up since the deadline: later
+    EARLY = "early"  # not due yet (clock skew): at its time
+    NOOP = "noop"  # nothing to do (answered, done already, the game moved on)
+    RESOLVED = "resolved"  # a simultaneous phase
+    STARTED = "started"  # a league round
+    RESUMED = "resumed"  # a league round started before, its tables opened again
+    PAUSED = "paused"  # a league round held by a pause (league.Resumed schedules it)
+    MISSING = "missing"  # no such league
+    RECORDED = "recorded"  # a finished league game's result
+    NOT_FINISHED = "not_finished"  # a league game that has not ended
+
+    @property
+    def still_due(self) -> bool:
+        """True if the work rescheduled itself: it stays in the deadline index."""
+        return self in (Status.EARLY, Status.EXTENDED, Status.POSTPONED)
 
 
 class Scheduler(Protocol):
@@ -28,5 +52,5 @@ class Scheduler(Protocol):
     def league_result(self, league_id: str, game_id: str) -> None:
         """Have a finished league game recorded now."""
 
-    def done(self, job: str, subject: str, key: str) -> None:
-        """Forget work that was handled."""
+    def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        """Forget work that was handled or is no longer needed (with `pipe`, as above)."""

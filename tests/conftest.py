@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 import redis
 import requests
 
-from api import create_app
+from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import gunicorn_argv
 
@@ -62,6 +63,8 @@ TEST_CONFIG = {
     "RATE_LIMIT_ANON": "100000/minute",
     "RATE_LIMIT_TOKEN": "100000/minute",
     "SSE_HEARTBEAT_S": 1,
+    # the service's signing keys: one directory for every app and process of the run
+    "SIGNING_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-keys-"),
 }
 
 

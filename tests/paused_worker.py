@@ -1,7 +1,7 @@
 """`python -m tests.paused_worker PAUSE_FILE`: a `marketfold worker` whose jobs stop right
 before each append while PAUSE_FILE exists (crash tests hold a worker mid-command this
-way, then kill it or let it go on). It installs the hook on the worker's bootstrap object
-and runs the normal runner."""
+way, then kill it or let it go on). It installs the hook on the dependencies its jobs run
+on and runs the normal worker (cli.compose.run_worker)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from workers import jobs, runner
+from cli import compose
 
 
 def pause_while(path: Path):
@@ -25,5 +25,6 @@ def pause_while(path: Path):
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    jobs.boot().before_append = pause_while(Path(sys.argv[1]))
-    runner.run()
+    deps = compose.connect(compose.settings())
+    deps.before_append = pause_while(Path(sys.argv[1]))
+    compose.run_worker(deps=deps)

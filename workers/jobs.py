@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import cache
 
-from service import bootstrap, config, game_commands, league_commands, league_rounds, outages
+from service import game_commands, league_commands, league_rounds, outages
 from service.bootstrap import Bootstrap
-from workers.scheduler import RqScheduler
+from service.ports import Status
 
 logger = logging.getLogger(__name__)
+_deps: list[Bootstrap] = []  # this process's, installed by workers.runner.run
 
 
-@cache
+def use(deps: Bootstrap) -> None:
+    """Run this process's jobs on `deps` (built by the composition root, cli/compose.py)."""
+    _deps[:] = [deps]
+
+
 def boot() -> Bootstrap:
-    """Return this process's bootstrap object, built once from the environment."""
-    return bootstrap.connect(config.load(), RqScheduler.connect)
+    """Return the dependencies this process's jobs run on."""
+    if not _deps:
+        raise RuntimeError("no dependencies installed: jobs run in `marketfold worker`")
+    return _deps[0]
 
 
 def expire(game_id: str, key: str) -> str:
@@ -47,9 +53,10 @@ def record_result(league_id: str, game_id: str) -> str:
     return _done("league_result", league_id, game_id, status)
 
 
-def _done(job: str, subject: str, key: str, status: str) -> str:
-    """Take handled work off the deadline index (work run early stays due) and log it."""
-    if status not in ("early", "extended", "postponed"):  # still due later
+def _done(job: str, subject: str, key: str, status: Status) -> str:
+    """Take handled work off the deadline index (work that rescheduled itself stays due)
+    and log it."""
+    if not status.still_due:
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
-    return status
+    return str(status)

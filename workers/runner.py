@@ -15,12 +15,12 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import backfill, bootstrap, config, outages
+from service import backfill, bootstrap, outages, transparency
 from workers import jobs
-from workers.scheduler import RqScheduler
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
+TLOG_SWEEP_EVERY_S = 60  # leaves of the public log a writer died before appending
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
 
 
@@ -69,7 +69,7 @@ def _sweep_forever(
     threshold: float,
     worker: SimpleWorker | None = None,
 ) -> None:
-    scheduler, indexed = boot.scheduler, False
+    scheduler, indexed, logged = boot.scheduler, False, 0.0
     while not stop.is_set():
         try:
             if worker is not None:
@@ -77,6 +77,9 @@ def _sweep_forever(
             if not indexed:  # games stored before the lobby existed, once per start
                 backfill.run(boot)
                 indexed = True
+            if time.monotonic() - logged > TLOG_SWEEP_EVERY_S or not logged:
+                transparency.sweep(boot)
+                logged = time.monotonic()
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
                 logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)
@@ -90,15 +93,15 @@ def _sweep_forever(
         stop.wait(SWEEP_EVERY_S)
 
 
-def run(burst: bool = False) -> None:
+def run(deps: bootstrap.Bootstrap, sweeper_boot: bootstrap.Bootstrap, burst: bool = False) -> None:
     """Run a worker on the configured queue until it is told to stop; its jobs run in this
-    process, on `workers.jobs.boot()` (where tests may install a hook first)."""
+    process, on `deps` (where tests may install a hook first), and the deadline sweeper on
+    `sweeper_boot`, connections of its own (both built by cli/compose.py)."""
     install_one_line()
-    queue = jobs.boot().scheduler.queue
+    jobs.use(deps)
+    queues = deps.scheduler.queues  # work to do now first, then work that fell due
     stop = threading.Event()
-    worker = SimpleWorker([queue], connection=queue.connection)
-    # the sweeper has connections of its own
-    sweeper_boot = bootstrap.connect(config.load(), RqScheduler.connect)
+    worker = SimpleWorker(queues, connection=queues[0].connection)
     sweeper = threading.Thread(
         target=_sweep_forever,
         args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"]), worker),

@@ -8,6 +8,13 @@ submissions are all in); for leagues `round|<league>|<n>` (a round's start time)
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
 holding a claim only delays that work until the claim lapses and another sweeper takes it.
+A decision answered in time leaves the index with the append that answers it
+(`done(..., pipe)`), so no job is ever queued for it.
+
+Two RQ queues: work to do now (a ready phase's resolution, a finished league game's
+result) on `<QUEUE>-now`, listened to first, and work that fell due (expiries, league
+rounds) on `<QUEUE>`. Every worker listens to both, in that order, so a reveal waits for
+at most the job a worker is running, never behind a backlog of deadlines.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from events import codec, keys
 from service.ports import job_id
 
 logger = logging.getLogger(__name__)
+URGENT = ("resolve", "league_result")  # enqueued on the queue listened to first
 JOBS = {
     "expire": "workers.jobs.expire",
     "resolve": "workers.jobs.resolve",
@@ -56,8 +64,11 @@ def _member(job: str, subject: str, key: str) -> str:
 class RqScheduler:
     """The deadline index on the store's Redis, and the RQ queue (maybe on another)."""
 
-    def __init__(self, client: redis.Redis, queue: Queue, config: dict[str, Any]):
-        self.redis, self.queue = client, queue
+    def __init__(
+        self, client: redis.Redis, queue: Queue, config: dict[str, Any], urgent: Queue | None = None
+    ):
+        self.redis, self.queue = client, queue  # `queue`: work that fell due
+        self.urgent = urgent or Queue(f"{queue.name}-now", connection=queue.connection)
         self.claim_s = float(config["CLAIM_S"])
         self.intervals = list(config["RETRY_INTERVALS"])
 
@@ -70,6 +81,15 @@ class RqScheduler:
             config["RQ_REDIS_URL"], socket_timeout=wait, socket_connect_timeout=wait, **patient()
         )
         return cls(client, Queue(config["QUEUE"], connection=rq_client), config)
+
+    @property
+    def queues(self) -> list[Queue]:
+        """The queues a worker listens to, in order: work to do now first."""
+        return [self.urgent, self.queue]
+
+    def queue_of(self, job: str) -> Queue:
+        """Return the queue job `job` (a key of JOBS) is enqueued on."""
+        return self.urgent if job in URGENT else self.queue
 
     def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
         """Record that decision `key` of the game expires at `deadline` (ISO time), in
@@ -92,9 +112,11 @@ class RqScheduler:
         index so that a sweeper enqueues it again if no worker finishes it)."""
         self._now("league_result", league_id, game_id)
 
-    def done(self, job: str, subject: str, key: str) -> None:
-        """Forget work that was handled."""
-        self.redis.zrem(keys.deadlines(), _member(job, subject, key))
+    def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        """Forget work that was handled (or is no longer needed: a decision answered), in
+        `pipe` if given (the caller executes it)."""
+        target = self.redis if pipe is None else pipe
+        target.zrem(keys.deadlines(), _member(job, subject, key))
 
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
@@ -111,7 +133,7 @@ class RqScheduler:
         self._enqueue(job, subject, key)
 
     def _enqueue(self, job: str, subject: str, key: str) -> None:
-        self.queue.enqueue(
+        self.queue_of(job).enqueue(
             JOBS[job],
             subject,
             key,

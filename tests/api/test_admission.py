@@ -6,7 +6,7 @@ import random
 import pytest
 import redis.connection
 
-from api import create_app
+from cli.compose import create_app
 from events import audit
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.conftest import TEST_CONFIG

@@ -4,7 +4,7 @@ call was, from the log, until `IDEM_KEEP_S` after the game ends."""
 import random
 import time
 
-from api import create_app
+from cli.compose import create_app
 from events import keys
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.conftest import TEST_CONFIG

@@ -94,7 +94,9 @@ def test_a_seat_left_is_taken_again_and_the_game_still_verifies(api, client, app
     assert "game.PlayerLeft" in [e["type"] for e in bundle["events"]]
     assert audit.verify(bundle).ok, audit.verify(bundle).to_text()
     (tmp_path / "game.json").write_text(json.dumps(bundle))
-    assert cli_main.main(["verify", str(tmp_path / "game.json")]) == 0  # marketfold verify
+    (tmp_path / "keys.json").write_bytes(client.get("/v1/keys").data)
+    keys = ["--keys", str(tmp_path / "keys.json")]
+    assert cli_main.main(["verify", *keys, str(tmp_path / "game.json")]) == 0  # marketfold verify
 
 
 def test_only_the_creator_cancels_a_waiting_game(api, client):

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 import games
-from api import create_app
+from cli.compose import create_app
 from games.base import InvalidAction
 from tests.api.openapi_check import (
     METHODS,

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from api import create_app
+from cli.compose import create_app
 from cli.embedded import free_port
 from tests.api.helpers import random_action
 from tests.api.openapi_check import (

@@ -2,7 +2,7 @@
 
 import pytest
 
-from api import create_app
+from cli.compose import create_app
 from tests.api.helpers import bearer
 
 

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from api import create_app
+from cli.compose import create_app
 from tests.api.helpers import bearer, new_game, new_players, path_of, stored
 from tests.api.openapi_check import spec
 from tests.conftest import TEST_CONFIG

@@ -14,7 +14,7 @@ from cli.embedded import free_port
 def test_the_api_and_the_bare_endpoint_serve_under_the_benchmarks_gunicorn(redis_url):
     port, bare_port = free_port(), free_port()
     procs = [
-        gunicorn("api.wsgi:app", port, redis_url),
+        gunicorn("cli.wsgi:app", port, redis_url),
         gunicorn("bench.bare_app:app", bare_port, redis_url),
     ]
     try:

@@ -40,8 +40,12 @@ def test_the_export_is_a_download_and_its_bytes_verify_as_downloaded(client, app
         assert report.get_json()["ok"] is True, (label, report.get_json())
     saved = tmp_path / "game.json"
     saved.write_bytes(b"\xef\xbb\xbf" + raw)
+    keys = tmp_path / "keys.json"
+    keys.write_bytes(client.get("/v1/keys").data)
     done = subprocess.run(
-        [sys.executable, "-m", "cli", "verify", str(saved)], capture_output=True, cwd=ROOT
+        [sys.executable, "-m", "cli", "verify", "--keys", str(keys), str(saved)],
+        capture_output=True,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

@@ -12,7 +12,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, seed, settings
 from schemathesis.config import SchemathesisConfig
 
-from api import create_app
+from cli.compose import create_app
 from tests.conftest import ROOT, TEST_CONFIG
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import games
-from events import audit
+from events import audit, signature
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
 from tests.events.bundles import reseal
@@ -45,10 +45,12 @@ def test_random_finished_games_export_and_verify_clean(client, app, ruleset, pla
         assert report.ok, report.to_text()
 
 
-def test_the_cli_verifies_offline_and_fails_on_tampering(gm_bundle, tmp_path):
+def test_the_cli_verifies_offline_and_fails_on_tampering(client, gm_bundle, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(gm_bundle))
-    cli = [sys.executable, "-m", "cli", "verify"]
+    keys = tmp_path / "keys.json"  # the published keys, saved as an auditor would
+    keys.write_text(json.dumps(client.get("/v1/keys").get_json()))
+    cli = [sys.executable, "-m", "cli", "verify", "--keys", str(keys)]
     ok = subprocess.run(
         [*cli, str(path)],
         capture_output=True,
@@ -77,7 +79,9 @@ def test_the_cli_verifies_offline_and_fails_on_tampering(gm_bundle, tmp_path):
 
 
 def test_post_verify_returns_the_same_report(client, gm_bundle):
-    assert client.post("/v1/verify", json=gm_bundle).get_json() == audit.verify(gm_bundle).to_json()
+    trusted = signature.keyset(client.get("/v1/keys").get_json())
+    same = audit.verify(gm_bundle, trusted).to_json()
+    assert client.post("/v1/verify", json=gm_bundle).get_json() == same
     broken = copy.deepcopy(gm_bundle)
     del broken["events"][3]
     answer = client.post("/v1/verify", json=broken).get_json()

@@ -20,7 +20,7 @@ DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
 def finished(redis_server):
     """One finished Goblin Market game with a time control, exported (shared read-only)."""
 
-    from api import create_app
+    from cli.compose import create_app
     from tests.conftest import TEST_CONFIG
 
     app = create_app(

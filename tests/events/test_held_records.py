@@ -4,7 +4,7 @@ still load exactly the fold of the log."""
 
 import random
 
-from api import create_app
+from cli.compose import create_app
 from events import keys
 from events.record import Record, fold_all
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action

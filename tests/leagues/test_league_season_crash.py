@@ -17,7 +17,7 @@ import time
 import pytest
 import requests
 
-from api import create_app
+from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from events import audit
 from events.codec import parse_time

@@ -126,7 +126,7 @@ def test_a_worker_stuck_or_killed_mid_resolution_resolves_the_phase_exactly_once
     gid, seats, game = sealed_table(client)
     for seat in [o["seat"] for o in game["owed"]]:
         bid(client, gid, seats, seat, 2)
-    queue = app.extensions["marketfold"].scheduler.queue
+    queue = app.extensions["marketfold"].scheduler.queue_of("resolve")  # the urgent queue
     started = StartedJobRegistry(queue.name, connection=queue.connection)
     wait_for(lambda: started.get_job_ids())  # the job is inside the stuck worker
     if crash:

@@ -1,0 +1,42 @@
+"""CORS: web pages served from other origins may call `/v1` from a browser when the operator
+lists their origins in `CORS_ORIGINS` (none by default, so a browser refuses every
+cross-origin answer). flask-cors answers the preflights and adds the headers; the token
+travels as an `Authorization` header (never a cookie), so credentials mode stays off.
+docs/clients.md, "Web clients on other origins".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_cors import CORS
+
+# what a client sends and reads beyond the CORS-safelisted headers
+ALLOW = [
+    "Authorization",
+    "Content-Type",
+    "Idempotency-Key",
+    "If-Match",
+    "If-None-Match",
+    "Last-Event-ID",
+    "Accept-Language",
+]
+EXPOSE = ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy"]
+
+
+def install(app: Flask, cfg: dict[str, Any]) -> None:
+    """Allow the configured origins on /v1 (nothing at all when none is configured)."""
+    origins = cfg.get("CORS_ORIGINS") or []
+    if not origins:
+        return
+    CORS(
+        app,
+        resources={r"/v1/*": {"origins": "*" if "*" in origins else origins}},
+        allow_headers=ALLOW,
+        expose_headers=EXPOSE,
+        methods=["GET", "POST", "DELETE", "OPTIONS"],
+        supports_credentials=False,
+        max_age=600,
+        vary_header=True,
+    )

@@ -1,0 +1,114 @@
+"""`marketfold verify`: check an exported game offline, and whose signature it carries.
+
+The play checks need nothing but the bundle. Whether the service signed it needs a key the
+auditor trusts: a JWK Set saved from `GET /v1/keys` (`--keys FILE`, any number), or the
+set a server publishes now (`--server URL`). Without either, the signature is not checked
+and the bundle is reported as not verified: a valid chain alone does not show which
+service played the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    verify = sub.add_parser("verify", help="check an exported game offline (no server needed)")
+    verify.add_argument("bundle", help="a file from GET /v1/games/{id}/export ('-' for stdin)")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument(
+        "--keys",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="trusted signing keys: a JWK Set saved from GET /v1/keys (repeatable)",
+    )
+    verify.add_argument(
+        "--server",
+        help="trust the keys this server publishes now (GET URL/v1/keys), and ask it for the "
+        "consistency proof a --seen tree head needs",
+    )
+    verify.add_argument(
+        "--seen",
+        metavar="FILE",
+        help="a tree head (GET /v1/transparency/head) or a game's receipt "
+        "(GET /v1/games/{id}/transparency) saved earlier: the bundle must agree with it",
+    )
+
+
+def trusted_keys(args: argparse.Namespace) -> dict[str, Any]:
+    """Return {kid: public key} from --keys files and --server; ValueError if unreadable."""
+    from events import signature
+
+    keys: dict[str, Any] = {}
+    for name in args.keys:
+        try:
+            keys.update(signature.keyset(json.loads(Path(name).read_text("utf-8-sig"))))
+        except OSError as e:
+            raise ValueError(f"cannot read {name}: {e}") from e
+    if args.server:
+        keys.update(signature.keyset(_get(args.server, "/v1/keys")))
+    return keys
+
+
+def _get(server: str, path: str) -> Any:
+    url = server.rstrip("/").removesuffix("/v1") + path
+    try:
+        with urllib.request.urlopen(url, timeout=10) as res:
+            return json.loads(res.read())
+    except OSError as e:
+        raise ValueError(f"cannot read {url}: {e}") from e
+
+
+def seen_head(args: argparse.Namespace, data: Any) -> tuple[Any, list[str] | None]:
+    """The saved tree head or receipt, and the consistency proof between it and the
+    bundle's tree head (from --server; None if it is needed and there is no server)."""
+    if not args.seen:
+        return None, None
+    try:
+        seen = json.loads(Path(args.seen).read_text("utf-8-sig"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read {args.seen}: {e}") from e
+    saved = seen.get("tree_head", seen) if isinstance(seen, dict) else {}
+    ours = (
+        ((data.get("transparency") or {}).get("tree_head") or {}) if isinstance(data, dict) else {}
+    )
+    sizes = sorted(x for x in (saved.get("size"), ours.get("size")) if isinstance(x, int))
+    if len(sizes) < 2 or sizes[0] == sizes[1] or not args.server or sizes[0] == 0:
+        return seen, None
+    proof = _get(args.server, f"/v1/transparency/consistency?first={sizes[0]}&second={sizes[1]}")
+    return seen, proof.get("path")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Verify a bundle; exit 0 only when every check passes, the signature included."""
+    from events import audit, bundle
+
+    try:
+        trusted = trusted_keys(args)
+    except ValueError as e:
+        print(f"marketfold verify: no trusted keys: {e}", file=sys.stderr)
+        return 2
+    try:
+        raw = sys.stdin.buffer.read() if args.bundle == "-" else Path(args.bundle).read_bytes()
+        bundle.check_text(raw)
+        data = json.loads(raw)
+        seen, consistency = seen_head(args, data)
+        report = audit.verify(data, trusted, seen, consistency)
+    except bundle.BundleError as e:
+        print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError, RecursionError) as e:
+        print(f"marketfold verify: cannot read {args.bundle}: {e}", file=sys.stderr)
+        return 2
+    if not trusted:
+        for check in report.checks:
+            if check.name == "signed by the service":
+                check.detail += "; no trusted key given (--keys FILE or --server URL)"
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.to_text())
+    return 0 if report.ok else 1

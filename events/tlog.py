@@ -1,0 +1,59 @@
+"""The public log of games in Redis: an append-only list of leaves and its Merkle tree.
+
+What a leaf says is events/transparency.py's; the tree is events/merkle.py's (RFC 9162).
+Each leaf has an id, `<game>:<kind>`, logged at most once: appending it again returns the
+index it already has, so a write retried or repaired by a sweep never logs a fact twice.
+Every key carries the hash tag `{tlog}` (one slot on a cluster). Each process keeps the
+hashes of the complete subtrees it has computed (they never change), so a root or a
+proof reads only the tail of the log.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from events import keys, merkle, scripts
+
+
+class PublicLog:
+    def __init__(self, client: Any) -> None:
+        self.redis = client
+        self._append = client.register_script(scripts.TLOG_APPEND)
+        self.tree = merkle.Tree(self._hashes)
+
+    def append(self, leaf_id: str, text: str) -> int:
+        """Log a leaf (once per id); return its index."""
+        data = text.encode()
+        ids = [keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids()]
+        return int(self._append(keys=ids, args=[leaf_id, merkle.leaf_hash(data), data]))
+
+    def head(self) -> dict[str, Any] | None:
+        """The signed tree head kept last (service/transparency.py signs them)."""
+        raw = self.redis.get(keys.tlog_head())
+        return json.loads(raw) if raw else None
+
+    def keep_head(self, head: dict[str, Any]) -> None:
+        self.redis.set(keys.tlog_head(), json.dumps(head))
+
+    def size(self) -> int:
+        return int(self.redis.llen(keys.tlog_hashes()))
+
+    def indexes(self, leaf_ids: list[str]) -> list[int | None]:
+        """Where each leaf id lies, or None if it is not logged."""
+        if not leaf_ids:
+            return []
+        found = self.redis.hmget(keys.tlog_ids(), leaf_ids)
+        return [None if i is None else int(i) for i in found]
+
+    def texts(self, start: int, end: int) -> list[str]:
+        """The leaves [start, end) as text."""
+        if end <= start:
+            return []
+        return [t.decode() for t in self.redis.lrange(keys.tlog_texts(), start, end - 1)]
+
+    def _hashes(self, start: int, end: int) -> list[bytes]:
+        found = self.redis.lrange(keys.tlog_hashes(), start, end - 1)
+        if len(found) != end - start:
+            raise ValueError(f"the log holds fewer than {end} leaves")
+        return found

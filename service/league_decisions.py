@@ -1,0 +1,168 @@
+"""What each league command decides, as pure functions of the folded league and the time
+(`now`, a Unix time, read once by the caller): no I/O, no clock. The commands in
+`service.league_commands`, `service.league_lifecycle` and `service.league_rounds` load
+the league (and what else a decision needs: a finished game's record, the members'
+timeout streaks), call these, append what they return, then schedule.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from games.base import Event
+from leagues import pairing, standings
+from leagues.record import League
+from service.errors import Conflict, NotFound
+from service.ports import Status
+
+if TYPE_CHECKING:
+    from events.record import Record
+
+
+def iso(ts: float) -> str:
+    """Return Unix time `ts` as the log's ISO time (UTC, milliseconds)."""
+    when = datetime.fromtimestamp(ts, UTC)
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _running(league: League) -> None:
+    if league.over:
+        raise Conflict("league_over", f"the league is {league.status}")
+
+
+def join(league: League, player: dict[str, str], by: str, now: float) -> list[Event]:
+    """A member joins before the first round starts, or before round
+    `late_join_until_round` starts if the league allows late joining."""
+    if league.over:
+        raise Conflict("league_over", f"the league is {league.status}")
+    late = league.settings.get("late_join_until_round", 0)
+    started = len(league.rounds) if league.rounds else int(now >= league.due(1))
+    if started and started >= late:
+        detail = "members join before the first round starts"
+        if late:
+            detail = f"late joining closed when round {late} started"
+        raise Conflict("league_started", detail)
+    if player["id"] in league.members:
+        raise Conflict("already_member", "the player is already a member")
+    data = {"player": player["id"], "name": player["name"], "by": by}
+    return [Event("league.MemberJoined", data)]
+
+
+def cancel(league: League, by: str) -> list[Event]:
+    """No more rounds (the caller then aborts the unfinished games)."""
+    _running(league)
+    return [Event("league.Cancelled", {"by": by})]
+
+
+def pause(league: League, by: str) -> list[Event]:
+    """No new round starts; running games go on."""
+    _running(league)
+    if league.paused:
+        raise Conflict("league_paused", "the league is paused already")
+    return [Event("league.Paused", {"by": by})]
+
+
+def resume(league: League, by: str, now: float) -> list[Event]:
+    """The remaining rounds are rescheduled from `now` (a next round whose time has not
+    come yet keeps its time)."""
+    _running(league)
+    if not league.paused:
+        raise Conflict("league_not_paused", "the league is not paused")
+    following = len(league.rounds) + 1
+    start = iso(now)
+    if following <= league.settings["rounds"] and league.due(following) > now:
+        start = iso(league.due(following))  # not due yet: its time stands
+    return [Event("league.Resumed", {"by": by, "round": following, "from": start})]
+
+
+def withdraw(league: League, player: str, by: str) -> list[Event]:
+    """A member is paired no more (`by`: "operator" or "self")."""
+    _running(league)
+    if player not in league.members:
+        raise NotFound("member_not_found", f"{player!r} is not a member of this league")
+    if player in league.withdrawn:
+        raise Conflict("already_withdrawn", "the member has withdrawn already")
+    data = {"player": player, "round": len(league.rounds) + 1, "by": by}
+    return [Event("league.MemberWithdrawn", data)]
+
+
+def round_due(league: League, number: int, now: float) -> Status | None:
+    """Return why round `number` does not start at `now` (NOOP: no such round or the
+    league is cancelled; PAUSED; EARLY: not due yet), or None if it starts (or, started
+    already, has its tables opened again)."""
+    if not 1 <= number <= league.settings["rounds"] or league.cancelled:
+        return Status.NOOP
+    if league.paused and number not in league.rounds:
+        return Status.PAUSED  # league.Resumed schedules it again
+    if now < league.due(number):
+        return Status.EARLY
+    return None
+
+
+def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Event]:
+    """Log round `number`'s tables (and the members it withdraws for their runs of
+    timeouts, `streaks`), unless it started already or the league is paused or
+    cancelled."""
+    if number in league.rounds or league.paused or league.cancelled:
+        return []
+    out = []
+    limit = league.settings["withdraw_after_timeouts"]
+    for player, streak in (streaks if limit else {}).items():
+        if streak >= limit and player not in league.withdrawn:
+            data = {"player": player, "round": number, "timeouts": streak, "by": "timeouts"}
+            out.append(Event("league.MemberWithdrawn", data))
+    gone = {e.data["player"] for e in out}
+    active = [m for m in league.active() if m not in gone]
+    s = league.settings
+    history = pairing.History.of(league.played())
+    paired = pairing.pair_round(active, history, s["seed"], number, s["table_min"], s["table_max"])
+    tables = [
+        {"table": i, "game": table_game(league.league_id, number, i), "players": list(t)}
+        for i, t in enumerate(paired.tables, start=1)
+    ]
+    started = {
+        "round": number,
+        "due": iso(league.due(number)),
+        "tables": tables,
+        "byes": list(paired.byes),
+    }
+    return [*out, Event("league.RoundStarted", started)]
+
+
+def table_game(league_id: str, number: int, table: int) -> str:
+    """Return the id of the game at `table` of round `number`: fixed, so that creating it
+    twice is impossible."""
+    return f"g_{league_id}_r{number}_t{table}"
+
+
+def record_result(league: League, rec: Record) -> list[Event]:
+    """Log a finished game's places, league points and new ratings, once (an aborted
+    game's with no points and unchanged ratings)."""
+    gid = rec.game_id
+    if gid in league.results:
+        return []
+    seats = {s.seat: s.player for s in rec.seats}
+    by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
+    reason = rec.result.get("reason", "completed")
+    places = {p: s["place"] for p, s in by_player.items()}
+    if reason == "aborted":  # recorded, but neither points nor ratings change
+        pts: dict[str, Any] = {p: 0 for p in places}
+        ratings = {p: league.rating(p) for p in places}
+    else:
+        pts = standings.points(places, league.settings["points"])
+        ratings = standings.rate({p: league.rating(p) for p in places}, places)
+    rows = [
+        {
+            "player": p,
+            "seat": by_player[p]["seat"],
+            "place": places[p],
+            "score": by_player[p]["score"],
+            "points": pts[p],
+            "mu": ratings[p][0],
+            "sigma": ratings[p][1],
+        }
+        for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
+    ]
+    data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
+    return [Event("league.GameRecorded", {**data, "reason": reason, "places": rows})]

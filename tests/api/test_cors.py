@@ -1,0 +1,72 @@
+"""CORS: no cross-origin access unless the operator lists origins; a listed origin gets its
+preflight answered (the headers a client sends: bearer token, Idempotency-Key, If-Match,
+Last-Event-ID) and may read the answers and their rate-limit headers."""
+
+from __future__ import annotations
+
+import pytest
+
+from cli.compose import create_app
+from service import config
+from tests.api.helpers import bearer, new_players
+
+SITE = "https://cards.example"
+
+
+@pytest.fixture
+def cors_client(redis_url):
+    listed = f"{SITE},https://other.example"  # as the environment gives it
+    app = create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "CORS_ORIGINS": listed})
+    return app.test_client()
+
+
+def test_by_default_no_origin_is_allowed(client):
+    res = client.get("/v1/rulesets", headers={"Origin": SITE})
+    assert res.status_code == 200
+    assert "Access-Control-Allow-Origin" not in res.headers
+    pre = client.options(
+        "/v1/games", headers={"Origin": SITE, "Access-Control-Request-Method": "POST"}
+    )
+    assert "Access-Control-Allow-Origin" not in pre.headers
+
+
+def test_a_listed_origin_may_call_with_a_token_and_read_the_answer(cors_client):
+    pre = cors_client.options(
+        "/v1/games/g_x/actions",
+        headers={
+            "Origin": SITE,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+        },
+    )
+    assert pre.status_code == 200
+    assert pre.headers["Access-Control-Allow-Origin"] == SITE
+    allowed = pre.headers["Access-Control-Allow-Headers"].lower()
+    for header in ["authorization", "content-type", "idempotency-key"]:
+        assert header in allowed
+    assert "POST" in pre.headers["Access-Control-Allow-Methods"]
+    assert "Access-Control-Allow-Credentials" not in pre.headers  # a header token, no cookies
+    (ana,) = new_players(cors_client, 1)
+    res = cors_client.get("/v1/players/me/games", headers={**bearer(ana), "Origin": SITE})
+    assert res.status_code == 200
+    assert res.headers["Access-Control-Allow-Origin"] == SITE
+    assert "ratelimit" in res.headers["Access-Control-Expose-Headers"].lower()
+    # a cache keeps one answer per origin and per token
+    vary = ", ".join(res.headers.getlist("Vary"))
+    assert "Origin" in vary and "Authorization" in vary
+
+
+def test_another_origin_stays_refused(cors_client):
+    res = cors_client.get("/v1/rulesets", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in res.headers
+
+
+def test_the_setting_reads_a_list_or_comma_separated_origins():
+    assert config.origins({"CORS_ORIGINS": "https://a.example/, https://b.example"}) == [
+        "https://a.example",
+        "https://b.example",
+    ]
+    assert config.load({"MARKETFOLD_CORS_ORIGINS": '["https://a.example"]'})["CORS_ORIGINS"] == [
+        "https://a.example"
+    ]
+    assert config.load({})["CORS_ORIGINS"] == []

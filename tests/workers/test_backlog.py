@@ -1,0 +1,60 @@
+"""No game waits behind other games' deadlines (issue 27.3): a decision answered in time
+leaves the deadline index with its answer, so no job is ever queued for it; and a ready
+phase's resolution goes to the queue every worker listens to first, so a reveal does not
+wait behind a backlog of expiries (real RQ worker, real Redis)."""
+
+import time
+
+from rq import Queue
+
+from events import keys
+from tests.api.helpers import bearer, by_seat, new_game, new_players
+from tests.workers.test_phases import bid, reveals, sealed_table, wait_for
+from workers import scheduler
+
+BACKLOG = 1500  # expiry jobs queued before the phase: many seconds of a worker's time
+
+
+def test_a_decision_answered_in_time_leaves_the_deadline_index(client, app, r):
+    players = new_players(client, 3)
+    gid = new_game(client, players, decision_timeout_s=60)
+    seats = by_seat(client, gid, players)
+    owed = app.extensions["marketfold"].store.load(gid).record.owed()[0]
+    member = f"expire|{gid}|{owed.key}"
+    assert r.zscore(keys.deadlines(), member) is not None  # owed: its deadline is due later
+    res = client.post(
+        f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(seats[owed.seat])
+    )
+    assert res.status_code == 201, res.get_json()
+    assert r.zscore(keys.deadlines(), member) is None  # answered: no job will ever run for it
+    after = app.extensions["marketfold"].store.load(gid).record.owed()[0]
+    assert r.zscore(keys.deadlines(), f"expire|{gid}|{after.key}") is not None  # the next one
+
+
+def test_a_reveal_does_not_wait_behind_a_backlog_of_deadline_jobs(client, app, worker_process):
+    deps = app.extensions["marketfold"]
+    # a backlog of expiries of a decision already answered (as a busy service had: jobs
+    # claimed just before the answer, or left by an older version), queued first
+    players = new_players(client, 3)
+    other = new_game(client, players, decision_timeout_s=60)
+    seats = by_seat(client, other, players)
+    owed = deps.store.load(other).record.owed()[0]
+    client.post(
+        f"/v1/games/{other}/actions", json={"type": "pass"}, headers=bearer(seats[owed.seat])
+    )
+    due: Queue = deps.scheduler.queue
+    jobs = [
+        Queue.prepare_data(scheduler.JOBS["expire"], (other, owed.key), job_id=f"backlog-{i}")
+        for i in range(BACKLOG)
+    ]
+    due.enqueue_many(jobs)
+    gid, table, game = sealed_table(client)
+    worker_process()
+    wait_for(lambda: due.count < BACKLOG - 10)  # the worker is working through the backlog
+    for seat in [o["seat"] for o in game["owed"]]:
+        bid(client, gid, table, seat, 1)
+    started = time.monotonic()
+    wait_for(lambda: reveals(client, gid), timeout=60)
+    took, left = time.monotonic() - started, due.count
+    assert left > BACKLOG // 2, f"the reveal came after the backlog ({left} jobs left)"
+    assert took < 5, took  # one job's wait, not the backlog's (a loaded machine: generous)
