@@ -1,4 +1,25 @@
-"""Lua scripts run by the store: each touches the keys of one game only."""
+"""Every Lua script marketfold runs (each with the keys it touches listed above it), and
+`registered`, which registers a script once per client."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from redis.commands.core import Script
+
+_REGISTERED: weakref.WeakKeyDictionary[Any, dict[str, Script]] = weakref.WeakKeyDictionary()
+
+
+def registered(client: Any, text: str) -> Script:
+    """Return the script `text` registered on `client` (redis-py's `register_script`: run
+    by its digest, loaded again if the server has forgotten it), once per client."""
+    scripts = _REGISTERED.setdefault(client, {})
+    script = scripts.get(text)
+    if script is None:
+        script = scripts[text] = client.register_script(text)
+    return script
+
 
 # KEYS: events stream, snapshot hash, idempotency hash, seed[, private stream]
 # ARGV[1]: idempotency field ("" for none); ARGV[2]: the version of the record the caller
@@ -164,4 +185,59 @@ local n = redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[1], n - 1)
 return n - 1
+"""
+
+# A chat message (service.chat). KEYS: the game's chat stream, the poster's counter.
+# ARGV: message JSON, most per window, window ms, stream cap. Returns {1, id} or
+# {0, ms until the window ends}.
+CHAT_POST = """
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+if n > tonumber(ARGV[2]) then return {0, redis.call('PTTL', KEYS[2])} end
+return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'm', ARGV[1])}
+"""
+
+# A heartbeat (service.outages). KEYS: heartbeat, outages. ARGV: now, threshold, how many
+# to keep. Returns the outage recorded (`<start>:<end>`), or false.
+HEARTBEAT = """
+local raw = redis.call('GET', KEYS[1])
+local last, now = tonumber(raw or ''), tonumber(ARGV[1])
+if last and now <= last then return false end
+redis.call('SET', KEYS[1], ARGV[1])
+if last and now - last > tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[2], now, raw .. ':' .. ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[3]) + 1))
+  return raw .. ':' .. ARGV[1]
+end
+return false
+"""
+
+# A game filed in the lobby (service.lobby). KEYS: summaries, all, waiting, active,
+# finished, the game's ruleset set.
+# ARGV: game id, version, summary JSON, status, score (creation, ms).
+# Keeps the summary of the highest version; a game in another status (cancelled) leaves
+# every set but keeps its summary, so a late, older write cannot list it again.
+LOBBY_INDEX = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+for i = 3, 5 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+local listed = {waiting = 3, active = 4, finished = 5}
+if listed[ARGV[4]] then
+  redis.call('ZADD', KEYS[listed[ARGV[4]]], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[6], ARGV[1])
+end
+return 1
+"""
+
+# Due work claimed by a sweeper (workers.scheduler). KEYS[1]: the deadline index.
+# ARGV: now, claim-until, batch size.
+CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
+return due
 """

@@ -2,7 +2,9 @@
 builds, applies and redacts them through that list.
 
 A stored event's type is `<game id>.<Name>` and its data holds the declared fields;
-once written, neither changes (a new shape needs a new name or an upcaster).
+once written, neither changes. There is no upcaster: a new shape needs a new name, or a
+new rules version, with the old games replayed by the archived copy of the rules they were
+played under (games.ARCHIVE, tools/archive_rules.py; docs/architecture.md).
 """
 
 from __future__ import annotations

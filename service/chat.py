@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, scripts
 from events.record import FINISHED, Record
 from service.errors import TooFast
 
@@ -24,15 +24,6 @@ if TYPE_CHECKING:
 RATE_COUNT, RATE_WINDOW_S = 5, 10
 KEEP = 1000  # messages kept per game (approximately)
 PAGE = 200  # messages per read
-
-# KEYS: the game's chat stream, the poster's counter. ARGV: message JSON, most per
-# window, window ms, stream cap. Returns {1, id} or {0, ms until the window ends}.
-POST = """
-local n = redis.call('INCR', KEYS[2])
-if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
-if n > tonumber(ARGV[2]) then return {0, redis.call('PTTL', KEYS[2])} end
-return {1, redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'm', ARGV[1])}
-"""
 
 
 def post(boot: Bootstrap, rec: Record, player: dict[str, Any], text: str) -> dict[str, Any]:
@@ -46,7 +37,7 @@ def post(boot: Bootstrap, rec: Record, player: dict[str, Any], text: str) -> dic
         "text": text,
         "at": codec.now_iso(),
     }
-    script = boot.redis.register_script(POST)
+    script = scripts.registered(boot.redis, scripts.CHAT_POST)
     ok, value = script(
         keys=[keys.game_chat(rec.game_id), keys.game_chat_rate(rec.game_id, player["id"])],
         args=[json.dumps(message), RATE_COUNT, RATE_WINDOW_S * 1000, KEEP],

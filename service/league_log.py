@@ -1,6 +1,7 @@
 """A league's log as the command loop writes it (service.loop.Log): `mf:{l:<id>}:events`
-with its `:idem` and `:snapshot` keys, appended by the same script as a game's. A league
-is folded from its whole log on every load (leagues are short), in place."""
+with its `:idem` key, appended by the same script as a game's. A league is folded from its
+whole log on every load (leagues are short), in place: the append script is named a
+`:snapshot` key too, as for a game, but nothing is ever stored there for a league."""
 
 from __future__ import annotations
 

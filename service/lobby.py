@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, scripts
 from events.record import ACTIVE, FINISHED, WAITING, Record
 from service.errors import Invalid
 
@@ -23,27 +23,6 @@ if TYPE_CHECKING:
 
 STATUSES = (WAITING, ACTIVE, FINISHED)
 SCAN_MOST = 1000  # entries one page looks at before it answers (maybe short) with `next`
-
-# KEYS: summaries, all, waiting, active, finished, the game's ruleset set.
-# ARGV: game id, version, summary JSON, status, score (creation, ms).
-# Keeps the summary of the highest version; a game in another status (cancelled) leaves
-# every set but keeps its summary, so a late, older write cannot list it again.
-INDEX = """
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-if old and tonumber(cjson.decode(old)['version']) >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-for i = 3, 5 do redis.call('ZREM', KEYS[i], ARGV[1]) end
-local listed = {waiting = 3, active = 4, finished = 5}
-if listed[ARGV[4]] then
-  redis.call('ZADD', KEYS[listed[ARGV[4]]], ARGV[5], ARGV[1])
-  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
-  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[1])
-else
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[6], ARGV[1])
-end
-return 1
-"""
 
 
 def created_ms(rec: Record) -> int:
@@ -75,9 +54,9 @@ def changed(old: Record, new: Record) -> bool:
 
 
 def index(boot: Bootstrap, rec: Record) -> bool:
-    """Store the game's summary and file it under its status (see INDEX); return False if
-    the index already held this version or a later one."""
-    script = boot.redis.register_script(INDEX)
+    """Store the game's summary and file it under its status (events.scripts.LOBBY_INDEX);
+    return False if the index already held this version or a later one."""
+    script = scripts.registered(boot.redis, scripts.LOBBY_INDEX)
     status_keys = [keys.lobby(s) for s in STATUSES]
     return bool(
         script(

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import redis
 
-from events import codec, keys
+from events import codec, keys, scripts
 
 if TYPE_CHECKING:
     from events.record import Record
@@ -40,28 +40,13 @@ API_BEAT_S = 0.25  # how often each API process beats
 API_GAP_S = 3 * API_BEAT_S
 POSTPONE_S = 1.0  # how much later an expiry looks again while the API is down
 
-# KEYS: heartbeat, outages. ARGV: now, threshold, how many to keep. Returns the outage
-# recorded (`<start>:<end>`), or false.
-BEAT = """
-local raw = redis.call('GET', KEYS[1])
-local last, now = tonumber(raw or ''), tonumber(ARGV[1])
-if last and now <= last then return false end
-redis.call('SET', KEYS[1], ARGV[1])
-if last and now - last > tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[2], now, raw .. ':' .. ARGV[1])
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[3]) + 1))
-  return raw .. ':' .. ARGV[1]
-end
-return false
-"""
-
 
 def beat(
     client: redis.Redis, now: float, threshold: float, key: str | None = None
 ) -> tuple[float, float] | None:
     """Record that a worker (or, with `key` = keys.api_heartbeat(), an API process) is
     alive at `now`; return the outage it ends, if any."""
-    script = client.register_script(BEAT)
+    script = scripts.registered(client, scripts.HEARTBEAT)
     heartbeat = key or keys.heartbeat()
     got = script(keys=[heartbeat, keys.outages()], args=[repr(now), threshold, KEEP])
     if not got:

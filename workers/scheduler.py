@@ -28,7 +28,7 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry as RedisRetry
 from rq import Queue, Retry
 
-from events import codec, keys
+from events import codec, keys, scripts
 from service.ports import job_id
 
 logger = logging.getLogger(__name__)
@@ -39,13 +39,6 @@ JOBS = {
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
 }
-
-# KEYS[1]: the index. ARGV: now, claim-until, batch size.
-CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
-return due
-"""
 
 
 def patient() -> dict[str, Any]:
@@ -120,7 +113,7 @@ class RqScheduler:
 
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
-        claim = self.redis.register_script(CLAIM)
+        claim = scripts.registered(self.redis, scripts.CLAIM_DUE)
         due = claim(keys=[keys.deadlines()], args=[now, now + self.claim_s, batch])
         for member in due:
             job, subject, key = member.decode().split("|", 2)
