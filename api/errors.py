@@ -96,6 +96,7 @@ def _http(e: HTTPException):
     codes = {
         404: "not_found",
         405: "method_not_allowed",
+        408: "body_timeout",
         413: "body_too_large",
         415: "invalid_body",
         429: "rate_limited",

@@ -31,10 +31,7 @@ def body(check_text: Callable[[bytes], None] | None = None, any_type: bool = Fal
     `check_text` may refuse the raw text first (raising), before it is decoded. With
     `any_type`, the bytes are read as JSON whatever `Content-Type` says (UTF-8, with or
     without a byte order mark)."""
-    raw, limit = _raw_body(), request.max_content_length
-    if request.content_length is None and limit and len(raw) >= limit:
-        # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
-        raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
+    raw = raw_body()
     if check_text is not None:
         check_text(raw)
     if codec.nests_deeper_than(raw, MAX_DEPTH):
@@ -69,6 +66,15 @@ def whole_numbers(data: Any) -> Any:
     if isinstance(data, list):
         return [whole_numbers(value) for value in data]
     return data
+
+
+def raw_body() -> bytes:
+    """Return the request's body as sent (413 if it is over this route's limit)."""
+    raw, limit = _raw_body(), request.max_content_length
+    if request.content_length is None and limit and len(raw) >= limit:
+        # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
+        raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
+    return raw
 
 
 def _raw_body() -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, send_from_directory
 
+from api.limits import storeless
 from api.replay import ASSETS, POLICY
 
 APP = ASSETS.parent / "app"
@@ -17,6 +18,7 @@ bp = Blueprint("web", __name__)
 
 
 @bp.get("/")
+@storeless
 def index() -> Response:
     """Serve the web client's page."""
     response = send_from_directory(APP, "index.html", mimetype="text/html")

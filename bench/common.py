@@ -26,6 +26,8 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, **more: str)
         # the load comes from one address: lift the per-IP and per-token limits
         "MARKETFOLD_RATE_LIMIT_ANON": "10000000/minute",
         "MARKETFOLD_RATE_LIMIT_TOKEN": "10000000/minute",
+        # and the waiting games one player may keep (benchmarks create many, then seat them)
+        "MARKETFOLD_WAITING_GAMES_PER_PLAYER": "10000000",
     }
     argv = gunicorn_argv(port=port, processes=workers, app=app)
     return subprocess.Popen(argv, env=env, cwd=ROOT)

@@ -12,6 +12,7 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 2. Redis bytes per event and per finished game, per ruleset (bench/perf_memory.py);
 3. actions/s with 10, 100, 1,000 and 10,000 live games (bench/perf_scale.py);
 4. actions/s and /healthz latency with 1,000 open event streams (bench/streams.py);
+   /healthz latency under costly requests and slow bodies (bench/abuse.py);
 5. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 
@@ -31,7 +32,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import cluster, perf_memory, perf_rules, perf_scale, round_trips, streams  # noqa: E402
+from bench import (  # noqa: E402
+    abuse,
+    cluster,
+    perf_memory,
+    perf_rules,
+    perf_scale,
+    round_trips,
+    streams,
+)
 from bench.actions import measure_bare, measure_http, seat_tables  # noqa: E402
 from bench.common import (  # noqa: E402
     cpu_seconds,
@@ -159,6 +168,10 @@ def run(quick: bool) -> list[str]:
         rows, spent = timed(streams.stream_rows, base, port, options)
         doc += section("Open event streams, crowded games", CROWD_INTRO, rows, spent)
         print("\n".join(doc[-12:]), flush=True)
+        options = abuse.parser().parse_args(["--seconds", "5" if quick else "15"])
+        rows, spent = timed(abuse.rows, base, port, server.url, options)
+        doc += section("Cheap abuse", ABUSE_INTRO, abuse.HEAD + rows, spent)
+        print("\n".join(doc[-8:]), flush=True)
     finally:
         stop(procs)
         server.stop()
@@ -219,11 +232,11 @@ off (32 clients, 32 games, the median of three rounds of about 1,900 actions), a
 redis-py sends (`bench/round_trips.py`):
 
 - Redis round trips: `POST /actions` 1 when it follows the caller's `GET /legal` on the
-  same API process, as a client's keep-alive connection does (`api/admission.py`: the
+  same API process, as a client's keep-alive connection does (`service/admission.py`: the
   process holds the game and knows the token's record, so nothing is read first; the
   append's script checks that the token's record and the log's entry the process holds
   are unchanged, and counts the call), else 2: the token, the rate count and the game's
-  load in one round trip (`api/limits.py`, `api/prefetch.py`), then the append, which
+  load in one round trip (`service/limits.py`, via `api/entry.py`), then the append, which
   also writes the new deadlines and the players' feeds. `GET /legal` 1 (that first round
   trip). With an `Idempotency-Key`: one more. At the start of #21: 2 and 1; before #13:
   7-8 and 5. On a cluster (no admission: the token and its counter lie on other nodes)
@@ -300,6 +313,15 @@ CROWD_INTRO = (
     "`bench/streams.py --crowd --rounds 1`: as above, but the other tokens each also follow "
     "one of the games being played (about 11 spectators a game), so every event of a "
     "played game is sent some 15 times: the cost of the frames themselves. No target."
+)
+ABUSE_INTRO = (
+    "`bench/abuse.py` (issue #27.6): /healthz latency (one probe every 20 ms) idle, while 4 "
+    "anonymous clients loop over `POST /v1/verify` of a 1,926-event bundle (about 1.6 MB) "
+    "and three `GET /v1/games/{id}/state?at=N` of the same game's log at random N, and "
+    "while 4,300 slow POSTs from 5 tokens (headers, then a byte a second; each answered "
+    "connection opened again at once) are kept going. Rate limits are lifted. Target: "
+    "/healthz p99 under 100 ms under both. `python bench/abuse.py --compare` also runs both "
+    "with the defences off (the figures before #27.6)."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

@@ -85,6 +85,7 @@ COMMAND = {
                 "join",
                 "leave",
                 "cancel",
+                "lapse",
                 "act",
                 "expire",
                 "resolve",

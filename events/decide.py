@@ -65,6 +65,12 @@ def cancel(rec: Record, player_id: str) -> list[Event]:
     return [Event("game.Cancelled", {"by": player_id})]
 
 
+def lapse(rec: Record) -> list[Event]:
+    """Cancel a game that waited too long for its seats (a worker's command)."""
+    _waiting(rec)
+    return [Event("game.Cancelled", {"by": "system", "reason": "expired"})]
+
+
 def _playing(rec: Record) -> None:
     if rec.status != ACTIVE:
         code = "game_over" if rec.status == FINISHED else "game_not_started"
@@ -176,6 +182,8 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return "system", leave(rec, cmd["player"])
     if kind == "cancel":
         return "system", cancel(rec, cmd["player"])
+    if kind == "lapse":
+        return "system", lapse(rec)
     if kind == "expire":
         return "system", expire(rec, cmd["key"], rng)
     if kind == "resolve":

@@ -98,6 +98,12 @@ def player_tokens_used(player_id: str) -> str:
     return f"{PREFIX}:player:{player_id}:tokens:used"
 
 
+def player_created(player_id: str) -> str:
+    """Games a player created that may still be waiting (sorted by creation; pruned as read
+    by service.waiting)."""
+    return f"{PREFIX}:player:{player_id}:created"
+
+
 def player_history(player_id: str) -> str:
     """Every game a player holds or held a seat in (sorted by the game's creation)."""
     return f"{PREFIX}:player:{player_id}:history"

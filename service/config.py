@@ -11,6 +11,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from events import repository
+
 CLUSTER_SCHEME = "redis+cluster://"
 DEFAULTS: dict[str, Any] = {
     # the store; `redis+cluster://host:port[,host:port...]` for a Redis/Valkey Cluster
@@ -23,10 +25,28 @@ DEFAULTS: dict[str, Any] = {
     # the health check and the rate count of routes that need no Redis give up sooner
     "REDIS_TIMEOUT_S": 2,
     # versions between snapshots: each process holds the newest record of recent games
-    # (events.store), so a snapshot serves only a process that has not seen the game
-    "SNAPSHOT_EVERY": 10,
+    # (events.repository), so a snapshot serves only a process that has not seen the game
+    "SNAPSHOT_EVERY": repository.SNAPSHOT_EVERY,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
+    # a request's body must arrive whole within this long (s) of its start (408 after);
+    # POST /v1/verify's bundle (up to MAX_BUNDLE_BYTES) within BUNDLE_TIMEOUT_S
+    "BODY_TIMEOUT_S": 10,
+    "BUNDLE_TIMEOUT_S": 60,
+    # request bodies one caller may be sending at once, per API process: per bearer
+    # token, and per address whatever the token (429 too_many_uploads past it)
+    "UPLOADS_PER_TOKEN": 8,
+    "UPLOADS_PER_ADDRESS": 64,
+    # costly requests (POST /v1/verify, GET .../state?at=N) run in helper processes, this
+    # many per API process (0: in the serving process), at most OFFLOAD_QUEUE waiting
+    # per process and OFFLOAD_TIMEOUT_S each (503 overloaded past either; api.offload)
+    "OFFLOAD_PROCESSES": 1,
+    "OFFLOAD_QUEUE": 8,
+    "OFFLOAD_TIMEOUT_S": 30,
+    # waiting games one player may have created or sit in at once (409 past it), and how
+    # long (s) a game may wait for its seats before a worker cancels it (service.waiting)
+    "WAITING_GAMES_PER_PLAYER": 10,
+    "WAITING_EXPIRE_S": 24 * 3600,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)

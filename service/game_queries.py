@@ -8,7 +8,7 @@ import games
 from events import audit, bundle, decide
 from events.record import Record, fold_all, in_order
 from events.redact import redact
-from events.store import Loaded
+from events.repository import Loaded
 from games.base import ActionSpec, Game
 from service import chat, proof, transparency
 from service.errors import Invalid, NotFound, Unauthorized
@@ -122,4 +122,3 @@ def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:
 def check_bundle_text(raw: bytes) -> None:
     """Refuse a file too costly to decode as a bundle, before decoding it (BundleError)."""
     bundle.check_text(raw)
-

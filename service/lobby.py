@@ -12,6 +12,7 @@ the index as the later one says. A player's games (`mf:player:<id>:history`) are
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys, scripts
@@ -46,6 +47,14 @@ def summary(rec: Record) -> dict[str, Any]:
         "league": rec.league,
         "version": rec.version,
     }
+
+
+def lapsed(summary: dict[str, Any], keep_s: float, now: float) -> bool:
+    """Return True for the summary of a game (not a league's) still waiting `keep_s` after
+    its creation: it is listed no more (service.waiting cancels it)."""
+    if summary.get("status") != WAITING or summary.get("league") or not summary.get("created_at"):
+        return False
+    return codec.parse_time(summary["created_at"]).timestamp() + keep_s <= now
 
 
 def changed(old: Record, new: Record) -> bool:
@@ -98,6 +107,7 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
     else:
         source = keys.lobby(status or "all")
     limit, after = query["limit"], cursor(query.get("cursor"))
+    keep_s, now = float(boot.config["WAITING_EXPIRE_S"]), time.time()
     found: list[dict[str, Any]] = []
     top, scanned, last = "+inf" if after is None else after[0], 0, None
     while len(found) < limit and scanned < SCAN_MOST:
@@ -116,7 +126,7 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
         for (game_id, score), raw in zip(fresh, summaries, strict=True):
             last = after = (score, game_id)
             game = json.loads(raw) if raw else None
-            if game is None or game["status"] not in STATUSES:
+            if game is None or game["status"] not in STATUSES or lapsed(game, keep_s, now):
                 continue
             if (status and game["status"] != status) or (ruleset and game["ruleset"] != ruleset):
                 continue

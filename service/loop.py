@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from events import codec, envelope
-from events.store import Duplicate, StaleVersion
+from events.recorder import Duplicate, StaleVersion
 from games.base import Event
 from games.rng import Rng
 from service.errors import Contention

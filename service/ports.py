@@ -29,6 +29,7 @@ class Status(StrEnum):
     MISSING = "missing"  # no such league
     RECORDED = "recorded"  # a finished league game's result
     NOT_FINISHED = "not_finished"  # a league game that has not ended
+    CANCELLED = "cancelled"  # a game that waited too long for its seats (service.waiting)
 
     @property
     def still_due(self) -> bool:
@@ -45,6 +46,9 @@ class Scheduler(Protocol):
 
     def resolution(self, game_id: str, key: str) -> None:
         """Have simultaneous phase `key` of the game resolved now."""
+
+    def lapse(self, game_id: str, key: str, when: float) -> None:
+        """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
 
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""

@@ -62,6 +62,7 @@ def client(app):
 TEST_CONFIG = {
     "RATE_LIMIT_ANON": "100000/minute",
     "RATE_LIMIT_TOKEN": "100000/minute",
+    "WAITING_GAMES_PER_PLAYER": 100000,  # the cap: tests/api/test_waiting_games.py
     "SSE_HEARTBEAT_S": 1,
     # the service's signing keys: one directory for every app and process of the run
     "SIGNING_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-keys-"),

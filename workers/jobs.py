@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 
-from service import game_commands, league_commands, league_rounds, outages
+from service import game_commands, league_commands, league_rounds, outages, waiting
 from service.bootstrap import Bootstrap
 from service.ports import Status
 
@@ -39,6 +39,12 @@ def expire(game_id: str, key: str) -> str:
 def resolve(game_id: str, key: str) -> str:
     """Resolve a simultaneous phase whose submissions are all in, once."""
     return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
+
+
+def lapse(game_id: str, key: str) -> str:
+    """Cancel a game still waiting for its seats at its expiry, once (service.waiting)."""
+    done = waiting.lapse(boot(), game_id)
+    return _done("lapse", game_id, key, Status.CANCELLED if done.created else Status.NOOP)
 
 
 def start_round(league_id: str, number: str) -> str:

@@ -38,6 +38,7 @@ JOBS = {
     "resolve": "workers.jobs.resolve",
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
+    "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
 }
 
 
@@ -95,6 +96,10 @@ class RqScheduler:
         """Have phase `key` resolved now: enqueue its job, and keep it claimed in the index
         so that a sweeper enqueues it again if no worker finishes it in time."""
         self._now("resolve", game_id, key)
+
+    def lapse(self, game_id: str, key: str, when: float) -> None:
+        """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
+        self.redis.zadd(keys.deadlines(), {_member("lapse", game_id, key): when})
 
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""

@@ -180,6 +180,8 @@ def test_every_rate_limited_route_documents_429_and_the_ratelimit_headers():
                 assert "429" not in responses, path
                 continue
             refused = "StreamRefused" if path.endswith(("/stream", "/feed")) else "RateLimited"
+            if "requestBody" in operation:
+                refused = "UploadRefused"  # also too many bodies on their way (api.uploads)
             if (method, path) == ("post", "/v1/games/{id}/chat"):
                 refused = "ChatRefused"  # the table's own limit, too
             assert responses["429"] == {"$ref": f"#/components/responses/{refused}"}, path

@@ -6,14 +6,16 @@ default shown; chat; a Spanish table; axe-core finding nothing serious; screensh
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 import requests
 
 from tests.api.browser import no_console_errors
-from tests.api.web_page import WIDTHS, WebPage, bots_join
+from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
 
 GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
+OPTIONS = {"gobcon": {"time_limit": 2}}  # two rounds, typed into the options form
 
 
 def _bearer(token: str) -> dict:
@@ -29,14 +31,23 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     me = page.sign_in("ana")
     axe = page.axe()
     assert not axe, axe  # the home page
-    gid = page.create(ruleset, players)
+    gid = page.create(ruleset, players, OPTIONS.get(ruleset))
     assert "ana" in page.find("#board").text  # seated, waiting for the others
     bots_join(live_server, gid, players - 1)
     page.wait_for("#board .seat-row")
     shown = {}
 
     def look(clicks: int) -> None:
-        if clicks == 3 and not shown:
+        if ruleset == "black-market" and "refused" not in shown:
+            time.sleep(1)  # the table redrawn after the click
+            forms = [b for b in page.all("#move .schema-form .act") if b.is_enabled()]
+        else:
+            forms = []
+        if forms:  # an action built from a schema, sent without values
+            forms[0].click()
+            page.wait(lambda: page.find("#refusal").text)
+            shown["refused"] = page.find("#refusal").text
+        if clicks == 3 and "axe" not in shown:
             shown["axe"] = page.axe()
             for name, width in WIDTHS.items():
                 page.shot(f"table-{ruleset}-{name}", width)
@@ -46,8 +57,12 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     assert clicks >= 3
     assert not shown["axe"], shown["axe"]
     assert shown["cards"] > 0  # cards are drawn at the table
+    if ruleset == "black-market":  # its deals are built from a schema: a refusal's detail shown
+        assert shown["refused"].startswith("Refused: ") and len(shown["refused"]) > 12
     final = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(me["token"])).json()
     assert final["status"] == "finished"
+    for key, value in OPTIONS.get(ruleset, {}).items():
+        assert final["options"][key] == value
     rows = page.all("#result-box tbody tr")
     assert [r.get_attribute("data-seat") for r in rows] == [
         str(s["seat"]) for s in final["result"]["standings"]
@@ -81,3 +96,100 @@ def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server
     page.find(".leave").click()  # leave before the start
     page.wait_for(".join")
     no_console_errors(browser)
+
+
+def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloaded(
+    browser, live_server
+):
+    page = WebPage(browser, live_server)
+    ana = page.sign_in("ana")
+    gid = page.create("gobcon", 2)
+    link = page.wait_for(".invite-link")[0].get_attribute("value")
+    assert link == f"{live_server}/#/g/{gid}"
+    page.find("#sign-out").click()
+    bo = page.sign_in("bo")
+    browser.get(link)  # the invitation link, opened by another person
+    page.wait_for(".join")[0].click()
+    page.wait_for("#board .seat-row")  # both seats taken: the game started
+    game = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(bo["token"])).json()
+    assert {s["name"] for s in game["seats"]} == {"ana", "bo"} and game["status"] == "active"
+    assert Number_of(page, "#board .seat-row") == 2
+    # chat: sent from the page, and another player's message arriving live
+    page.find("#chat-input").send_keys("hola <b>todos</b>")
+    page.find(".chat-form button").click()
+    page.wait(lambda: "hola <b>todos</b>" in page.find("#chat").text)  # shown as text
+    assert not page.all("#chat b b")
+    requests.post(
+        f"{live_server}/v1/games/{gid}/chat", json={"text": "gl hf"}, headers=_bearer(ana["token"])
+    )
+    page.wait(lambda: "gl hf" in page.find("#chat").text)
+    # a reload mid-game keeps the place: same table, same turn, chat and events still there
+    before = page.find("#turn").text
+    browser.refresh()
+    page.wait_for("#board .seat-row")
+    page.wait(lambda: "gl hf" in page.find("#chat").text)
+    assert page.find("#turn").text.split("left")[0][:12] == before.split("left")[0][:12]
+    assert page.all("#log li")
+    page.wait(lambda: page.find(".live").text == "live")  # the stream is open again
+    # and the table still follows the game: ana's move (through the API) shows up
+    mine = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(ana["token"])).json()
+    if any(o["seat"] == mine["you"] for o in mine["owed"]):
+        legal = requests.get(f"{live_server}/v1/games/{gid}/legal", headers=_bearer(ana["token"]))
+        choice = legal.json()["actions"][-1]["choices"][0]
+        res = requests.post(
+            f"{live_server}/v1/games/{gid}/actions", json=choice, headers=_bearer(ana["token"])
+        )
+        assert res.status_code in (201, 202), res.text
+        version = res.json()["version"]
+        page.wait(
+            lambda: any(int(li.get_attribute("data-seq")) == version for li in page.all("#log li"))
+        )
+
+
+def Number_of(page, css: str) -> int:  # noqa: N802
+    return len(page.all(css))
+
+
+def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
+    browser, live_server, worker_process
+):
+    worker_process()  # applies defaults at deadlines
+    browser.execute_cdp_cmd(
+        "Network.setUserAgentOverride",
+        {
+            "userAgent": browser.execute_script("return navigator.userAgent"),
+            "acceptLanguage": "es-ES,es",
+        },
+    )
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    assert "Nueva partida" in page.find("#create").text  # the home page in Spanish
+    assert page.find("#lang").get_attribute("value") == "es"
+    idle = [
+        requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in ("cy", "dee")
+    ]
+    gid = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 3},
+        headers=_bearer(idle[0]["token"]),
+    ).json()["id"]
+    for p in idle:
+        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page.open(f"/#/g/{gid}")
+    page.wait_for(".join")[0].click()
+    page.wait_for("#board .seat-row")
+    assert "Turno" in page.find("#turn").text
+    spanish = requests.get(
+        f"{live_server}/v1/rulesets/goblin-market/cards", headers={"Accept-Language": "es"}
+    ).json()["cards"]
+    names = {c["name"] for c in spanish}
+    shown = {c.text for c in page.all("#board .card .cname")}
+    assert shown and shown <= names  # every card drawn carries its Spanish name
+    # nobody acts for the idle seats (nor for eva): a default is applied and told in words
+    page.wait(lambda: page.all("#log li.timed-out"), timeout=40)
+    assert "se le acabó el tiempo" in page.find("#log li.timed-out").text
+    for name, width in WIDTHS.items():
+        page.shot(f"table-goblin-market-es-{name}", width)
+    # switched to English: the same table in English words and card names
+    Select(page.find("#lang")).select_by_value("en")
+    page.wait(lambda: "Turn" in page.find("#turn").text and "Turno" not in page.find("#turn").text)

@@ -70,26 +70,33 @@ class WebPage:
         assert player["token"] == token and player["name"] == name
         return player
 
-    def create(self, ruleset: str, players: int) -> str:
-        """Create a game with the home page's form (seated in it); return its id."""
+    def create(self, ruleset: str, players: int, options: dict | None = None) -> str:
+        """Create a game with the home page's form (seated in it), typing `options` into
+        the fields drawn from the ruleset's options schema; return its id."""
         self.wait_for("#create-ruleset")
         Select(self.find("#create-ruleset")).select_by_value(ruleset)
         count = self.find("#create-players")
         count.clear()
         count.send_keys(str(players))
+        for key, value in (options or {}).items():
+            field = self.find(f'#create .options [id^="sf-{key}-"]')
+            field.clear()
+            field.send_keys(str(value))
         self.find("#create button[type=submit]").click()
         self.wait(lambda: "#/g/" in self.d.current_url)
         self.wait_for("#status")
         return self.d.current_url.split("#/g/")[1]
 
-    def play_until_result(self, rnd: random.Random, timeout: float = 240, on_click=None) -> int:
-        """Click one of the offered actions whenever there are some, until the result shows;
-        return how many actions were clicked."""
+    def play_until_result(self, rnd: random.Random, timeout: float = 300, on_click=None) -> int:
+        """Click one of the offered actions whenever there are some (a choice's button
+        rather than a form built from a schema, which needs values typed in), until the
+        result shows; return how many actions were clicked."""
         clicks, end = 0, time.monotonic() + timeout
         while not self.all("#result-box"):
             assert time.monotonic() < end, "the game did not reach its result in time"
             try:
-                offered = [b for b in self.all("#move .act") if b.is_enabled()]
+                offered = [b for b in self.all("#move .choices .act") if b.is_enabled()]
+                offered = offered or [b for b in self.all("#move .act") if b.is_enabled()]
                 if offered:
                     rnd.choice(offered).click()
                     clicks += 1
@@ -101,14 +108,16 @@ class WebPage:
         return clicks
 
     def shot(self, name: str, width: int) -> Path:
-        """A screenshot of the whole page at this width."""
-        self.d.set_window_size(width, 900)
+        """Screenshots at this width: the first screen (`name`) and the whole page
+        (`name-full`)."""
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        self.d.set_window_size(width, 844 if width < 500 else 900)
         time.sleep(0.3)
+        self.d.save_screenshot(str(SCREENS / f"{name}.png"))
         height = self.d.execute_script("return document.documentElement.scrollHeight")
         self.d.set_window_size(width, min(max(900, height + 20), 4000))
         time.sleep(0.3)
-        SCREENS.mkdir(parents=True, exist_ok=True)
-        path = SCREENS / f"{name}.png"
+        path = SCREENS / f"{name}-full.png"
         self.d.save_screenshot(str(path))
         self.d.set_window_size(1280, 1000)
         return path

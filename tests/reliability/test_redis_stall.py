@@ -55,7 +55,7 @@ def test_a_stalled_redis_answers_health_in_a_second_and_holds_no_storeless_route
                 status, took = timed("GET", base + "/healthz")
                 assert status == 503 and took < 1.0, (status, took)
             # no Redis needed: answered at once, however often asked, with or without a token
-            for path in ("/v1/rulesets", "/v1/rulesets/gobcon/cards", "/openapi.yaml"):
+            for path in ("/v1/rulesets", "/v1/rulesets/gobcon/cards", "/openapi.yaml", "/"):
                 for headers in ({}, auth):
                     for _ in range(3):
                         status, took = timed("GET", base + path, headers=headers)

@@ -8,8 +8,9 @@ import { t } from "./i18n.js";
 
 const FEW = 8; // up to this many choices of a type are buttons
 
-// `name(key, value)` names a value for a person: a card id -> its name, a seat -> its player.
-export function drawActions(legal, name, send) {
+// `name(key, value)` names a value for a person: a card id -> its name, a seat -> its player;
+// `text(value)` is a card's rules text (shown on hover), or null.
+export function drawActions(legal, name, send, text = () => null) {
   const box = el("div", "actions");
   for (const action of legal.actions || []) {
     const part = add(el("div", "action"), el("h4", null, human(action.type)));
@@ -17,7 +18,12 @@ export function drawActions(legal, name, send) {
     const choices = Array.isArray(action.choices) ? action.choices : null;
     if (choices && choices.length && choices.length <= FEW) {
       const row = el("div", "choices");
-      for (const choice of choices) row.appendChild(button(describe(choice, name) || human(action.type), () => send(choice)));
+      for (const choice of choices) {
+        const b = button(describe(choice, name) || human(action.type), () => send(choice));
+        const texts = Object.values(choice).flat().map((v) => text(v)).filter(Boolean);
+        if (texts.length) b.title = texts.join("\n");
+        row.appendChild(b);
+      }
       part.appendChild(row);
     } else if (choices && choices.length) {
       part.appendChild(cascade(action.type, choices, name, send));

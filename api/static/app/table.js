@@ -128,7 +128,8 @@ export async function drawTable(root, gameId, app) {
     }
     if (st.legal && st.legal.actions && st.legal.actions.length) {
       move.classList.add("yours");
-      move.appendChild(drawActions(st.legal, name, send));
+      const text = (v) => (typeof v === "string" && d.glossed(v) ? d.glossed(v).text : null);
+      move.appendChild(drawActions(st.legal, name, send, text));
       return;
     }
     move.classList.remove("yours");

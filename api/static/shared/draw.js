@@ -142,6 +142,7 @@ export function createDraw(ctx) {
 
   function rows(keys, items) {
     const table = el("table", "rows");
+    table.tabIndex = 0; // a wide table scrolls inside its panel: reachable by keyboard
     const head = el("tr");
     for (const k of keys) head.appendChild(el("th", null, human(k)));
     table.appendChild(add(el("thead"), head));
