@@ -3,9 +3,10 @@
 A submission to a simultaneous phase may carry an older `If-Match` (the version its
 sender read `legal` at) while the phase is still open (service.game_commands.act). Other
 seats' moves since then can take the choice away (a Black Market offer withdrawn before
-its partner accepts it). When the rules refuse such a submission, `refine` decides it
-again on the game as it was at that version: if it was allowed then, the refusal becomes
-409 `choice_stale` ("read `legal` again"), its detail naming the rules' own code.
+its partner accepts or declines it, a private step that leaves the public version as it
+was). When the rules refuse a submission sent with `If-Match`, `refine` decides it again
+on the game as its sender read it: if it was allowed then, the refusal becomes 409
+`choice_stale` ("read `legal` again"), its detail naming the rules' own code.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import decide
-from events.record import Record, fold_all
+from events.record import Record, fold_all, in_order
 from games.base import RuleViolation
 from games.rng import Rng
 
@@ -41,11 +42,23 @@ def refine(
     read: int | None,
     refused: RuleViolation,
 ) -> RuleViolation:
-    """Return the refusal to answer: ChoiceStale if `action` was allowed at version `read`
-    (older than the game now), else `refused` itself."""
-    if read is None or not 0 < read < rec.version or refused.code == "deadline_passed":
+    """Return the refusal to answer: ChoiceStale if `action` was allowed when its sender
+    read the game at version `read` (its `If-Match`) and no longer is, else `refused`.
+
+    "When it read" is the game at version `read` if the public log moved since; in a game
+    with a private log (docs/architecture.md, "Private steps") whose public version has
+    not moved, the game right before its newest private step."""
+    if read is None or not 0 < read <= rec.version or refused.code == "deadline_passed":
         return refused
-    then = fold_all(Record(rec.game_id), boot.store.read(rec.game_id, 0, read))
+    public = boot.store.read(rec.game_id, 0, read)
+    steps = [e for e in boot.store.read_private(rec.game_id, 0, rec.private) if e["seq"] <= read]
+    if read < rec.version:
+        before = in_order(public, steps) if steps else public
+    elif steps:
+        before = in_order(public, steps[:-1])
+    else:
+        return refused  # nothing moved since the version read: the rules' answer stands
+    then = fold_all(Record(rec.game_id), before)
     try:
         decide.act(then, player_id, action, Rng(b"", then.draws))
     except Exception:  # refused then too (or not decidable there): the rules' answer stands
