@@ -193,3 +193,22 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     # switched to English: the same table in English words and card names
     Select(page.find("#lang")).select_by_value("en")
     page.wait(lambda: "Turn" in page.find("#turn").text and "Turno" not in page.find("#turn").text)
+
+
+def test_a_spectator_watches_a_game_read_only(browser, live_server):
+    players = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
+    gid = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "gobcon", "players": 2},
+        headers=_bearer(players[0]["token"]),
+    ).json()["id"]
+    for p in players:
+        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page = WebPage(browser, live_server)
+    page.open(f"/#/g/{gid}")  # nobody signed in
+    page.wait_for("#board .seat-row")
+    assert "watching" in page.find("#move").text
+    assert not page.all("#move .act") and not page.all("#chat-input") and not page.all(".join")
+    assert not page.all("#board [data-key=hand] .card")  # no seat's hand: only public facts
+    fetched = browser.execute_script("return window.__fetched")
+    assert fetched and not any(f["auth"] for f in fetched)
