@@ -13,6 +13,7 @@ import requests
 
 from tests.api.browser import no_console_errors
 from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
+from tests.conftest import api_server
 
 GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
 OPTIONS = {"gobcon": {"time_limit": 2}}  # two rounds, typed into the options form
@@ -212,3 +213,36 @@ def test_a_spectator_watches_a_game_read_only(browser, live_server):
     assert not page.all("#board [data-key=hand] .card")  # no seat's hand: only public facts
     fetched = browser.execute_script("return window.__fetched")
     assert fetched and not any(f["auth"] for f in fetched)
+
+
+def test_the_table_follows_the_game_across_dropped_streams(browser, redis_url, worker_process):
+    worker_process()  # closes GobCon's answer windows
+    # streams closed by the server every 2 s: the page resumes after the last event it saw
+    with api_server(redis_url, MARKETFOLD_SSE_MAX_S="2") as (base, _):
+        xy = [requests.post(f"{base}/v1/players", json={"name": n}).json() for n in "xy"]
+        gid = requests.post(
+            f"{base}/v1/games",
+            json={"ruleset": "gobcon", "players": 2},
+            headers=_bearer(xy[0]["token"]),
+        ).json()["id"]
+        for p in xy:
+            requests.post(f"{base}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+        page = WebPage(browser, base)
+        page.open(f"/#/g/{gid}")
+        page.wait_for("#board .seat-row")
+        for _ in range(3):  # each move made after at least one reconnection
+            time.sleep(2.5)
+            game = requests.get(f"{base}/v1/games/{gid}").json()
+            while not game["owed"]:
+                time.sleep(0.2)
+                game = requests.get(f"{base}/v1/games/{gid}").json()
+            seat = game["owed"][0]["seat"]
+            token = next(p["token"] for p in xy if p["id"] == game["seats"][seat]["player"])
+            legal = requests.get(f"{base}/v1/games/{gid}/legal", headers=_bearer(token)).json()
+            res = requests.post(
+                f"{base}/v1/games/{gid}/actions",
+                json=legal["actions"][-1]["choices"][0],
+                headers=_bearer(token),
+            )
+            version = res.json()["version"]
+            page.wait(lambda v=version: page.all(f'#log li[data-seq="{v}"]'), timeout=15)

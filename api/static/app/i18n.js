@@ -36,7 +36,9 @@ const WORDS = {
     created: "Game created", cancelledEv: "The game was cancelled", hiddenEv: "something hidden happened",
     leaguesNone: "You are in no league.", loading: "Loading…", error: "Error", reload: "Try again",
     rematchOffer: "{name} offers a rematch", accept: "Accept", decline: "Decline", invitations: "Invitations",
-    inviteNames: "Invite players (names, comma separated)", unlisted: "Private (not in the lobby)",
+    inviteNames: "Invite players (handles, comma separated)", unlisted: "Private (not in the lobby)",
+    handle: "Handle (optional: others invite you by it)", rematchTag: "rematch",
+    answer_pending: "invited", answer_accepted: "accepted", answer_declined: "declined", answer_lapsed: "lapsed",
   },
   es: {
     title: "marketfold", tagline: "Juegos del Decktet en una mesa, en tu navegador",
@@ -69,7 +71,9 @@ const WORDS = {
     created: "Partida creada", cancelledEv: "Se canceló la partida", hiddenEv: "pasó algo oculto",
     leaguesNone: "No estás en ninguna liga.", loading: "Cargando…", error: "Error", reload: "Reintentar",
     rematchOffer: "{name} ofrece la revancha", accept: "Aceptar", decline: "Rechazar", invitations: "Invitaciones",
-    inviteNames: "Invitar jugadores (nombres, separados por comas)", unlisted: "Privada (fuera de la sala)",
+    inviteNames: "Invitar jugadores (identificadores, separados por comas)", unlisted: "Privada (fuera de la sala)",
+    handle: "Identificador (opcional: con él te invitan)", rematchTag: "revancha",
+    answer_pending: "invitado", answer_accepted: "aceptó", answer_declined: "rechazó", answer_lapsed: "caducó",
   },
 };
 

@@ -14,7 +14,7 @@ import { signal } from "./signal.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
-export async function drawTable(root, gameId, app) {
+export async function drawTable(root, gameId, app, secret = null) {
   const path = `/games/${encodeURIComponent(gameId)}`;
   const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false };
   const seatName = (n) => st.names.get(n) || `${t("seat")} ${n}`;
@@ -82,7 +82,7 @@ export async function drawTable(root, gameId, app) {
     const status = el("span", `badge ${game.status}`, t(game.status));
     status.id = "status";
     add(head, back, title, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
-    head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load }));
+    head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load, secret }));
     // whose turn, with a countdown to each deadline
     turn.replaceChildren(el("span", "k", t("turnOf")));
     const owed = game.owed || [];
