@@ -56,6 +56,8 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
 
     clicks = page.play_until_result(random.Random(7), on_click=look)
     assert clicks >= 3
+    assert page.titles and all(t.startswith("● your turn") for t in page.titles)  # turn signal
+    assert not browser.title.startswith("●")
     assert not shown["axe"], shown["axe"]
     assert shown["cards"] > 0  # cards are drawn at the table
     if ruleset == "black-market":  # its deals are built from a schema: a refusal's detail shown

@@ -19,10 +19,11 @@ from tests.conftest import ROOT
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 except ImportError:  # browser.py reports the missing selenium
     StaleElementReferenceException = WebDriverException = Exception
-    Select = None
+    Select = Keys = None
 
 SCREENS = Path("/work/screens") if Path("/work").is_dir() else Path("/tmp/marketfold-screens")
 WIDTHS = {"phone": 390, "desktop": 1280}
@@ -31,6 +32,7 @@ WIDTHS = {"phone": 390, "desktop": 1280}
 class WebPage:
     def __init__(self, driver, base: str):
         self.d, self.base = driver, base
+        self.titles: set[str] = set()  # the tab's titles while an action was offered
 
     def find(self, css: str):
         return self.d.find_element(By.CSS_SELECTOR, css)
@@ -98,7 +100,12 @@ class WebPage:
                 offered = [b for b in self.all("#move .choices .act") if b.is_enabled()]
                 offered = offered or [b for b in self.all("#move .act") if b.is_enabled()]
                 if offered:
-                    rnd.choice(offered).click()
+                    self.titles.add(self.d.title)
+                    chosen = rnd.choice(offered)
+                    if clicks % 2:  # every other action from the keyboard: focus, Enter
+                        chosen.send_keys(Keys.ENTER)
+                    else:
+                        chosen.click()
                     clicks += 1
                     if on_click:
                         on_click(clicks)
