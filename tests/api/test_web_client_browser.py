@@ -6,11 +6,13 @@ default shown; chat; a Spanish table; axe-core finding nothing serious; screensh
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
 import requests
 
+from cli.bot import Bot
 from tests.api.browser import no_console_errors
 from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
 from tests.conftest import api_server
@@ -248,3 +250,40 @@ def test_the_table_follows_the_game_across_dropped_streams(browser, redis_url, w
             )
             version = res.json()["version"]
             page.wait(lambda v=version: page.all(f'#log li[data-seq="{v}"]'), timeout=15)
+
+
+def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_result(
+    browser, live_server, worker_process
+):
+    worker_process()
+    page = WebPage(browser, live_server)
+    bo = page.sign_in("Bo", handle="bo")
+    ana = requests.post(f"{live_server}/v1/players", json={"name": "Ana", "handle": "ana"}).json()
+    game = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "gobcon", "players": 2, "options": {"time_limit": 1}, "invite": ["bo"]}
+        | {"join": True},
+        headers=_bearer(ana["token"]),
+    ).json()
+    threading.Thread(
+        target=Bot(live_server, game["id"], ana["token"], None).play, daemon=True
+    ).start()
+    page.open("/")
+    page.wait_for(f'#invitations li[data-game="{game["id"]}"]')
+    page.find(f'#invitations li[data-game="{game["id"]}"] .accept').click()
+    page.wait_for("#board .seat-row")  # accepted: the held seat taken, the game started
+    page.play_until_result(random.Random(3))
+    page.find(".rematch").click()  # an offer: ana's seat held for her
+    page.wait(lambda: "#/g/" in browser.current_url and game["id"] not in browser.current_url)
+    rematch = browser.current_url.split("#/g/")[1].split("/")[0]
+    held = f'.invited li[data-player="{ana["id"]}"]'
+    page.wait_for(held)
+    offered = requests.get(
+        f"{live_server}/v1/players/me/invitations", headers=_bearer(ana["token"])
+    )
+    assert [i["game"] for i in offered.json()["invitations"]] == [rematch]
+    requests.post(f"{live_server}/v1/games/{rematch}/decline", headers=_bearer(ana["token"]))
+    page.wait(lambda: "declined" in page.find(held).text)
+    assert bo["id"] in {
+        s["player"] for s in requests.get(f"{live_server}/v1/games/{rematch}").json()["seats"]
+    }

@@ -57,10 +57,13 @@ class WebPage:
         self.d.get(self.base + path)
         self.wait_for("#app > *")
 
-    def sign_in(self, name: str) -> dict:
-        """Pick a name on the home page; return the player the page keeps (id, name, token)."""
+    def sign_in(self, name: str, handle: str | None = None) -> dict:
+        """Pick a name (and a handle) on the home page; return the player the page keeps
+        (id, name, token)."""
         self.open("/")
         self.find("#name-input").send_keys(name)
+        if handle:
+            self.find("#handle-input").send_keys(handle)
         self.find("#sign-in button[type=submit]").click()
         self.wait_for("#token-once:not([hidden])")
         token = self.find("#token-value").get_attribute("value")
