@@ -8,15 +8,14 @@ from pathlib import Path
 from flask import Flask, Response, request
 
 from api import (
-    admission,
     chat,
     cors,
     docs_ui,
+    entry,
     errors,
     games,
     league_page,
     leagues,
-    limits,
     offload,
     players,
     replay,
@@ -53,8 +52,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
-    admission.install(app)  # before the limiter: an admitted action skips its round trip
-    limits.install(app, cfg)
+    entry.install(app, cfg)  # the request's context: admitted, or its first round trip
     cors.install(app, cfg)
     app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
     offload.install(app, cfg)  # costly views in helper processes

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import g, request
+from flask import request
 
+from api.context import UNSET, caller_found, current
 from service import players
 from service.bootstrap import Bootstrap
 from service.errors import Unauthorized
@@ -13,11 +14,12 @@ def caller(boot: Bootstrap, required: bool = True, strict: bool = True) -> dict[
     """Return the calling player; raise Unauthorized on a missing (when required) or
     forged token.
 
-    The answer is kept for the rest of the request, so the rate limiter and the view look
+    The answer is kept in the request's context, so the rate limiter and the view look
     the token up once. With `strict=False` a bad token counts as no token instead."""
-    if "caller" not in g:
-        g.caller = _lookup(boot)
-    player = g.caller
+    ctx = current()
+    if ctx.caller is UNSET:
+        ctx.caller = _lookup(boot)
+    player = ctx.caller
     if isinstance(player, Unauthorized):
         if strict:
             raise player
@@ -38,15 +40,8 @@ def bearer() -> str | Unauthorized | None:
     return token.strip()
 
 
-def remember(player: dict[str, str] | None) -> None:
-    """Keep the player the request's token belongs to, looked up by the rate limiter in
-    the same round trip as its count (None: an unknown token)."""
-    g.caller = player if player is not None else Unauthorized("unauthorized", "unknown token")
-
-
 def _lookup(boot: Bootstrap) -> dict[str, str] | Unauthorized | None:
     token = bearer()
     if not isinstance(token, str):
         return token
-    player = players.authenticate(boot, token)
-    return player if player is not None else Unauthorized("unauthorized", "unknown token")
+    return caller_found(players.authenticate(boot, token))

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from api import admission, auth, prefetch, present
-from api.context import boot
+from api import auth, entry, present
+from api.context import boot, current
 from api.limits import storeless
 from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, PlayerCreate
-from events.store import Recheck, StaleVersion
-from games.base import RuleViolation
 from service import (
     game_commands,
     game_queries,
@@ -23,8 +21,8 @@ from service import (
     players,
     proof,
 )
-from service.errors import DomainError
 from service.game_queries import Record
+from service.loop import Outcome
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
 ACTION = Action()  # one instance: a schema is built once, then loads any number of bodies
@@ -94,7 +92,7 @@ def rematch_game(game_id: str):
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     player = auth.caller(boot(), required=False)
-    rec = game_queries.load(boot(), game_id_ok(game_id), prefetch.take(game_id))
+    rec = game_queries.load(boot(), game_id_ok(game_id), current().take_game(game_id))
     return _game_response(rec, game_queries.seat(rec, player), 200)
 
 
@@ -116,30 +114,25 @@ def join_game(game_id: str):
 @bp.get("/games/<game_id>/legal")
 def legal_actions(game_id: str):
     player = auth.caller(boot())
-    loaded = prefetch.take(game_id_ok(game_id))
+    loaded = current().take_game(game_id_ok(game_id))
     rec, specs = game_queries.legal(boot(), game_id, player["id"], loaded)
     return present.legal(rec, specs, rec.seat_of(player["id"]), lang())
 
 
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str):
-    with admission.admitted() as admitted:  # checked and counted by the append (api.admission)
+    with entry.counted():  # an admitted action is counted by its append (api.entry)
         player = auth.caller(boot())
         game_id_ok(game_id)
         action = ACTION.load(body())
         key = idempotency_key(players.new_id("auto_"))
-        args = (boot(), game_id, player["id"], action, key, if_match())
-        try:
-            done = game_commands.act(*args, prefetch.take(game_id), admitted)
-        except (Recheck, RuleViolation, DomainError, StaleVersion):
-            if admitted is None:
-                raise
-            # decided on the record this process holds, which can be behind the log: a
-            # refusal before the append (or its failed checks) is decided again the usual
-            # way, on the log as stored (401 if the token is gone meanwhile)
-            admission.recheck()
-            auth.caller(boot())
-            done = game_commands.act(*args, prefetch.take(game_id))
+        done = entry.act(game_id, player["id"], action, key, if_match())
+    return action_answer(done, player)
+
+
+def action_answer(done: Outcome, player: dict[str, str]) -> tuple[dict, int]:
+    """The answer to an accepted action: what it appended and who owes what now; 202
+    while a simultaneous phase is still open."""
     return present.acted(done, player["id"]), 202 if done.pending else 201
 
 

@@ -44,7 +44,8 @@ from bench.common import gunicorn, percentile, stop, wait_up  # noqa: E402
 from bench.verify import finished_bundle  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
-from events.store import EventStore  # noqa: E402
+from events.recorder import RedisRecorder  # noqa: E402
+from events.repository import GameAppend, GameRepository  # noqa: E402
 
 DEFENCES_OFF = {
     "MARKETFOLD_OFFLOAD_PROCESSES": "0",
@@ -59,9 +60,10 @@ def long_game(redis_url: str) -> tuple[bytes, str, int]:
     """Return a long finished bundle's bytes, and its game's id and length once its log
     is in Redis (as the service would have written it)."""
     bundle = finished_bundle("gobcon", 6, 5)
-    store, gid = EventStore(redis.Redis.from_url(redis_url)), bundle["game"]["id"]
+    store = GameRepository(RedisRecorder(redis.Redis.from_url(redis_url)))
+    gid = bundle["game"]["id"]
     if not store.exists(gid):
-        store.append(gid, bundle["events"], 0)
+        store.append(GameAppend(game_id=gid, envelopes=bundle["events"], expected=0))
     return json.dumps(bundle).encode(), gid, len(bundle["events"])
 
 

@@ -179,7 +179,8 @@ def time_get(base: str, gid: str, repeat: int = 200) -> float:
 def synthetic_long_game(base: str, redis_url: str, events: int) -> tuple[float, float]:
     """Median GET of a fresh game, then of the same game after `events` more events."""
     from events import codec, envelope, keys
-    from events.store import EventStore
+    from events.recorder import RedisRecorder
+    from events.repository import GameAppend, GameRepository
     from games.base import Event
 
     s = requests.Session()
@@ -191,13 +192,13 @@ def synthetic_long_game(base: str, redis_url: str, events: int) -> tuple[float, 
     for h in auth:
         s.post(f"{base}/v1/games/{gid}/join", headers=h)
     start = time_get(base, gid)
-    store = EventStore(redis.Redis.from_url(redis_url))
+    store = GameRepository(RedisRecorder(redis.Redis.from_url(redis_url)))
     last = store.read(gid)[-1]
     notes = [Event("game.Annotated", {"note": i}) for i in range(events)]
     pad = envelope.build(notes, last["seq"], "system", "bench", codec.now_iso())
     codec.seal(pad, last["hash"])
-    store.append(gid, pad, last["seq"])
-    assert store.redis.xlen(keys.game_events(gid)) == last["seq"] + events
+    store.append(GameAppend(game_id=gid, envelopes=pad, expected=last["seq"]))
+    assert store.recorder.redis.xlen(keys.game_events(gid)) == last["seq"] + events
     return start, time_get(base, gid)
 
 

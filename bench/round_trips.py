@@ -76,7 +76,7 @@ def count(redis_url: str, queue_url: str | None = None, turns: int = 8) -> dict[
             sent.clear()
             legal = client.get(f"/v1/games/{gid}/legal", headers=seats[seat]).get_json()
             out["GET legal"][" | ".join(sent)] += 1
-            if turn % 2:  # as if the GET had gone to another API process (api.admission)
+            if turn % 2:  # as if the GET had gone to another API process (service.admission)
                 app.extensions["marketfold"].store.forget()
             sent.clear()
             client.post(

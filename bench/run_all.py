@@ -232,11 +232,11 @@ off (32 clients, 32 games, the median of three rounds of about 1,900 actions), a
 redis-py sends (`bench/round_trips.py`):
 
 - Redis round trips: `POST /actions` 1 when it follows the caller's `GET /legal` on the
-  same API process, as a client's keep-alive connection does (`api/admission.py`: the
+  same API process, as a client's keep-alive connection does (`service/admission.py`: the
   process holds the game and knows the token's record, so nothing is read first; the
   append's script checks that the token's record and the log's entry the process holds
   are unchanged, and counts the call), else 2: the token, the rate count and the game's
-  load in one round trip (`api/limits.py`, `api/prefetch.py`), then the append, which
+  load in one round trip (`service/limits.py`, via `api/entry.py`), then the append, which
   also writes the new deadlines and the players' feeds. `GET /legal` 1 (that first round
   trip). With an `Idempotency-Key`: one more. At the start of #21: 2 and 1; before #13:
   7-8 and 5. On a cluster (no admission: the token and its counter lie on other nodes)

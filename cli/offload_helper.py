@@ -16,6 +16,16 @@ from api.offload import NICE, read_message, write_message
 
 
 def main() -> None:
+    """Serve requests until the serving process closes the pipe (or goes away: a write to
+    a closed pipe ends the helper quietly, as an end of input does)."""
+    try:
+        serve()
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    os._exit(0)  # nothing more to flush: the pipe may be gone
+
+
+def serve() -> None:
     # Ctrl-C reaches the whole process group: the serving process stops this helper by
     # closing its pipe (or SIGTERM), so a traceback on the terminal is never shown
     signal.signal(signal.SIGINT, signal.SIG_IGN)

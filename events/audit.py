@@ -193,9 +193,17 @@ def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check
         check.fail(1, "the first event is not game.Created with a seed commitment")
         return None
     ended = events[-1] if events[-1].get("type") == "game.Ended" else None
-    revealed = data.get("seed") or (ended or {}).get("data", {}).get("seed")
+    in_ended = (ended or {}).get("data", {}).get("seed")
+    revealed = data.get("seed") or in_ended
     if not revealed:
-        check.fail(None, "no seed revealed: the game is not finished")
+        check.fail(None, f"no seed revealed: {_unfinished(data, events)}")
+        return None
+    if ended and in_ended != revealed:
+        check.fail(
+            ended["seq"],
+            f"the bundle's seed {_short(revealed)} differs from the one game.Ended reveals "
+            f"(event {ended['seq']}: {_short(in_ended)})",
+        )
         return None
     try:
         seed = bytes.fromhex(revealed)
@@ -207,10 +215,20 @@ def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check
     if expected != committed:
         check.fail(1, "the revealed seed does not match the commitment logged at creation")
         return None
-    if ended and ended["data"].get("seed") != revealed:
-        check.fail(ended["seq"], "game.Ended reveals another seed than the bundle")
-        return None
     return seed
+
+
+def _unfinished(data: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    """Say where a log without game.Ended stops, and what its header claims."""
+    header = data.get("game") if isinstance(data.get("game"), dict) else {}
+    claims = header.get("status"), header.get("version")
+    said = f" (its header says {claims[0]}, {claims[1]} events)" if claims[0] == "finished" else ""
+    return f"the bundle ends at event {len(events)}, before the game did{said}"
+
+
+def _short(text: Any) -> str:
+    text = str(text)
+    return text if len(text) <= 20 else text[:16] + "..."
 
 
 def _groups(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -240,8 +258,12 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
             rec = fold(rec, first)
             continue
         clock.command(rec, first)
-        if first.get("draws", [draws])[0] != draws:
-            seed_check.fail(first["seq"], f"draws should continue from {draws}")
+        if (start := first.get("draws", [draws])[0]) != draws:
+            seed_check.fail(
+                first["seq"],
+                f"event {first['seq']}: its draws start at draw {start}, but the command before "
+                f"it ended at draw {draws}: each command's draws continue from the last",
+            )
         expected = _expected(rec, cmd, seed, first, replay)
         if expected is None:
             return result.fail(None, "not checked: the replay stopped")
@@ -274,7 +296,17 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     start = rec.draws
     try:
         actor, evs = decide.command(rec, cmd, rng)
-    except (RuleViolation, decide.NotSeated, KeyError, ValueError) as e:
+    except decide.NotSeated as e:
+        seat = first.get("actor")
+        holder = next((s for s in rec.seats if s.seat == seat), None)
+        held = f"seat {seat} is {holder.player} ({holder.name})" if holder else f"no seat {seat}"
+        replay.fail(
+            first["seq"],
+            f"the {cmd.get('type')} command names player {e}, who is not seated in this game; "
+            f"its events are by seat {seat}, and {held}",
+        )
+        return None
+    except (RuleViolation, KeyError, ValueError) as e:
         replay.fail(first["seq"], f"the rules refuse this {cmd.get('type')} command: {e}")
         return None
     built = envelope.build(evs, rec.version, actor, "", "")

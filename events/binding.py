@@ -24,6 +24,12 @@ CREATED = {  # header field -> the field of game.Created that binds it
 }
 
 
+def league_game_id(league_id: str, number: int, table: int) -> str:
+    """The id of a league's game at `table` of round `number` (fixed: a league creates
+    each of its games once, and the id says where it belongs)."""
+    return f"g_{league_id}_r{number}_t{table}"
+
+
 def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the header fields as the log states them."""
     created = _data(events[0])
@@ -52,6 +58,14 @@ def disagreements(header: dict[str, Any], events: list[dict[str, Any]]) -> list[
     out = []
     if said["id"] is None:
         out.append("game.id: game.Created does not name its game, so the log binds no id")
+    league = said.get("league")
+    if isinstance(league, dict) and said["id"] is not None:
+        where = [league.get(k) for k in ("id", "round", "table")]
+        if said["id"] != league_game_id(*where):
+            out.append(
+                f"game.league: the game id {said['id']} names another league table than "
+                f"game.Created logs (league {where[0]}, round {where[1]}, table {where[2]})"
+            )
     for field, value in said.items():
         if field not in header or _canon(header[field]) == _canon(value):
             continue

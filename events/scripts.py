@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import weakref
+from functools import cache
 from typing import Any
 
 from redis.commands.core import Script
@@ -19,6 +21,13 @@ def registered(client: Any, text: str) -> Script:
     if script is None:
         script = scripts[text] = client.register_script(text)
     return script
+
+
+@cache
+def sha(text: str) -> str:
+    """Return the digest of script `text`, for an EVALSHA sent by hand (in a batch of
+    commands, where a registered script's call would first ask SCRIPT EXISTS)."""
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 # KEYS: events stream, snapshot hash, idempotency hash, seed
@@ -54,7 +63,7 @@ return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 # until a later append sets it); ARGV[6]: who owes what right after these events (JSON,
 # "" for none), stored beside the last event as field `o` (outside the hashed envelope,
 # for event streams); ARGV[7]: how many follow-up commands come next, each as its word
-# count then its words (deadline index, inboxes: events.store.Writes); then the encoded
+# count then its words (deadline index, inboxes: events.recorder.Writes); then the encoded
 # events, seq = version + i.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 _APPEND_BODY = """
@@ -89,7 +98,7 @@ end
 """
 APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
 
-# A rate counter (api.limits): count one call on `key` in a fixed window of `window` ms
+# A rate counter (service.limits): count one call on `key` in a fixed window of `window` ms
 # started by the window's first call; return the count and the ms left. The counter is
 # kept out of the AOF and replicas (REPL_NONE): a count is worth no fsync (with
 # appendfsync always, one per request), and a restart merely opens new windows.
@@ -112,14 +121,15 @@ local n, left = count(KEYS[1], ARGV[1])
 return {n, left}
 """
 
-# The append of a caller admitted without a round trip of its own (events.store.Admission),
-# standalone Redis only (its first keys lie outside the game's slot).
+# The append of a caller admitted without a round trip of its own (service.admission, a
+# guard of events.recorder), standalone Redis only (its first keys lie outside the game's
+# slot).
 # KEYS[1]: a key that must still hold ARGV[1] (the caller's token record); KEYS[2]: the
 # caller's rate counter, counted as HIT counts within ARGV[2] ms and refused past
 # ARGV[3] calls; ARGV[4]: the entry the caller holds at the expected version (the record
 # it decided on is of this log); then APPEND's keys and arguments.
-# Returns {'recheck'} (nothing counted or written) | {'limited', n, ms left} (nothing
-# written) | APPEND's answer followed by n and ms left.
+# Returns {'recheck'} (nothing counted or written) | {'refused', n, ms left} (past the
+# limit, nothing written) | APPEND's answer followed by n and ms left.
 APPEND_ADMITTED = (
     _APPEND_BODY
     + _COUNT
@@ -128,7 +138,7 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'recheck'} end
 local at = redis.call('XRANGE', KEYS[3], ARGV[5] .. '-0', ARGV[5] .. '-0')
 if ARGV[5] ~= '0' and (#at == 0 or at[1][2][2] ~= ARGV[4]) then return {'recheck'} end
 local n, left = count(KEYS[2], ARGV[2])
-if n > tonumber(ARGV[3]) then return {'limited', n, left} end
+if n > tonumber(ARGV[3]) then return {'refused', n, left} end
 local out = append({unpack(KEYS, 3)}, {unpack(ARGV, 5)})
 out[3], out[4] = n, left
 return out

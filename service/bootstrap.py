@@ -12,7 +12,8 @@ from typing import Any
 
 import redis
 
-from events.store import EventStore
+from events.recorder import RedisRecorder
+from events.repository import GameRepository
 from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
@@ -30,7 +31,7 @@ def _nothing() -> None:
 class Bootstrap:
     config: dict[str, Any]
     redis: redis.Redis
-    store: EventStore
+    store: GameRepository  # the games, loaded through `store.recorder`
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
     tlog: PublicLog  # the public log of games (service/transparency.py)
@@ -85,7 +86,7 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_timeout=wait,
         socket_connect_timeout=wait,
     )
-    store = EventStore(store_client, snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
+    store = GameRepository(RedisRecorder(store_client), snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
     timeout = float(cfg["SSE_HEARTBEAT_S"]) + 10
     # one connection per Redis stream with open event streams in this process (a
     # game or a feed): bounded by the open connections (gunicorn --worker-connections)

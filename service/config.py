@@ -23,7 +23,7 @@ DEFAULTS: dict[str, Any] = {
     # the health check and the rate count of routes that need no Redis give up sooner
     "REDIS_TIMEOUT_S": 2,
     # versions between snapshots: each process holds the newest record of recent games
-    # (events.store), so a snapshot serves only a process that has not seen the game
+    # (events.repository), so a snapshot serves only a process that has not seen the game
     "SNAPSHOT_EVERY": 10,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import codec, decide, keys, times
-from events.store import Admission, Loaded
+from events.decide import NotSeated
+from events.recorder import GuardFailed, GuardRefused, StaleVersion
+from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
 from service import expiry, loop, outages, waiting
-from service.errors import Invalid
+from service.admission import Admission, OverLimit, Recheck
+from service.errors import DomainError, Invalid
 from service.game_log import GameLog
 from service.loop import Outcome
 from service.players import new_id
@@ -130,8 +133,10 @@ def act(
     an outage covers that deadline: then the decision gets its fresh deadline first, as
     an expiry would give it, and the action is taken. `loaded`: the game as the caller
     loaded it already with no idempotency key (`idem` is new); `admission`: what the
-    append must check and count for a caller admitted without a round trip
-    (events.store.Admission)."""
+    append must check and count for a caller admitted without a round trip, on the
+    record this process holds (service.admission): then anything decided before the
+    append counted the call raises Recheck (decide again on the log as stored), and a
+    count past the limit OverLimit."""
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
@@ -153,12 +158,29 @@ def act(
             ),
         )
 
+    def counted() -> bool:  # nothing was decided on a held record alone
+        return admission is None or admission.count is not None
+
     try:
-        return run(GameLog(boot, game_id, body=action, loaded=loaded, admission=admission))
+        return run(GameLog(boot, game_id, body=action, loaded=loaded, guard=admission))
+    except GuardFailed as e:
+        raise Recheck() from e
+    except GuardRefused as e:
+        raise OverLimit() from e
     except Overdue as late:
+        if not counted():
+            raise Recheck() from late  # overdue on the held record: see the log first
         if not extend_if_outage(boot, game_id, late.key, late.deadline):
             raise
+    except REFUSALS as e:
+        if counted():
+            raise  # decided on the log as stored: the answer
+        raise Recheck() from e  # decided on the held record only
     return run(GameLog(boot, game_id, body=action))  # (an admission's count: by its caller)
+
+
+# what the rules, the seat or the version refuse: on a held record, no answer yet
+REFUSALS = (RuleViolation, NotSeated, DomainError, StaleVersion)
 
 
 def resign(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, ending
 from events.record import ACTIVE, FINISHED, Record, fold_all
-from events.store import Admission, Loaded, Writes
+from events.recorder import Guard, Writes
+from events.repository import GameAppend, Loaded
 from games.base import Event
 from service import inbox, lobby, transparency
 from service.errors import Invalid, NotFound
@@ -120,12 +121,12 @@ class GameLog:
         body: Any = None,
         allow_new: bool = False,
         loaded: Loaded | None = None,
-        admission: Admission | None = None,
+        guard: Guard | None = None,
     ):
         self.boot, self.game_id, self.allow_new = boot, game_id, allow_new
         self.print = fingerprint(body)
         self.first = loaded  # what the caller loaded already: the first attempt uses it
-        self.admission = admission  # checked and counted by the first append only
+        self.guard = guard  # run by the first append only (service.admission)
 
     def load(self, idem: str) -> Head[Record]:
         loaded, self.first = self.first or self.boot.store.load(self.game_id, idem), None
@@ -157,19 +158,21 @@ class GameLog:
         then = Writes()  # the deadlines, the players' games and feeds
         deadlines(self.boot, head.state, new, then)
         inbox.after_append(head.state, new, then)
-        admission, self.admission = self.admission, None
+        guard, self.guard = self.guard, None
         self.boot.store.append(
-            self.game_id,
-            envelopes,
-            head.version,
-            idem,
-            first,
-            snapshot,
-            keep,
-            json.dumps(owed(new), separators=(",", ":")),
-            then,
-            new,
-            admission,
+            GameAppend(
+                game_id=self.game_id,
+                envelopes=envelopes,
+                expected=head.version,
+                idem=idem,
+                result=first,
+                snapshot=snapshot,
+                keep_idem_s=keep,
+                owed=json.dumps(owed(new), separators=(",", ":")),
+                then=then,
+                record=new,
+                guard=guard,
+            )
         )
 
     def after(self, old: Record, new: Record) -> None:

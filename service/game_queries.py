@@ -8,7 +8,7 @@ import games
 from events import audit, bundle, decide
 from events.record import Record, fold_all
 from events.redact import redact
-from events.store import Loaded
+from events.repository import Loaded
 from games.base import ActionSpec, Game
 from service import chat, proof, transparency
 from service.errors import Invalid, NotFound, Unauthorized

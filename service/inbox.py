@@ -4,7 +4,7 @@ With every append the game's log (service.game_log) calls `after_append`, which 
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
 `game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
-follow-up writes (events.store.Writes); a deadline renewed after an outage is a new
+follow-up writes (events.recorder.Writes); a deadline renewed after an outage is a new
 `your_turn` with the new deadline. `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from events.record import ACTIVE, CANCELLED, FINISHED, Record
-from events.store import Writes
+from events.recorder import Writes
 from leagues import table
 from leagues.record import League
 from service import lobby

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from events import binding
 from games.base import Event
 from leagues import pairing, standings
 from leagues.record import League
@@ -130,10 +131,9 @@ def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Ev
     return [*out, Event("league.RoundStarted", started)]
 
 
-def table_game(league_id: str, number: int, table: int) -> str:
-    """Return the id of the game at `table` of round `number`: fixed, so that creating it
-    twice is impossible."""
-    return f"g_{league_id}_r{number}_t{table}"
+# the id of the game at `table` of round `number`: fixed, so that creating it twice is
+# impossible, and checked by the audit against the league table game.Created logs
+table_game = binding.league_game_id
 
 
 def record_result(league: League, rec: Record) -> list[Event]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys
+from events.recorder import Append, Log
 from games.base import Event
 from leagues.record import League, fold_all
 from service import inbox
@@ -33,14 +34,10 @@ class LeagueLog:
 
     def __init__(self, boot: Bootstrap, league_id: str):
         self.boot, self.league_id = boot, league_id
-        self.keys = (
-            keys.league_events(league_id),
-            keys.league_idem(league_id),
-            keys.league_snapshot(league_id),
-        )
+        self.log = Log.league(league_id)
 
     def load(self, idem: str) -> Head[League]:
-        league = fold_all(League(self.league_id), self.boot.store.read_stream(self.keys[0]))
+        league = fold_all(League(self.league_id), self.boot.store.read_stream(self.log.events))
         return Head(league, league.version, league.last_hash)
 
     def fold(self, state: League, envelopes: list[dict[str, Any]]) -> League:
@@ -52,7 +49,9 @@ class LeagueLog:
     def append(
         self, head: Head[League], new: League, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
-        self.boot.store.append_to(self.keys, envelopes, head.version, idem, "1")
+        self.boot.store.recorder.append(
+            Append(log=self.log, envelopes=envelopes, expected=head.version, idem=idem, result="1")
+        )
         inbox.after_league_append(self.boot, new, envelopes)
 
     def after(self, old: League, new: League) -> None:

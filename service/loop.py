@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from events import codec, envelope
-from events.store import Duplicate, StaleVersion
+from events.recorder import Duplicate, StaleVersion
 from games.base import Event
 from games.rng import Rng
 from service.errors import Contention
@@ -63,8 +63,7 @@ class Log(Protocol[S]):
 
     def closing(self, new: S, head: Head[S]) -> list[Event]: ...
 
-    def append(self, head: Head[S], new: S, envelopes: list[dict[str, Any]], idem: str) -> None:
-        ...
+    def append(self, head: Head[S], new: S, envelopes: list[dict[str, Any]], idem: str) -> None: ...
 
     def after(self, old: S, new: S) -> None: ...
 

@@ -29,7 +29,7 @@ USED_EVERY_S = 60  # `last used` is recorded at most this often
 
 
 # The token records this process read last, by digest: {digest: (record as stored, the
-# player, when its use was last recorded)}, for api.admission, whose append checks that
+# player, when its use was last recorded)}, for service.admission, whose append checks that
 # the stored record is still the same (a revoked token is gone, so it is not).
 KNOWN: OrderedDict[str, tuple[bytes, dict[str, Any], float]] = OrderedDict()
 KNOWN_MAX = 4096

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Re-derive every random outcome of an exported marketfold game, from docs/fairness.md alone.
 //
-//   node tools/rederive.js BUNDLE.json [--data DIR]
+//   node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json] [--seen RECEIPT.json [--consistency PROOF.json]]
 //
 // Plain Node (no packages). Reads a finished game's bundle and the data files the document
 // names (games/data/ next to this tool unless --data), checks the seed against its
@@ -13,6 +13,7 @@
 const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
+const proof = require('./proof');
 
 const SPACE = 1n << 256n;
 
@@ -279,21 +280,42 @@ function rederive(bundle, data) {
   return { problems, draws: counter, outcomes };
 }
 
+function option(args, name, many) {
+  const found = [];
+  for (let at = args.indexOf(name); at >= 0; at = args.indexOf(name)) found.push(args.splice(at, 2)[1]);
+  return many ? found : found[found.length - 1];
+}
+
+const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+
 function main(argv) {
   const args = argv.slice(2);
-  const at = args.indexOf('--data');
-  const dir = at >= 0 ? args.splice(at, 2)[1] : path.join(__dirname, '..', 'games', 'data');
+  const dir = option(args, '--data') || path.join(__dirname, '..', 'games', 'data');
+  const keyFiles = option(args, '--keys', true);
+  const seenFile = option(args, '--seen');
+  const proofFile = option(args, '--consistency');
   if (args.length !== 1) {
-    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR]\n');
+    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]]\n');
     return 2;
   }
-  const bundle = JSON.parse(fs.readFileSync(args[0], 'utf8'));
+  const bundle = readJson(args[0]);
+  const events = bundle.events || [];
+  // a bundle without `seed` is checked against the seed game.Ended revealed
+  if (!bundle.seed && events.length && events[events.length - 1].type === 'game.Ended') bundle.seed = events[events.length - 1].data.seed;
   const { problems, draws, outcomes } = rederive(bundle, loadData(dir));
-  const ruleset = ((bundle.events || [])[0] || {}).data?.ruleset;
+  const ruleset = (events[0] || {}).data?.ruleset;
+  let proofLine = 'signature and public log not checked (no --keys): the draws are fair; whose game this is, is not shown';
+  if (keyFiles.length) {
+    const trusted = Object.assign({}, ...keyFiles.map((f) => proof.keyset(readJson(f))));
+    const found = [...proof.chain(events), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted)];
+    if (seenFile && !found.length) found.push(...proof.seenBefore(bundle, readJson(seenFile), proofFile ? readJson(proofFile) : null, trusted));
+    problems.push(...found);
+    proofLine = `signed by key ${bundle.signature && bundle.signature.kid} and in the public log of games${seenFile ? ', consistent with the tree head seen before' : ''}`;
+  }
   for (const p of problems) process.stdout.write(`FAIL ${p}\n`);
   process.stdout.write(problems.length
     ? `NOT re-derived: ${problems.length} problem(s) in ${ruleset} game ${bundle.game && bundle.game.id}\n`
-    : `re-derived: ${ruleset}, ${outcomes} shuffles, deals, choices and rolls from ${draws} draws, all as logged\n`);
+    : `re-derived: ${ruleset}, ${outcomes} shuffles, deals, choices and rolls from ${draws} draws, all as logged; ${proofLine}\n`);
   return problems.length ? 1 : 0;
 }
 

@@ -1,5 +1,6 @@
-"""An action right after its caller's GET /legal takes one Redis round trip (api.admission),
-and answers exactly as the usual path would: same checks, same count, same refusals."""
+"""An action right after its caller's GET /legal takes one Redis round trip (api.entry,
+service.admission), and answers exactly as the usual path would: same checks, same
+count, same refusals."""
 
 import random
 
@@ -142,3 +143,28 @@ def test_an_action_on_a_game_another_process_moved_on_is_decided_again(redis_url
         first.post(f"/v1/games/{gid}/resign", headers=bearer(p))
     bundle = first.get(f"/v1/games/{gid}/export").get_json()
     assert audit.verify(bundle).ok
+
+
+def test_a_player_seated_through_another_process_is_never_told_not_seated(redis_url):
+    """#27.2: a process that showed the waiting game (it holds that record, from before
+    the seats were taken) and knows the caller's token must not decide the caller's
+    action on it: what is refused there is decided again on the log as it stands."""
+    first, second = (limited_app(redis_url).test_client() for _ in range(2))
+    players = new_players(first, 3)
+    created = first.post(
+        "/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=bearer(players[0])
+    )
+    gid = created.get_json()["id"]
+    assert first.get(f"/v1/games/{gid}").get_json()["status"] == "waiting"  # held there
+    for p in players:
+        assert second.post(f"/v1/games/{gid}/join", headers=bearer(p)).status_code == 200
+    seats, rnd = by_seat(second, gid, players), random.Random(5)
+    for _ in range(3):
+        headers, action = turn(second, gid, seats, rnd)
+        first.get("/v1/games", headers=headers)  # `first` knows the token, not the seats
+        res = first.post(f"/v1/games/{gid}/actions", json=action, headers=headers)
+        assert res.status_code in (201, 202), res.get_json()
+    stale = first.post(
+        f"/v1/games/{gid}/actions", json=action, headers={**headers, "If-Match": '"1"'}
+    )
+    assert stale.get_json()["code"] != "not_seated", stale.get_json()

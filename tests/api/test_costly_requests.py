@@ -16,7 +16,8 @@ import redis
 import requests
 
 from bench.verify import finished_bundle
-from events.store import EventStore
+from events.recorder import RedisRecorder
+from events.repository import GameAppend, GameRepository
 from tests.api.openapi_check import assert_matches
 from tests.api.served import served
 
@@ -50,7 +51,8 @@ def test_a_costly_request_does_not_hold_the_serving_process(redis_url, long_bund
     raw = json.dumps(long_bundle).encode()
     gid = long_bundle["game"]["id"]
     events = long_bundle["events"]
-    EventStore(redis.Redis.from_url(redis_url)).append(gid, events, 0)
+    store = GameRepository(RedisRecorder(redis.Redis.from_url(redis_url)))
+    store.append(GameAppend(game_id=gid, envelopes=events, expected=0))
     with served(redis_url) as (base, _):
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)  # the helper is up
         for name, call in (

@@ -7,8 +7,9 @@ import threading
 import requests
 
 from events.record import ACTIVE, Record, fold_all
+from events.recorder import RedisRecorder
 from events.redact import redact
-from events.store import EventStore
+from events.repository import GameRepository
 from tests.api.helpers import bearer, random_action
 
 
@@ -82,7 +83,7 @@ def test_each_seat_gets_every_event_in_order_redacted_across_a_reconnect(live_se
     for r in readers:
         r.thread.join(30)
         assert not r.thread.is_alive()
-    log = EventStore(redis.Redis.from_url(redis_url)).read(gid)
+    log = GameRepository(RedisRecorder(redis.Redis.from_url(redis_url))).read(gid)
     during = fold_all(Record(gid), log[:-1])
     assert during.status == ACTIVE
     you = {p["id"]: seat for seat, p in seats.items()}

@@ -11,7 +11,8 @@ import pytest
 import requests
 
 from events import audit, keys
-from events.store import EventStore
+from events.recorder import RedisRecorder
+from events.repository import GameRepository
 from tests.api.openapi_check import assert_matches
 from tests.conftest import api_server
 
@@ -96,7 +97,7 @@ def test_a_game_nobody_fills_expires_and_is_listed_nowhere(redis_url, worker_pro
         assert (res.status_code, res.json()["code"]) == (409, "game_not_waiting")
         assert api.create(ana).status_code == 201  # it no longer counts
         # the expiry is a command like any other: an audit decides it again
-        log = EventStore(r).read(lonely)
+        log = GameRepository(RedisRecorder(r)).read(lonely)
         seed = r.get(keys.game_seed(lonely)).hex()
         bundle = {"format": audit.FORMAT, "game": {"id": lonely}, "events": log, "seed": seed}
         chain, draws, replay, _, bound, _ = audit.verify(bundle).checks

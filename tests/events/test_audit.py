@@ -108,9 +108,15 @@ def test_each_kind_of_tampering_is_named(gm_bundle):
     t["events"][7], t["events"][8] = t["events"][8], t["events"][7]
     assert failing(t) == ("hash chain", 8)
 
-    t = copy.deepcopy(gm_bundle)
+    t = copy.deepcopy(gm_bundle)  # a seed beside the log's: said as such, at game.Ended
     t["seed"] = "00" * 32
-    assert failing(t) == ("seed and random draws", 1)
+    assert failing(t) == ("seed and random draws", len(t["events"]))
+    detail = next(c.detail for c in audit.verify(t).checks if not c.ok)
+    assert detail.startswith("the bundle's seed 0000000000000000... differs from the one")
+
+    t = copy.deepcopy(gm_bundle)  # both seeds replaced: the commitment gives it away
+    t["seed"] = t["events"][-1]["data"]["seed"] = "00" * 32
+    assert failing(reseal(t, len(t["events"]))) == ("seed and random draws", 1)
 
     t = copy.deepcopy(gm_bundle)  # a re-ordered deck, with the chain forged to match
     deck = t["events"][shuffled - 1]["data"]["auction_deck"]

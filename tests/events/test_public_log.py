@@ -5,6 +5,7 @@ the service signed again, is caught by marketfold verify --seen and by POST /v1/
 import copy
 import json
 import random
+import shutil
 import subprocess
 import sys
 
@@ -18,6 +19,7 @@ from tests.api.helpers import by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
 
 LOGGED, SEEN = transparency.CHECK, transparency.SEEN
+NODE = shutil.which("node")
 
 
 def finished(client, app, seed: int) -> str:
@@ -147,6 +149,25 @@ def test_a_game_rewritten_and_resigned_by_the_operator_is_caught_by_a_saved_rece
         tmp_path, real, "--keys", str(keyfile), "--seen", str(receipt), "--server", live_server
     )
     assert code == 0 and named(report)[SEEN]["ok"], report
+    # and so does the re-deriver in Node, with the consistency proof saved beside
+    if NODE:
+        saved_size = json.loads(receipt.read_text())["tree_head"]["size"]
+        size = forged["transparency"]["tree_head"]["size"]
+        proof = tmp_path / "consistency.json"
+        proof.write_bytes(
+            client.get(f"/v1/transparency/consistency?first={saved_size}&second={size}").data
+        )
+        (tmp_path / "forged.json").write_text(json.dumps(forged))
+        node = [NODE, str(ROOT / "tools" / "rederive.js"), "--keys", str(keyfile)]
+        seen = ["--seen", str(receipt), "--consistency", str(proof)]
+        done = subprocess.run(
+            [*node, *seen, str(tmp_path / "forged.json")], capture_output=True, text=True
+        )
+        assert done.returncode == 1 and "the game was rewritten" in done.stdout, done.stdout
+        done = subprocess.run(
+            [*node, str(tmp_path / "forged.json")], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stdout  # without the receipt it cannot tell
     # and the server that holds the game names the leaves it logged first
     answer = named(client.post("/v1/verify", json=forged).get_json())[LOGGED]
     assert not answer["ok"] and "this server's log records game" in answer["detail"]

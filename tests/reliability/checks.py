@@ -25,13 +25,14 @@ import requests
 from api import present
 from events import audit, keys
 from events.record import Record, fold, fold_all
-from events.store import EventStore
+from events.recorder import RedisRecorder
+from events.repository import GameRepository
 from tests.reliability.load import Load, Table, auth
 
 
 def raw_log(r: redis.Redis, gid: str) -> list[dict[str, Any]]:
     """Return the game's envelopes exactly as stored."""
-    return EventStore(r).read(gid)
+    return GameRepository(RedisRecorder(r)).read(gid)
 
 
 def verify_log(base: str, r: redis.Redis, table: Table) -> list[dict[str, Any]]:
@@ -133,7 +134,7 @@ def check_now(base: str, table: Table, log: list[dict[str, Any]]) -> None:
 
 def wait_quiet(r: redis.Redis, tables: list[Table], timeout: float = 20.0) -> None:
     """Wait until no game has a phase waiting for its worker."""
-    store, ends = EventStore(r), time.monotonic() + timeout
+    store, ends = GameRepository(RedisRecorder(r)), time.monotonic() + timeout
     for table in tables:
         while True:
             rec = store.load(table.gid).record

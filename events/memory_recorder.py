@@ -1,0 +1,98 @@
+"""A recorder in memory, for tests of the service that need no Redis (the unit tier).
+
+It keeps the contract of events.recorder.RedisRecorder (tests/events/
+test_recorder_contract.py runs the same tests on both): entries stored encoded, the
+same version checks, idempotency results, snapshots and loads from a version held. Like
+a cluster, it runs no guarded appends (GuardFailed: the caller takes the usual path).
+The follow-up writes of an append are kept in `writes`, in order, for a test to read.
+One process, one thread: nothing here is shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from events import codec
+from events.recorder import (
+    Append,
+    Appended,
+    Duplicate,
+    GuardFailed,
+    Log,
+    StaleVersion,
+    Stored,
+    Writes,
+)
+
+
+@dataclass
+class _Log:
+    entries: list[bytes] = field(default_factory=list)
+    owed: str = ""  # beside the last entry, as field `o` in Redis
+    results: dict[str, str] = field(default_factory=dict)
+    snapshot: tuple[int, bytes] = (0, b"")
+
+
+class MemoryRecorder:
+    guards = False
+
+    def __init__(self) -> None:
+        self._logs: dict[str, _Log] = {}
+        self._seeds: dict[str, bytes] = {}
+        self.writes: list[tuple[Any, ...]] = []  # every follow-up command, in order
+
+    def _log(self, stream: str) -> _Log:
+        return self._logs.setdefault(stream, _Log())
+
+    def load(self, log: Log, idem: str = "", have: int = 0) -> Stored:
+        kept = self._logs.get(log.events, _Log())
+        result = kept.results.get(idem) if idem else None
+        seed = self._seeds.get(log.seed)
+        if 0 < have <= len(kept.entries):
+            return Stored(None, have, result, seed, kept.entries[have:], kept.entries[have - 1])
+        version, blob = kept.snapshot
+        at = kept.entries[version - 1] if 0 < version <= len(kept.entries) else None
+        return Stored(blob or None, version, result, seed, kept.entries[version:], at)
+
+    def entries(self, stream: str, after: int = 0, count: int | None = None) -> list[bytes]:
+        found = self._logs.get(stream, _Log()).entries[after:]
+        return found if count is None else found[:count]
+
+    def read(self, stream: str, after: int = 0, count: int | None = None) -> list[dict[str, Any]]:
+        return [codec.loads(e) for e in self.entries(stream, after, count)]
+
+    def exists(self, stream: str) -> bool:
+        return bool(self._logs.get(stream, _Log()).entries)
+
+    def keep_seed(self, log: Log, seed: bytes) -> bytes:
+        return self._seeds.setdefault(log.seed, seed)
+
+    def save_snapshot(self, log: Log, version: int, blob: bytes) -> None:
+        kept = self._log(log.events)
+        if version > kept.snapshot[0]:
+            kept.snapshot = (version, blob)
+
+    def write(self, writes: Writes) -> None:
+        self.writes.extend(writes.commands)
+
+    def append(self, request: Append) -> Appended:
+        q = request
+        if q.guard is not None:
+            raise GuardFailed()
+        kept = self._log(q.log.events)
+        if q.idem and q.idem in kept.results:
+            raise Duplicate(kept.results[q.idem])
+        if len(kept.entries) != q.expected:
+            raise StaleVersion(q.expected, len(kept.entries))
+        encoded = [codec.dumps(e) for e in q.envelopes]
+        kept.entries.extend(encoded)
+        if encoded and q.owed:
+            kept.owed = q.owed
+        if q.idem:
+            kept.results[q.idem] = q.result
+        if q.snapshot:
+            kept.snapshot = (len(kept.entries), q.snapshot)
+        if q.then:
+            self.write(q.then)
+        return Appended(len(kept.entries), encoded[-1] if encoded else b"")

@@ -1,0 +1,315 @@
+"""The recorder: appends envelopes to a log and reads them back, on one Redis (or a
+cluster). It knows logs, versions, idempotency keys and snapshots as bytes; it folds
+nothing and holds nothing (that is `events.repository`). `events.memory_recorder` keeps
+the same contract in memory, for tests of the service without Redis
+(tests/events/test_recorder_contract.py runs both).
+
+A log is kept as one stream of entries (seq = version), an idempotency hash, a snapshot
+hash and, for a game, its seed, under keys that share one hash tag (`Log`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import redis
+from redis.cluster import RedisCluster
+
+from events import codec, keys, round_trip, scripts
+
+MAX_UNPACKED = 4000  # arguments a guarded append passes on (Lua's unpack stops near 8000)
+
+
+class StaleVersion(Exception):
+    """The stream moved on since the caller loaded it."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"expected version {expected}, the game is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class Duplicate(Exception):
+    """The idempotency key was used before; `stored` is the first call's result."""
+
+    def __init__(self, stored: str):
+        super().__init__("idempotency key already used")
+        self.stored = stored
+
+
+class GuardFailed(Exception):
+    """A guarded append's checks failed (or the recorder cannot run guards): nothing was
+    run or written."""
+
+
+class GuardRefused(Exception):
+    """A guarded append's guard refused the write after its checks passed: nothing was
+    written (the guard was told its figures)."""
+
+
+@dataclass(frozen=True)
+class Log:
+    """The keys of one log: its entries, idempotency records, snapshot and (a game's) seed."""
+
+    events: str
+    idem: str
+    snapshot: str
+    seed: str = ""
+
+    @classmethod
+    def game(cls, game_id: str) -> Log:
+        return cls(
+            keys.game_events(game_id),
+            keys.game_idem(game_id),
+            keys.game_snapshot(game_id),
+            keys.game_seed(game_id),
+        )
+
+    @classmethod
+    def league(cls, league_id: str) -> Log:
+        return cls(
+            keys.league_events(league_id),
+            keys.league_idem(league_id),
+            keys.league_snapshot(league_id),
+        )
+
+
+class Writes:
+    """Commands that follow an append (the deadline index, players' inboxes), recorded
+    with the names and arguments of a redis-py pipeline's. On one Redis the append's
+    script runs them (atomic with it, no round trip of their own, one fsync); on a
+    cluster, whose other slots a script cannot touch, a pipeline sends them after it."""
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[Any, ...]] = []
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    def zadd(self, key: str, mapping: dict[str, float]) -> None:
+        for member, score in mapping.items():
+            self.commands.append(("ZADD", key, repr(float(score)), member))
+
+    def zrem(self, key: str, *members: str) -> None:
+        self.commands.append(("ZREM", key, *members))
+
+    def hincrby(self, key: str, field: str, amount: int = 1) -> None:
+        self.commands.append(("HINCRBY", key, field, amount))
+
+    def xadd(
+        self, key: str, fields: dict[str, str], maxlen: int | None = None, approximate=True
+    ) -> None:
+        limit = ("MAXLEN", "~" if approximate else "=", maxlen) if maxlen else ()
+        pairs = [x for kv in fields.items() for x in kv]
+        self.commands.append(("XADD", key, *limit, "*", *pairs))
+
+
+class Guard(Protocol):
+    """Checks and a count that a guarded append's script runs before it writes, decided
+    by the caller (service.admission): the recorder passes its keys and arguments to the
+    script `script` (one of events.scripts) and hands back the figures it reports,
+    without knowing what they mean. One Redis only (its keys lie outside the log's slot).
+    """
+
+    script: str
+
+    def keys(self) -> list[str]: ...
+
+    def args(self) -> list[Any]: ...
+
+    def report(self, figures: list[Any]) -> None: ...
+
+
+@dataclass
+class Append:
+    """One append: all `envelopes` after version `expected`, or none.
+
+    `idem` (with `result` stored under it) refuses a second append with the same key;
+    `snapshot`, the stored record after these events, is kept in the same step;
+    `keep_idem_s` makes the idempotency records expire that many seconds later; `owed`
+    (JSON: who owes what after them) is stored beside the last entry as field `o`; the
+    writes `then` follow the append (in its script on one Redis). With a `guard`, the
+    script first runs the guard's checks and requires the entry at `expected` to be
+    `at_expected` (what the caller decided on)."""
+
+    log: Log
+    envelopes: list[dict[str, Any]]
+    expected: int
+    idem: str = ""
+    result: str = ""
+    snapshot: bytes = b""
+    keep_idem_s: int = 0
+    owed: str = ""
+    then: Writes | None = None
+    guard: Guard | None = None
+    at_expected: bytes = b""
+
+
+@dataclass
+class Appended:
+    version: int  # the log's version after the append
+    last: bytes  # the last entry as stored
+
+
+@dataclass
+class Stored:
+    """A log as read for a load: the snapshot (blob and version, or none), the result of
+    an idempotency key, the seed, the entries after the snapshot (or after the version
+    the caller holds), and the entry at the version they follow."""
+
+    blob: bytes | None
+    version: int
+    result: str | None
+    seed: bytes | None
+    tail: list[bytes] = field(default_factory=list)
+    at: bytes | None = None
+
+
+class Recorder(Protocol):
+    """What the repository and the service need of a log's storage."""
+
+    guards: bool  # whether guarded appends can run here (one Redis only)
+
+    def append(self, request: Append) -> Appended: ...
+
+    def load(self, log: Log, idem: str = "", have: int = 0) -> Stored: ...
+
+    def entries(self, stream: str, after: int = 0, count: int | None = None) -> list[bytes]: ...
+
+    def read(
+        self, stream: str, after: int = 0, count: int | None = None
+    ) -> list[dict[str, Any]]: ...
+
+    def exists(self, stream: str) -> bool: ...
+
+    def save_snapshot(self, log: Log, version: int, blob: bytes) -> None: ...
+
+    def keep_seed(self, log: Log, seed: bytes) -> bytes: ...
+
+    def write(self, writes: Writes) -> None: ...
+
+
+class RedisRecorder:
+    """The recorder on one Redis, or on a cluster (then with no guarded appends)."""
+
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+        self.cluster = isinstance(client, RedisCluster)
+        self.guards = not self.cluster
+        self._scripts: dict[str, Any] = {}  # events.scripts.registered, looked up once
+
+    def _script(self, text: str) -> Any:
+        found = self._scripts.get(text)
+        if found is None:
+            found = self._scripts[text] = scripts.registered(self.redis, text)
+        return found
+
+    # --- reading
+
+    def load_command(self, log: Log, idem: str = "", have: int = 0) -> tuple[Any, ...]:
+        """The load's EVALSHA command, for a caller that sends it in one round trip with
+        other commands; `stored` reads its reply."""
+        names = (log.events, log.snapshot, log.idem, log.seed)
+        return ("EVALSHA", scripts.sha(scripts.LOAD), len(names), *names, idem, have)
+
+    def load(self, log: Log, idem: str = "", have: int = 0) -> Stored:
+        """Read the log for a load: from `have` (a version the caller holds, if still in
+        the stream) or from the snapshot."""
+        names = [log.events, log.snapshot, log.idem, log.seed]
+        return self.stored(self._run(scripts.LOAD, names, [idem, have]))
+
+    @staticmethod
+    def stored(reply: list[Any]) -> Stored:
+        """Return what the load script's `reply` says of the log."""
+        blob, version, result, seed, tail, at = reply
+        return Stored(
+            blob or None,
+            int(version),
+            result.decode() if result else None,
+            seed or None,
+            [fields[1] for _, fields in tail],  # fields: [b"e", payload, (b"o", owed)]
+            at[0][1][1] if at else None,
+        )
+
+    def entries(self, stream: str, after: int = 0, count: int | None = None) -> list[bytes]:
+        """Return the stored entries with seq > `after`, oldest first."""
+        found = self.redis.xrange(stream, f"{after + 1}-0", "+", count=count)
+        return [fields[b"e"] for _, fields in found]
+
+    def read(self, stream: str, after: int = 0, count: int | None = None) -> list[dict[str, Any]]:
+        """Return the envelopes with seq > `after`, oldest first."""
+        return [codec.loads(e) for e in self.entries(stream, after, count)]
+
+    def exists(self, stream: str) -> bool:
+        return bool(self.redis.exists(stream))
+
+    # --- writing
+
+    def keep_seed(self, log: Log, seed: bytes) -> bytes:
+        """Store the log's seed unless it has one; return the one kept."""
+        if self.redis.set(log.seed, seed, nx=True):
+            return seed
+        return self.redis.get(log.seed)
+
+    def save_snapshot(self, log: Log, version: int, blob: bytes) -> None:
+        """Store `blob` as the log's snapshot at `version` unless a newer one is there."""
+        self._script(scripts.SAVE_SNAPSHOT)(keys=[log.snapshot], args=[version, blob])
+
+    def write(self, writes: Writes) -> None:
+        """Run follow-up writes on their own (an append that wrote nothing)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for command in writes.commands:
+            pipe.execute_command(*command)
+        pipe.execute()
+
+    def append(self, request: Append) -> Appended:
+        """Append `request.envelopes` (see `Append`): raise StaleVersion if the log is not
+        at `expected`, Duplicate if the idempotency key was used, GuardFailed or
+        GuardRefused if the guard says so; nothing is written then."""
+        q = request
+        encoded = [codec.dumps(e) for e in q.envelopes]
+        inside = [] if self.cluster or not q.then else q.then.commands
+        words = [w for command in inside for w in (len(command), *command)]
+        names = [q.log.events, q.log.idem, q.log.snapshot, *{command[1] for command in inside}]
+        args = [q.expected, q.idem, q.result, q.snapshot, q.keep_idem_s, q.owed, len(inside)]
+        args += [*words, *encoded]
+        if q.guard is None:
+            status, value = self._run(scripts.APPEND, names, args)
+        else:
+            status, value = self._guarded(q.guard, q.at_expected, names, args)
+        if status == b"duplicate":
+            raise Duplicate(value.decode())
+        if status == b"conflict":
+            raise StaleVersion(q.expected, int(value))
+        if q.then and not inside:
+            self.write(q.then)
+        return Appended(int(value), encoded[-1] if encoded else b"")
+
+    def _guarded(
+        self, guard: Guard, at: bytes, names: list[Any], args: list[Any]
+    ) -> tuple[bytes, Any]:
+        """Run the guard's script; return APPEND's (status, value) after its figures."""
+        if not self.guards or len(args) > MAX_UNPACKED:
+            raise GuardFailed()  # the caller takes the unguarded path
+        guard_keys, guard_args = guard.keys(), guard.args()
+        reply = self._run(
+            guard.script,
+            [*guard_keys, *names],
+            [*guard_args, at, *args],
+        )
+        if reply[0] == b"recheck":
+            raise GuardFailed()
+        if reply[0] == b"refused":
+            guard.report(reply[1:])
+            raise GuardRefused()
+        guard.report(reply[2:])
+        return reply[0], reply[1]
+
+    def _run(self, text: str, keys: list[Any], args: list[Any]) -> Any:
+        """Run script `text` (events.scripts): in one round trip on one Redis, through
+        redis-py's cluster client (which routes it by its keys) on a cluster."""
+        registered = self._script(text)
+        if self.cluster:
+            return registered(keys=keys, args=args)
+        return round_trip.script(self.redis, registered, keys, args)

@@ -1,0 +1,230 @@
+"""Rate limits per token, and per IP for calls without a valid token, counted in Redis,
+and a request's first round trip, which carries the count.
+
+One fixed window per caller: the first call of a window starts it, and the counter
+expires with it. A call with a bearer token costs one round trip for its token lookup,
+its count and (for the routes that read one) the load of the game it names (`enter`;
+on a cluster, whose keys lie on other nodes, the commands go one by one); only an
+unknown token costs a second one, counted against the address, so inventing tokens
+buys no extra budget. An action admitted without that round trip (service.admission)
+is counted by its append's script instead. Limits are configuration:
+`RATE_LIMIT_TOKEN` and `RATE_LIMIT_ANON`, as "<count>/<unit>" or "<count> per <n>
+<unit>s" (second, minute, hour, day).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import redis
+
+from events import keys, round_trip, scripts
+from events.repository import Loaded
+from service import tokens
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+NOTATION = re.compile(r"^\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$")
+
+Limit = tuple[int, int]  # (calls, window seconds)
+
+
+def parse(limit: str) -> Limit:
+    """Return (calls, window seconds) of "1200/minute" or "10 per 2 minutes"."""
+    match = NOTATION.match(limit)
+    if not match:
+        raise ValueError(f"a rate limit looks like '600/minute', not {limit!r}")
+    count, times, unit = match.groups()
+    return int(count), int(times or 1) * UNITS[unit]
+
+
+@dataclass(frozen=True)
+class Limits:
+    token: Limit  # a caller with a valid token
+    anon: Limit  # any other caller, by address
+
+    @classmethod
+    def of(cls, cfg: dict[str, Any]) -> Limits:
+        return cls(parse(cfg["RATE_LIMIT_TOKEN"]), parse(cfg["RATE_LIMIT_ANON"]))
+
+
+@dataclass(frozen=True)
+class Count:
+    """A call's count in its caller's window: `calls` so far, `left_ms` until it ends."""
+
+    limit: Limit
+    calls: int
+    left_ms: int
+
+    @property
+    def over(self) -> bool:
+        return self.calls > self.limit[0]
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit[0] - self.calls)
+
+    @property
+    def reset_s(self) -> int:
+        return max(0, math.ceil(self.left_ms / 1000))
+
+
+def token_counter(digest: str) -> str:
+    """The counter of the caller with the token whose digest is `digest`."""
+    return keys.rate("token:" + digest)
+
+
+def address_counter(address: str) -> str:
+    """The counter of a caller without a valid token, by its address."""
+    return keys.rate("ip:" + address)
+
+
+@dataclass
+class Entry:
+    """What a request's first round trip found: whether it reached Redis (`reached`;
+    if not, nothing else is known), the token's player (None: an unknown token, or no
+    token), the call's count, and the game the route reads (loaded when asked)."""
+
+    reached: bool
+    player: dict[str, Any] | None = None
+    count: Count | None = None
+    game: Callable[[], Loaded] | None = None
+
+
+def enter(
+    boot: Bootstrap,
+    limits: Limits,
+    digest: str | None,
+    address: str,
+    game_id: str | None,
+    client: Any = None,
+) -> Entry:
+    """The request's first round trip (on `client`, the store's by default): the record
+    of the token whose digest is `digest` (if any), the caller's count and the load of
+    game `game_id` (if any). A limiter outage lets the call through (`reached` False:
+    the view answers 503 if the store is really gone)."""
+    batch = _batch(boot, client)
+    if digest is not None:
+        counter, window = token_counter(digest), limits.token[1]
+        batch.get(keys.token(digest))
+    else:
+        counter, window = address_counter(address), limits.anon[1]
+    _hit(batch, counter, window)
+    held = None
+    if game_id is not None:  # the path's game, read in the same round trip
+        command, held = boot.store.load_command(game_id)
+        batch.execute_command(*command)
+    try:
+        replies = batch.execute(raise_on_error=False)
+        game = None
+        if game_id is not None:
+            reply = replies.pop()
+            if not isinstance(reply, Exception):  # e.g. a script not yet on the server:
+                game = _later(boot, game_id, reply, held)  # the use case loads it itself
+        calls, left_ms = _counted(boot, replies.pop(), counter, window)
+        count, player = Count(limits.anon, calls, left_ms), None
+        if digest is not None:
+            player = tokens.recognise(boot, digest, _checked(replies.pop()))
+            if player is not None:
+                count = Count(limits.token, calls, left_ms)
+            else:  # an unknown token counts against the address
+                alone = _count_alone(boot, address_counter(address), limits.anon[1], client)
+                count = Count(limits.anon, *alone)
+    except redis.RedisError:
+        return Entry(False)
+    return Entry(True, player, count, game)
+
+
+def _later(boot: Bootstrap, game_id: str, reply: Any, held: Any) -> Callable[[], Loaded]:
+    """The load's reply, read when the view asks for it (not for a refused call)."""
+    return lambda: boot.store.loaded(game_id, reply, held)
+
+
+def count(boot: Bootstrap, counter: str, limit: Limit) -> Count | None:
+    """Count one call on `counter` in a round trip of its own (None: the limiter is
+    down, which lets the call through)."""
+    try:
+        return Count(limit, *_count_alone(boot, counter, limit[1]))
+    except redis.RedisError:
+        return None
+
+
+def _checked(reply: Any) -> Any:
+    """Raise a pipeline's reply if it is an error."""
+    if isinstance(reply, Exception):
+        raise reply
+    return reply
+
+
+class _OneByOne:
+    """A pipeline's calls, sent one by one: on a cluster, redis-py's pipeline first asks
+    the server where each script's keys are (COMMAND GETKEYS, a round trip per script),
+    while its client finds the slot of EVAL and EVALSHA itself."""
+
+    def __init__(self, client: Any):
+        self.client, self.calls = client, []
+
+    def get(self, key: str) -> None:
+        self.calls.append(("GET", key))
+
+    def execute_command(self, *args: Any) -> None:
+        self.calls.append(args)
+
+    def execute(self, raise_on_error: bool = True) -> list[Any]:
+        out = []
+        for args in self.calls:
+            try:
+                out.append(self.client.execute_command(*args))
+            except redis.RedisError as e:
+                if raise_on_error:
+                    raise
+                out.append(e)
+        return out
+
+
+class _OneTrip(_OneByOne):
+    """A pipeline's calls in one round trip on one Redis (events.round_trip)."""
+
+    def execute(self, raise_on_error: bool = True) -> list[Any]:
+        replies = round_trip.call(self.client, self.calls)
+        if raise_on_error:
+            for reply in replies:
+                _checked(reply)
+        return replies
+
+
+def _batch(boot: Bootstrap, client: Any = None) -> Any:
+    """Return a batch of calls on `client` (the store's by default): in one round trip on
+    one Redis, one by one on a cluster."""
+    client = client or boot.redis
+    if not boot.store.recorder.guards:
+        return _OneByOne(client)
+    return _OneTrip(client)
+
+
+def _hit(batch: Any, counter: str, window: int) -> None:
+    # EVALSHA by hand, not a registered script's call: a pipeline would first ask SCRIPT
+    # EXISTS (one more round trip); a server without it answers NOSCRIPT (`_counted`)
+    batch.execute_command("EVALSHA", scripts.sha(scripts.HIT), 1, counter, window * 1000)
+
+
+def _counted(boot: Bootstrap, reply: Any, counter: str, window: int) -> tuple[int, int]:
+    """Return (calls, ms left) from the count's reply; after a NOSCRIPT (a restarted or
+    flushed Redis) count again by EVAL, which also gives the server the script."""
+    if isinstance(reply, redis.exceptions.NoScriptError):
+        reply = boot.redis.execute_command("EVAL", scripts.HIT, 1, counter, window * 1000)
+    calls, left_ms = _checked(reply)
+    return int(calls), int(left_ms)
+
+
+def _count_alone(boot: Bootstrap, counter: str, window: int, client: Any = None) -> tuple[int, int]:
+    """Count one call on `counter` in a round trip of its own; return (calls, ms left)."""
+    batch = _batch(boot, client)
+    _hit(batch, counter, window)
+    return _counted(boot, batch.execute(raise_on_error=False)[0], counter, window)

@@ -1,0 +1,198 @@
+// Proof that a bundle is the service's game, from docs/audit.md alone (plain Node, no
+// packages): the hash chain, the service's Ed25519 signature, the game's leaves in the
+// public log of games (RFC 9162 inclusion proofs to a signed tree head), and agreement with
+// a tree head or receipt saved earlier (an RFC 9162 consistency proof between the heads).
+// Used by tools/rederive.js (--keys, --seen, --consistency); each function returns a list
+// of problems, empty when the check passes.
+'use strict';
+const crypto = require('crypto');
+
+const LOG = 'marketfold-games/1';
+const MERGE_DELAY_S = 120;
+
+// The log's canonical JSON: sorted keys, no spaces, UTF-8 (Python's json.dumps with
+// sort_keys=True, separators=(',', ':'), ensure_ascii=False).
+function canonical(v) {
+  if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';
+  if (v && typeof v === 'object') {
+    return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonical(v[k])).join(',') + '}';
+  }
+  return JSON.stringify(v === undefined ? null : v);
+}
+
+const sha256 = (...parts) => crypto.createHash('sha256').update(Buffer.concat(parts)).digest();
+
+function chain(events) {
+  let prev = '0'.repeat(64);
+  for (let i = 0; i < events.length; i++) {
+    const env = events[i];
+    if (env.seq !== i + 1) return [`hash chain: event ${i + 1} is missing or moved`];
+    if (env.prev !== prev) return [`hash chain: event ${env.seq}: prev does not name the previous event's hash`];
+    const body = Object.assign({}, env);
+    delete body.hash;
+    const hash = sha256(Buffer.from(prev + canonical(body), 'utf8')).toString('hex');
+    if (hash !== env.hash) return [`hash chain: event ${env.seq}: hash does not match the event's contents`];
+    prev = env.hash;
+  }
+  return [];
+}
+
+// {kid: KeyObject} from a JWK Set (GET /v1/keys)
+function keyset(jwks) {
+  const out = {};
+  for (const jwk of (jwks && jwks.keys) || []) {
+    const key = crypto.createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
+    const raw = key.export({ format: 'jwk' }).x;
+    out[sha256(Buffer.from(raw, 'base64url')).toString('hex').slice(0, 16)] = key;
+  }
+  return out;
+}
+
+// the statement a trusted key signed, or a string saying why not
+function opened(sig, trusted) {
+  if (!sig || typeof sig !== 'object') return 'unsigned: no signature';
+  if (sig.alg !== 'Ed25519') return `the signature's algorithm is ${sig.alg}, not Ed25519`;
+  if (!trusted[sig.kid]) return `signed with key ${sig.kid}, which is not a trusted key`;
+  const ok = crypto.verify(null, Buffer.from(sig.statement, 'utf8'), trusted[sig.kid], Buffer.from(sig.value, 'base64url'));
+  if (!ok) return `the signature does not match its statement under key ${sig.kid}`;
+  return JSON.parse(sig.statement);
+}
+
+function endedSeed(last) {
+  return last && last.type === 'game.Ended' ? (last.data || {}).seed : undefined;
+}
+
+function signature(bundle, trusted) {
+  if (!bundle.signature) return ['signed by the service: unsigned: the bundle carries no signature'];
+  const said = opened(bundle.signature, trusted);
+  if (typeof said === 'string') return [`signed by the service: ${said}`];
+  const events = bundle.events || [];
+  const last = events[events.length - 1] || {};
+  const ours = { format: bundle.format, game: bundle.game, events: events.length, head: last.hash, seed: bundle.seed || endedSeed(last) || null };
+  for (const field of ['format', 'game', 'events', 'head', 'seed']) {
+    if (canonical(said[field]) !== canonical(ours[field])) {
+      return [`signed by the service: key ${bundle.signature.kid} signed another ${field}`];
+    }
+  }
+  return [];
+}
+
+// the seats when the game started: joins in order, a seat left frees it, later seats move up
+function seatsAt(events, upto) {
+  let seats = [];
+  for (const env of events.slice(0, upto)) {
+    if (env.type === 'game.PlayerJoined') seats.push({ seat: env.data.seat, player: env.data.player, name: env.data.name });
+    if (env.type === 'game.PlayerLeft') seats = seats.filter((s) => s.player !== env.data.player).map((s, i) => ({ ...s, seat: i }));
+  }
+  return seats;
+}
+
+// the leaves a log calls for, by kind (events/transparency.py)
+function leavesOf(events) {
+  const first = events[0] || {};
+  if (first.type !== 'game.Created') return {};
+  const d = first.data;
+  const game = d.game_id;
+  const out = {
+    created: { log: LOG, kind: 'created', game, ruleset: d.ruleset, rules_version: d.rules_version, players: d.players, options: d.options, decision_timeout_s: d.decision_timeout_s, league: d.league === undefined ? null : d.league, seed_commitment: d.seed_commitment, at: first.at },
+  };
+  const started = events.findIndex((e) => e.type === 'game.Started');
+  if (started >= 0) out.started = { log: LOG, kind: 'started', game, seats: seatsAt(events, started + 1) };
+  const last = events[events.length - 1];
+  if (last.type === 'game.Ended') out.ended = { log: LOG, kind: 'ended', game, events: events.length, head: last.hash, result: last.data.result };
+  return out;
+}
+
+const leafHash = (text) => sha256(Buffer.from([0]), Buffer.from(text, 'utf8'));
+const nodeHash = (l, r) => sha256(Buffer.from([1]), l, r);
+
+// RFC 9162 2.1.3.2
+function includes(text, index, size, path, root) {
+  if (!(index >= 0 && index < size)) return false;
+  let fn = index, sn = size - 1, r = leafHash(text);
+  for (const hex of path) {
+    const p = Buffer.from(hex, 'hex');
+    if (sn === 0) return false;
+    if ((fn & 1) || fn === sn) {
+      r = nodeHash(p, r);
+      if (!(fn & 1)) while (fn && !(fn & 1)) { fn >>= 1; sn >>= 1; }
+    } else r = nodeHash(r, p);
+    fn >>= 1; sn >>= 1;
+  }
+  return sn === 0 && r.equals(root);
+}
+
+// RFC 9162 2.1.4.2
+function consistent(first, second, proof, firstRoot, secondRoot) {
+  if (!(first > 0 && first <= second)) return false;
+  if (first === second) return proof.length === 0 && firstRoot.equals(secondRoot);
+  if (!proof.length) return false;
+  const path = proof.map((h) => Buffer.from(h, 'hex'));
+  if ((first & (first - 1)) === 0) path.unshift(firstRoot);
+  let fn = first - 1, sn = second - 1;
+  while (fn & 1) { fn >>= 1; sn >>= 1; }
+  let fr = path[0], sr = path[0];
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if ((fn & 1) || fn === sn) {
+      fr = nodeHash(c, fr); sr = nodeHash(c, sr);
+      if (!(fn & 1)) while (fn && !(fn & 1)) { fn >>= 1; sn >>= 1; }
+    } else sr = nodeHash(sr, c);
+    fn >>= 1; sn >>= 1;
+  }
+  return sn === 0 && fr.equals(firstRoot) && sr.equals(secondRoot);
+}
+
+function headProblem(head, trusted) {
+  if (!head || typeof head !== 'object') return 'no signed tree head';
+  const said = opened(head.signature, trusted);
+  if (typeof said === 'string') return `the tree head: ${said}`;
+  if (canonical(said) !== canonical({ log: LOG, size: head.size, root: head.root, at: head.at })) return "the tree head's fields differ from the statement its key signed";
+  return null;
+}
+
+function logged(bundle, trusted) {
+  const proof = bundle.transparency;
+  if (!proof) return ['in the public log of games: the bundle carries no transparency proofs'];
+  const why = headProblem(proof.tree_head, trusted);
+  if (why) return [`in the public log of games: ${why}`];
+  const { size, root } = proof.tree_head;
+  const given = {};
+  for (const item of proof.leaves || []) given[JSON.parse(item.leaf).kind] = item;
+  const problems = [];
+  for (const [kind, expected] of Object.entries(leavesOf(bundle.events || []))) {
+    const item = given[kind];
+    if (!item) { problems.push(`in the public log of games: no ${kind} leaf for this game`); continue; }
+    if (canonical(JSON.parse(item.leaf)) !== canonical(expected)) { problems.push(`in the public log of games: the ${kind} leaf logged for this game differs from the bundle's log`); continue; }
+    if (!includes(item.leaf, item.index, size, item.path, Buffer.from(root, 'hex'))) problems.push(`in the public log of games: the ${kind} leaf (index ${item.index}) is not in the tree head`);
+  }
+  return problems;
+}
+
+function seenBefore(bundle, seen, consistency, trusted) {
+  const saved = seen.tree_head || seen;
+  const why = headProblem(saved, trusted);
+  if (why) return [`consistent with a tree head seen before: the saved ${why}`];
+  const head = bundle.transparency.tree_head;
+  const [a, b] = [saved, head].sort((x, y) => x.size - y.size);
+  if (a.size !== b.size || a.root !== b.root) {
+    const path = consistency && consistency.path;
+    if (!path) return ['consistent with a tree head seen before: no consistency proof between the saved tree head and the bundle\'s'];
+    if (!consistent(a.size, b.size, path, Buffer.from(a.root, 'hex'), Buffer.from(b.root, 'hex'))) return [`consistent with a tree head seen before: the tree of ${b.size} leaves does not extend the one of ${a.size}`];
+  }
+  const ours = {};
+  for (const item of bundle.transparency.leaves || []) ours[JSON.parse(item.leaf).kind] = item;
+  for (const item of seen.leaves || []) {
+    const kind = JSON.parse(item.leaf).kind;
+    const mine = ours[kind];
+    if (!mine || mine.index !== item.index || mine.leaf !== item.leaf) return [`consistent with a tree head seen before: the saved receipt records this game's ${kind} as leaf ${item.index}; the bundle's differs: the game was rewritten`];
+  }
+  const events = bundle.events || [];
+  const last = events[events.length - 1] || {};
+  if (last.type === 'game.Ended' && ours.ended && ours.ended.index >= saved.size && (Date.parse(saved.at) - Date.parse(last.at)) / 1000 > MERGE_DELAY_S) {
+    return [`consistent with a tree head seen before: the game ended at ${last.at}, before the saved tree head of ${saved.at}, but its end was logged later: the game was rewritten`];
+  }
+  return [];
+}
+
+module.exports = { canonical, chain, keyset, signature, logged, seenBefore, leavesOf, includes, consistent };
