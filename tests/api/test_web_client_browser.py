@@ -68,13 +68,11 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     assert final["status"] == "finished"
     for key, value in OPTIONS.get(ruleset, {}).items():
         assert final["options"][key] == value
-    rows = page.all("#result-box tbody tr")
-    assert [r.get_attribute("data-seat") for r in rows] == [
-        str(s["seat"]) for s in final["result"]["standings"]
-    ]
-    assert [r.find_element("css selector", ".place").text for r in rows] == [
-        str(s["place"]) for s in final["result"]["standings"]
-    ]
+    rows = browser.execute_script(  # read at once: the table may be redrawn meanwhile
+        "return [...document.querySelectorAll('#result-box tbody tr')]"
+        ".map((r) => [r.dataset.seat, r.querySelector('.place').textContent])"
+    )
+    assert rows == [[str(s["seat"]), str(s["place"])] for s in final["result"]["standings"]]
     assert page.find(".replay-link").get_attribute("href").endswith(f"/games/{gid}/replay")
     assert page.all("#result-box .rematch") or page.all(".seat-actions .rematch")
 
