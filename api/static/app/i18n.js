@@ -1,6 +1,9 @@
 // The page's words in English and Spanish. The language comes from the browser
 // (navigator.languages), can be switched, and is sent as Accept-Language so the server's card
 // names and texts match it. `t(key, values)` fills {name} placeholders.
+import { human, LABELS } from "../shared/dom.js";
+import { WORDS_ES } from "./words_es.js";
+
 const KEY = "marketfold.lang";
 export const LANGS = { en: "English", es: "Español" };
 
@@ -100,4 +103,14 @@ export function setLang(l) {
 export function t(key, values = {}) {
   const text = WORDS[lang()][key] ?? WORDS.en[key] ?? key;
   return text.replace(/\{([a-z]+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
+}
+
+// A key of the API's JSON (a view's field, a decision, an action type) as words in the
+// page's language.
+export function labels() {
+  return lang() === "es" ? { ...LABELS, ...WORDS_ES } : LABELS;
+}
+
+export function word(key) {
+  return human(key, labels());
 }

@@ -4,7 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
-import { t } from "./i18n.js";
+import { t, labels } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
 import { createLog } from "./log.js";
@@ -23,6 +23,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     seatName,
     seatCount,
     glossary: () => st.glossary,
+    labels: labels(),
     words: { seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
   });
   const name = (k, v) => {
