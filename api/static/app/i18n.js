@@ -41,7 +41,7 @@ const WORDS = {
     rematchOffer: "{name} offers a rematch", accept: "Accept", decline: "Decline", invitations: "Invitations",
     inviteNames: "Invite players (handles, comma separated)", unlisted: "Private (not in the lobby)",
     handle: "Handle (optional: others invite you by it)", rematchTag: "rematch",
-    answer_pending: "invited", answer_accepted: "accepted", answer_declined: "declined", answer_lapsed: "lapsed",
+    yes: "yes", no: "no", answer_pending: "invited", answer_accepted: "accepted", answer_declined: "declined", answer_lapsed: "lapsed",
   },
   es: {
     title: "marketfold", tagline: "Juegos del Decktet en una mesa, en tu navegador",
@@ -76,7 +76,7 @@ const WORDS = {
     rematchOffer: "{name} ofrece la revancha", accept: "Aceptar", decline: "Rechazar", invitations: "Invitaciones",
     inviteNames: "Invitar jugadores (identificadores, separados por comas)", unlisted: "Privada (fuera de la sala)",
     handle: "Identificador (opcional: con él te invitan)", rematchTag: "revancha",
-    answer_pending: "invitado", answer_accepted: "aceptó", answer_declined: "rechazó", answer_lapsed: "caducó",
+    yes: "sí", no: "no", answer_pending: "invitado", answer_accepted: "aceptó", answer_declined: "rechazó", answer_lapsed: "caducó",
   },
 };
 

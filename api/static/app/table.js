@@ -24,7 +24,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     seatCount,
     glossary: () => st.glossary,
     labels: labels(),
-    words: { seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
+    words: { yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
   });
   const name = (k, v) => {
     if (typeof v === "number" && d.isSeatKey(k) && d.isSeatNo(v)) return seatName(v);
