@@ -16,6 +16,7 @@ from cli.bot import Bot
 from tests.api.browser import no_console_errors
 from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
 from tests.conftest import api_server
+from tests.leagues.helpers import new_league
 
 GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
 OPTIONS = {"gobcon": {"time_limit": 2}}  # two rounds, typed into the options form
@@ -285,3 +286,26 @@ def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_re
     assert bo["id"] in {
         s["player"] for s in requests.get(f"{live_server}/v1/games/{rematch}").json()["seats"]
     }
+
+
+def test_my_leagues_link_to_their_standings(browser, redis_url, client):
+    op = client.post("/v1/players", json={"name": "op"}).get_json()
+    with api_server(redis_url, MARKETFOLD_OPERATORS=op["id"]) as (base, _):
+        page = WebPage(browser, base)
+        mia = page.sign_in("mia")
+        lid = new_league(requests_client(base), op, [mia])
+        page.open("/")
+        link = page.wait_for(f'#leagues a[href="/leagues/{lid}"]')[0]
+        link.click()
+        page.wait(lambda: browser.current_url == f"{base}/leagues/{lid}")
+        assert "mia" in browser.find_element("tag name", "body").text
+
+
+class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
+    def __init__(self, base: str):
+        self.base = base
+
+    def post(self, path: str, json=None, headers=None):
+        res = requests.post(self.base + path, json=json, headers=headers, timeout=10)
+        res.get_json = res.json
+        return res
