@@ -237,7 +237,7 @@ def parser() -> argparse.ArgumentParser:
 def serve_and_measure(args, env: dict[str, str], label: str) -> list[str]:
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
     port = free_port()
-    procs = [gunicorn("api.wsgi:app", port, server.url, **env)]
+    procs = [gunicorn("cli.wsgi:app", port, server.url, **env)]
     base = f"http://127.0.0.1:{port}"
     try:
         wait_up(base + "/healthz")

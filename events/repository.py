@@ -20,6 +20,8 @@ logger = logging.getLogger(__name__)
 
 Held = tuple[Record, bytes]  # a record and its last entry as stored
 
+SNAPSHOT_EVERY = 10  # versions between snapshots, unless configured (SNAPSHOT_EVERY)
+
 
 @dataclass
 class Loaded:
@@ -51,7 +53,9 @@ class GameAppend:
 class GameRepository:
     """Loads and appends games' logs through `recorder`, holding recent records."""
 
-    def __init__(self, recorder: Recorder, snapshot_every: int = 50, held_games: int = 256):
+    def __init__(
+        self, recorder: Recorder, snapshot_every: int = SNAPSHOT_EVERY, held_games: int = 256
+    ):
         self.recorder = recorder
         # the newest record this process has seen of each recent game, with its last
         # entry as stored: a load then reads only the entries after it (no snapshot)

@@ -219,3 +219,14 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, to
 for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], member) end
 return due
 """
+
+# An event stream's place against its caller's cap (service.stream_slots).
+# KEYS[1]: the caller's open streams (member: stream id, score: expiry in ms).
+# ARGV: now ms, expiry ms, cap, stream id, key ttl ms. Returns 1 if the stream may open.
+OPEN_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""

@@ -11,6 +11,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from events import repository
+
 CLUSTER_SCHEME = "redis+cluster://"
 DEFAULTS: dict[str, Any] = {
     # the store; `redis+cluster://host:port[,host:port...]` for a Redis/Valkey Cluster
@@ -24,7 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_TIMEOUT_S": 2,
     # versions between snapshots: each process holds the newest record of recent games
     # (events.repository), so a snapshot serves only a process that has not seen the game
-    "SNAPSHOT_EVERY": 10,
+    "SNAPSHOT_EVERY": repository.SNAPSHOT_EVERY,
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_BUNDLE_BYTES": 16 * 1024 * 1024,  # POST /v1/verify: whole games (~1 MB each)
     # a request's body must arrive whole within this long (s) of its start (408 after);

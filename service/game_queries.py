@@ -13,6 +13,7 @@ from games.base import ActionSpec, Game
 from service import chat, proof, transparency
 from service.errors import Invalid, NotFound, Unauthorized
 from service.game_log import load
+from service.loop import Outcome
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -27,9 +28,11 @@ __all__ = [
     "redacted",
     "legal",
     "load",
+    "next_actions",
     "ruleset",
     "rulesets",
     "seat",
+    "shown_actions",
     "state_at",
 ]
 
@@ -64,6 +67,26 @@ def legal(
     rec = load(boot, game_id, loaded)
     seat_ = decide.seat_of(rec, player_id)
     return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
+
+
+def shown_actions(specs: list[ActionSpec]) -> list[dict[str, Any]]:
+    """Return legal actions as the API shows them: type, JSON Schema, choices."""
+    return [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs]
+
+
+def next_actions(boot: Bootstrap, done: Outcome, player_id: str) -> list[dict[str, Any]]:
+    """Return what the player may do right after its action (`done`), so that a client
+    moves again without asking: empty unless its seat owes a decision then. A retry
+    answered after the game moved on gets them as they were at its version."""
+    rec = done.record
+    seat_ = rec.seat_of(player_id)
+    if seat_ is None or not any(o["seat"] == seat_ for o in done.owed):
+        return []
+    if rec.version != done.version:  # a retry: fold the log up to the first answer
+        rec = fold_all(Record(rec.game_id), boot.store.read(rec.game_id, 0, done.version))
+    if rec.status != "active":
+        return []
+    return shown_actions(rec.game.legal(rec.state, seat_))
 
 
 def history(boot: Bootstrap, game_id: str, after: int) -> tuple[Record, list[dict[str, Any]]]:
