@@ -13,8 +13,7 @@ import pytest
 import requests
 
 from cli.bot import Bot
-from tests.api.browser import no_console_errors
-from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
+from tests.api.web_page import WIDTHS, Select, WebPage, bots_join, no_script_errors
 from tests.conftest import api_server
 from tests.leagues.helpers import new_league
 
@@ -76,6 +75,7 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     assert rows == [[str(s["seat"]), str(s["place"])] for s in final["result"]["standings"]]
     assert page.find(".replay-link").get_attribute("href").endswith(f"/games/{gid}/replay")
     assert page.all("#result-box .rematch") or page.all(".seat-actions .rematch")
+    no_script_errors(browser)
 
 
 def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server):
@@ -99,7 +99,7 @@ def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server
     assert [g["id"] for g in mine["games"]] == [made["id"]]
     page.find(".leave").click()  # leave before the start
     page.wait_for(".join")
-    no_console_errors(browser)
+    no_script_errors(browser)
 
 
 def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloaded(

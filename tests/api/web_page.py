@@ -146,6 +146,16 @@ class WebPage:
         return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
+def no_script_errors(driver) -> None:
+    """No script error in the console. A refused call (a 409 for a stale action, a 404 for
+    a route an older server lacks) is logged by the browser as a network error: the page
+    handles those answers, so they are not errors of the page."""
+    errors = [
+        e for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"
+    ]
+    assert not errors, errors
+
+
 _AXE: list[str] = []
 
 
