@@ -99,7 +99,7 @@ def get_game(game_id: str):
 def _game_response(rec: Record, seat: int | None, status: int) -> Response:
     response = jsonify(present.game(rec, seat, lang()))
     response.status_code = status
-    response.set_etag(str(rec.version))
+    response.set_etag(rec.etag(seat))
     return response.make_conditional(request) if status == 200 else response
 
 
