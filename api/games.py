@@ -99,7 +99,7 @@ def get_game(game_id: str):
 def _game_response(rec: Record, seat: int | None, status: int) -> Response:
     response = jsonify(present.game(rec, seat, lang()))
     response.status_code = status
-    response.set_etag(str(rec.version))
+    response.set_etag(rec.etag(seat))
     return response.make_conditional(request) if status == 200 else response
 
 
@@ -131,9 +131,10 @@ def post_action(game_id: str):
 
 
 def action_answer(done: Outcome, player: dict[str, str]) -> tuple[dict, int]:
-    """The answer to an accepted action: what it appended and who owes what now; 202
-    while a simultaneous phase is still open."""
-    return present.acted(done, player["id"]), 202 if done.pending else 201
+    """The answer to an accepted action: what it appended, who owes what now and what the
+    caller may do next; 202 while a simultaneous phase is still open."""
+    actions = game_queries.next_actions(boot(), done, player["id"])
+    return present.acted(done, player["id"], actions), 202 if done.pending else 201
 
 
 @bp.post("/games/<game_id>/resign")

@@ -150,13 +150,14 @@ def if_match() -> int | None:
     value = raw.strip().removeprefix("W/").strip('"')
     if value == "*":
         return None  # any current version
-    if not DIGITS.fullmatch(value):
+    version, _, seen = value.partition(".")  # an ETag "12.3" (a party's private steps)
+    if not DIGITS.fullmatch(version) or (seen and not DIGITS.fullmatch(seen)):
         raise Invalid(
             "invalid_header",
             'If-Match must be a game version, e.g. "12"',
             errors={"If-Match": ["must be a version number"]},
         )
-    return int(value)
+    return int(version)
 
 
 def event_seq() -> int:

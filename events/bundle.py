@@ -144,6 +144,7 @@ EVENT = {
             "maxItems": 2,
         },
         "salt": {"type": "string"},
+        "private": {"type": "integer", "minimum": 1},
         "redacted": {"type": "boolean"},
         # an event stream's turn signal, published with the Event schema; never exported
         "owes": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
@@ -224,6 +225,7 @@ SCHEMA = {
             },
         },
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},
+        "private": {"type": "array", "maxItems": MAX_EVENTS, "items": EVENT},
         "seed": {"type": ["string", "null"]},
         "chat": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
         "signature": SIGNATURE,
@@ -247,11 +249,12 @@ def check(data: Any) -> None:
     if not isinstance(data, dict):
         raise BundleError("_body", "must be a JSON object (an exported bundle)")
     _CHECK(data, None)
-    for i, env in enumerate(data["events"]):
-        text = json.dumps(env, ensure_ascii=False).encode()
-        if len(text) > MAX_EVENT_BYTES:
-            raise BundleError(f"events[{i}]", f"is larger than {MAX_EVENT_BYTES} bytes of JSON")
-        if codec.nests_deeper_than(text, MAX_EVENT_DEPTH):
-            raise BundleError(
-                f"events[{i}]", f"nests arrays and objects deeper than {MAX_EVENT_DEPTH}"
-            )
+    for name in ("events", "private"):
+        for i, env in enumerate(data.get(name) or ()):
+            text = json.dumps(env, ensure_ascii=False).encode()
+            if len(text) > MAX_EVENT_BYTES:
+                raise BundleError(f"{name}[{i}]", f"is larger than {MAX_EVENT_BYTES} bytes of JSON")
+            if codec.nests_deeper_than(text, MAX_EVENT_DEPTH):
+                raise BundleError(
+                    f"{name}[{i}]", f"nests arrays and objects deeper than {MAX_EVENT_DEPTH}"
+                )

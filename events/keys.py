@@ -13,6 +13,12 @@ def game_events(game_id: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:events"
 
 
+def game_private(game_id: str) -> str:
+    """The stream of a game's private steps (Black Market wild-trade offers, declines,
+    withdrawals): never read for a viewer while the game runs (docs/architecture.md)."""
+    return f"{PREFIX}:{{g:{game_id}}}:private"
+
+
 def game_snapshot(game_id: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:snapshot"
 

@@ -52,6 +52,17 @@ class Record:
     defaults_in_row: tuple[int, ...] = ()
     extended: tuple[tuple[str, str], ...] = ()  # (decision key, deadline) after an outage
     aborted: bool = False  # an operator aborted the game (game.Aborted)
+    # the private log (docs/architecture.md, "Private steps"): how many private steps are
+    # folded, the hash of the last, and per seat how many of them it is party to
+    private: int = 0
+    private_hash: str = GENESIS
+    private_seen: tuple[int, ...] = ()
+
+    def etag(self, seat: int | None) -> str:
+        """Return what changes exactly when something `seat` may see changes: the public
+        version, and for a seat the private steps it is party to (others' never count)."""
+        seen = self.private_seen[seat] if seat is not None and seat < len(self.private_seen) else 0
+        return f"{self.version}.{seen}" if seen else str(self.version)
 
     @property
     def game(self) -> Game:
@@ -107,6 +118,13 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
     """Apply one envelope to the record."""
     kind, data = envelope["type"], envelope["data"]
     changes: dict[str, Any] = {"version": envelope["seq"], "last_hash": envelope["hash"]}
+    if "private" in envelope:  # a private step: the public version does not move
+        changes = {"private": envelope["private"], "private_hash": envelope["hash"]}
+        seen = list(record.private_seen) or [0] * record.players
+        for seat in envelope["visible_to"]:
+            if 0 <= seat < len(seen):
+                seen[seat] += 1
+        changes["private_seen"] = tuple(seen)
     if "draws" in envelope:
         changes["draws"] = envelope["draws"][1]
     if kind == "game.Created":
@@ -191,3 +209,9 @@ def fold_all(record: Record, envelopes: list[dict[str, Any]]) -> Record:
     for env in envelopes:
         record = fold(record, env)
     return record
+
+
+def in_order(public: list[dict[str, Any]], private: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return a game's public and private envelopes in the order they were decided: each
+    private step right after the public event whose `seq` it keeps, in its own order."""
+    return sorted([*public, *private], key=lambda e: (e["seq"], e.get("private", 0)))

@@ -19,6 +19,15 @@ from games.base import Event
 HIDDEN_CAUSE = "hidden"  # what others see of a player's Idempotency-Key until the end
 
 
+def is_private(game: Any, event: Event) -> bool:
+    """Return True for a private step: an event nobody but the seats it names may learn
+    anything of (the game's `redact` answers None for others), kept in the game's private
+    log (docs/architecture.md, "Private steps")."""
+    if not getattr(game, "private_log", False):  # e.g. Black Market rules version 2
+        return False
+    return event.visible_to != "all" and game.redact(event, None) is None
+
+
 def may_see(envelope: dict[str, Any], seat: int | None) -> bool:
     """Return True if `seat` (None: a spectator) may see the envelope's data in full."""
     visible = envelope["visible_to"]

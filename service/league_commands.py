@@ -108,7 +108,9 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     rec = boot.store.load(gid).record
     if rec.status != FINISHED or not rec.league or rec.league["id"] != league_id:
         return Status.NOT_FINISHED
-    decide = lambda lg, rng: league_decisions.record_result(lg, rec)  # noqa: E731
+    created = boot.store.read(gid, 0, 1)[0]["data"]  # its seed commitment, for the record
+    commitment = created.get("seed_commitment")
+    decide = lambda lg, rng: league_decisions.record_result(lg, rec, commitment)  # noqa: E731
     appended = run(boot, league_id, decide, f"result:{gid}", idem=gid).created
     return Status.RECORDED if appended else Status.NOOP
 

@@ -136,9 +136,11 @@ def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Ev
 table_game = binding.league_game_id
 
 
-def record_result(league: League, rec: Record) -> list[Event]:
+def record_result(league: League, rec: Record, commitment: str | None = None) -> list[Event]:
     """Log a finished game's places, league points and new ratings, once (an aborted
-    game's with no points and unchanged ratings)."""
+    game's with no points and unchanged ratings), with what fixes the game itself: its
+    seed commitment and its log's length and final hash (a game later rewritten no longer
+    matches its league's log)."""
     gid = rec.game_id
     if gid in league.results:
         return []
@@ -165,4 +167,5 @@ def record_result(league: League, rec: Record) -> list[Event]:
         for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
     ]
     data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
-    return [Event("league.GameRecorded", {**data, "reason": reason, "places": rows})]
+    fixed = {"seed_commitment": commitment, "events": rec.version, "head": rec.last_hash}
+    return [Event("league.GameRecorded", {**data, "reason": reason, "places": rows, **fixed})]

@@ -7,6 +7,7 @@ server's own `POST /v1/verify` trusts every key it publishes, so a bundle it nev
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from events import audit, signature
@@ -33,11 +34,50 @@ def published(boot: Bootstrap) -> dict[str, Any]:
     return keyring(boot).jwks()
 
 
+STORED = "the same as this server's log"
+
+
 def verify(boot: Bootstrap, data: Any) -> dict[str, Any]:
-    """Return the audit's report on `data`, trusting the keys this service publishes,
-    and comparing its leaves with the ones this server's public log holds."""
+    """Return the audit's report on `data`, trusting the keys this service publishes; a
+    bundle of a game this server holds is also compared with the stored log and with the
+    leaves of this server's public log, naming where they differ."""
     report = audit.verify(data, keyring(boot).public())
     if differs := transparency.compare(boot, data):
         logged = next(c for c in report.checks if c.name == events_transparency.CHECK)
         logged.fail(None, differs)
+    events = data.get("events") or []
+    game_id = ((events[0].get("data") or {}).get("game_id")) if events else None
+    stored = boot.store.read(game_id) if isinstance(game_id, str) and game_id else []
+    if stored:
+        same = audit.Check(STORED)
+        report.checks.append(same)
+        _compare(events, stored, same)
     return report.to_json()
+
+
+def _compare(events: list[Any], stored: list[dict[str, Any]], check: audit.Check) -> None:
+    """Name the first event where a bundle and the stored log differ (by their hashes,
+    which redaction keeps), or where one of them stops."""
+    for mine, kept in zip(events, stored, strict=False):
+        if not isinstance(mine, dict) or mine.get("hash") != kept["hash"]:
+            seq = kept["seq"]
+            what = "" if not isinstance(mine, dict) else _field(mine, kept)
+            return check.fail(seq, f"event {seq} differs from this server's log{what}")
+    if len(events) != len(stored):
+        return check.fail(
+            min(len(events), len(stored)) + 1,
+            f"the bundle has {len(events)} events, this server's log {len(stored)}",
+        )
+    check.detail = f"every one of the {len(stored)} events is the one this server logged"
+
+
+def _field(mine: dict[str, Any], kept: dict[str, Any]) -> str:
+    for key in ("type", "actor", "at", "data", "command", "visible_to", "cause", "draws"):
+        if key in kept and key in mine and mine[key] != kept[key]:
+            return f" ({key}: the bundle says {_short(mine[key])}, the log {_short(kept[key])})"
+    return " (its hash)"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,6 +1,7 @@
-"""A bundle proves it is the service's game only with the service's signature: a whole game
-relabelled, its players renamed, or a bundle re-signed with another key verifies its play
-but is reported as not signed by the service, by POST /v1/verify and marketfold verify."""
+"""A bundle proves it is the service's game only with the service's signature, checked
+against published keys (the forgeries themselves are in test_tamper.py): an unsigned
+bundle is never reported verified, the command line trusts the keys an auditor names, and
+a rotated key keeps old bundles verifiable."""
 
 import copy
 import json
@@ -9,9 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import codec, signature
+from events import codec
 from games.rng import commitment
 from service.keyring import Keyring
 from tests.api.helpers import by_seat, new_game, new_players, play_to_end
@@ -59,40 +59,6 @@ def test_an_export_is_signed_by_a_published_key_and_verifies(client, two):
     report = client.post("/v1/verify", json=bundle).get_json()
     assert report["ok"] and report["signed_by"] == active[0]
     assert json.loads(bundle["signature"]["statement"])["head"] == bundle["events"][-1]["hash"]
-
-
-def test_a_whole_game_substituted_passes_the_play_checks_but_not_the_signature(client, two):
-    real, other = two
-    for sig in (real["signature"], other["signature"]):  # either signature, kept or copied
-        forged = relabel(other, real["game"]["id"])
-        forged["signature"] = sig
-        ok, checks = verdict(client, forged)
-        assert not ok
-        assert all(c["ok"] for name, c in checks.items() if name not in PROOF), checks
-        assert "signed another" in checks[SIGNED]["detail"], checks[SIGNED]
-        assert "the created leaf logged for this game says" in checks[LOGGED]["detail"]
-
-
-def test_relabelled_players_are_caught_by_the_signature(client, two):
-    forged = copy.deepcopy(two[0])
-    for env in forged["events"]:
-        if env["type"] == "game.PlayerJoined" and env["data"]["seat"] == 0:
-            env["data"]["name"] = "mallory"
-    forged["game"]["seats"][0]["name"] = "mallory"
-    codec.seal(forged["events"], codec.GENESIS)
-    ok, checks = verdict(client, forged)
-    assert not ok and checks["header bound to the log"]["ok"] and checks["hash chain"]["ok"]
-    assert not checks[SIGNED]["ok"] and "signed another game" in checks[SIGNED]["detail"]
-
-
-def test_a_bundle_resigned_with_another_key_is_not_the_services(client, two):
-    forged = relabel(two[1], two[0]["game"]["id"])
-    mallory = Ed25519PrivateKey.generate()
-    forged["signature"] = signature.sign(forged, mallory)
-    ok, checks = verdict(client, forged)
-    assert not ok
-    detail = checks[SIGNED]["detail"]
-    assert signature.key_id(mallory.public_key()) in detail and "not a trusted key" in detail
 
 
 def test_an_unsigned_bundle_is_reported_unsigned_never_verified(client, two, tmp_path):

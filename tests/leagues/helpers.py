@@ -148,6 +148,9 @@ def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
     for d in recorded:
         game = client.get(f"/v1/games/{d['game']}").get_json()
         assert game["status"] == "finished"
+        played = deps.store.read(d["game"])  # the league's log fixes the game it counted
+        assert (d["events"], d["head"]) == (len(played), played[-1]["hash"])
+        assert d["seed_commitment"] == played[0]["data"]["seed_commitment"]
         if game["result"]["reason"] == "aborted":
             continue  # on the record, counted for nobody
         who = {s["seat"]: s["player"] for s in game["seats"]}

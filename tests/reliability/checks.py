@@ -167,3 +167,8 @@ def check_everything(base: str, r: redis.Redis, load: Load) -> dict[str, int]:
         "events": sum(len(log) for log in logs.values()),
         "finished": sum(1 for log in logs.values() if log[-1]["type"] == "game.Ended"),
     }
+
+
+def events_of_kind(store, gid: str, kind: str) -> list[dict]:
+    """Return the game's envelopes of type `kind`, in order."""
+    return [e for e in store.read(gid) if e["type"] == kind]

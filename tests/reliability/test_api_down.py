@@ -16,6 +16,7 @@ from events.codec import parse_time
 from service import outages
 from tests.conftest import gunicorn_args, kill_group
 from tests.leagues.helpers import wait_for
+from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
 
 TIMEOUT_S = 2
@@ -70,7 +71,7 @@ def test_a_decision_due_while_the_api_is_down_gets_a_fresh_deadline_not_its_defa
     back = wait_for(lambda: outages.seen(r, 0), 10)
     assert [(start, end) for start, end in back if start < due < end] == [back[0]]
     end = back[0][1]
-    extended = wait_for(lambda: _events(store, gid, "game.DeadlineExtended"), 10)
+    extended = wait_for(lambda: events_of_kind(store, gid, "game.DeadlineExtended"), 10)
     data = extended[0]["data"]
     assert data["key"] == key and data["old_deadline"] == old and data["reason"] == "outage"
     assert data["seats"] == [owed.seat]
@@ -80,7 +81,7 @@ def test_a_decision_due_while_the_api_is_down_gets_a_fresh_deadline_not_its_defa
     assert game["owed"][0]["deadline"] == data["new_deadline"]
 
     # the default comes only after the fresh deadline, with the API up
-    timed_out = wait_for(lambda: _events(store, gid, "game.DecisionTimedOut"), 15)
+    timed_out = wait_for(lambda: events_of_kind(store, gid, "game.DecisionTimedOut"), 15)
     assert timed_out[0]["data"]["key"] == key
     assert parse_time(timed_out[0]["at"]).timestamp() >= new
     for headers in auth[:2]:  # end the game: its bundle is then public and whole
@@ -88,7 +89,3 @@ def test_a_decision_due_while_the_api_is_down_gets_a_fresh_deadline_not_its_defa
     bundle = requests.get(f"{base}/v1/games/{gid}/export").json()
     verified = requests.post(f"{base}/v1/verify", json=bundle)
     assert verified.status_code == 200 and verified.json()["ok"], verified.text
-
-
-def _events(store, gid: str, kind: str) -> list[dict]:
-    return [e for e in store.read(gid) if e["type"] == kind]

@@ -23,8 +23,8 @@ from events.codec import parse_time
 from events.times import GRACE
 from service import outages
 from tests.leagues.helpers import wait_for
+from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
-from tests.reliability.test_api_down import _events
 
 TIMEOUT_S = 3
 
@@ -81,11 +81,11 @@ def test_a_short_api_freeze_over_a_deadline_defaults_nothing(redis_url, r, app, 
     sender.join(30)
     assert answer["res"].status_code == 201, answer["res"].text  # taken, not refused
     # the decision of the idle game: a fresh deadline, its default only after it
-    extended = wait_for(lambda: _events(store, idle, "game.DeadlineExtended"), 15)
+    extended = wait_for(lambda: events_of_kind(store, idle, "game.DeadlineExtended"), 15)
     data = extended[0]["data"]
     assert data["old_deadline"] == idle_deadline and data["reason"] == "outage"
     assert parse_time(data["new_deadline"]).timestamp() >= back + TIMEOUT_S - 1
-    timed_out = wait_for(lambda: _events(store, idle, "game.DecisionTimedOut"), 20)
+    timed_out = wait_for(lambda: events_of_kind(store, idle, "game.DecisionTimedOut"), 20)
     assert timed_out[0]["data"]["seat"] == idle_seat
     assert parse_time(timed_out[0]["at"]) >= parse_time(data["new_deadline"])
     # the acting game: the player's own pass, no default for that decision

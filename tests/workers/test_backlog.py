@@ -9,7 +9,7 @@ from rq import Queue
 
 from events import keys
 from tests.api.helpers import bearer, by_seat, new_game, new_players
-from tests.workers.test_phases import bid, reveals, sealed_table, wait_for
+from tests.workers.helpers import bid, reveals, sealed_table, wait_for
 from workers import scheduler
 
 BACKLOG = 1500  # expiry jobs queued before the phase: many seconds of a worker's time

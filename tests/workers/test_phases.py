@@ -7,61 +7,9 @@ import pytest
 import redis
 from rq.registry import StartedJobRegistry
 
-from tests.api.helpers import bearer, by_seat, new_game, new_players
+from tests.api.helpers import bearer
 from tests.conftest import kill_group
-
-REVEALED = "sorcerous-futures.SealedBidsRevealed"
-
-
-def wait_for(predicate, timeout=30.0, every=0.01):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(every)
-    raise AssertionError("timed out waiting")
-
-
-def reveals(client, gid, headers=None):
-    events = client.get(f"/v1/games/{gid}/events", headers=headers or {}).get_json()["events"]
-    return [e for e in events if e["type"] == REVEALED]
-
-
-def to_sealed_phase(client, gid, seats):
-    """Act for whoever owes until a closed auction's sealed bids are owed by all four."""
-    while True:
-        game = client.get(f"/v1/games/{gid}").get_json()
-        kinds = {o["kind"] for o in game["owed"]}
-        if kinds == {"sealed_bid"} and len(game["owed"]) == 4:
-            return game
-        owed = game["owed"][0]
-        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[owed["seat"]]))
-        actions = {a["type"]: a for a in legal.get_json()["actions"]}
-        if "random_crowns" in actions:
-            action = {"type": "random_crowns"}
-        elif "start_auction" in actions:
-            action = next(c for c in actions["start_auction"]["choices"] if c["format"] == "closed")
-        else:
-            action = {"type": "pass"} if "pass" in actions else actions[next(iter(actions))]
-        res = client.post(
-            f"/v1/games/{gid}/actions", json=action, headers=bearer(seats[owed["seat"]])
-        )
-        assert res.status_code in (201, 202), res.get_json()
-
-
-def sealed_table(client, **body):
-    players = new_players(client, 4)
-    gid = new_game(client, players, ruleset="sorcerous-futures", **body)
-    seats = by_seat(client, gid, players)
-    return gid, seats, to_sealed_phase(client, gid, seats)
-
-
-def bid(client, gid, seats, seat, amount):
-    return client.post(
-        f"/v1/games/{gid}/actions",
-        json={"type": "sealed_bid", "amount": amount},
-        headers=bearer(seats[seat]),
-    )
+from tests.workers.helpers import bid, reveals, sealed_table, wait_for
 
 
 def test_the_fourth_sealed_bid_is_resolved_by_a_worker_and_revealed_once(

@@ -182,6 +182,7 @@ export async function drawTable(root, gameId, app) {
   chat.load();
   const stream = follow(`/v1${path}/events/stream`, st.game.version, (kind, data) => {
     if (kind === "chat") return chat.show(data);
+    if (kind === "owes") return refresh(); // where the game stands for this seat (no event)
     log.push(data);
     refresh();
   }, (state) => {
