@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 
-from service import game_commands, league_commands, league_rounds, outages, waiting
+from service import game_commands, league_commands, league_rounds, outages, tables, waiting
 from service.bootstrap import Bootstrap
 from service.ports import Status
 
@@ -31,6 +31,8 @@ def expire(game_id: str, key: str) -> str:
     (service.game_commands.expire). The job beats first, so an outage it ends is on
     record even if it runs before its worker's sweeper has beaten (a job queued before
     the outage)."""
+    if key == tables.LAPSE_KEY:  # a waiting game's reservations run out (service.tables)
+        return _done("expire", game_id, key, tables.lapse(boot(), game_id))
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
     return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
