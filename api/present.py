@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from games.base import ActionSpec, Game
-from service import game_queries
+from service import game_queries, tables
 from service.game_log import owed
 from service.game_queries import Record
 from service.loop import Outcome
@@ -49,6 +49,14 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "cards": glossary(rec, lang, view),
         "owed": owed(rec),
         "result": rec.result,
+        "creator": rec.creator,
+        "unlisted": rec.unlisted,
+        "invited": tables.invited(rec),
+        "reserved_until": rec.reserved_until,
+        "open_when_lapsed": rec.open_when_lapsed,
+        "rematch_of": rec.rematch_of,
+        "claim_after_s": tables.claim_after(rec),
+        "secret": None,  # an unlisted game's, for its creator only (api.games)
     }
 
 
@@ -67,7 +75,7 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
 def legal(rec: Record, specs: list[ActionSpec], seat: int | None, lang: str) -> dict[str, Any]:
     """Return what a seat may do now, at the game's version, the decisions it owes, and the
     name and text of every card the actions name."""
-    actions = [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs]
+    actions = game_queries.shown_actions(specs)
     return {
         "version": rec.version,
         "owed": [o for o in owed(rec) if o["seat"] == seat],
@@ -121,12 +129,19 @@ def glossary(rec: Record, lang: str, *shown: Any) -> dict[str, dict[str, str]]:
     return dict(sorted(found.items()))
 
 
-def acted(done: Outcome, player_id: str) -> dict[str, Any]:
+def acted(
+    done: Outcome, player_id: str, actions: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """Return the answer to an action: the new version, the events as the caller may see
-    them, who owes what, and whether a simultaneous phase is still pending."""
+    them, who owes what, whether a simultaneous phase is still pending, and (`actions`,
+    for POST .../actions) what the caller may do next, so that it moves in one call."""
     seat = done.record.seat_of(player_id)
     events_ = game_queries.redacted(done.record, done.envelopes, seat)
-    return {"version": done.version, "events": events_, "owed": done.owed, "pending": done.pending}
+    answer = {"version": done.version, "events": events_, "owed": done.owed}
+    answer["pending"] = done.pending
+    if actions is not None:
+        answer["actions"] = actions
+    return answer
 
 
 def past(now: Record, then: Record, seat: int | None, lang: str) -> dict[str, Any]:

@@ -15,30 +15,21 @@ import logging
 import socket
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from greenlet import GreenletExit
 
-from events import keys
+from service.game_stream import Frame
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
+    from service.stream_slots import Slot
 
 logger = logging.getLogger(__name__)
-# Frame = what to send for one entry (None: nothing), and whether the stream ends after it
-Render = Callable[[str, dict[bytes, bytes]], tuple[str | None, bool]]
-
-# KEYS[1]: the caller's open streams (member: stream id, score: expiry in ms).
-# ARGV: now ms, expiry ms, cap, stream id, key ttl ms. Returns 1 if the stream may open.
-OPEN_SLOT = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
-"""
+# What to send for one entry (frames), and whether the stream ends after it
+Render = Callable[[str, dict[bytes, bytes]], tuple[list[Frame], bool]]
+Side = Callable[[str, dict[bytes, bytes]], Frame | None]
 
 
 class StreamClosed(GreenletExit):
@@ -49,28 +40,10 @@ _open: set[Any] = set()  # the greenlets serving streams in this process
 _closing = False
 
 
-class Slot:
-    """One open stream counted against its caller's cap; refreshed every heartbeat so a
-    crashed process's streams stop counting after two heartbeats."""
-
-    def __init__(self, boot: Bootstrap, caller: str, beat: float):
-        self.boot, self.key, self.id = boot, keys.open_streams(caller), uuid.uuid4().hex
-        self.ttl_ms = int((2 * beat + 5) * 1000)
-
-    def open(self, cap: int) -> bool:
-        now = int(time.time() * 1000)
-        script = self.boot.redis.register_script(OPEN_SLOT)
-        args = [now, now + self.ttl_ms, cap, self.id, self.ttl_ms]
-        return bool(script(keys=[self.key], args=args))
-
-    def refresh(self) -> None:
-        pipe = self.boot.redis.pipeline(transaction=False)
-        pipe.zadd(self.key, {self.id: int(time.time() * 1000) + self.ttl_ms}, xx=True)
-        pipe.pexpire(self.key, self.ttl_ms)
-        pipe.execute()
-
-    def close(self) -> None:
-        self.boot.redis.zrem(self.key, self.id)
+def text(frame: Frame) -> str:
+    """Return one SSE frame on the wire (`id:` only for frames that move Last-Event-ID)."""
+    head = f"id: {frame.id}\n" if frame.id is not None else ""
+    return f"{head}event: {frame.event}\ndata: {frame.data}\n\n"
 
 
 def follow(
@@ -82,14 +55,16 @@ def follow(
     beat: float,
     most: float,
     slot: Slot,
+    first: Frame | None = None,
     client: socket.socket | None = None,
-    also: tuple[str, str, Render] | None = None,
+    also: tuple[str, str, Side] | None = None,
 ) -> Iterator[str]:
-    """Yield SSE frames for the entries of Redis stream `stream` after id `after`, a
-    comment line every `beat` seconds without news, until `render` says the stream ends,
-    `most` seconds pass, the client goes away or the server shuts down. The stream is
-    read through the process's shared reader (service.fanout). `also` (a stream, where
-    to start, its render) is followed alongside, e.g. a game's chat beside its log."""
+    """Yield SSE frames: `first`, then those `render` makes of the entries of Redis
+    stream `stream` after id `after`, a comment line every `beat` seconds without news,
+    until `render` says the stream ends, `most` seconds pass, the slot's token is revoked,
+    the client goes away or the server shuts down. The stream is read through the
+    process's shared reader (service.fanout). `also` (a stream, where to start, its
+    render) is followed alongside, e.g. a game's chat beside its log."""
     me = _greenlet()
     if me is not None:
         _open.add(me)
@@ -97,7 +72,7 @@ def follow(
     sub = side = None
     side_entries: list[Any] = []
     try:
-        yield "retry: 1000\n\n"
+        yield "retry: 1000\n\n" + (text(first) if first is not None else "")
         sub, entries = boot.hub.subscribe(stream, after)
         if also is not None:
             side, side_entries = boot.hub.subscribe(also[0], also[1], news=sub.news)
@@ -105,15 +80,14 @@ def follow(
             if entries or side_entries:
                 frames, last = [], False
                 for entry_id, fields in entries:
-                    frame, last = render(entry_id.decode(), fields)
-                    if frame is not None:
-                        frames.append(frame)
+                    made, last = render(entry_id.decode(), fields)
+                    frames += [text(f) for f in made]
                     if last:
                         break
                 for entry_id, fields in side_entries if also is not None else ():
-                    frame, _ = also[2](entry_id.decode(), fields)
+                    frame = also[2](entry_id.decode(), fields)
                     if frame is not None:
-                        frames.append(frame)
+                        frames.append(text(frame))
                 if frames:
                     yield "".join(frames)  # one write for what one append brought
                 if last:
@@ -128,8 +102,9 @@ def follow(
                 return
             if entries is None or side_entries is None:  # Redis failed: the client
                 return  # reconnects with Last-Event-ID
-            if time.monotonic() - refreshed >= beat:  # however busy, it keeps its slot
-                slot.refresh()
+            if time.monotonic() - refreshed >= 0.9 * beat:  # however busy, it keeps its slot
+                if not slot.refresh():
+                    return  # its token was revoked: no more frames for it
                 refreshed = time.monotonic()
             if not entries and not side_entries and time.monotonic() < ends:
                 if client is not None and gone(client):

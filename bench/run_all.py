@@ -41,6 +41,7 @@ from bench import (  # noqa: E402
     perf_memory,
     perf_rules,
     perf_scale,
+    proof,
     round_trips,
     streams,
 )
@@ -175,6 +176,9 @@ def run(quick: bool) -> list[str]:
         rows, spent = timed(abuse.rows, base, port, server.url, options)
         doc += section("Cheap abuse", ABUSE_INTRO, abuse.HEAD + rows, spent)
         print("\n".join(doc[-8:]), flush=True)
+        rows, spent = timed(proof.rows, server.url, 20_000 if quick else 100_000)
+        doc += section("Proof without trust", PROOF_INTRO, rows, spent)
+        print("\n".join(doc[-14:]), flush=True)
     finally:
         stop(procs)
         server.stop()
@@ -358,6 +362,14 @@ ABUSE_INTRO = (
     "connection opened again at once) are kept going. Rate limits are lifted. Target: "
     "/healthz p99 under 100 ms under both. `python bench/abuse.py --compare` also runs both "
     "with the defences off (the figures before #27.6)."
+)
+PROOF_INTRO = (
+    "`bench/proof.py` (issue #32): the public log of games grown to 100,000 leaves on the "
+    "run's Valkey (appendfsync always: each leaf is one script call and one fsync), then a "
+    "signed tree head, a game's receipt and a consistency proof at that size, and an "
+    "export's Ed25519 signature. A game appends three leaves (created, started, ended) "
+    "after the writes that call for them, so an action costs nothing, and a game's three "
+    "writes one script call each; the per-action row spreads them over a game's events."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

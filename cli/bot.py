@@ -1,14 +1,16 @@
 """The reference client: plays any game to its end through the public API alone.
 
-It follows the game's event stream, where every frame says what its seat owes right
-after it (`owes`). When that is something, it asks `GET .../legal` what it may do, lets a
-strategy pick an action and posts it with an Idempotency-Key and If-Match; the answer
-says who owes what next, so a seat with several decisions in a row goes on without
-waiting. Nothing is polled: a move costs one `legal` and one action (plus the game's
-JSON for a strategy that reads it). A strategy is any function `(game, actions, rng) ->
-action`, where `game` is the JSON of `GET /v1/games/{id}` and `actions` the `actions`
-list of `GET .../legal`; pass your own with `marketfold bot --strategy
-package.module:function`. A strategy with `needs_game = False` gets the game as read
+It follows the game's event stream, whose `owes` frames say what its seat owes and what
+it may do (its legal actions), first on every connect and then whenever that changes.
+When it owes something, a strategy picks one of those actions and the bot posts it with
+an Idempotency-Key and If-Match (the frame's version); the answer carries the seat's
+next legal actions, so a seat with several decisions in a row goes on without waiting.
+A signal is acted on once: only one newer than the last version the bot acted on or was
+answered with counts. Nothing is polled: a move costs one call, the action (plus the
+game's JSON for a strategy that reads it). A strategy is any function `(game, actions,
+rng) -> action`, where `game` is the JSON of `GET /v1/games/{id}` and `actions` the
+legal actions (as `GET .../legal` lists them); pass your own with `marketfold bot
+--strategy package.module:function`. A strategy with `needs_game = False` gets the game as read
 when the bot started (the random one does), which saves a call per move.
 """
 
@@ -70,7 +72,9 @@ class Bot:
         self.calls = 0
         self._news = threading.Condition()
         self._seen = 0  # the newest event seq seen on the stream
-        self._owes: list[dict[str, Any]] = []  # what the seat owes after `_seen`
+        self._said = 0  # the version of the newest `owes` signal
+        self._owes: list[dict[str, Any]] = []  # what the seat owes at `_said`
+        self._actions: list[dict[str, Any]] | None = None  # and what it may do then
         self._done = 0  # the version the bot last acted on (or found nothing to do at)
         self._over = False
         self._watcher: threading.Thread | None = None
@@ -81,8 +85,7 @@ class Bot:
         """Play until the game ends; return the final game JSON."""
         game = self._get(self.base)
         with self._news:
-            self._seen = game["version"]
-            self._owes = [o for o in game["owed"] if o["seat"] == game["you"]]
+            self._seen = game["version"]  # the stream's first frame says what the seat owes
         self._watcher = threading.Thread(target=self._watch, daemon=True)
         self._watcher.start()
         try:
@@ -92,9 +95,10 @@ class Bot:
                 if not self._wait_for_turn():
                     game = self._get(self.base)  # a long silence: look once, then wait again
                     with self._news:
-                        if game["version"] > self._seen:
-                            self._seen = game["version"]
+                        if game["version"] > max(self._said, self._done):
+                            self._said = game["version"]
                             self._owes = [o for o in game["owed"] if o["seat"] == game["you"]]
+                            self._actions = None  # ask `legal`
                     continue
                 game = self._move(game)
                 if self.moves >= max_moves:
@@ -109,25 +113,29 @@ class Bot:
         passes without it (False)."""
         with self._news:
             return self._news.wait_for(
-                lambda: self._over or (self._owes and self._seen > self._done), self.wait_s
+                lambda: self._over or (self._owes and self._said > self._done), self.wait_s
             )
 
     def _move(self, game: dict[str, Any]) -> dict[str, Any]:
-        """Make every decision the seat owes now, one after another."""
-        while not self._over:
+        """Make every decision the seat owes now, one after another: from the signal's
+        actions, then from each answer's."""
+        with self._news:
+            version, actions = self._said, self._actions
+        if actions is None:  # a signal without actions (the long-silence look): ask
             legal = self._get(f"{self.base}/legal")
-            if not legal["actions"]:
-                self._done = max(self._done, legal["version"])
+            version, actions = legal["version"], legal["actions"]
+        while not self._over:
+            if not actions:
+                self._done = max(self._done, version)
                 return game
             if getattr(self.strategy, "needs_game", True):
                 game = self._get(self.base)
-            answer = self._act(self.strategy(game, legal["actions"], self.rng), legal["version"])
+            answer = self._act(self.strategy(game, actions, self.rng), version)
             if answer is None:  # refused: the game moved on; the stream says what next
-                self._done = max(self._done, legal["version"])
+                self._done = max(self._done, version)
                 return game
             self._done = max(self._done, answer["version"])
-            if not any(o["seat"] == game["you"] for o in answer["owed"]):
-                return game
+            version, actions = answer["version"], answer["actions"]
         return game
 
     def _act(self, action: dict[str, Any], version: int) -> dict[str, Any] | None:
@@ -156,7 +164,7 @@ class Bot:
 
     def _watch(self) -> None:
         """Follow the event stream on one connection, resuming with Last-Event-ID if it
-        drops; each event frame updates what the seat owes."""
+        drops; each `owes` frame (the first of every connect too) says what the seat owes."""
         while not self._over:
             try:
                 self.calls += 1
@@ -184,11 +192,15 @@ class Bot:
         with self._news:
             self._news.notify_all()
 
-    def _frame(self, kind: str | None, event: dict[str, Any]) -> None:
+    def _frame(self, kind: str | None, data: dict[str, Any]) -> None:
         with self._news:
-            self._seen = max(self._seen, event["seq"])
-            if "owes" in event:
-                self._owes = event["owes"]
+            if kind == "owes":
+                if data["version"] > max(self._said, self._done):  # else: no news
+                    self._said, self._owes = data["version"], data["owes"]
+                    self._actions = data["actions"]
+                self._over |= data["status"] in ("finished", "cancelled")
+            else:
+                self._seen = max(self._seen, data["seq"])
             if kind == "game.Ended":
                 self._over = True
             self._news.notify_all()

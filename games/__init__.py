@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.archive.black_market_v2 import GAME as BLACK_MARKET_V2
 from games.archive.gobcon_v1 import GAME as GOBCON_V1
 from games.archive.gobcon_v2 import GAME as GOBCON_V2
 from games.archive.goblin_market_v2 import GAME as GOBLIN_MARKET_V2
@@ -25,6 +26,7 @@ REGISTRY: dict[str, Game] = {
 # writes games/archive/<package>_v<version>/), register the copy here and raise
 # `rules_version` in the live one.
 ARCHIVE: dict[tuple[str, int], Game] = {
+    (BLACK_MARKET_V2.id, BLACK_MARKET_V2.rules_version): BLACK_MARKET_V2,
     (GOBCON_V1.id, GOBCON_V1.rules_version): GOBCON_V1,
     (GOBCON_V2.id, GOBCON_V2.rules_version): GOBCON_V2,
     (GOBLIN_MARKET_V2.id, GOBLIN_MARKET_V2.rules_version): GOBLIN_MARKET_V2,

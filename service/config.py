@@ -70,6 +70,10 @@ DEFAULTS: dict[str, Any] = {
     # decisions due within this long (s) after an outage, or the game's decision timeout
     # if shorter, get a fresh deadline too; the fresh deadline is that long after the end
     "OUTAGE_GRACE_S": 300,
+    # how long an invitation holds its seat, and a rematch offer the former players' seats,
+    # unless the creator says (s)
+    "INVITATION_EXPIRES_S": 24 * 3600,
+    "REMATCH_RESERVE_S": 600,
     # the service's Ed25519 signing keys (service/keyring.py), shared by every process
     "SIGNING_KEY_DIR": ".marketfold/keys",
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"

@@ -42,7 +42,7 @@ def archive(package: str, version: int, rev: str = "HEAD") -> Path:
     for path in sources:
         text = _git("show", f"{rev}:{path}")
         text = re.sub(rf"\bgames\.{package}\b", f"games.archive.{name}", text)
-        text = text.replace('/ "data" /', f'/ "data" / "{name}" /')
+        text = text.replace('/ "data"', f'/ "data" / "{name}"')  # the data files' copies
         named |= set(re.findall(r'"([a-z0-9_]+\.json)"', text))
         (dest / Path(path).name).write_text(text, "utf-8")
     for file in sorted(named):

@@ -104,7 +104,14 @@ def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api, re
         assert resp.mimetype == "text/event-stream" and resp.headers["Cache-Control"] == "no-cache"
         frames = sse_frames(resp.get_data(as_text=True))
         assert frames[0] == {"retry": "1000"}
-        sent = [f for f in frames if "data" in f]
+        stands = json.loads(frames[1]["data"])  # every connect: where the game stands
+        assert frames[1]["event"] == "owes" and "id" not in frames[1]
+        assert (stands["status"], stands["version"], stands["owes"]) == (
+            "finished",
+            len(events),
+            [],
+        )
+        sent = [f for f in frames if "data" in f and "id" in f]
         assert [(f["id"], f["event"]) for f in sent] == [(str(e["seq"]), e["type"]) for e in events]
         shown = [json.loads(f["data"]) for f in sent]
         # the last frame of each append says what the seat owes next; spectators get none

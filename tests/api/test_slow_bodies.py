@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
@@ -126,3 +127,17 @@ def test_a_caller_sends_only_a_few_bodies_at_once_and_others_are_served(redis_ur
             timeout=5,
         )
         assert res.status_code == 201, res.text
+
+
+def test_bodies_count_only_while_they_arrive_not_while_they_are_served(redis_url):
+    with served(redis_url, **LIMITS) as (base, _):
+        ana = player(base, "ana")
+        auth = {"Authorization": f"Bearer {ana['token']}"}
+        body = {"ruleset": "goblin-market", "players": 3}
+
+        def create(_):
+            return requests.post(f"{base}/v1/games", json=body, headers=auth, timeout=30)
+
+        with ThreadPoolExecutor(12) as pool:  # four times the per-token cap, all at once
+            answers = list(pool.map(create, range(24)))
+        assert [a.status_code for a in answers] == [201] * 24, [a.text for a in answers if a.status_code != 201][:2]

@@ -38,6 +38,10 @@ class Reader:
                         frame["id"] = int(line[4:])
                     elif line.startswith("data: "):
                         frame["data"] = json.loads(line[6:])
+                    elif line.startswith("event: "):
+                        frame["event"] = line[7:]
+                    elif line == "" and frame.get("event") in ("owes", "chat"):
+                        frame = {}  # no event of the log: where the game stands, chat
                     elif line == "" and "data" in frame:
                         owes = frame["data"].pop("owes", None)  # beside the envelope
                         assert owes is None or "Authorization" in self.headers

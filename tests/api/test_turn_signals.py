@@ -103,8 +103,12 @@ def test_each_frame_says_what_the_seat_owes_and_chat_arrives_on_the_stream(app, 
     headers = {**bearer(seats[first]), "Last-Event-ID": "0"}
     frames = _frames(client.get(f"/v1/games/{gid}/events/stream", headers=headers))
     thread.join()
-    events = [f for f in frames if f["event"] != "chat"]
+    events = [f for f in frames if f["event"] not in ("chat", "owes")]
     assert events[0]["owes"] == [] and events[-1]["seq"] > game["version"]
+    signals = [f for f in frames if f["event"] == "owes"]  # the first frame says where it stands
+    assert frames[0] == signals[0] and signals[0]["version"] == game["version"]
+    assert signals[0]["owes"] == [o for o in game["owed"] if o["seat"] == first]
+    assert signals[0]["actions"] and signals[-1]["version"] > game["version"]
     started = next(f for f in events if f["seq"] == game["version"])
     assert started["owes"] == [o for o in game["owed"] if o["seat"] == first]
     now = client.get(f"/v1/games/{gid}").get_json()
@@ -112,4 +116,5 @@ def test_each_frame_says_what_the_seat_owes_and_chat_arrives_on_the_stream(app, 
     assert [f["text"] for f in frames if f["event"] == "chat"] == ["my turn?"]
     app.config["SSE_MAX_S"] = 0.5  # the whole history is there at once
     watcher = _frames(client.get(f"/v1/games/{gid}/events/stream", headers={"Last-Event-ID": "0"}))
-    assert watcher and all("owes" not in f for f in watcher)
+    assert watcher[0]["event"] == "owes" and watcher[0]["owes"] == [] == watcher[0]["actions"]
+    assert watcher[1:] and all("owes" not in f for f in watcher[1:])

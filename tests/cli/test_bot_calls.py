@@ -1,9 +1,11 @@
-"""The reference bot acts from the turn signal its event stream carries: a whole GobCon
-game costs each bot about two calls per move, far under the default per-token limit."""
+"""The reference bot acts from the turn signal its event stream carries (and from each
+answer's legal actions): a whole GobCon game costs each bot about one call per move, far
+under the default per-token limit; a bot whose seat moved up before the start plays on."""
 
 from __future__ import annotations
 
 import threading
+import time
 
 import requests
 
@@ -36,8 +38,42 @@ def test_bots_play_a_whole_gobcon_game_from_the_stream_alone(redis_url, worker_p
     assert game["status"] == "finished"
     for bot in bots:
         assert bot.moves > 0 and bot.refused == 0
-        # one legal + one action per move, the first read and the stream, a few slack
-        assert bot.calls <= 2 * bot.moves + 8, (bot.moves, bot.calls)
+        # one action per move (its legal actions came with the signal or the last
+        # answer), the first read and the stream, a few slack
+        assert bot.calls <= bot.moves + 8, (bot.moves, bot.calls)
         # the whole game, even if played within one minute, fits in one minute's budget
         # (a GobCon game's length varies with its shuffle: 200-700 calls a bot)
         assert bot.calls < DEFAULT_LIMIT
+
+
+def test_a_bot_whose_seat_moved_up_before_the_start_plays_to_the_end(redis_url, worker_process):
+    """Issue 27.1: `marketfold bot` stalled for good once a seat in front of it was freed."""
+    worker_process()
+    with api_server(redis_url) as (base, _):
+        http = requests.Session()
+        people = [http.post(f"{base}/v1/players", json={"name": f"m{i}"}).json() for i in range(4)]
+        gone, rest = people[0], people[1:]
+
+        def auth(p):
+            return {"Authorization": f"Bearer {p['token']}"}
+
+        gid = http.post(
+            f"{base}/v1/games", json={"ruleset": "gobcon", "players": 3}, headers=auth(gone)
+        ).json()["id"]
+        for p in [gone, rest[0]]:  # seats 0 and 1 of 3
+            http.post(f"{base}/v1/games/{gid}/join", headers=auth(p)).raise_for_status()
+        bots = [Bot(base, gid, p["token"], seed=i, wait_s=2.0) for i, p in enumerate(rest)]
+        early = threading.Thread(target=bots[0].play, daemon=True)
+        early.start()  # it starts seated at 1 and follows its stream
+        time.sleep(1.0)
+        http.post(f"{base}/v1/games/{gid}/leave", headers=auth(gone)).raise_for_status()
+        for p in rest[1:]:  # its seat moved up to 0; the others join behind it: the start
+            http.post(f"{base}/v1/games/{gid}/join", headers=auth(p)).raise_for_status()
+        late = [threading.Thread(target=b.play, daemon=True) for b in bots[1:]]
+        for t in late:
+            t.start()
+        for t in [early, *late]:
+            t.join(150)  # (stalled for good before: under pytest-timeout)
+        game = http.get(f"{base}/v1/games/{gid}").json()
+    assert game["status"] == "finished", game["owed"]
+    assert all(bot.moves > 0 for bot in bots)

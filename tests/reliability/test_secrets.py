@@ -129,6 +129,8 @@ class Playout:
             text += chunk.decode() if isinstance(chunk, bytes) else chunk
             *done, text = text.split("\n\n")
             for frame in done:
+                if "\nevent: owes\n" in f"\n{frame}\n":  # where the game stands: checked apart
+                    continue
                 data = [ln[6:] for ln in frame.split("\n") if ln.startswith("data: ")]
                 # `owes` rides beside the envelope (the seat's own, public, turn signal)
                 frames += [{k: v for k, v in json.loads(d).items() if k != "owes"} for d in data]

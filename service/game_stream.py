@@ -1,0 +1,232 @@
+"""What a game's event stream and a player's feed send one caller (api.sse serves them,
+api.streams runs the loop): each Redis stream entry turned into frames for that caller.
+
+A game stream starts with one `owes` frame saying where the game stands for the caller
+(version, status, its seat, what it owes with deadlines, who owes what, and, when it owes
+something, its legal actions), then sends the events after the resume point, each
+redacted for the seat the caller holds *at that event*: before the start a seat in front
+of the caller may leave (`game.PlayerLeft`) and the later seats move up, so the viewer
+is followed event by event from the joins and leaves after the version the stream opened
+at (the record loaded then gives the seat up to it). The stream ends after `game.Ended`
+and after the caller's own `game.PlayerLeft`.
+
+Live, after each append that changes what the caller's seat owes, or leaves it owing a
+sequential decision at a new version, another `owes` frame follows the append's events
+(a simultaneous decision still open is not signalled again when other seats submit:
+the version the caller read still stands for it). Event frames keep the `owes` field of
+v1 on the last event of each append.
+
+A feed starts with one `turns` frame: the caller's open turns in every game (as `GET
+/v1/players/me/turns`), then its notes.
+
+Frames are (id or None, event name, data as JSON text); the API writes them. What many
+streams of one game compute alike (an entry decoded, a frame for one kind of viewer, an
+`owes` frame for one seat at one version) is computed once per process (`SHARED`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import orjson
+
+from events import codec, keys
+from events.record import ACTIVE, CANCELLED, FINISHED, Record
+from events.redact import redact
+from service import chat, inbox
+from service.game_log import load, owed
+from service.game_queries import shown_actions
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+
+class Frame(NamedTuple):
+    id: str | None  # None: the frame does not move Last-Event-ID
+    event: str
+    data: str  # JSON on one line
+
+
+class Shared:
+    """A small per-process LRU of what many streams compute alike."""
+
+    def __init__(self, size: int = 8192):
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+        self.size, self.lock = size, threading.Lock()
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = make()
+        with self.lock:
+            self.items[key] = value
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+SHARED = Shared()
+OWES = "owes"  # the one event name that says what the caller owes (docs/clients.md)
+_STATUS = {"game.Started": ACTIVE, "game.Ended": FINISHED, "game.Cancelled": CANCELLED}
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def owes_data(rec: Record, seat: int | None, owed_now: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return what an `owes` frame says of `rec` to `seat`: the version, the status, the
+    seat, what it owes (with deadlines), who owes what, and its legal actions when it owes
+    something (schemas and choices; no card glossary)."""
+    mine = [o for o in owed_now if o["seat"] == seat] if seat is not None else []
+    actions = []
+    if mine and rec.status == ACTIVE:
+        actions = shown_actions(rec.game.legal(rec.state, seat))
+    return {
+        "type": OWES,
+        "version": rec.version,
+        "status": rec.status,
+        "seat": seat,
+        "owes": mine,
+        "owed": owed_now,
+        "actions": actions,
+    }
+
+
+class GameStream:
+    """One caller's stream of one game (`player_id` None: a spectator)."""
+
+    def __init__(self, boot: Bootstrap, game_id: str, player_id: str | None, after: int):
+        self.boot, self.player_id = boot, player_id
+        rec = load(boot, game_id)
+        self.rec, self.game_id, self.after = rec, rec.game_id, after
+        self.opened = rec.version  # joins and leaves up to here are in `rec`'s seats
+        self.seat = rec.seat_of(player_id) if player_id else None
+        self.status = rec.status
+        self.said: tuple[int, list[dict[str, Any]]] | None = None  # the last owes frame
+        self.events_key, self.chat_key = keys.game_events(game_id), keys.game_chat(game_id)
+
+    @property
+    def finished(self) -> bool:
+        """True when nothing will follow the resume point: the game is over and seen."""
+        return self.rec.status == FINISHED and self.after >= self.rec.version
+
+    def chat_after(self) -> str:
+        return chat.last_id(self.boot, self.game_id)
+
+    def first(self) -> Frame:
+        """The frame every connect starts with: where the game stands for the caller."""
+        data = owes_data(self.rec, self.seat, owed(self.rec))
+        self.said = (self.rec.version, data["owes"])
+        return Frame(None, OWES, _json(data))
+
+    def entry(self, entry_id: str, fields: dict[bytes, bytes]) -> tuple[list[Frame], bool]:
+        """Return the frames of one log entry for the caller and whether the stream ends
+        after them."""
+        envelope = SHARED.get((self.game_id, entry_id), lambda: codec.loads(fields[b"e"]))
+        kind, seq = envelope["type"], envelope["seq"]
+        ends = kind == "game.Ended"
+        if seq > self.opened:  # later than the record the stream opened with
+            ends |= self._follow_seat(kind, envelope["data"])
+            self.status = _STATUS.get(kind, self.status)
+        elif kind == "game.Ended":
+            self.status = FINISHED
+        viewer, status = self.seat, self.status
+        owed_then = None
+        if b"o" in fields:  # beside the last event of an append, not in the hashed envelope
+            owed_then = SHARED.get(
+                (self.game_id, entry_id, "o"), lambda: orjson.loads(fields[b"o"])
+            )
+
+        def frame() -> Frame:
+            shown_rec = self.rec if self.rec.status == status else _with_status(self.rec, status)
+            shown = redact(envelope, shown_rec, viewer)  # a private event's type is hidden too
+            if viewer is not None and owed_then is not None:
+                shown = {**shown, "owes": [o for o in owed_then if o["seat"] == viewer]}
+            return Frame(str(seq), shown["type"], _json(shown))
+
+        frames = [SHARED.get((self.game_id, entry_id, viewer, status), frame)]
+        if owed_then is not None and seq > self.opened and viewer is not None and not ends:
+            frames += self._owes(seq, owed_then)
+        return frames, ends
+
+    def _follow_seat(self, kind: str, data: dict[str, Any]) -> bool:
+        """Move the caller's seat with a join or a leave; True when the caller left."""
+        if self.player_id is None:
+            return False
+        if kind == "game.PlayerJoined" and data["player"] == self.player_id:
+            self.seat = data["seat"]  # the caller took a seat while watching
+        elif kind == "game.PlayerLeft":
+            if data["player"] == self.player_id:
+                self.seat = None
+                return True  # its stream ends: a reconnect watches as anyone else
+            if self.seat is not None and data["seat"] < self.seat:
+                self.seat -= 1  # a seat in front of the caller was freed: seats move up
+        return False
+
+    def _owes(self, seq: int, owed_then: list[dict[str, Any]]) -> list[Frame]:
+        """An `owes` frame after the append ending at `seq`, when it tells the caller
+        something new: what its seat owes changed, or it owes a sequential decision at a
+        newer version than the last frame said."""
+        seat = self.seat
+        mine = [o for o in owed_then if o["seat"] == seat]
+        if self.said is not None:
+            version, before = self.said
+            if seq <= version:
+                return []  # already said at a newer version (the first frame)
+            if mine == before and all(o["simultaneous"] for o in mine):
+                return []  # nothing new for this seat
+        frame = SHARED.get((self.game_id, seq, seat, OWES), lambda: self._owes_frame(seq, seat))
+        if frame is None:
+            return []  # the log moved on already: a later append's frame says it
+        self.said = (seq, mine)
+        return [frame]
+
+    def _owes_frame(self, seq: int, seat: int) -> Frame | None:
+        rec = SHARED.get((self.game_id, seq, "record"), lambda: self._record(seq))
+        if rec is None:
+            return None
+        return Frame(None, OWES, _json(owes_data(rec, seat, owed(rec))))
+
+    def _record(self, seq: int) -> Record | None:
+        rec = load(self.boot, self.game_id)
+        return rec if rec.version == seq else None
+
+    def chat(self, entry_id: str, fields: dict[bytes, bytes]) -> Frame | None:
+        """A table chat message, when the caller may read it (no id: Last-Event-ID keeps
+        naming the game's events)."""
+        message = chat.decode(entry_id, fields)
+        if not chat.visible(message, self.seat is not None, self.status):
+            return None
+        return Frame(None, "chat", _json(message))
+
+
+def _with_status(rec: Record, status: str) -> Record:
+    """`rec` as redaction sees it once the game's status moved on (everything opens at
+    the end)."""
+    return replace(rec, status=status)
+
+
+class Feed:
+    """One player's feed of notes."""
+
+    def __init__(self, boot: Bootstrap, player_id: str, after: str | None):
+        self.boot, self.player_id = boot, player_id
+        self.after = after if after is not None else inbox.last_id(boot, player_id)
+        self.key = keys.player_feed(player_id)
+
+    def first(self) -> Frame:
+        """The frame every feed starts with: the caller's open turns in every game."""
+        turns = inbox.turns(self.boot, self.player_id)
+        data = {"type": "turns", "player": self.player_id, "turns": turns}
+        return Frame(None, "turns", _json(data))
+
+    def entry(self, entry_id: str, fields: dict[bytes, bytes]) -> tuple[list[Frame], bool]:
+        note = fields[b"n"].decode()
+        return [Frame(entry_id, orjson.loads(note)["type"], note)], False
