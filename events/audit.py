@@ -285,10 +285,14 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
     for group in _groups(events):
         first, cmd = group[0], group[0].get("command", {})
         if cmd.get("type") == "create":
-            if len(group) > 1 or (first["actor"], first["visible_to"]) != ("system", "all"):
-                replay.fail(group[-1]["seq"], "game.Created must stand alone, public, by system")
+            if not _creation(group):
+                replay.fail(
+                    group[-1]["seq"],
+                    "game.Created must stand alone (or with its game.Terms), public, by system",
+                )
                 return result.fail(None, "not checked: the replay stopped")
-            rec = fold(rec, first)
+            for env in group:
+                rec = fold(rec, env)
             continue
         clock.command(rec, first)
         if (start := first.get("draws", [draws])[0]) != draws:
@@ -322,6 +326,14 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
     if replay.ok:
         replay.detail = f"{len(_groups(events))} commands decided again, every event equal"
     _check_result(rec, next(e for e in reversed(events) if "private" not in e), result)
+
+
+def _creation(group: list[dict[str, Any]]) -> bool:
+    """Return True for a creation as the service writes it: game.Created, maybe followed by
+    the table's game.Terms, each public and by system."""
+    types = [env["type"] for env in group]
+    public = all((env["actor"], env["visible_to"]) == ("system", "all") for env in group)
+    return public and types in (["game.Created"], ["game.Created", "game.Terms"])
 
 
 def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):

@@ -92,6 +92,10 @@ COMMAND = {
                 "resign",
                 "abort",
                 "extend",
+                "abort_early",
+                "claim",
+                "decline",
+                "release",
             ]
         },
         "player": {"type": "string"},
@@ -102,6 +106,7 @@ COMMAND = {
             "properties": {"type": {"type": "string"}},
         },
         "key": {"type": "string"},
+        "at": {"type": "string"},
     },
     "allOf": [
         _when("type", "join", {"required": ["player"]}),
@@ -110,6 +115,9 @@ COMMAND = {
         _when("type", "act", {"required": ["player", "action"]}),
         _when("type", "expire", {"required": ["key"]}),
         _when("type", "resolve", {"required": ["key"]}),
+        _when("type", "abort_early", {"required": ["player"]}),
+        _when("type", "claim", {"required": ["player", "at"]}),
+        _when("type", "decline", {"required": ["player"]}),
     ],
 }
 EVENT = {

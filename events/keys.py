@@ -162,6 +162,21 @@ def outages() -> str:
     return f"{PREFIX}:{{workers}}:outages"
 
 
+def handle(folded: str) -> str:
+    """The player who holds a handle (its case-folded form -> player id)."""
+    return f"{PREFIX}:handle:{folded}"
+
+
+def game_secret(game_id: str) -> str:
+    """An unlisted game's invitation secret (never in its log)."""
+    return f"{PREFIX}:{{g:{game_id}}}:secret"
+
+
+def player_invitations(player_id: str) -> str:
+    """The waiting games that hold a seat for a player (sorted by when it was reserved)."""
+    return f"{PREFIX}:player:{player_id}:invitations"
+
+
 def tlog_hashes() -> str:
     """The public log of games (events/transparency.py): its leaf hashes in order (a list
     of 32-byte values). Its keys share the hash tag `{tlog}`: one script appends a leaf."""
