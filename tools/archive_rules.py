@@ -93,7 +93,8 @@ def vendor(name: str, rev: str) -> list[str]:
     for module, text in sources.items():
         text = _point_at_copies(text, name, vendored)
         text = text.replace(
-            'Path(__file__).parent / "data"', f'Path(__file__).resolve().parents[2] / "data" / "{name}"'
+            'Path(__file__).parent / "data"',
+            f'Path(__file__).resolve().parents[2] / "data" / "{name}"',
         )
         for file in set(re.findall(r'"([a-z0-9_]+\.json)"', text)):
             data.mkdir(parents=True, exist_ok=True)
