@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
 
 from games.base import ActionSpec
 from service import game_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.conftest import ROOT
 from tests.games.playout import random_action
 
+NODE = shutil.which("node")
 PRIVATE = ("black-market.OfferMade", "black-market.OfferDeclined", "black-market.OfferWithdrawn")
 
 
@@ -66,7 +70,9 @@ def _stream(client, gid: str, headers: dict, version: int) -> list[tuple[str, di
     return frames
 
 
-def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_the_end(client, app):
+def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_the_end(
+    client, app, tmp_path
+):
     gid, seats, rnd = _wild_trade(client, app)
     a, b, c = seats[0], seats[1], seats[2]
     outsiders = (bearer(c), {})
@@ -118,6 +124,16 @@ def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_t
     forged["private"][1]["data"]["from"] = 2
     report = client.post("/v1/verify", json=forged).get_json()
     assert not report["ok"] and report["checks"][0]["name"] == "hash chain"
+    if NODE:  # the Node re-deriver checks the private chain and the signature over it too
+        keys, path = tmp_path / "keys.json", tmp_path / "game.json"
+        keys.write_bytes(client.get("/v1/keys").data)
+        node = [NODE, str(ROOT / "tools" / "rederive.js"), "--keys", str(keys), str(path)]
+        path.write_text(json.dumps(bundle))
+        done = subprocess.run(node, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout
+        path.write_text(json.dumps(forged))
+        done = subprocess.run(node, capture_output=True, text=True)
+        assert "FAIL hash chain: private step 2" in done.stdout, done.stdout
 
 
 def test_a_wild_game_of_rules_version_2_keeps_its_inline_private_events_and_still_verifies(

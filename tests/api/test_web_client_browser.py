@@ -309,3 +309,28 @@ class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
         res = requests.post(self.base + path, json=json, headers=headers, timeout=10)
         res.get_json = res.json
         return res
+
+
+def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
+    page = WebPage(browser, live_server)
+    page.sign_in("ana")
+    page.wait_for("#create-unlisted")[0].click()
+    gid = page.create("gobcon", 2)
+    link = page.wait_for(".invite-link")[0].get_attribute("value")
+    seen = requests.get(f"{live_server}/v1/games/{gid}").json()
+    assert not seen.get("secret")  # the secret is shown to its creator only
+    assert link.startswith(f"{live_server}/#/g/{gid}/")
+    assert len(link) > len(f"{live_server}/#/g/{gid}/")
+    lobby = requests.get(f"{live_server}/v1/games?status=waiting").json()["games"]
+    assert gid not in {g["id"] for g in lobby}
+    page.find("#sign-out").click()
+    page.sign_in("bo")
+    page.open(f"/#/g/{gid}")  # without the secret: no seat for bo
+    page.wait_for(".join")[0].click()
+    page.wait(lambda: page.find("#error").text)
+    browser.get(link)  # with it
+    page.wait(lambda: "/#/g/" in browser.current_url)
+    page.wait_for(".join")[0].click()
+    page.wait_for("#board .seat-row")
+    seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
+    assert {s["name"] for s in seats} == {"ana", "bo"}

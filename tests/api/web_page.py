@@ -90,7 +90,7 @@ class WebPage:
         self.find("#create button[type=submit]").click()
         self.wait(lambda: "#/g/" in self.d.current_url)
         self.wait_for("#status")
-        return self.d.current_url.split("#/g/")[1]
+        return self.d.current_url.split("#/g/")[1].split("/")[0]  # without a secret
 
     def play_until_result(self, rnd: random.Random, timeout: float = 300, on_click=None) -> int:
         """Click one of the offered actions whenever there are some (a choice's button
