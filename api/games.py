@@ -11,15 +11,18 @@ from api.limits import storeless
 from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
-from api.schemas import Action, GameCreate, PlayerCreate
+from api.schemas import Action, GameCreate, JoinBody, PlayerCreate, RematchOffer
 from service import (
+    config,
     game_commands,
     game_queries,
     league_commands,
+    leaving,
     lobby,
     lobby_commands,
     players,
     proof,
+    tables,
 )
 from service.game_queries import Record
 from service.loop import Outcome
@@ -32,7 +35,7 @@ BUNDLE_JSON, BUNDLE_BYTES = "application/json", "application/octet-stream"
 @bp.post("/players")
 def create_player():
     data = PlayerCreate().load(body())
-    return players.create_player(boot(), data["name"]), 201
+    return players.create_player(boot(), data["name"], data["handle"]), 201
 
 
 @bp.get("/rulesets")
@@ -51,15 +54,21 @@ def ruleset_cards(ruleset: str):
 def create_game():
     player = auth.caller(boot())
     data = GameCreate().load(body())
-    done = game_commands.create_game(
+    rec, secret = tables.create(
         boot(),
-        player["id"],
+        player,
         data["ruleset"],
         data["players"],
         data["options"],
         data["decision_timeout_s"],
+        data,
     )
-    return _game_response(done.record, None, 201)
+    return _game_response(rec, rec.seat_of(player["id"]), 201, secret)
+
+
+def _optional(schema) -> dict:
+    """Load an optional JSON body (none, or an empty one, is `{}`)."""
+    return schema.load(body() if request.get_data(cache=True).strip() else {})
 
 
 @bp.get("/games")
@@ -85,7 +94,8 @@ def cancel_game(game_id: str):
 @bp.post("/games/<game_id>/rematch")
 def rematch_game(game_id: str):
     player = auth.caller(boot())
-    rec, created = lobby_commands.rematch(boot(), game_id_ok(game_id), player)
+    offer = _optional(RematchOffer())
+    rec, created = lobby_commands.rematch(boot(), game_id_ok(game_id), player, offer)
     return _game_response(rec, rec.seat_of(player["id"]), 201 if created else 200)
 
 
@@ -93,22 +103,31 @@ def rematch_game(game_id: str):
 def get_game(game_id: str):
     player = auth.caller(boot(), required=False)
     rec = game_queries.load(boot(), game_id_ok(game_id), current().take_game(game_id))
-    return _game_response(rec, game_queries.seat(rec, player), 200)
+    secret = tables.secret(boot(), rec, player["id"] if player else None)
+    return _game_response(rec, game_queries.seat(rec, player), 200, secret)
 
 
-def _game_response(rec: Record, seat: int | None, status: int) -> Response:
-    response = jsonify(present.game(rec, seat, lang()))
+def _game_response(rec: Record, seat: int | None, status: int, secret: str | None = None):
+    response = jsonify({**present.game(rec, seat, lang()), "secret": secret})  # creator's only
     response.status_code = status
-    response.set_etag(str(rec.version))
+    response.set_etag(rec.etag(seat))
     return response.make_conditional(request) if status == 200 else response
 
 
 @bp.post("/games/<game_id>/join")
 def join_game(game_id: str):
     player = auth.caller(boot())
-    done = game_commands.join(boot(), game_id_ok(game_id), player)
+    given = _optional(JoinBody())["secret"]
+    done = tables.join(boot(), game_id_ok(game_id), player, given)
     seat = done.record.seat_of(player["id"])
     return {"seat": seat, "version": done.record.version, "status": done.record.status}, 200
+
+
+@bp.post("/games/<game_id>/decline")
+def decline_invitation(game_id: str):
+    player = auth.caller(boot())
+    done = tables.decline(boot(), game_id_ok(game_id), player["id"])
+    return {"version": done.record.version, "status": done.record.status}, 200
 
 
 @bp.get("/games/<game_id>/legal")
@@ -147,8 +166,20 @@ def resign_game(game_id: str):
 @bp.post("/games/<game_id>/abort")
 def abort_game(game_id: str):
     player = auth.caller(boot())
-    league_commands.check_operator(boot(), player["id"])
-    done = game_commands.abort(boot(), game_id_ok(game_id), player["id"])
+    gid = game_id_ok(game_id)
+    if player["id"] in config.operators(boot().config):
+        done = game_commands.abort(boot(), gid, player["id"])
+    elif game_queries.load(boot(), gid).seat_of(player["id"]) is not None:
+        done = leaving.abort(boot(), gid, player["id"])  # before every seat has moved
+    else:
+        league_commands.check_operator(boot(), player["id"])
+    return {"version": done.version, "status": done.record.status, "result": done.record.result}
+
+
+@bp.post("/games/<game_id>/claim")
+def claim_game(game_id: str):
+    player = auth.caller(boot())
+    done = leaving.claim(boot(), game_id_ok(game_id), player["id"])
     return {"version": done.version, "status": done.record.status, "result": done.record.result}
 
 

@@ -91,8 +91,7 @@ def _round(league: League, number: int, rnd, started: bool):
         game = league.rounds[number].tables[i - 1].game if started else None
         placed = {p["player"]: p["place"] for p in places(league, game) or []}
         names = ", ".join(
-            escape(league.members.get(p, p))
-            + (f" (place {placed[p]})" if p in placed else "")
+            escape(league.members.get(p, p)) + (f" (place {placed[p]})" if p in placed else "")
             for p in players
         )
         link = "—"

@@ -44,6 +44,10 @@ def body(check_text: Callable[[bytes], None] | None = None, any_type: bool = Fal
         data = request.get_json(silent=True, force=any_type)
     except RecursionError:  # belt and braces: the depth check should catch it first
         data = None
+    if data is None and not any_type and not request.is_json:
+        errors = {"Content-Type": ["must be application/json"]}
+        detail = "send the body with Content-Type: application/json"
+        raise Invalid("invalid_body", detail, errors=errors)
     if data is None:
         errors = {"_body": ["not valid JSON"]}
         raise Invalid("invalid_body", "the body must be a JSON object", errors=errors)
@@ -150,13 +154,14 @@ def if_match() -> int | None:
     value = raw.strip().removeprefix("W/").strip('"')
     if value == "*":
         return None  # any current version
-    if not DIGITS.fullmatch(value):
+    version, _, seen = value.partition(".")  # an ETag "12.3" (a party's private steps)
+    if not DIGITS.fullmatch(version) or (seen and not DIGITS.fullmatch(seen)):
         raise Invalid(
             "invalid_header",
             'If-Match must be a game version, e.g. "12"',
             errors={"If-Match": ["must be a version number"]},
         )
-    return int(value)
+    return int(version)
 
 
 def event_seq() -> int:

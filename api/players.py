@@ -9,7 +9,7 @@ from flask import Blueprint, Response
 from api import auth, present
 from api.context import boot
 from api.parse import lobby_query
-from service import inbox, lobby, players, tokens
+from service import inbox, lobby, players, tables, tokens
 from service.errors import NotFound
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
@@ -41,11 +41,22 @@ def revoke_token(token_id: str):
     return Response(status=204)
 
 
+@bp.get("/players/me")
+def whoami():
+    return players.me(boot(), auth.caller(boot()))
+
+
+@bp.get("/players/me/invitations")
+def my_invitations():
+    player = auth.caller(boot())
+    return {"invitations": tables.invitations(boot(), player["id"])}
+
+
 @bp.get("/players/me/games")
 def my_games():
     player = auth.caller(boot())
     query = lobby_query(with_player=False)
-    page = lobby.page(boot(), {**query, "player": player["id"]})
+    page = lobby.page(boot(), {**query, "player": player["id"], "unlisted": True})
     owing = {t["game"] for t in inbox.turns(boot(), player["id"])}
     return present.my_games(page, player["id"], owing)
 

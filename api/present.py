@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from games.base import ActionSpec, Game
-from service import game_queries
+from service import game_queries, tables
 from service.game_log import owed
 from service.game_queries import Record
 from service.loop import Outcome
@@ -49,6 +49,14 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "cards": glossary(rec, lang, view),
         "owed": owed(rec),
         "result": rec.result,
+        "creator": rec.creator,
+        "unlisted": rec.unlisted,
+        "invited": tables.invited(rec),
+        "reserved_until": rec.reserved_until,
+        "open_when_lapsed": rec.open_when_lapsed,
+        "rematch_of": rec.rematch_of,
+        "claim_after_s": tables.claim_after(rec),
+        "secret": None,  # an unlisted game's, for its creator only (api.games)
     }
 
 

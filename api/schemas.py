@@ -30,13 +30,49 @@ def _readable_name(text: str) -> None:
 
 class PlayerCreate(Schema):
     name = fields.String(required=True, validate=[validate.Length(min=1, max=40), _readable_name])
+    handle = fields.String(load_default=None, validate=validate.Length(min=2, max=24))
 
 
-class GameCreate(Schema):
+def _seconds(most: int, **more):
+    return fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=most),
+        **more,
+    )
+
+
+class RematchOffer(Schema):
+    """How long a rematch holds the former players' seats, and what happens then
+    (service.tables); also part of a new game's table terms."""
+
+    reserve_s = _seconds(30 * 24 * 3600)
+    open_when_lapsed = fields.Boolean(load_default=False)
+
+
+class JoinBody(Schema):
+    secret = fields.String(load_default=None, validate=validate.Length(min=1, max=128))
+
+
+class GameCreate(RematchOffer):
     ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
     players = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=64))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     decision_timeout_s = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=30 * 24 * 3600),
+    )
+    unlisted = fields.Boolean(load_default=False)
+    invite = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        load_default=list,
+        validate=validate.Length(max=64),
+    )
+    join = fields.Boolean(load_default=False)
+    claim_after_s = fields.Integer(
         load_default=None,
         allow_none=True,
         strict=True,

@@ -13,15 +13,21 @@ of the API (issue #27.6). Here:
   `UPLOADS_PER_ADDRESS` per address (tokens or not; invented tokens gain nothing), per
   API process; past that, `429 too_many_uploads` at once, without reading the body.
 
-Both answers close the connection (the rest of a slow body is never read). Requests
-without a body are not counted. The deadline needs gevent (as served, `marketfold
+The body is read here, whole (up to its route's size limit plus one byte, so that the
+app still answers 413 past it), before the app sees the request: it counts against its
+caller only while it arrives, never while the request is served after. A body the
+server's reader refuses (a malformed chunk) is `400 invalid_body`. The 408 and the 429
+close the connection (the rest of a slow body is never read). Requests without a body
+are not counted. The deadline needs gevent (as served, `marketfold
 serve`); without it (the Flask test client) bodies are in memory anyway.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -59,41 +65,29 @@ def _gevent_timeout() -> Any:
     return Timeout if monkey.is_module_patched("socket") else None
 
 
-class TimedInput:
-    """A WSGI input stream whose reads fail with 408 once `deadline` (monotonic) passes."""
-
-    def __init__(self, stream: Any, seconds: float, timeout_class: Any):
-        import time
-
-        self._stream, self._seconds, self._timeout = stream, seconds, timeout_class
-        self._deadline = time.monotonic() + seconds
-        self._clock = time.monotonic
-
-    def _call(self, method: str, *args: Any) -> Any:
-        left = self._deadline - self._clock()
-        if left <= 0:
-            raise self._late()
-        try:
-            with self._timeout(left):
-                return getattr(self._stream, method)(*args)
-        except self._timeout as e:
-            raise self._late() from e
-
-    def _late(self) -> RequestTimeout:
-        return RequestTimeout(f"the request body did not arrive within {self._seconds:g} s")
-
-    def read(self, *args: Any) -> bytes:
-        return self._call("read", *args)
-
-    def readline(self, *args: Any) -> bytes:
-        return self._call("readline", *args)
-
-    def readlines(self, *args: Any) -> list[bytes]:
-        return self._call("readlines", *args)
-
-    def __iter__(self) -> Iterable[bytes]:
-        while line := self.readline():
-            yield line
+def read_whole(stream: Any, most: int, seconds: float, timeout_class: Any) -> bytes:
+    """Read a body to its end, or its first `most` bytes; under gevent, raise 408 once
+    `seconds` have passed."""
+    parts, size = [], 0
+    deadline = time.monotonic() + seconds
+    while size < most:
+        if timeout_class is None:
+            chunk = stream.read(min(65536, most - size))
+        else:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RequestTimeout(f"the request body did not arrive within {seconds:g} s")
+            try:
+                with timeout_class(left):
+                    chunk = stream.read(min(65536, most - size))
+            except timeout_class as e:
+                late = f"the request body did not arrive within {seconds:g} s"
+                raise RequestTimeout(late) from e
+        if not chunk:
+            break
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts)
 
 
 class Uploads:
@@ -106,6 +100,8 @@ class Uploads:
         self.bundle_s = float(cfg["BUNDLE_TIMEOUT_S"])
         self.per_token = int(cfg["UPLOADS_PER_TOKEN"])
         self.per_address = int(cfg["UPLOADS_PER_ADDRESS"])
+        self.body_bytes = int(cfg["MAX_BODY_BYTES"])
+        self.bundle_bytes = int(cfg["MAX_BUNDLE_BYTES"])
         self.counts: Counter[str] = Counter()
 
     def _cap(self, caller: str) -> int:
@@ -122,25 +118,33 @@ class Uploads:
                 "per address may be arriving at once; retry when one has arrived"
             )
             return self._refuse(start_response, 429, "too_many_uploads", detail)
-        timeout_class = _gevent_timeout()
-        if timeout_class is not None:
-            seconds = self.bundle_s if environ.get("PATH_INFO") == BUNDLE_PATH else self.body_s
-            environ["wsgi.input"] = TimedInput(environ["wsgi.input"], seconds, timeout_class)
+        most = self.bundle_bytes if environ.get("PATH_INFO") == BUNDLE_PATH else self.body_bytes
+        length = environ.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and int(length) > most:
+            return self.app(environ, start_response)  # 413 at once, nothing read
+        seconds = self.bundle_s if environ.get("PATH_INFO") == BUNDLE_PATH else self.body_s
         for c in callers:
             self.counts[c] += 1
-        try:
-            return self.app(environ, _closing(start_response))
+        try:  # the body is read here, whole: it counts while it arrives, not while served
+            data = read_whole(environ["wsgi.input"], most + 1, seconds, _gevent_timeout())
+        except RequestTimeout as e:
+            return self._refuse(start_response, 408, "body_timeout", str(e.description))
+        except Exception as e:  # the server's reader refused the bytes (a bad chunk)
+            detail = f"the body could not be read: {e}"
+            return self._refuse(start_response, 400, "invalid_body", detail)
         finally:
             for c in callers:
                 self.counts[c] -= 1
                 if self.counts[c] <= 0:
                     del self.counts[c]
+        environ["wsgi.input"] = io.BytesIO(data)
+        return self.app(environ, start_response)
 
     @staticmethod
     def _refuse(start_response: Callable, status: int, code: str, detail: str) -> list[bytes]:
         body, status, headers = problem(status, code, detail)
         payload = json.dumps(body).encode()
-        reason = {408: "Request Timeout", 429: "Too Many Requests"}[status]
+        reason = {400: "Bad Request", 408: "Request Timeout", 429: "Too Many Requests"}[status]
         _close_after(start_response)
         start_response(
             f"{status} {reason}",
@@ -155,14 +159,3 @@ def _close_after(start_response: Callable) -> None:
     owner = getattr(start_response, "__self__", None)
     if hasattr(owner, "force_close"):
         owner.force_close()
-
-
-def _closing(start_response: Callable) -> Callable:
-    """start_response that closes the connection after a 408 (a body cut off mid-way)."""
-
-    def start(status: str, headers: list, exc_info: Any = None) -> Any:
-        if status.startswith("408"):
-            _close_after(start_response)
-        return start_response(status, headers, exc_info)
-
-    return start

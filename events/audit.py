@@ -11,13 +11,15 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import games
 from events import binding, codec, decide, ending, envelope, signature, transparency
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
-from events.record import Record, fold
+from events.record import Record, fold, in_order
+from events.redact import is_private
 from events.times import Clock
 from games.base import RuleViolation
 from games.rng import Rng, commitment
@@ -69,9 +71,15 @@ class Report:
         return "\n".join(lines)
 
 
-def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) -> dict[str, Any]:
-    """Return a self-contained export of a game: metadata, every envelope, the seed."""
-    return {
+def bundle(
+    record: Record,
+    envelopes: list[dict[str, Any]],
+    seed: str | None,
+    private: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Return a self-contained export of a game: metadata, every envelope, the seed, and
+    (a finished game's) private steps."""
+    out = {
         "format": FORMAT,
         "game": {
             "id": record.game_id,
@@ -88,6 +96,9 @@ def bundle(record: Record, envelopes: list[dict[str, Any]], seed: str | None) ->
         "events": envelopes,
         "seed": seed,
     }
+    if private:
+        out["private"] = private
+    return out
 
 
 def verify(
@@ -105,6 +116,7 @@ def verify(
     of the published shape, or beyond its bounds, raises BundleError."""
     check_shape(data)
     events = data.get("events") or []
+    private = data.get("private") or []
     header = data.get("game") if isinstance(data.get("game"), dict) else {}
     report = Report(str(header.get("id", "?")), len(events))
     chain, seed_check = Check("hash chain"), Check("seed and random draws")
@@ -119,15 +131,18 @@ def verify(
     logged_id = binding.from_log(events)["id"]
     report.game_id = str(logged_id) if logged_id else report.game_id
     _check_chain(events, chain)
+    if chain.ok and private:
+        _check_private(private, len(events), chain)
     if problems := binding.disagreements(header, events):
         bound.fail(1, "; ".join(problems))
     else:
         bound.detail = "id, ruleset, rules version, options, seats, timeout, league as logged"
     clock = Clock()
-    clock.order(events)
+    merged = in_order(events, private) if private else events
+    clock.order(merged)
     seed = _check_seed(data, events, seed_check)
     if chain.ok and seed is not None:
-        _replay(events, seed, seed_check, replay, result, clock)
+        _replay(merged, seed, seed_check, replay, result, clock)
     else:
         for check in (replay, result):
             check.fail(None, "not checked: the chain or the seed failed")
@@ -184,6 +199,24 @@ def _check_chain(events: list[dict[str, Any]], check: Check) -> None:
             return check.fail(i, "hash does not match the event's contents")
         prev = env["hash"]
     check.detail = f"{len(events)} events linked"
+
+
+def _check_private(steps: list[dict[str, Any]], public: int, check: Check) -> None:
+    """Check the private log: numbered 1, 2, ... in its own hash chain, each step after an
+    event of the log, never before the one the step before it followed."""
+    prev, after = codec.GENESIS, 1
+    for i, env in enumerate(steps, start=1):
+        seq = env.get("seq")
+        if env.get("private") != i:
+            return check.fail(seq, f"private step {i} is missing or moved")
+        if not isinstance(seq, int) or not after <= seq <= public:
+            return check.fail(seq, f"private step {i} follows no event of the log in order")
+        if env.get("redacted"):
+            return check.fail(seq, "redacted private step: only a finished game's export verifies")
+        if env.get("prev") != prev or codec.chain_hash(env) != env.get("hash"):
+            return check.fail(seq, f"private step {i} is not linked to the one before it")
+        prev, after = env["hash"], seq
+    check.detail += f"; {len(steps)} private steps linked"
 
 
 def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check) -> bytes | None:
@@ -252,10 +285,14 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
     for group in _groups(events):
         first, cmd = group[0], group[0].get("command", {})
         if cmd.get("type") == "create":
-            if len(group) > 1 or (first["actor"], first["visible_to"]) != ("system", "all"):
-                replay.fail(group[-1]["seq"], "game.Created must stand alone, public, by system")
+            if not _creation(group):
+                replay.fail(
+                    group[-1]["seq"],
+                    "game.Created must stand alone (or with its game.Terms), public, by system",
+                )
                 return result.fail(None, "not checked: the replay stopped")
-            rec = fold(rec, first)
+            for env in group:
+                rec = fold(rec, env)
             continue
         clock.command(rec, first)
         if (start := first.get("draws", [draws])[0]) != draws:
@@ -288,7 +325,15 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
         seed_check.detail = f"commitment matches; {draws} draws re-derived"
     if replay.ok:
         replay.detail = f"{len(_groups(events))} commands decided again, every event equal"
-    _check_result(rec, events[-1], result)
+    _check_result(rec, next(e for e in reversed(events) if "private" not in e), result)
+
+
+def _creation(group: list[dict[str, Any]]) -> bool:
+    """Return True for a creation as the service writes it: game.Created, maybe followed by
+    the table's game.Terms, each public and by system."""
+    types = [env["type"] for env in group]
+    public = all((env["actor"], env["visible_to"]) == ("system", "all") for env in group)
+    return public and types in (["game.Created"], ["game.Created", "game.Terms"])
 
 
 def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
@@ -309,8 +354,9 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     except (RuleViolation, KeyError, ValueError) as e:
         replay.fail(first["seq"], f"the rules refuse this {cmd.get('type')} command: {e}")
         return None
-    built = envelope.build(evs, rec.version, actor, "", "")
-    envs = [(env["type"], env["data"], env["visible_to"], env["actor"]) for env in built]
+    private = partial(is_private, rec.game)
+    built = envelope.build(evs, rec.version, actor, "", "", rec.private, private)
+    envs = [(e["type"], e["data"], e["visible_to"], e["actor"], "private" in e) for e in built]
     after = rec
     for env in built:
         after = fold(after, {**env, "hash": ""})
@@ -325,10 +371,12 @@ def _same(expected: list[tuple], group: list[dict[str, Any]], replay: Check) -> 
         if i >= len(expected):
             replay.fail(env["seq"], f"the rules do not produce {env['type']} here")
             return False
-        kind, data, visible, actor = expected[i]
-        got = (env["type"], env["data"], env["visible_to"], env["actor"])
-        if got != (kind, data, visible, actor):
+        kind, data, visible, actor, private = expected[i]
+        got = (env["type"], env["data"], env["visible_to"], env["actor"], "private" in env)
+        if got != (kind, data, visible, actor, private):
             what = "type" if kind != env["type"] else "data" if data != env["data"] else "rest"
+            if got[:4] == (kind, data, visible, actor):
+                what = "log (private or public)"
             replay.fail(
                 env["seq"],
                 f"{env['type']}: the {what} differs from what the rules "

@@ -92,6 +92,10 @@ COMMAND = {
                 "resign",
                 "abort",
                 "extend",
+                "abort_early",
+                "claim",
+                "decline",
+                "release",
             ]
         },
         "player": {"type": "string"},
@@ -102,6 +106,7 @@ COMMAND = {
             "properties": {"type": {"type": "string"}},
         },
         "key": {"type": "string"},
+        "at": {"type": "string"},
     },
     "allOf": [
         _when("type", "join", {"required": ["player"]}),
@@ -110,6 +115,9 @@ COMMAND = {
         _when("type", "act", {"required": ["player", "action"]}),
         _when("type", "expire", {"required": ["key"]}),
         _when("type", "resolve", {"required": ["key"]}),
+        _when("type", "abort_early", {"required": ["player"]}),
+        _when("type", "claim", {"required": ["player", "at"]}),
+        _when("type", "decline", {"required": ["player"]}),
     ],
 }
 EVENT = {
@@ -144,6 +152,7 @@ EVENT = {
             "maxItems": 2,
         },
         "salt": {"type": "string"},
+        "private": {"type": "integer", "minimum": 1},
         "redacted": {"type": "boolean"},
         # an event stream's turn signal, published with the Event schema; never exported
         "owes": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
@@ -224,6 +233,7 @@ SCHEMA = {
             },
         },
         "events": {"type": "array", "minItems": 1, "maxItems": MAX_EVENTS, "items": EVENT},
+        "private": {"type": "array", "maxItems": MAX_EVENTS, "items": EVENT},
         "seed": {"type": ["string", "null"]},
         "chat": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
         "signature": SIGNATURE,
@@ -247,11 +257,12 @@ def check(data: Any) -> None:
     if not isinstance(data, dict):
         raise BundleError("_body", "must be a JSON object (an exported bundle)")
     _CHECK(data, None)
-    for i, env in enumerate(data["events"]):
-        text = json.dumps(env, ensure_ascii=False).encode()
-        if len(text) > MAX_EVENT_BYTES:
-            raise BundleError(f"events[{i}]", f"is larger than {MAX_EVENT_BYTES} bytes of JSON")
-        if codec.nests_deeper_than(text, MAX_EVENT_DEPTH):
-            raise BundleError(
-                f"events[{i}]", f"nests arrays and objects deeper than {MAX_EVENT_DEPTH}"
-            )
+    for name in ("events", "private"):
+        for i, env in enumerate(data.get(name) or ()):
+            text = json.dumps(env, ensure_ascii=False).encode()
+            if len(text) > MAX_EVENT_BYTES:
+                raise BundleError(f"{name}[{i}]", f"is larger than {MAX_EVENT_BYTES} bytes of JSON")
+            if codec.nests_deeper_than(text, MAX_EVENT_DEPTH):
+                raise BundleError(
+                    f"{name}[{i}]", f"nests arrays and objects deeper than {MAX_EVENT_DEPTH}"
+                )

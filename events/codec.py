@@ -48,6 +48,16 @@ def seal(envelopes: list[dict[str, Any]], prev: str) -> list[dict[str, Any]]:
     return envelopes
 
 
+def seal_logs(
+    envelopes: list[dict[str, Any]], prev: str, private_prev: str
+) -> list[dict[str, Any]]:
+    """Link `envelopes`, in place and in order: public ones after `prev`, private ones (with
+    `private`: events.envelope) after `private_prev`, each log its own chain."""
+    seal([e for e in envelopes if "private" not in e], prev)
+    seal([e for e in envelopes if "private" in e], private_prev)
+    return envelopes
+
+
 def now_iso() -> str:
     """Return the server time as an ISO 8601 UTC string with milliseconds."""
     return iso(time.time())

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from events.record import ACTIVE, FINISHED, WAITING, Record
+from events.codec import parse_time
+from events.record import ACTIVE, CANCELLED, FINISHED, WAITING, Record
 from games.base import Event, RuleViolation
 from games.rng import Rng
 
@@ -31,9 +32,15 @@ def seat_of(rec: Record, player_id: str) -> int:
 def join(rec: Record, player_id: str, name: str, rng: Rng) -> list[Event]:
     """Seat a player; the last seat to fill shuffles the seating and sets the game up."""
     if rec.status != WAITING:
-        raise RuleViolation("the game has already started", code="game_not_waiting")
+        what = "was cancelled" if rec.status == CANCELLED else "has already started"
+        raise RuleViolation(f"the game {what}", code="game_not_waiting")
     if rec.seat_of(player_id) is not None:
         raise RuleViolation("you already hold a seat in this game", code="already_seated")
+    reserved = rec.reserved()
+    if player_id not in reserved and len(rec.seats) + len(reserved) >= rec.players:
+        raise RuleViolation(
+            "every free seat is reserved for an invited player", code="seat_reserved"
+        )
     seat = len(rec.seats)
     events = [Event("game.PlayerJoined", {"seat": seat, "player": player_id, "name": name})]
     if seat + 1 == rec.players:
@@ -48,6 +55,25 @@ def _waiting(rec: Record) -> None:
         raise RuleViolation(f"the game is {rec.status}", code="game_not_waiting")
     if rec.league:
         raise RuleViolation("a league's table is seated by the league", code="league_game")
+
+
+def decline(rec: Record, player_id: str) -> list[Event]:
+    """Refuse an invitation: the seat held for the player is free again."""
+    if rec.status != WAITING:
+        raise RuleViolation(f"the game is {rec.status}", code="game_not_waiting")
+    if player_id not in rec.reserved():
+        raise RuleViolation("no seat of this game is held for you", code="not_invited")
+    return [Event("game.InvitationDeclined", {"player": player_id})]
+
+
+def release(rec: Record) -> list[Event]:
+    """Free every seat still held when the reservations run out (the worker's command at
+    `reserved_until`); an unlisted game whose creator chose so is listed in the lobby."""
+    pending = rec.reserved()
+    if rec.status != WAITING or not pending:
+        return []
+    listed = rec.unlisted and rec.open_when_lapsed
+    return [Event("game.ReservationsLapsed", {"players": pending, "listed": listed})]
 
 
 def leave(rec: Record, player_id: str) -> list[Event]:
@@ -97,6 +123,40 @@ def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
     events = [Event("game.SeatResigned", {"seat": seat})]
     gone = rec.resigned | {seat}
     return seat, events + resigned_defaults(rec, events, rng, gone)
+
+
+def abort_early(rec: Record, player_id: str) -> list[Event]:
+    """End an active game without a result that counts, for any of its seated players,
+    while some seat has made no decision yet (`game.Aborted`; the log adds game.Ended)."""
+    seat_of(rec, player_id)  # only a seated player
+    _playing(rec)
+    if all(s in rec.moved for s in range(rec.players)):
+        raise RuleViolation("every seat has made a decision: resign instead", code="abort_too_late")
+    return [Event("game.Aborted", {"by": player_id})]
+
+
+def claim(rec: Record, player_id: str, at: str) -> tuple[int, list[Event]]:
+    """End an idle game for a seat that owes nothing while no seat has acted for the
+    game's `claim_after_s` (untimed games only): it ends `abandoned`, scored as it stands."""
+    seat = seat_of(rec, player_id)
+    _playing(rec)
+    if rec.decision_timeout_s:
+        raise RuleViolation("a timed game ends through its deadlines", code="claim_not_allowed")
+    if seat in rec.resigned or any(o.seat == seat for o in rec.owed()):
+        raise RuleViolation("only a seat that owes nothing may claim", code="claim_not_allowed")
+    if not any(o.seat not in rec.resigned for o in rec.owed()):
+        raise RuleViolation("no seat is keeping the game waiting", code="claim_not_allowed")
+    after = rec.claim_after_s or CLAIM_AFTER_S
+    idle = (parse_time(at) - parse_time(rec.last_at)).total_seconds()
+    if idle < after:
+        raise RuleViolation(
+            f"the game has been idle {int(idle)} s of the {after} s before a claim",
+            code="claim_too_early",
+        )
+    return seat, [Event("game.Claimed", {"seat": seat, "idle_since": rec.last_at})]
+
+
+CLAIM_AFTER_S = 3 * 24 * 3600  # an untimed game's idle time before a claim, by default
 
 
 def abort(rec: Record, by: str) -> list[Event]:
@@ -192,6 +252,14 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return resign(rec, cmd["player"], rng)
     if kind == "abort":
         return "system", abort(rec, cmd["by"])
+    if kind == "abort_early":
+        return "system", abort_early(rec, cmd["player"])
+    if kind == "claim":
+        return claim(rec, cmd["player"], cmd["at"])
+    if kind == "decline":
+        return "system", decline(rec, cmd["player"])
+    if kind == "release":
+        return "system", release(rec)
     if kind == "extend":
         return "system", extend(rec, cmd["key"], cmd["old"], cmd["new"], cmd["reason"])
     raise ValueError(f"unknown command type {kind!r}")

@@ -6,7 +6,8 @@ A game ends (`game.Ended`, whose `result.reason` says why) when
 - `resigned`: every seat, or every seat but one, resigned (the one left would only play
   against defaults);
 - `abandoned`: every seat that has not resigned let its last two decisions run out
-  (deadline defaults, no action in time since): scored as it stands (RULINGS.md).
+  (deadline defaults, no action in time since), or a seat claimed an untimed game that
+  sat idle (`game.Claimed`): scored as it stands (RULINGS.md).
 
 Resigned seats are placed last, below every other seat whatever their scores; among
 themselves they are placed by score (equal scores share a place). Pure: no I/O.
@@ -27,6 +28,8 @@ def reason(rec: Record) -> str | None:
         return "aborted"
     if rec.status == WAITING or rec.state is None:
         return None
+    if rec.claimed:
+        return "abandoned"
     if rec.game.is_over(rec.state):
         return "completed"
     if len(rec.resigned) >= rec.players - 1:

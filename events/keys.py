@@ -13,6 +13,12 @@ def game_events(game_id: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:events"
 
 
+def game_private(game_id: str) -> str:
+    """The stream of a game's private steps (Black Market wild-trade offers, declines,
+    withdrawals): never read for a viewer while the game runs (docs/architecture.md)."""
+    return f"{PREFIX}:{{g:{game_id}}}:private"
+
+
 def game_snapshot(game_id: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:snapshot"
 
@@ -154,6 +160,21 @@ def api_heartbeat() -> str:
 def outages() -> str:
     """The outages seen (sorted set, member `<start>:<end>`, scored by the end)."""
     return f"{PREFIX}:{{workers}}:outages"
+
+
+def handle(folded: str) -> str:
+    """The player who holds a handle (its case-folded form -> player id)."""
+    return f"{PREFIX}:handle:{folded}"
+
+
+def game_secret(game_id: str) -> str:
+    """An unlisted game's invitation secret (never in its log)."""
+    return f"{PREFIX}:{{g:{game_id}}}:secret"
+
+
+def player_invitations(player_id: str) -> str:
+    """The waiting games that hold a seat for a player (sorted by when it was reserved)."""
+    return f"{PREFIX}:player:{player_id}:invitations"
 
 
 def tlog_hashes() -> str:

@@ -31,7 +31,7 @@ class _Log:
     entries: list[bytes] = field(default_factory=list)
     owed: str = ""  # beside the last entry, as field `o` in Redis
     results: dict[str, str] = field(default_factory=dict)
-    snapshot: tuple[int, bytes] = (0, b"")
+    snapshot: tuple[int, bytes, int] = (0, b"", 0)  # version, blob, private steps held
 
 
 class MemoryRecorder:
@@ -45,15 +45,18 @@ class MemoryRecorder:
     def _log(self, stream: str) -> _Log:
         return self._logs.setdefault(stream, _Log())
 
-    def load(self, log: Log, idem: str = "", have: int = 0) -> Stored:
+    def load(self, log: Log, idem: str = "", have: int = 0, steps: int = 0) -> Stored:
         kept = self._logs.get(log.events, _Log())
         result = kept.results.get(idem) if idem else None
         seed = self._seeds.get(log.seed)
+        private = self._logs.get(log.private, _Log()).entries if log.private else []
         if 0 < have <= len(kept.entries):
-            return Stored(None, have, result, seed, kept.entries[have:], kept.entries[have - 1])
-        version, blob = kept.snapshot
+            at = kept.entries[have - 1]
+            return Stored(None, have, result, seed, kept.entries[have:], at, private[steps:], steps)
+        version, blob, base = kept.snapshot
         at = kept.entries[version - 1] if 0 < version <= len(kept.entries) else None
-        return Stored(blob or None, version, result, seed, kept.entries[version:], at)
+        tail = kept.entries[version:]
+        return Stored(blob or None, version, result, seed, tail, at, private[base:], base)
 
     def entries(self, stream: str, after: int = 0, count: int | None = None) -> list[bytes]:
         found = self._logs.get(stream, _Log()).entries[after:]
@@ -68,10 +71,10 @@ class MemoryRecorder:
     def keep_seed(self, log: Log, seed: bytes) -> bytes:
         return self._seeds.setdefault(log.seed, seed)
 
-    def save_snapshot(self, log: Log, version: int, blob: bytes) -> None:
+    def save_snapshot(self, log: Log, version: int, blob: bytes, private: int = 0) -> None:
         kept = self._log(log.events)
         if version > kept.snapshot[0]:
-            kept.snapshot = (version, blob)
+            kept.snapshot = (version, blob, private)
 
     def write(self, writes: Writes) -> None:
         self.writes.extend(writes.commands)
@@ -81,18 +84,21 @@ class MemoryRecorder:
         if q.guard is not None:
             raise GuardFailed()
         kept = self._log(q.log.events)
+        steps = self._log(q.log.private) if q.log.private else _Log()
         if q.idem and q.idem in kept.results:
             raise Duplicate(kept.results[q.idem])
-        if len(kept.entries) != q.expected:
+        if len(kept.entries) != q.expected or (q.log.private and len(steps.entries) != q.private):
             raise StaleVersion(q.expected, len(kept.entries))
-        encoded = [codec.dumps(e) for e in q.envelopes]
+        public, private = q.split()
+        encoded = [codec.dumps(e) for e in public]
         kept.entries.extend(encoded)
+        steps.entries.extend(codec.dumps(e) for e in private)
         if encoded and q.owed:
             kept.owed = q.owed
         if q.idem:
             kept.results[q.idem] = q.result
         if q.snapshot:
-            kept.snapshot = (len(kept.entries), q.snapshot)
+            kept.snapshot = (len(kept.entries), q.snapshot, len(steps.entries))
         if q.then:
             self.write(q.then)
         return Appended(len(kept.entries), encoded[-1] if encoded else b"")

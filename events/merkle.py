@@ -65,17 +65,14 @@ class Tree:
 
     def _mth(self, start: int, end: int) -> bytes:
         n = end - start
-        if n == 1:
-            return self.read(start, end)[0]
         aligned = n & (n - 1) == 0 and start % n == 0
         if aligned and (start, n) in self.full:
             return self.full[(start, n)]
-        if aligned and n >= CACHED_WIDTH:
-            level = list(self.read(start, end))
-            while len(level) > 1:
-                level = [node_hash(level[i], level[i + 1]) for i in range(0, len(level), 2)]
-            self.full[(start, n)] = level[0]
-            return level[0]
+        if n < CACHED_WIDTH or aligned:  # read the range once, hash it here
+            root = _hash_all(list(self.read(start, end)))
+            if aligned and n >= CACHED_WIDTH:
+                self.full[(start, n)] = root
+            return root
         k = _split(n)
         return node_hash(self._mth(start, start + k), self._mth(start + k, end))
 
@@ -96,6 +93,14 @@ class Tree:
         if m <= k:
             return self._subproof(m, start, start + k, b) + [self._mth(start + k, end)]
         return self._subproof(m - k, start + k, end, False) + [self._mth(start, start + k)]
+
+
+def _hash_all(hashes: list[bytes]) -> bytes:
+    """MTH over leaf hashes already read."""
+    if len(hashes) == 1:
+        return hashes[0]
+    k = _split(len(hashes))
+    return node_hash(_hash_all(hashes[:k]), _hash_all(hashes[k:]))
 
 
 def verify_inclusion(

@@ -16,6 +16,7 @@ from events.codec import GENESIS, parse_time
 from games.base import Event, Game, Owed
 
 WAITING, ACTIVE, FINISHED, CANCELLED = "waiting", "active", "finished", "cancelled"
+PENDING, ACCEPTED, DECLINED, LAPSED = "pending", "accepted", "declined", "lapsed"
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,29 @@ class Record:
     defaults_in_row: tuple[int, ...] = ()
     extended: tuple[tuple[str, str], ...] = ()  # (decision key, deadline) after an outage
     aborted: bool = False  # an operator aborted the game (game.Aborted)
+    # the table's terms (game.Terms, written at creation when any differs from the default)
+    unlisted: bool = False  # not in the lobby: joined by invitation, or by the link's secret
+    # every invitation or rematch reservation: (player, name, answer), answer one of
+    # pending, accepted, declined, lapsed; a pending one holds a seat for its player
+    invited: tuple[tuple[str, str, str], ...] = ()
+    reserved_until: str | None = None  # when pending reservations lapse (game.ReservationsLapsed)
+    open_when_lapsed: bool = False  # the lapse lists an unlisted game in the lobby
+    rematch_of: str | None = None  # the finished game this one is the rematch of
+    claim_after_s: int | None = None  # an untimed game's idle time before a claim (None: default)
+    last_at: str = ""  # when the last event was appended
+    moved: frozenset[int] = frozenset()  # seats that made a decision (own, default, resigned)
+    claimed: bool = False  # a seat claimed the idle game (game.Claimed): it ends abandoned
+    # the private log (docs/architecture.md, "Private steps"): how many private steps are
+    # folded, the hash of the last, and per seat how many of them it is party to
+    private: int = 0
+    private_hash: str = GENESIS
+    private_seen: tuple[int, ...] = ()
+
+    def etag(self, seat: int | None) -> str:
+        """Return what changes exactly when something `seat` may see changes: the public
+        version, and for a seat the private steps it is party to (others' never count)."""
+        seen = self.private_seen[seat] if seat is not None and seat < len(self.private_seen) else 0
+        return f"{self.version}.{seen}" if seen else str(self.version)
 
     @property
     def game(self) -> Game:
@@ -71,6 +95,10 @@ class Record:
             known = self.game.owed(self.state) if self.status == ACTIVE and self.state else []
             object.__setattr__(self, "_owed", known)
         return list(known)
+
+    def reserved(self) -> list[str]:
+        """Return the players whose seats are held for them (pending invitations)."""
+        return [p for p, _, answer in self.invited if answer == PENDING]
 
     def deadline(self, key: str) -> str | None:
         """Return the ISO deadline of decision `key`, or None without a time control: the
@@ -107,6 +135,14 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
     """Apply one envelope to the record."""
     kind, data = envelope["type"], envelope["data"]
     changes: dict[str, Any] = {"version": envelope["seq"], "last_hash": envelope["hash"]}
+    if "private" in envelope:  # a private step: the public version does not move
+        changes = {"private": envelope["private"], "private_hash": envelope["hash"]}
+        seen = list(record.private_seen) or [0] * record.players
+        for seat in envelope["visible_to"]:
+            if 0 <= seat < len(seen):
+                seen[seat] += 1
+        changes["private_seen"] = tuple(seen)
+    changes["last_at"] = envelope.get("at", record.last_at)  # private steps too: activity
     if "draws" in envelope:
         changes["draws"] = envelope["draws"][1]
     if kind == "game.Created":
@@ -120,11 +156,30 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             league=data.get("league"),
             creator=data.get("creator"),
         )
+    elif kind == "game.Terms":
+        changes.update(
+            unlisted=data["unlisted"],
+            invited=tuple((r["player"], r["name"], PENDING) for r in data["reserved"]),
+            reserved_until=data["reserved_until"],
+            open_when_lapsed=data["open_when_lapsed"],
+            rematch_of=data["rematch_of"],
+            claim_after_s=data["claim_after_s"],
+        )
     elif kind == "game.PlayerJoined":
         changes["seats"] = (*record.seats, Seat(data["seat"], data["player"], data["name"]))
+        changes["invited"] = _answer(record.invited, {data["player"]}, ACCEPTED)
     elif kind == "game.PlayerLeft":  # the seats after it move up one: seats stay 0..n-1
         kept = [s for s in record.seats if s.player != data["player"]]
         changes["seats"] = tuple(Seat(i, s.player, s.name) for i, s in enumerate(kept))
+        changes["invited"] = _answer(record.invited, {data["player"]}, DECLINED, ACCEPTED)
+    elif kind == "game.InvitationDeclined":
+        changes["invited"] = _answer(record.invited, {data["player"]}, DECLINED)
+    elif kind == "game.ReservationsLapsed":
+        changes["invited"] = _answer(record.invited, set(data["players"]), LAPSED)
+        if data["listed"]:
+            changes["unlisted"] = False
+    elif kind == "game.Claimed":
+        changes["claimed"] = True
     elif kind == "game.Cancelled":
         changes["status"] = CANCELLED
     elif kind == "game.Started":
@@ -137,8 +192,10 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         changes["extended"] = ()
     elif kind == "game.DecisionTimedOut":
         changes["defaults_in_row"] = _count(record.defaults_in_row, data["seat"], 1)
+        changes["moved"] = record.moved | {data["seat"]}
     elif kind == "game.SeatResigned":
         changes["resigned"] = record.resigned | {data["seat"]}
+        changes["moved"] = record.moved | {data["seat"]}
     elif kind == "game.DeadlineExtended":
         kept = tuple(e for e in record.extended if e[0] != data["key"])
         changes["extended"] = (*kept, (data["key"], data["new_deadline"]))
@@ -157,12 +214,23 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             keys = {k for k, _ in changes["owed_since"]}
             changes["extended"] = tuple(e for e in record.extended if e[0] in keys)
     command = envelope.get("command")
+    if command and command.get("type") == "act" and record.status == ACTIVE:
+        seat = record.seat_of(command.get("player", ""))
+        if seat is not None and seat not in record.moved:
+            changes["moved"] = changes.get("moved", record.moved) | {seat}
     if command and command.get("type") == "act" and record.defaults_in_row:
         seat = record.seat_of(command.get("player", ""))  # a redacted command names no one
         if seat is not None:  # an action in time: this seat is not absent
             base = changes.get("defaults_in_row", record.defaults_in_row)
             changes["defaults_in_row"] = _count(base, seat, None)
     return _with(record, changes)
+
+
+def _answer(
+    invited: tuple[tuple[str, str, str], ...], players: set[str], answer: str, was: str = PENDING
+) -> tuple[tuple[str, str, str], ...]:
+    """Return `invited` with the answer of `players`' invitations in state `was` set."""
+    return tuple((p, n, answer if p in players and a == was else a) for p, n, a in invited)
 
 
 def _count(counts: tuple[int, ...], seat: int, add: int | None) -> tuple[int, ...]:
@@ -191,3 +259,9 @@ def fold_all(record: Record, envelopes: list[dict[str, Any]]) -> Record:
     for env in envelopes:
         record = fold(record, env)
     return record
+
+
+def in_order(public: list[dict[str, Any]], private: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return a game's public and private envelopes in the order they were decided: each
+    private step right after the public event whose `seq` it keeps, in its own order."""
+    return sorted([*public, *private], key=lambda e: (e["seq"], e.get("private", 0)))

@@ -56,6 +56,7 @@ class Log:
     idem: str
     snapshot: str
     seed: str = ""
+    private: str = ""  # a game's private log (docs/architecture.md, "Private steps")
 
     @classmethod
     def game(cls, game_id: str) -> Log:
@@ -64,6 +65,7 @@ class Log:
             keys.game_idem(game_id),
             keys.game_snapshot(game_id),
             keys.game_seed(game_id),
+            keys.game_private(game_id),
         )
 
     @classmethod
@@ -131,7 +133,9 @@ class Append:
     (JSON: who owes what after them) is stored beside the last entry as field `o`; the
     writes `then` follow the append (in its script on one Redis). With a `guard`, the
     script first runs the guard's checks and requires the entry at `expected` to be
-    `at_expected` (what the caller decided on)."""
+    `at_expected` (what the caller decided on). Envelopes with `private` go to the log's
+    private stream (ids: their number), the others to its events; `private` is how many
+    private steps must be logged already (checked as `expected` is)."""
 
     log: Log
     envelopes: list[dict[str, Any]]
@@ -144,12 +148,20 @@ class Append:
     then: Writes | None = None
     guard: Guard | None = None
     at_expected: bytes = b""
+    private: int = 0
+
+    def split(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Return the public envelopes and the private steps, each in order."""
+        return (
+            [e for e in self.envelopes if "private" not in e],
+            [e for e in self.envelopes if "private" in e],
+        )
 
 
 @dataclass
 class Appended:
     version: int  # the log's version after the append
-    last: bytes  # the last entry as stored
+    last: bytes  # the last entry of the events stream as stored (b"" if none was added)
 
 
 @dataclass
@@ -164,6 +176,8 @@ class Stored:
     seed: bytes | None
     tail: list[bytes] = field(default_factory=list)
     at: bytes | None = None
+    private: list[bytes] = field(default_factory=list)  # private steps after those held
+    private_base: int = 0  # how many private steps the snapshot (or the record held) has
 
 
 class Recorder(Protocol):
@@ -173,7 +187,7 @@ class Recorder(Protocol):
 
     def append(self, request: Append) -> Appended: ...
 
-    def load(self, log: Log, idem: str = "", have: int = 0) -> Stored: ...
+    def load(self, log: Log, idem: str = "", have: int = 0, steps: int = 0) -> Stored: ...
 
     def entries(self, stream: str, after: int = 0, count: int | None = None) -> list[bytes]: ...
 
@@ -183,7 +197,7 @@ class Recorder(Protocol):
 
     def exists(self, stream: str) -> bool: ...
 
-    def save_snapshot(self, log: Log, version: int, blob: bytes) -> None: ...
+    def save_snapshot(self, log: Log, version: int, blob: bytes, private: int = 0) -> None: ...
 
     def keep_seed(self, log: Log, seed: bytes) -> bytes: ...
 
@@ -207,22 +221,23 @@ class RedisRecorder:
 
     # --- reading
 
-    def load_command(self, log: Log, idem: str = "", have: int = 0) -> tuple[Any, ...]:
+    def load_command(
+        self, log: Log, idem: str = "", have: int = 0, steps: int = 0
+    ) -> tuple[Any, ...]:
         """The load's EVALSHA command, for a caller that sends it in one round trip with
         other commands; `stored` reads its reply."""
-        names = (log.events, log.snapshot, log.idem, log.seed)
-        return ("EVALSHA", scripts.sha(scripts.LOAD), len(names), *names, idem, have)
+        names = _load_keys(log)
+        return ("EVALSHA", scripts.sha(scripts.LOAD), len(names), *names, idem, have, steps)
 
-    def load(self, log: Log, idem: str = "", have: int = 0) -> Stored:
+    def load(self, log: Log, idem: str = "", have: int = 0, steps: int = 0) -> Stored:
         """Read the log for a load: from `have` (a version the caller holds, if still in
-        the stream) or from the snapshot."""
-        names = [log.events, log.snapshot, log.idem, log.seed]
-        return self.stored(self._run(scripts.LOAD, names, [idem, have]))
+        the stream, and the `steps` private steps it holds) or from the snapshot."""
+        return self.stored(self._run(scripts.LOAD, _load_keys(log), [idem, have, steps]))
 
     @staticmethod
     def stored(reply: list[Any]) -> Stored:
         """Return what the load script's `reply` says of the log."""
-        blob, version, result, seed, tail, at = reply
+        blob, version, result, seed, tail, at, private, base = reply
         return Stored(
             blob or None,
             int(version),
@@ -230,6 +245,8 @@ class RedisRecorder:
             seed or None,
             [fields[1] for _, fields in tail],  # fields: [b"e", payload, (b"o", owed)]
             at[0][1][1] if at else None,
+            [fields[1] for _, fields in private],
+            int(base),
         )
 
     def entries(self, stream: str, after: int = 0, count: int | None = None) -> list[bytes]:
@@ -252,9 +269,10 @@ class RedisRecorder:
             return seed
         return self.redis.get(log.seed)
 
-    def save_snapshot(self, log: Log, version: int, blob: bytes) -> None:
-        """Store `blob` as the log's snapshot at `version` unless a newer one is there."""
-        self._script(scripts.SAVE_SNAPSHOT)(keys=[log.snapshot], args=[version, blob])
+    def save_snapshot(self, log: Log, version: int, blob: bytes, private: int = 0) -> None:
+        """Store `blob` as the log's snapshot at `version` (holding `private` private
+        steps) unless a newer one is there."""
+        self._script(scripts.SAVE_SNAPSHOT)(keys=[log.snapshot], args=[version, blob, private])
 
     def write(self, writes: Writes) -> None:
         """Run follow-up writes on their own (an append that wrote nothing)."""
@@ -268,12 +286,18 @@ class RedisRecorder:
         at `expected`, Duplicate if the idempotency key was used, GuardFailed or
         GuardRefused if the guard says so; nothing is written then."""
         q = request
-        encoded = [codec.dumps(e) for e in q.envelopes]
+        public, steps = q.split()
+        encoded = [codec.dumps(e) for e in public]
         inside = [] if self.cluster or not q.then else q.then.commands
         words = [w for command in inside for w in (len(command), *command)]
-        names = [q.log.events, q.log.idem, q.log.snapshot, *{command[1] for command in inside}]
-        args = [q.expected, q.idem, q.result, q.snapshot, q.keep_idem_s, q.owed, len(inside)]
-        args += [*words, *encoded]
+        names = [q.log.events, q.log.idem, q.log.snapshot]
+        expected: int | str = q.expected
+        if q.log.private:  # both lengths checked; the private steps go last (scripts.APPEND)
+            names.append(q.log.private)
+            expected = f"{q.expected}:{q.private}:{len(steps)}"
+        names += list({command[1] for command in inside})
+        args = [expected, q.idem, q.result, q.snapshot, q.keep_idem_s, q.owed, len(inside)]
+        args += [*words, *encoded, *(codec.dumps(e) for e in steps)]
         if q.guard is None:
             status, value = self._run(scripts.APPEND, names, args)
         else:
@@ -313,3 +337,9 @@ class RedisRecorder:
         if self.cluster:
             return registered(keys=keys, args=args)
         return round_trip.script(self.redis, registered, keys, args)
+
+
+def _load_keys(log: Log) -> list[str]:
+    """Return the load script's keys: a game's private stream last, when it has one."""
+    names = [log.events, log.snapshot, log.idem, log.seed]
+    return [*names, log.private] if log.private else names

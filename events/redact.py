@@ -4,9 +4,11 @@ A hidden envelope carries a random `salt` that is redacted with its data, so its
 `hash` cannot be searched for a small secret such as a sealed bid.
 
 A private event (the game's `redact` answers None: a Black Market wild-trade offer, its
-decline or withdrawal) reaches the others as an opaque placeholder of type `hidden`: its
-`seq`, `at`, `prev` and `hash` (the feed stays continuous and chained), and nothing that
-tells what happened or who was involved (`actor`, `cause` and `visible_to` blanked).
+decline or withdrawal) goes to the game's private log when its rules keep one
+(`is_private`; docs/architecture.md, "Private steps"), so others never read it at all. In
+an older log (Black Market rules version 2) it reaches the others as an opaque
+placeholder of type `hidden`: its `seq`, `at`, `prev` and `hash`, and nothing that tells
+what happened or who was involved (`actor`, `cause` and `visible_to` blanked).
 """
 
 from __future__ import annotations
@@ -17,6 +19,15 @@ from events.record import FINISHED, Record
 from games.base import Event
 
 HIDDEN_CAUSE = "hidden"  # what others see of a player's Idempotency-Key until the end
+
+
+def is_private(game: Any, event: Event) -> bool:
+    """Return True for a private step: an event nobody but the seats it names may learn
+    anything of (the game's `redact` answers None for others), kept in the game's private
+    log (docs/architecture.md, "Private steps")."""
+    if not getattr(game, "private_log", False):  # e.g. Black Market rules version 2
+        return False
+    return event.visible_to != "all" and game.redact(event, None) is None
 
 
 def may_see(envelope: dict[str, Any], seat: int | None) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from events import codec
-from events.record import Record, fold_all
+from events.record import Record, fold_all, in_order
 from events.recorder import Append, Guard, GuardFailed, Log, Recorder, Stored, Writes
 from events.snapshot import decode as decode_snapshot
 from events.snapshot import encode as encode_snapshot
@@ -72,13 +72,14 @@ class GameRepository:
         """Return the load's command (a Redis recorder's, to send in one round trip with
         others) and the record held that it names; `loaded` reads its reply."""
         held = self._held.get(game_id)
-        have = held[0].version if held else 0
-        return self.recorder.load_command(Log.game(game_id), "", have), held  # type: ignore[attr-defined]
+        have, steps = (held[0].version, held[0].private) if held else (0, 0)
+        return self.recorder.load_command(Log.game(game_id), "", have, steps), held  # type: ignore[attr-defined]
 
     def load(self, game_id: str, idem: str = "") -> Loaded:
         """Return the game's record (snapshot + tail), its seed and an idempotent result."""
         held = self._held.get(game_id)
-        stored = self.recorder.load(Log.game(game_id), idem, held[0].version if held else 0)
+        have, steps = (held[0].version, held[0].private) if held else (0, 0)
+        stored = self.recorder.load(Log.game(game_id), idem, have, steps)
         return self._loaded(game_id, stored, held, idem)
 
     def loaded(self, game_id: str, reply: list[Any], held: Held | None = None) -> Loaded:
@@ -86,7 +87,7 @@ class GameRepository:
         return self._loaded(game_id, self.recorder.stored(reply), held, "")  # type: ignore[attr-defined]
 
     def _loaded(self, game_id: str, stored: Stored, held: Held | None, idem: str) -> Loaded:
-        version, tail, save = stored.version, stored.tail, False
+        version, tail, steps, save = stored.version, stored.tail, stored.private, False
         if not stored.blob and version > 0:  # the tail follows the record held
             if held is None or held[0].version != version or held[1] != stored.at:
                 self._held.pop(game_id, None)  # not this log's record: load afresh
@@ -98,8 +99,12 @@ class GameRepository:
                 record = Record(game_id)
                 if stored.blob:  # an unreadable snapshot: refold from the start
                     tail = self.recorder.entries(Log.game(game_id).events)
+                    steps = self.recorder.entries(Log.game(game_id).private)
             save = len(tail) >= self.snapshot_every
-        record = fold_all(record, [codec.loads(entry) for entry in tail])
+        envelopes = [codec.loads(entry) for entry in tail]
+        if steps:  # a private log's steps, each right after the event it followed
+            envelopes = in_order(envelopes, [codec.loads(entry) for entry in steps])
+        record = fold_all(record, envelopes)
         if save:
             self.save_snapshot(record)
         self.hold(record, tail[-1] if tail else stored.at)
@@ -137,6 +142,17 @@ class GameRepository:
         """Return the game's envelopes with seq > `after`, oldest first."""
         return self.recorder.read(Log.game(game_id).events, after, count)
 
+    def read_private(
+        self, game_id: str, after: int = 0, upto: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Return the game's private steps numbered above `after` (up to `upto`): for its
+        parties' answers and, once the game is over, for everyone (never for others while
+        it runs: docs/architecture.md, "Private steps")."""
+        count = None if upto is None else max(upto - after, 0)
+        if count == 0:
+            return []
+        return self.recorder.read(Log.game(game_id).private, after, count)
+
     def read_stream(self, stream: str, after: int = 0) -> list[dict[str, Any]]:
         """Return the envelopes of any log (e.g. a league's) with seq > `after`."""
         return self.recorder.read(stream, after)
@@ -147,11 +163,14 @@ class GameRepository:
         GuardFailed if it holds none there."""
         q = request
         at = b""
+        held = self._held.get(q.game_id)
         if q.guard is not None:
-            held = self._held.get(q.game_id)
             if held is None or held[0].version != q.expected:
                 raise GuardFailed()
             at = held[1]
+        # the private steps logged before these (their count is checked as the version is)
+        steps = [e["private"] for e in q.envelopes if "private" in e]
+        before = steps[0] - 1 if steps else (q.record.private if q.record else 0)
         done = self.recorder.append(
             Append(
                 log=Log.game(q.game_id),
@@ -165,15 +184,18 @@ class GameRepository:
                 then=q.then,
                 guard=q.guard,
                 at_expected=at,
+                private=before,
             )
         )
         if q.record is not None and q.envelopes:
-            self.hold(q.record, done.last)
+            same = held[1] if held and held[0].version == q.expected else None
+            self.hold(q.record, done.last or same)  # private steps only: the same last entry
         return done.version
 
     def save_snapshot(self, record: Record) -> None:
         """Store `record` as the game's snapshot unless a newer one is there."""
-        self.recorder.save_snapshot(Log.game(record.game_id), record.version, snapshot_blob(record))
+        log, blob = Log.game(record.game_id), snapshot_blob(record)
+        self.recorder.save_snapshot(log, record.version, blob, record.private)
 
 
 def snapshot_blob(record: Record) -> bytes:

@@ -30,11 +30,13 @@ def sha(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()
 
 
-# KEYS: events stream, snapshot hash, idempotency hash, seed
+# KEYS: events stream, snapshot hash, idempotency hash, seed[, private stream]
 # ARGV[1]: idempotency field ("" for none); ARGV[2]: the version of the record the caller
-# holds already (0 for none).
+# holds already (0 for none); ARGV[3]: how many private steps that record holds.
 # Returns {snapshot blob or false, its version, idempotent result or false, seed or false,
-#          tail entries after it, the entry at the version the tail starts from or false}.
+#          tail entries after it, the entry at the version the tail starts from or false,
+#          the private steps after those the record holds (or the snapshot's), and how many
+#          private steps the snapshot holds}.
 # With a version held (and still in the stream) there is no snapshot: the tail follows
 # that version, and the entry at it lets the caller check its record is of this log.
 LOAD = """
@@ -42,17 +44,25 @@ local idem = false
 if ARGV[1] ~= '' then idem = redis.call('HGET', KEYS[3], ARGV[1]) end
 local seed = redis.call('GET', KEYS[4])
 local have = tonumber(ARGV[2]) or 0
+local function private(after)
+  if not KEYS[5] then return {} end
+  return redis.call('XRANGE', KEYS[5], (after + 1) .. '-0', '+')
+end
 if have > 0 and have <= redis.call('XLEN', KEYS[1]) then
   local at = redis.call('XRANGE', KEYS[1], have .. '-0', have .. '-0')
-  return {false, have, idem, seed, redis.call('XRANGE', KEYS[1], (have + 1) .. '-0', '+'), at}
+  local tail = redis.call('XRANGE', KEYS[1], (have + 1) .. '-0', '+')
+  local held = tonumber(ARGV[3]) or 0
+  return {false, have, idem, seed, tail, at, private(held), held}
 end
-local snap = redis.call('HMGET', KEYS[2], 'version', 'blob')
+local snap = redis.call('HMGET', KEYS[2], 'version', 'blob', 'private')
 local v = tonumber(snap[1]) or 0
 local blob = snap[2]
-if not v or v == 0 then blob = false end
+local p = tonumber(snap[3]) or 0
+if not v or v == 0 then blob = false; p = 0 end
 local at = false
 if v > 0 then at = redis.call('XRANGE', KEYS[1], v .. '-0', v .. '-0') end
-return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+'), at}
+local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
+return {blob, v, idem, seed, tail, at, private(p), p}
 """
 
 # KEYS: events stream, idempotency hash, snapshot hash, then the keys of the follow-up
@@ -65,6 +75,10 @@ return {blob, v, idem, seed, redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 # for event streams); ARGV[7]: how many follow-up commands come next, each as its word
 # count then its words (deadline index, inboxes: events.recorder.Writes); then the encoded
 # events, seq = version + i.
+# A game's expected version is "<version>:<private steps>:<how many of the events are
+# private steps>", K[4] then being its private stream: both lengths are checked, and the
+# last events given are appended to the private stream (ids <n>-0), the others to the
+# events stream; the snapshot records the private steps it holds.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
 _APPEND_BODY = """
 local function append(K, A)
@@ -72,8 +86,15 @@ local function append(K, A)
     local seen = redis.call('HGET', K[2], A[2])
     if seen then return {'duplicate', seen} end
   end
+  local want, held, secret = string.match(A[1], '^(%d+):(%d+):(%d+)$')
+  if not want then want, held, secret = A[1], false, 0 end
   local version = redis.call('XLEN', K[1])
-  if version ~= tonumber(A[1]) then return {'conflict', version} end
+  if version ~= tonumber(want) then return {'conflict', version} end
+  local steps = 0
+  if held then
+    steps = redis.call('XLEN', K[4])
+    if steps ~= tonumber(held) then return {'conflict', version} end
+  end
   local i = 8
   local writes = {}
   for c = 1, tonumber(A[7]) do
@@ -81,16 +102,23 @@ local function append(K, A)
     writes[c] = {unpack(A, i + 1, i + n)}
     i = i + 1 + n
   end
-  for e = i, #A do
+  local last = #A - tonumber(secret)
+  for e = i, last do
     version = version + 1
-    if e == #A and A[6] ~= '' then
+    if e == last and A[6] ~= '' then
       redis.call('XADD', K[1], version .. '-0', 'e', A[e], 'o', A[6])
     else
       redis.call('XADD', K[1], version .. '-0', 'e', A[e])
     end
   end
+  for e = last + 1, #A do
+    steps = steps + 1
+    redis.call('XADD', K[4], steps .. '-0', 'e', A[e])
+  end
   if A[2] ~= '' then redis.call('HSET', K[2], A[2], A[3]) end
-  if A[4] ~= '' then redis.call('HSET', K[3], 'version', version, 'blob', A[4]) end
+  if A[4] ~= '' then
+    redis.call('HSET', K[3], 'version', version, 'blob', A[4], 'private', steps)
+  end
   if tonumber(A[5]) > 0 then redis.call('EXPIRE', K[2], A[5]) end
   for _, w in ipairs(writes) do redis.call(unpack(w)) end
   return {'ok', version}
@@ -116,10 +144,13 @@ local function count(key, window)
 end
 """
 # KEYS[1]: the caller's counter. ARGV[1]: the window in ms. Returns {count, ms left}.
-HIT = _COUNT + """
+HIT = (
+    _COUNT
+    + """
 local n, left = count(KEYS[1], ARGV[1])
 return {n, left}
 """
+)
 
 # The append of a caller admitted without a round trip of its own (service.admission, a
 # guard of events.recorder), standalone Redis only (its first keys lie outside the game's
@@ -135,8 +166,9 @@ APPEND_ADMITTED = (
     + _COUNT
     + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'recheck'} end
-local at = redis.call('XRANGE', KEYS[3], ARGV[5] .. '-0', ARGV[5] .. '-0')
-if ARGV[5] ~= '0' and (#at == 0 or at[1][2][2] ~= ARGV[4]) then return {'recheck'} end
+local expected = string.match(ARGV[5], '^%d+')
+local at = redis.call('XRANGE', KEYS[3], expected .. '-0', expected .. '-0')
+if expected ~= '0' and (#at == 0 or at[1][2][2] ~= ARGV[4]) then return {'recheck'} end
 local n, left = count(KEYS[2], ARGV[2])
 if n > tonumber(ARGV[3]) then return {'refused', n, left} end
 local out = append({unpack(KEYS, 3)}, {unpack(ARGV, 5)})
@@ -145,11 +177,11 @@ return out
 """
 )
 
-# KEYS: snapshot hash. ARGV: version, blob. Keeps the newest snapshot only.
+# KEYS: snapshot hash. ARGV: version, blob, private steps held. Keeps the newest only.
 SAVE_SNAPSHOT = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'version')) or 0
 if tonumber(ARGV[1]) <= v then return 0 end
-redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2], 'private', ARGV[3] or 0)
 return 1
 """
 

@@ -14,6 +14,9 @@ re-encoding anything), then compared field by field with the bundle:
      options, decision timeout, league and round, every seat's player and name>,
      "events": <how many>, "head": <the last event's hash>, "seed": <the revealed seed>}
 
+plus, for a bundle with private steps (docs/architecture.md, "Private steps"),
+`"private": <how many>, "private_head": <the last step's hash>`.
+
 The head hash commits to every event before it (each envelope's hash covers `prev`), so
 with the chain checked, the signature covers every event, the seed commitment in the
 first and the reveal in the last. The table chat lies outside (it is not play).
@@ -76,7 +79,7 @@ def statement(bundle: Mapping[str, Any]) -> dict[str, Any]:
     """Return what a signature on `bundle` states (see the module's text)."""
     events = bundle.get("events") or []
     last = events[-1] if events and isinstance(events[-1], dict) else {}
-    return {
+    out = {
         "format": bundle.get("format"),
         "game": bundle.get("game"),
         "events": len(events),
@@ -84,6 +87,11 @@ def statement(bundle: Mapping[str, Any]) -> dict[str, Any]:
         # the seed revealed: the bundle's, else the one game.Ended carries (the audit's too)
         "seed": bundle.get("seed") or _ended_seed(last),
     }
+    private = bundle.get("private") or []
+    if private:  # a finished game's private log: its count and its last step's hash too
+        step = private[-1] if isinstance(private[-1], dict) else {}
+        out.update(private=len(private), private_head=step.get("hash"))
+    return out
 
 
 def _ended_seed(last: Mapping[str, Any]) -> Any:
@@ -137,12 +145,13 @@ def check(
     if said is None:
         return None, kid
     ours = json.loads(codec.canonical(statement(bundle)))
-    for field in ("format", "game", "events", "head", "seed"):
-        if not isinstance(said, dict) or said.get(field) != ours[field]:
+    for field in ("format", "game", "events", "head", "seed", "private", "private_head"):
+        if not isinstance(said, dict) or said.get(field) != ours.get(field):
             got = _short(said.get(field) if isinstance(said, dict) else said)
             return (
                 None,
-                f"key {kid} signed another {field}: {got}, the bundle has {_short(ours[field])}",
+                f"key {kid} signed another {field}: {got}, the bundle has "
+                f"{_short(ours.get(field))}",
             )
     return kid, f"signed by key {kid} ({ALG}); the statement matches the bundle"
 

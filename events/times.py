@@ -105,6 +105,13 @@ class Clock:
             for owed in rec.owed():
                 if owed.seat == seat and owed.simultaneous:
                     self.submitted[owed.key] = (seq, moment)
+        if cmd.get("type") == "claim" and (when(cmd.get("at")) or moment) > moment:
+            self.problems.append((seq, f"event {seq}: a claim dated after its own append"))
+        if cmd.get("type") == "release" and rec.reserved_until:
+            if moment < parse_time(rec.reserved_until):
+                self.problems.append(
+                    (seq, f"event {seq}: reservations lapsed before {rec.reserved_until}")
+                )
         if cmd.get("type") == "resolve":
             last = self.submitted.get(cmd.get("key"))
             if last and moment < last[1]:

@@ -127,6 +127,9 @@ class Game(Protocol):
     max_players: int
     rules_version: int
     options_schema: dict[str, Any]
+    # private events (`redact` answers None to others) kept in a private log of their own,
+    # not in the public one (docs/architecture.md, "Private steps")
+    private_log: bool
 
     def normalize_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         """Fill defaults and check `options`; raise OptionError naming the field."""

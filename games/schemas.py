@@ -17,8 +17,9 @@ class Picker(Protocol):
 
 def value_for(schema: dict[str, Any], pick: Picker) -> Any:
     """Return a random value that satisfies a simple JSON Schema (const, enum, integer,
-    boolean, object, array of those (or of `const`s capped by `allOf` `maxContains`), and
-    `oneOf` whose branches are such schemas)."""
+    boolean, object (a property not `required` present or not, at random), array of those
+    (or of `const`s capped by `allOf` `maxContains`), and `oneOf` whose branches are such
+    schemas)."""
     if "oneOf" in schema:
         return value_for(pick.choice(schema["oneOf"]), pick)
     if "const" in schema:

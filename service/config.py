@@ -51,6 +51,8 @@ DEFAULTS: dict[str, Any] = {
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)
     "IDEM_KEEP_S": 24 * 3600,
+    # the RQ queue of work that fell due (expiries, league rounds); work to do now
+    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
@@ -68,6 +70,10 @@ DEFAULTS: dict[str, Any] = {
     # decisions due within this long (s) after an outage, or the game's decision timeout
     # if shorter, get a fresh deadline too; the fresh deadline is that long after the end
     "OUTAGE_GRACE_S": 300,
+    # how long an invitation holds its seat, and a rematch offer the former players' seats,
+    # unless the creator says (s)
+    "INVITATION_EXPIRES_S": 24 * 3600,
+    "REMATCH_RESERVE_S": 600,
     # the service's Ed25519 signing keys (service/keyring.py), shared by every process
     "SIGNING_KEY_DIR": ".marketfold/keys",
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"

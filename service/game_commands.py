@@ -17,7 +17,7 @@ from events.recorder import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import expiry, loop, outages, waiting
+from service import expiry, loop, outages, stale_choice, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
 from service.game_log import GameLog
@@ -47,11 +47,12 @@ def create_game(
     options: dict,
     timeout: int | None,
     league: dict[str, Any] | None = None,
+    terms: dict[str, Any] | None = None,
 ) -> Outcome:
     """Create a game waiting for its players; log the seed's commitment, keep the seed.
 
     A league's game (`league`: its id, round and table) has a fixed id, so creating it
-    again changes nothing."""
+    again changes nothing. `terms` (service.tables) are logged as `game.Terms` with it."""
     game = ruleset(name)
     if not league:
         waiting.check(boot, creator)
@@ -78,7 +79,12 @@ def create_game(
         data["league"] = {k: league[k] for k in ("id", "round", "table")}
 
     def decide_created(rec: Record, rng: Rng):
-        return "system", [] if rec.version else [Event("game.Created", data)]
+        if rec.version:
+            return "system", []
+        return "system", [
+            Event("game.Created", data),
+            *([Event("game.Terms", terms)] * bool(terms)),
+        ]
 
     created = loop.run(
         boot,
@@ -142,7 +148,10 @@ def act(
         seat = rec.seat_of(player_id)
         if seat is not None and (late := times.overdue(rec, seat, datetime.now(UTC))):
             raise Overdue(*late)
-        return decide.act(rec, player_id, action, rng)
+        try:
+            return decide.act(rec, player_id, action, rng)
+        except RuleViolation as refused:  # maybe allowed at the version read (If-Match)
+            raise stale_choice.refine(boot, rec, player_id, action, if_match, refused) from None
 
     def run(log: GameLog) -> Outcome:
         return loop.run(

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from events import codec, ending
-from events.record import ACTIVE, FINISHED, Record, fold_all
+from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
 from events.recorder import Guard, Writes
+from events.redact import is_private
 from events.repository import GameAppend, Loaded
 from games.base import Event
 from service import inbox, lobby, transparency
@@ -33,14 +35,15 @@ def fingerprint(payload: Any) -> str:
     return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:16]
 
 
-def first_result(stored: str) -> tuple[int, int, str]:
-    """Return (first version, last version, body digest) of a stored result (also the
-    JSON form written before results were made small)."""
+def first_result(stored: str) -> tuple[int, int, str, int, int]:
+    """Return (first version, last version, body digest, first and last private step) of a
+    stored result (also the JSON form written before results were made small)."""
     if stored.startswith("{"):
         old = json.loads(stored)
-        return old["first"], old["last"], old["body"][:16]
-    first, last, digest = stored.split(" ")
-    return int(first), int(last), digest
+        return old["first"], old["last"], old["body"][:16], 1, 0
+    first, last, digest, *steps = stored.split(" ")
+    low, high = (int(steps[0]), int(steps[1])) if steps else (1, 0)
+    return int(first), int(last), digest, low, high
 
 
 def owed(rec: Record) -> list[dict[str, Any]]:
@@ -133,7 +136,11 @@ class GameLog:
         rec = loaded.record
         if rec.version == 0 and not self.allow_new:
             raise NotFound("game_not_found", f"no game {self.game_id!r}")
-        return Head(rec, rec.version, rec.last_hash, rec.draws, loaded.seed, loaded.idem)
+        game = rec.game if rec.ruleset else None
+        private = partial(is_private, game) if game is not None else None
+        head = Head(rec, rec.version, rec.last_hash, rec.draws, loaded.seed, loaded.idem)
+        head.private, head.private_hash, head.is_private = rec.private, rec.private_hash, private
+        return head
 
     def fold(self, state: Record, envelopes: list[dict[str, Any]]) -> Record:
         return fold_all(state, envelopes)
@@ -150,6 +157,8 @@ class GameLog:
         self, head: Head[Record], new: Record, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
         first = f"{head.version + 1} {new.version} {self.print}"
+        if new.private > head.state.private:  # the private steps it wrote, for a retry
+            first += f" {head.state.private + 1} {new.private}"
         every = self.boot.store.snapshot_every
         ended = new.status == FINISHED and head.state.status != FINISHED
         crossed = new.version // every > head.version // every
@@ -193,12 +202,17 @@ class GameLog:
         """Answer a retry with the first call's result (and repair its scheduling)."""
         rec = head.state if head is not None else load(self.boot, self.game_id)
         reschedule(self.boot, rec)  # the first call may have died before scheduling
-        first, last, digest = first_result(stored)
+        first, last, digest, low, high = first_result(stored)
         if digest != self.print:
             raise Invalid(
                 "idempotency_key_reused", "this Idempotency-Key was used with another body"
             )
-        envelopes = self.boot.store.read(rec.game_id, first - 1, last - first + 1)
+        envelopes = []
+        if last >= first:
+            envelopes = self.boot.store.read(rec.game_id, first - 1, last - first + 1)
+        if high >= low:  # its private steps (the caller's own: a party to each)
+            steps = self.boot.store.read_private(rec.game_id, low - 1, high)
+            envelopes = in_order(envelopes, steps)
         then = rec if rec.version == last else fold_all(Record(rec.game_id), self._upto(last))
         return Outcome(rec, envelopes, False, last, owed(then), pending(then))
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import audit, bundle, decide
-from events.record import Record, fold_all
+from events.record import Record, fold_all, in_order
 from events.redact import redact
 from events.repository import Loaded
 from games.base import ActionSpec, Game
@@ -119,7 +119,11 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
             raise Unauthorized("unauthorized", "a game in play is exported to its players only")
         decide.seat_of(rec, player["id"])
     viewer = seat(rec, player)
-    bundle = audit.bundle(rec, [redact(env, rec, viewer) for env in envelopes], rec.seed)
+    # the private steps only once the game is over (before, others may not even learn
+    # that they happened: docs/architecture.md, "Private steps")
+    private = boot.store.read_private(game_id, 0, rec.private) if rec.status == "finished" else []
+    shown = [redact(env, rec, viewer) for env in envelopes]
+    bundle = audit.bundle(rec, shown, rec.seed, private)
     proof.sign(boot, bundle)  # the header, the events' head and the seed (events.signature)
     bundle["transparency"] = transparency.receipt(boot, game_id)  # its leaves, with proofs
     bundle["chat"] = chat.every(boot, rec, viewer)  # outside the hashed events
@@ -132,10 +136,12 @@ def state_at(boot: Bootstrap, game_id: str, at: int) -> tuple[Record, Record]:
     if at > now.version:
         errors = {"at": [f"must be at most {now.version}"]}
         raise Invalid("invalid_query", f"the game has {now.version} events", errors=errors)
-    return now, fold_all(Record(game_id), boot.store.read(game_id, 0, at))
+    public = boot.store.read(game_id, 0, at)
+    # private steps up to the point asked (those after event `at`, before the next)
+    steps = [e for e in boot.store.read_private(game_id, 0, now.private) if e["seq"] <= at]
+    return now, fold_all(Record(game_id), in_order(public, steps) if steps else public)
 
 
 def check_bundle_text(raw: bytes) -> None:
     """Refuse a file too costly to decode as a bundle, before decoding it (BundleError)."""
     bundle.check_text(raw)
-

@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
-from events.record import ACTIVE, CANCELLED, FINISHED, Record
+from events.record import ACTIVE, CANCELLED, FINISHED, PENDING, WAITING, Record
 from events.recorder import Writes
 from leagues import table
 from leagues.record import League
@@ -65,6 +65,7 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
                     "deadline": deadline,
                 }
                 notes.append((players[o.seat], {**turn, "version": new.version}))
+    notes += _invitation_notes(old, new, pipe)
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
         for seat, player in players.items():
@@ -75,6 +76,32 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+
+
+def _invitation_notes(old: Record, new: Record, pipe: Writes) -> list[tuple[str, dict[str, Any]]]:
+    """Keep each invitee's list of invitations (`mf:player:<id>:invitations`) and return
+    the notes of an append that changes invitations: `invitation` to each player a seat is
+    newly held for (not the creator, nor a rematch's former players: they get `rematch`),
+    and `invitation_answered` to the creator for each answer (accepted, declined, lapsed)."""
+    if not new.invited and not old.invited:
+        return []
+    notes: list[tuple[str, dict[str, Any]]] = []
+    base = {"game": new.game_id, "ruleset": new.ruleset, "league": None}
+    before = {p: a for p, _, a in old.invited}
+    held = set(new.reserved()) if new.status == WAITING else set()
+    for player, name, answer in new.invited:
+        if player in held and before.get(player) != PENDING:
+            pipe.zadd(keys.player_invitations(player), {new.game_id: time.time()})
+            if player != new.creator and not new.rematch_of:
+                invite = {"from": new.creator, "reserved_until": new.reserved_until}
+                notes.append((player, {"type": "invitation", **base, **invite}))
+        elif player not in held and before.get(player) == PENDING:
+            pipe.zrem(keys.player_invitations(player), new.game_id)
+        answered = before.get(player) == PENDING and answer != PENDING
+        if answered and new.creator and player != new.creator:
+            said = {"player": player, "name": name, "answer": answer}
+            notes.append((new.creator, {"type": "invitation_answered", **base, **said}))
+    return notes
 
 
 def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[str, Any]]) -> None:

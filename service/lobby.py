@@ -45,6 +45,9 @@ def summary(rec: Record) -> dict[str, Any]:
         "created_at": rec.created_at,
         "creator": rec.creator,
         "league": rec.league,
+        "unlisted": rec.unlisted,
+        "invited": [{"player": p, "name": n, "answer": a} for p, n, a in rec.invited],
+        "reserved_until": rec.reserved_until,
         "version": rec.version,
     }
 
@@ -59,13 +62,20 @@ def lapsed(summary: dict[str, Any], keep_s: float, now: float) -> bool:
 
 def changed(old: Record, new: Record) -> bool:
     """Return True if an append changed what the lobby shows of the game."""
-    return old.version == 0 or old.status != new.status or old.seats != new.seats
+    return (
+        old.version == 0
+        or old.status != new.status
+        or old.seats != new.seats
+        or old.invited != new.invited
+        or old.unlisted != new.unlisted
+    )
 
 
 def index(boot: Bootstrap, rec: Record) -> bool:
     """Store the game's summary and file it under its status (events.scripts.LOBBY_INDEX);
     return False if the index already held this version or a later one."""
     script = scripts.registered(boot.redis, scripts.LOBBY_INDEX)
+    listed = "unlisted" if rec.unlisted else rec.status
     status_keys = [keys.lobby(s) for s in STATUSES]
     return bool(
         script(
@@ -75,7 +85,8 @@ def index(boot: Bootstrap, rec: Record) -> bool:
                 *status_keys,
                 keys.lobby_ruleset(rec.ruleset),
             ],
-            args=[rec.game_id, rec.version, json.dumps(summary(rec)), rec.status, created_ms(rec)],
+            # an unlisted game keeps its summary (its players' lists show it) but no set
+            args=[rec.game_id, rec.version, json.dumps(summary(rec)), listed, created_ms(rec)],
         )
     )
 
@@ -97,7 +108,8 @@ def _encode(score: int, game_id: str) -> str:
 
 def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
     """Return up to `limit` game summaries matching `status`, `ruleset` and `player`,
-    newest first, after `cursor`; `next` is the cursor of the following page (None at the
+    newest first, after `cursor` (unlisted games only with `unlisted`, for a player's own
+    list); `next` is the cursor of the following page (None at the
     end). A page may hold fewer than `limit` games and still have a `next`."""
     status, ruleset, player = query.get("status"), query.get("ruleset"), query.get("player")
     if player:
@@ -130,6 +142,8 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
                 continue
             if (status and game["status"] != status) or (ruleset and game["ruleset"] != ruleset):
                 continue
+            if game.get("unlisted") and not query.get("unlisted"):
+                continue  # only its own players' lists show an unlisted game
             found.append(game)
             if len(found) == limit:
                 break

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from events import codec, decide, keys
 from events.record import FINISHED, Record
 from games.rng import Rng
-from service import game_commands, loop
+from service import loop, tables
 from service.errors import Conflict, Forbidden
 from service.game_log import GameLog, load
 from service.inbox import FEED_MAXLEN
@@ -50,10 +50,17 @@ def cancel(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
     return loop.run(boot, log, decide_cancel, cause=f"cancel:{player_id}", command=command)
 
 
-def rematch(boot: Bootstrap, game_id: str, player: dict[str, Any]) -> tuple[Record, bool]:
-    """Return the finished game's rematch (created now if nobody asked before: same
-    ruleset, options and time control) with the caller seated, and whether it is new.
-    Every former seat gets a `rematch` note in its feed."""
+def rematch(
+    boot: Bootstrap, game_id: str, player: dict[str, Any], offer: dict[str, Any] | None = None
+) -> tuple[Record, bool]:
+    """Return the finished game's rematch with the caller seated, and whether it is new.
+
+    The first call creates it (same ruleset, options and time control), unlisted, with a
+    seat held for every former player until `reserve_s` (REMATCH_RESERVE_S) runs out, and
+    seats the caller; with `open_when_lapsed` the game then joins the lobby. Every former
+    seat gets a `rematch` note in its feed. A later call seats the caller if its seat is
+    still held or free; otherwise it is refused (never an answer with a game the caller is
+    not in)."""
     old = load(boot, game_id)
     if old.status != FINISHED:
         raise Conflict("game_not_finished", "a rematch follows a finished game")
@@ -63,9 +70,19 @@ def rematch(boot: Bootstrap, game_id: str, player: dict[str, Any]) -> tuple[Reco
     existing = boot.redis.get(keys.game_rematch(game_id))
     created = existing is None
     if created:
-        new = game_commands.create_game(
-            boot, player["id"], old.ruleset, old.players, old.options, old.decision_timeout_s
-        ).record
+        former = [{"id": s.player, "name": s.name} for s in old.seats]
+        table = {**(offer or {}), "unlisted": True}
+        new, _ = tables.create(
+            boot,
+            player,
+            old.ruleset,
+            old.players,
+            old.options,
+            old.decision_timeout_s,
+            table,
+            rematch_of=old.game_id,
+            former=former,
+        )
         if not boot.redis.set(keys.game_rematch(game_id), new.game_id, nx=True):
             cancel(boot, new.game_id, player["id"])  # another caller's rematch came first
             created, existing = False, boot.redis.get(keys.game_rematch(game_id))
@@ -73,8 +90,10 @@ def rematch(boot: Bootstrap, game_id: str, player: dict[str, Any]) -> tuple[Reco
             _invite(boot, old, new)
     rematch_id = new.game_id if created else existing.decode()
     rec = load(boot, rematch_id)
-    if rec.status == "waiting" and rec.seat_of(player["id"]) is None:
-        rec = game_commands.join(boot, rematch_id, player).record
+    if rec.seat_of(player["id"]) is None:
+        if rec.status != "waiting":
+            raise Conflict("rematch_gone", f"the rematch is {rec.status} without you")
+        rec = tables.join(boot, rematch_id, player, None, former=True).record
     return rec, created
 
 

@@ -40,6 +40,11 @@ class Head(Generic[S]):
     draws: int = 0
     seed: bytes | None = None
     stored: str | None = None
+    # a game's private log (docs/architecture.md, "Private steps"): steps so far, the last
+    # one's hash, and which events go there
+    private: int = 0
+    private_hash: str = codec.GENESIS
+    is_private: Callable[[Event], bool] | None = None
 
 
 @dataclass
@@ -101,14 +106,17 @@ def run(
         if not events:
             return log.outcome(head.state, [], False)
         at = codec.now_iso()
-        envelopes = envelope.build(events, head.version, actor, cause, at)
+        envelopes = envelope.build(
+            events, head.version, actor, cause, at, head.private, head.is_private
+        )
         if rng.counter > head.draws:
             envelopes[0]["draws"] = [head.draws, rng.counter]
         if command is not None:
             envelopes[0]["command"] = command
-        new = log.fold(head.state, codec.seal(envelopes, head.last_hash))
+        sealed = codec.seal_logs(envelopes, head.last_hash, head.private_hash)
+        new = log.fold(head.state, sealed)
         if closing := log.closing(new, head):
-            version, last_hash = envelopes[-1]["seq"], envelopes[-1]["hash"]
+            version, last_hash = new.version, new.last_hash
             more = codec.seal(envelope.build(closing, version, "system", cause, at), last_hash)
             envelopes += more
             new = log.fold(new, more)

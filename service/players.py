@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from service import tokens
-from service.errors import NotFound
+from service.errors import Conflict, Invalid, NotFound
 from service.tokens import PREFIX as TOKEN_PREFIX
 from service.tokens import hash_token
 
@@ -18,12 +19,18 @@ __all__ = [
     "TOKEN_PREFIX",
     "authenticate",
     "create_player",
+    "by_handle",
     "hash_token",
+    "me",
     "new_id",
     "player",
     "profile",
 ]
 LEAGUES_READ = 200  # the newest leagues a profile looks through for ratings
+# a handle names one player (an invitation can name a person; `name` is only shown):
+# unique case-insensitively, never shaped like a player id (`p_...`)
+HANDLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,23}")
+PLAYER_ID = re.compile(r"p_[A-Za-z0-9_-]{1,62}")
 
 
 def new_id(prefix: str) -> str:
@@ -31,14 +38,68 @@ def new_id(prefix: str) -> str:
     return prefix + secrets.token_urlsafe(9)
 
 
-def create_player(boot: Bootstrap, name: str) -> dict[str, str]:
-    """Register a player; the token is returned once and only its hash is kept."""
+def fold_handle(handle: str) -> str:
+    """Return the form of a handle its uniqueness is checked in (case-insensitive)."""
+    return handle.casefold()
+
+
+def check_handle(handle: str, field: str = "handle") -> None:
+    """Refuse a handle that is not 2-24 letters, digits, `_`, `.`, `-` (first a letter or
+    digit), or that reads like a player id."""
+    if not HANDLE.fullmatch(handle) or fold_handle(handle).startswith("p_"):
+        reason = "2-24 letters, digits, '_', '.', '-', starting with a letter or digit, not 'p_'"
+        raise Invalid("invalid_body", f"{handle!r} is not a handle", errors={field: [reason]})
+
+
+def create_player(boot: Bootstrap, name: str, handle: str | None = None) -> dict[str, Any]:
+    """Register a player; the token is returned once and only its hash is kept. A handle
+    is claimed first (SET NX): a taken one is refused and nothing is written."""
     player_id = new_id("p_")
+    if handle is not None:
+        check_handle(handle)
+        if not boot.redis.set(keys.handle(fold_handle(handle)), player_id, nx=True):
+            raise Conflict("handle_taken", f"the handle {handle!r} is taken")
     pipe = boot.redis.pipeline(transaction=False)  # two slots in a cluster
-    pipe.hset(keys.player(player_id), mapping={"name": name, "created": codec.now_iso()})
+    fields = {"name": name, "created": codec.now_iso(), **({"handle": handle} if handle else {})}
+    pipe.hset(keys.player(player_id), mapping=fields)
     token = tokens.issue(boot, player_id, name, pipe)
     pipe.execute()
-    return {"id": player_id, "name": name, "token": token["token"]}
+    return {"id": player_id, "name": name, "handle": handle, "token": token["token"]}
+
+
+def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
+    """Return who a token is: the player's id, name, handle, registration time and the
+    id of the token used."""
+    name, handle, created = boot.redis.hmget(keys.player(caller["id"]), "name", "handle", "created")
+    if name is None:
+        raise NotFound("player_not_found", f"no player {caller['id']!r}")
+    return {
+        "id": caller["id"],
+        "name": name.decode(),
+        "handle": handle.decode() if handle else None,
+        "created": created.decode() if created else None,
+        "token_id": caller.get("token_id"),
+    }
+
+
+def by_handle(boot: Bootstrap, handle: str) -> str | None:
+    """Return the id of the player holding `handle` (any case), or None."""
+    found = boot.redis.get(keys.handle(fold_handle(handle)))
+    return found.decode() if found else None
+
+
+def resolve(boot: Bootstrap, refs: list[str], field: str) -> list[dict[str, str]]:
+    """Return {id, name} of each player named in `refs` (a player id or a handle), or
+    refuse the list naming the first unknown entry (`<field>[i]`)."""
+    out = []
+    for i, ref in enumerate(refs):
+        player_id = ref if PLAYER_ID.fullmatch(ref) else by_handle(boot, ref)
+        name = boot.redis.hget(keys.player(player_id), "name") if player_id else None
+        if name is None:
+            why = f"no player with the id or handle {ref!r}"
+            raise Invalid("invalid_body", why, errors={f"{field}[{i}]": [why]})
+        out.append({"id": player_id, "name": name.decode()})
+    return out
 
 
 def authenticate(boot: Bootstrap, token: str) -> dict[str, Any] | None:
@@ -60,10 +121,10 @@ def profile(boot: Bootstrap, player_id: str) -> dict[str, Any]:
     from service import league_log  # leagues are read only here
 
     pipe = boot.redis.pipeline(transaction=False)
-    pipe.hmget(keys.player(player_id), "name", "created")
+    pipe.hmget(keys.player(player_id), "name", "created", "handle")
     pipe.hgetall(keys.player_played(player_id))
     pipe.zrevrange(keys.leagues(), 0, LEAGUES_READ - 1)
-    (name, created), played, league_ids = pipe.execute()
+    (name, created, handle), played, league_ids = pipe.execute()
     if name is None:
         raise NotFound("player_not_found", f"no player {player_id!r}")
     ratings = []
@@ -83,6 +144,7 @@ def profile(boot: Bootstrap, player_id: str) -> dict[str, Any]:
     return {
         "id": player_id,
         "name": name.decode(),
+        "handle": handle.decode() if handle else None,
         "created": created.decode() if created else None,
         "games_played": {k.decode(): int(v) for k, v in sorted(played.items())},
         "leagues": ratings,

@@ -2,9 +2,10 @@
 
     python play.py http://127.0.0.1:8000 [goblin-market sorcerous-futures black-market gobcon]
 
-Every seat is a bot picking a random legal action. A thread follows the game's event
-stream; at the end the game is exported as a file and that file is verified as downloaded.
-Prints one JSON line per game.
+Every seat is a bot picking a random legal action. The first player invites the others
+by handle to an unlisted table; each finds the invitation and accepts by joining. A thread
+follows the game's event stream; at the end the game is exported as a file and that file
+is verified as downloaded, and a rematch offered and declined. One JSON line per game.
 """
 
 import io
@@ -17,8 +18,18 @@ import uuid
 
 from marketfold_client import AuthenticatedClient, Client, models
 from marketfold_client.api.audit import export_game, verify_bundle
-from marketfold_client.api.games import create_game, get_game, join_game, legal_actions, post_action
-from marketfold_client.api.players import create_player
+from marketfold_client.api.games import (
+    abort_game,
+    claim_game,
+    create_game,
+    decline_invitation,
+    get_game,
+    join_game,
+    legal_actions,
+    post_action,
+    rematch_game,
+)
+from marketfold_client.api.players import create_player, my_invitations, whoami
 from marketfold_client.types import File
 
 GAMES = {  # short games: few seats, a GobCon time limit of two rounds
@@ -75,17 +86,24 @@ def follow(base: str, gid: str, seqs: list[int]) -> None:
 def play(base: str, ruleset: str, rng: random.Random) -> dict:
     anon = Client(base, timeout=30)
     body = GAMES[ruleset]()
+    run = uuid.uuid4().hex[:8]  # handles are unique: one set per run
     players = [
-        create_player.sync(client=anon, body=models.Player(f"bot{i}")) for i in range(body.players)
+        create_player.sync(client=anon, body=models.Player(f"bot{i}", handle=f"bot{i}-{run}"))
+        for i in range(body.players)
     ]
-    seats = {}
-    creator = AuthenticatedClient(base, token=players[0].token, timeout=30)
-    gid = create_game.sync(client=creator, body=body).id
+    seats, clients = {}, [AuthenticatedClient(base, token=p.token, timeout=30) for p in players]
+    body.invite, body.join, body.unlisted = [p.handle for p in players[1:]], True, True
+    gid = create_game.sync(client=clients[0], body=body).id
     seqs: list[int] = []
     watcher = threading.Thread(target=follow, args=(base, gid, seqs), daemon=True)
     watcher.start()
-    for p in players:
-        me = AuthenticatedClient(base, token=p.token, timeout=30)
+    invited = all(
+        whoami.sync(client=me).handle == p.handle
+        and [i.game for i in my_invitations.sync(client=me).invitations] == [gid]
+        for p, me in zip(players[1:], clients[1:], strict=True)
+    )
+    seats[0] = clients[0]  # joined at creation (`join`); the others accept by joining
+    for me in clients[1:]:
         seats[join_game.sync(id=gid, client=me).seat] = me
     while True:  # polls with a token: its rate limit is higher than an address's
         answer = get_game.sync_detailed(id=gid, client=seats[0])
@@ -123,7 +141,12 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     report = verify_bundle.sync(
         client=anon, body=File(payload=io.BytesIO(raw), mime_type="application/octet-stream")
     )
+    again = models.RematchOffer(reserve_s=60)
+    offer = rematch_game.sync_detailed(id=gid, client=clients[0], body=again)
+    declined = decline_invitation.sync_detailed(id=offer.parsed.id, client=clients[1])
     return {
+        "invited": invited,
+        "rematch": [offer.status_code, offer.parsed.rematch_of == gid, declined.status_code],
         "ruleset": ruleset,
         "game": gid,
         "status": game.status,
@@ -134,11 +157,32 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     }
 
 
+def quiet(base: str) -> dict:
+    """Two tables left early: one aborted before anyone moved, one untimed game claimed
+    after a second of silence by the seat that owes nothing. Returns each one's reason."""
+    anon, reasons = Client(base, timeout=30), []
+    for body in (models.GobconGameCreate("gobcon", 2), models.GobconGameCreate("gobcon", 2)):
+        a, b = (create_player.sync(client=anon, body=models.Player(n)) for n in ("q0", "q1"))
+        me = {p.id: AuthenticatedClient(base, token=p.token, timeout=30) for p in (a, b)}
+        body.invite, body.join, body.claim_after_s = [b.id], True, 1
+        gid = create_game.sync(client=me[a.id], body=body).id
+        join_game.sync(id=gid, client=me[b.id])
+        if not reasons:
+            reasons.append(abort_game.sync(id=gid, client=me[a.id]).result.reason)
+            continue
+        owing = get_game.sync(id=gid, client=me[a.id]).owed[0].seat
+        claimer = get_game.sync(id=gid, client=me[a.id]).seats[1 - owing].player
+        time.sleep(1.2)
+        reasons.append(claim_game.sync(id=gid, client=me[claimer]).result.reason)
+    return {"ruleset": "quiet-tables", "reasons": reasons}
+
+
 def main() -> int:
     base, rulesets = sys.argv[1], sys.argv[2:] or list(GAMES)
     rng = random.Random(7)
     for ruleset in rulesets:
         print(json.dumps(play(base, ruleset, rng)), flush=True)
+    print(json.dumps(quiet(base)), flush=True)
     return 0
 
 

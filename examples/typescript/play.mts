@@ -1,8 +1,10 @@
 // Play whole games through a client generated from openapi.yaml (openapi-typescript types,
 // openapi-fetch calls); examples/typescript/run.sh generates, compiles and runs it:
 //   node play.mjs http://127.0.0.1:8000 [goblin-market sorcerous-futures black-market gobcon]
-// Every seat is a bot picking a random legal action; the event stream is followed live; at
-// the end the game is exported as a file and that file is verified as downloaded.
+// Every seat is a bot picking a random legal action; the first player invites the others by
+// handle to an unlisted table, each finds the invitation and accepts by joining; the event
+// stream is followed live; at the end the game is exported as a file and that file is
+// verified as downloaded, and a rematch is offered and declined.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
@@ -56,16 +58,24 @@ async function play(base: string, ruleset: string) {
   const as = (token: string) => createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
   const body = GAMES[ruleset];
   const seats = new Map<number, ReturnType<typeof as>>();
-  const tokens: string[] = [];
-  for (let i = 0; i < body.players; i++) {
-    const { data } = await anon.POST("/v1/players", { body: { name: `ts${i}` } });
+  const tokens: string[] = [], handles: string[] = [], run = crypto.randomUUID().slice(0, 8);
+  for (let i = 0; i < body.players; i++) { // handles are unique: one set per run
+    const { data } = await anon.POST("/v1/players", { body: { name: `ts${i}`, handle: `ts${i}-${run}` } });
     tokens.push(data!.token);
+    handles.push(data!.handle!);
   }
-  const { data: created } = await as(tokens[0]).POST("/v1/games", { body });
+  const invite = { invite: handles.slice(1), join: true, unlisted: true };
+  const { data: created } = await as(tokens[0]).POST("/v1/games", { body: { ...body, ...invite } });
   const id = created!.id;
   const seqs: number[] = [];
   const watching = follow(anon, id, seqs);
-  for (const token of tokens) {
+  seats.set(0, as(tokens[0])); // joined at creation (`join`); the others accept by joining
+  let invited = true;
+  for (const [i, token] of tokens.entries()) {
+    if (i === 0) continue;
+    const { data: me } = await as(token).GET("/v1/players/me");
+    const { data: mine } = await as(token).GET("/v1/players/me/invitations");
+    invited &&= me!.handle === handles[i] && mine!.invitations.map((v) => v.game).join() === id;
     const { data } = await as(token).POST("/v1/games/{id}/join", { params: { path: { id } } });
     seats.set(data!.seat, as(token));
   }
@@ -101,13 +111,41 @@ async function play(base: string, ruleset: string) {
     bodySerializer: (text: string) => text,
     headers: { "Content-Type": "application/octet-stream" },
   });
+  const offer = await as(tokens[0]).POST("/v1/games/{id}/rematch", { params: { path: { id } }, body: { reserve_s: 60 } });
+  const declined = await as(tokens[1]).POST("/v1/games/{id}/decline", { params: { path: { id: offer.data!.id } } });
   return {
+    invited, rematch: [offer.response.status, offer.data!.rematch_of === id, declined.response.status],
     ruleset, game: id, status: game.status, version: game.version, streamed: seqs,
     verified: report!.ok, winners: game.result?.winners,
   };
+}
+
+// Two tables left early: one aborted before anyone moved, one untimed game claimed after a
+// second of silence by the seat that owes nothing. Returns each one's reason.
+async function quiet(base: string) {
+  const anon = createClient<paths>({ baseUrl: base });
+  const as = (token: string) => createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
+  const reasons: string[] = [];
+  for (const step of ["abort", "claim"]) {
+    const [a, b] = [(await anon.POST("/v1/players", { body: { name: "q0" } })).data!, (await anon.POST("/v1/players", { body: { name: "q1" } })).data!];
+    const me: Record<string, ReturnType<typeof as>> = { [a.id]: as(a.token), [b.id]: as(b.token) };
+    const body: S["GameCreate"] = { ruleset: "gobcon", players: 2, invite: [b.id], join: true, claim_after_s: 1 };
+    const id = (await me[a.id].POST("/v1/games", { body })).data!.id;
+    await me[b.id].POST("/v1/games/{id}/join", { params: { path: { id } } });
+    if (step === "abort") {
+      reasons.push((await me[a.id].POST("/v1/games/{id}/abort", { params: { path: { id } } })).data!.result.reason!);
+      continue;
+    }
+    const game = (await me[a.id].GET("/v1/games/{id}", { params: { path: { id } } })).data!;
+    const claimer = game.seats[1 - game.owed[0].seat].player;
+    await new Promise((done) => setTimeout(done, 1200));
+    reasons.push((await me[claimer].POST("/v1/games/{id}/claim", { params: { path: { id } } })).data!.result.reason!);
+  }
+  return { ruleset: "quiet-tables", reasons };
 }
 
 const [base, ...rulesets] = process.argv.slice(2);
 for (const ruleset of rulesets.length ? rulesets : Object.keys(GAMES)) {
   console.log(JSON.stringify(await play(base, ruleset)));
 }
+console.log(JSON.stringify(await quiet(base)));

@@ -18,6 +18,11 @@ from games.black_market.state import GAME_ID
 from games.black_market.view import NAMES, redact, view
 from games.kit import assemble, is_over
 
-GAME = assemble(globals(), rules_version=2)
+# Wild trade's private steps (offers, declines, withdrawals) go to the game's private log,
+# so that others learn nothing of them, not even when or how many (from rules version 3;
+# docs/architecture.md, "Private steps").
+PRIVATE_LOG = True
+
+GAME = assemble(globals(), rules_version=3)
 
 __all__ = ["GAME"]

@@ -40,9 +40,7 @@ def _no_other_hand_in_view(client, gid: str, players: dict) -> None:
     assert client.get(f"/v1/games/{gid}").get_json()["view"]["hand"] is None
 
 
-def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(
-    app, client, worker_process
-):
+def test_a_three_player_game_with_windows_and_joins_closed_by_a_worker(app, client, worker_process):
     app.extensions["marketfold"].new_seed = lambda: SEED
     worker_process()
     people = new_players(client, 3, prefix="goblin")

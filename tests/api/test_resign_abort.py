@@ -58,11 +58,11 @@ def test_every_seat_but_one_resigning_ends_the_game(api, client):
 
 
 def test_only_an_operator_aborts_a_game_and_it_ends_with_reason_aborted(api, client, app):
-    players = new_players(client, 4)
+    players = new_players(client, 5)
     operator = players[3]
     app.config["OPERATORS"] = [operator["id"]]
     gid = new_game(client, players[:3])
-    refused = api.post("/v1/games/{id}/abort", gid, players[0]["token"])
+    refused = api.post("/v1/games/{id}/abort", gid, players[4]["token"])  # not seated
     assert refused.status_code == 403 and refused.get_json()["code"] == "not_operator"
     assert api.post("/v1/games/{id}/abort", "g_nope", operator["token"]).status_code == 404
     version = client.get(f"/v1/games/{gid}").get_json()["version"]

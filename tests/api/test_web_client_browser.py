@@ -6,13 +6,16 @@ default shown; chat; a Spanish table; axe-core finding nothing serious; screensh
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
 import requests
 
-from tests.api.browser import no_console_errors
-from tests.api.web_page import WIDTHS, Select, WebPage, bots_join
+from cli.bot import Bot
+from tests.api.web_page import WIDTHS, Select, WebPage, bots_join, no_script_errors
+from tests.conftest import api_server
+from tests.leagues.helpers import new_league
 
 GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
 OPTIONS = {"gobcon": {"time_limit": 2}}  # two rounds, typed into the options form
@@ -55,6 +58,8 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
 
     clicks = page.play_until_result(random.Random(7), on_click=look)
     assert clicks >= 3
+    assert page.titles and all(t.startswith("● your turn") for t in page.titles)  # turn signal
+    assert not browser.title.startswith("●")
     assert not shown["axe"], shown["axe"]
     assert shown["cards"] > 0  # cards are drawn at the table
     if ruleset == "black-market":  # its deals are built from a schema: a refusal's detail shown
@@ -63,15 +68,14 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     assert final["status"] == "finished"
     for key, value in OPTIONS.get(ruleset, {}).items():
         assert final["options"][key] == value
-    rows = page.all("#result-box tbody tr")
-    assert [r.get_attribute("data-seat") for r in rows] == [
-        str(s["seat"]) for s in final["result"]["standings"]
-    ]
-    assert [r.find_element("css selector", ".place").text for r in rows] == [
-        str(s["place"]) for s in final["result"]["standings"]
-    ]
+    rows = browser.execute_script(  # read at once: the table may be redrawn meanwhile
+        "return [...document.querySelectorAll('#result-box tbody tr')]"
+        ".map((r) => [r.dataset.seat, r.querySelector('.place').textContent])"
+    )
+    assert rows == [[str(s["seat"]), str(s["place"])] for s in final["result"]["standings"]]
     assert page.find(".replay-link").get_attribute("href").endswith(f"/games/{gid}/replay")
     assert page.all("#result-box .rematch") or page.all(".seat-actions .rematch")
+    no_script_errors(browser)
 
 
 def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server):
@@ -95,7 +99,7 @@ def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server
     assert [g["id"] for g in mine["games"]] == [made["id"]]
     page.find(".leave").click()  # leave before the start
     page.wait_for(".join")
-    no_console_errors(browser)
+    no_script_errors(browser)
 
 
 def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloaded(
@@ -193,3 +197,140 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     # switched to English: the same table in English words and card names
     Select(page.find("#lang")).select_by_value("en")
     page.wait(lambda: "Turn" in page.find("#turn").text and "Turno" not in page.find("#turn").text)
+
+
+def test_a_spectator_watches_a_game_read_only(browser, live_server):
+    players = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
+    gid = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "gobcon", "players": 2},
+        headers=_bearer(players[0]["token"]),
+    ).json()["id"]
+    for p in players:
+        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page = WebPage(browser, live_server)
+    page.open(f"/#/g/{gid}")  # nobody signed in
+    page.wait_for("#board .seat-row")
+    assert "watching" in page.find("#move").text
+    assert not page.all("#move .act") and not page.all("#chat-input") and not page.all(".join")
+    assert not page.all("#board [data-key=hand] .card")  # no seat's hand: only public facts
+    fetched = browser.execute_script("return window.__fetched")
+    assert fetched and not any(f["auth"] for f in fetched)
+
+
+def test_the_table_follows_the_game_across_dropped_streams(browser, redis_url, worker_process):
+    worker_process()  # closes GobCon's answer windows
+    # streams closed by the server every 2 s: the page resumes after the last event it saw
+    with api_server(redis_url, MARKETFOLD_SSE_MAX_S="2") as (base, _):
+        xy = [requests.post(f"{base}/v1/players", json={"name": n}).json() for n in "xy"]
+        gid = requests.post(
+            f"{base}/v1/games",
+            json={"ruleset": "gobcon", "players": 2},
+            headers=_bearer(xy[0]["token"]),
+        ).json()["id"]
+        for p in xy:
+            requests.post(f"{base}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+        page = WebPage(browser, base)
+        page.open(f"/#/g/{gid}")
+        page.wait_for("#board .seat-row")
+        for _ in range(3):  # each move made after at least one reconnection
+            time.sleep(2.5)
+            game = requests.get(f"{base}/v1/games/{gid}").json()
+            while not game["owed"]:
+                time.sleep(0.2)
+                game = requests.get(f"{base}/v1/games/{gid}").json()
+            seat = game["owed"][0]["seat"]
+            token = next(p["token"] for p in xy if p["id"] == game["seats"][seat]["player"])
+            legal = requests.get(f"{base}/v1/games/{gid}/legal", headers=_bearer(token)).json()
+            res = requests.post(
+                f"{base}/v1/games/{gid}/actions",
+                json=legal["actions"][-1]["choices"][0],
+                headers=_bearer(token),
+            )
+            version = res.json()["version"]
+            page.wait(lambda v=version: page.all(f'#log li[data-seq="{v}"]'), timeout=15)
+
+
+def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_result(
+    browser, live_server, worker_process
+):
+    worker_process()
+    page = WebPage(browser, live_server)
+    bo = page.sign_in("Bo", handle="bo")
+    ana = requests.post(f"{live_server}/v1/players", json={"name": "Ana", "handle": "ana"}).json()
+    game = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "gobcon", "players": 2, "options": {"time_limit": 1}, "invite": ["bo"]}
+        | {"join": True},
+        headers=_bearer(ana["token"]),
+    ).json()
+    threading.Thread(
+        target=Bot(live_server, game["id"], ana["token"], None).play, daemon=True
+    ).start()
+    page.open("/")
+    page.wait_for(f'#invitations li[data-game="{game["id"]}"]')
+    page.find(f'#invitations li[data-game="{game["id"]}"] .accept').click()
+    page.wait_for("#board .seat-row")  # accepted: the held seat taken, the game started
+    page.play_until_result(random.Random(3))
+    page.find(".rematch").click()  # an offer: ana's seat held for her
+    page.wait(lambda: "#/g/" in browser.current_url and game["id"] not in browser.current_url)
+    rematch = browser.current_url.split("#/g/")[1].split("/")[0]
+    held = f'.invited li[data-player="{ana["id"]}"]'
+    page.wait_for(held)
+    offered = requests.get(
+        f"{live_server}/v1/players/me/invitations", headers=_bearer(ana["token"])
+    )
+    assert [i["game"] for i in offered.json()["invitations"]] == [rematch]
+    requests.post(f"{live_server}/v1/games/{rematch}/decline", headers=_bearer(ana["token"]))
+    page.wait(lambda: "declined" in page.find(held).text)
+    assert bo["id"] in {
+        s["player"] for s in requests.get(f"{live_server}/v1/games/{rematch}").json()["seats"]
+    }
+
+
+def test_my_leagues_link_to_their_standings(browser, redis_url, client):
+    op = client.post("/v1/players", json={"name": "op"}).get_json()
+    with api_server(redis_url, MARKETFOLD_OPERATORS=op["id"]) as (base, _):
+        page = WebPage(browser, base)
+        mia = page.sign_in("mia")
+        lid = new_league(requests_client(base), op, [mia])
+        page.open("/")
+        link = page.wait_for(f'#leagues a[href="/leagues/{lid}"]')[0]
+        link.click()
+        page.wait(lambda: browser.current_url == f"{base}/leagues/{lid}")
+        assert "mia" in browser.find_element("tag name", "body").text
+
+
+class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
+    def __init__(self, base: str):
+        self.base = base
+
+    def post(self, path: str, json=None, headers=None):
+        res = requests.post(self.base + path, json=json, headers=headers, timeout=10)
+        res.get_json = res.json
+        return res
+
+
+def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
+    page = WebPage(browser, live_server)
+    page.sign_in("ana")
+    page.wait_for("#create-unlisted")[0].click()
+    gid = page.create("gobcon", 2)
+    link = page.wait_for(".invite-link")[0].get_attribute("value")
+    seen = requests.get(f"{live_server}/v1/games/{gid}").json()
+    assert not seen.get("secret")  # the secret is shown to its creator only
+    assert link.startswith(f"{live_server}/#/g/{gid}/")
+    assert len(link) > len(f"{live_server}/#/g/{gid}/")
+    lobby = requests.get(f"{live_server}/v1/games?status=waiting").json()["games"]
+    assert gid not in {g["id"] for g in lobby}
+    page.find("#sign-out").click()
+    page.sign_in("bo")
+    page.open(f"/#/g/{gid}")  # without the secret: no seat for bo
+    page.wait_for(".join")[0].click()
+    page.wait(lambda: page.find("#error").text)
+    browser.get(link)  # with it
+    page.wait(lambda: "/#/g/" in browser.current_url)
+    page.wait_for(".join")[0].click()
+    page.wait_for("#board .seat-row")
+    seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
+    assert {s["name"] for s in seats} == {"ana", "bo"}

@@ -19,10 +19,11 @@ from tests.conftest import ROOT
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 except ImportError:  # browser.py reports the missing selenium
     StaleElementReferenceException = WebDriverException = Exception
-    Select = None
+    Select = Keys = None
 
 SCREENS = Path("/work/screens") if Path("/work").is_dir() else Path("/tmp/marketfold-screens")
 WIDTHS = {"phone": 390, "desktop": 1280}
@@ -31,6 +32,7 @@ WIDTHS = {"phone": 390, "desktop": 1280}
 class WebPage:
     def __init__(self, driver, base: str):
         self.d, self.base = driver, base
+        self.titles: set[str] = set()  # the tab's titles while an action was offered
 
     def find(self, css: str):
         return self.d.find_element(By.CSS_SELECTOR, css)
@@ -55,10 +57,13 @@ class WebPage:
         self.d.get(self.base + path)
         self.wait_for("#app > *")
 
-    def sign_in(self, name: str) -> dict:
-        """Pick a name on the home page; return the player the page keeps (id, name, token)."""
+    def sign_in(self, name: str, handle: str | None = None) -> dict:
+        """Pick a name (and a handle) on the home page; return the player the page keeps
+        (id, name, token)."""
         self.open("/")
         self.find("#name-input").send_keys(name)
+        if handle:
+            self.find("#handle-input").send_keys(handle)
         self.find("#sign-in button[type=submit]").click()
         self.wait_for("#token-once:not([hidden])")
         token = self.find("#token-value").get_attribute("value")
@@ -85,7 +90,7 @@ class WebPage:
         self.find("#create button[type=submit]").click()
         self.wait(lambda: "#/g/" in self.d.current_url)
         self.wait_for("#status")
-        return self.d.current_url.split("#/g/")[1]
+        return self.d.current_url.split("#/g/")[1].split("/")[0]  # without a secret
 
     def play_until_result(self, rnd: random.Random, timeout: float = 300, on_click=None) -> int:
         """Click one of the offered actions whenever there are some (a choice's button
@@ -98,7 +103,12 @@ class WebPage:
                 offered = [b for b in self.all("#move .choices .act") if b.is_enabled()]
                 offered = offered or [b for b in self.all("#move .act") if b.is_enabled()]
                 if offered:
-                    rnd.choice(offered).click()
+                    self.titles.add(self.d.title)
+                    chosen = rnd.choice(offered)
+                    if clicks % 2:  # every other action from the keyboard: focus, Enter
+                        chosen.send_keys(Keys.ENTER)
+                    else:
+                        chosen.click()
                     clicks += 1
                     if on_click:
                         on_click(clicks)
@@ -134,6 +144,16 @@ class WebPage:
             ".catch((e) => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));"
         )
         return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def no_script_errors(driver) -> None:
+    """No script error in the console. A refused call (a 409 for a stale action, a 404 for
+    a route an older server lacks) is logged by the browser as a network error: the page
+    handles those answers, so they are not errors of the page."""
+    errors = [
+        e for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"
+    ]
+    assert not errors, errors
 
 
 _AXE: list[str] = []

@@ -26,6 +26,8 @@ def played(done: subprocess.CompletedProcess) -> dict[str, dict]:
 
 
 def assert_every_ruleset_played_streamed_and_verified(results: dict[str, dict]) -> None:
+    # two tables left early: aborted before anyone moved, an idle untimed game claimed
+    assert results.pop("quiet-tables")["reasons"] == ["aborted", "abandoned"]
     assert sorted(results) == sorted(games.REGISTRY)
     for ruleset, game in results.items():
         assert game["status"] == "finished", game
@@ -33,6 +35,10 @@ def assert_every_ruleset_played_streamed_and_verified(results: dict[str, dict]) 
         assert game["streamed"] == list(range(1, game["version"] + 1)), ruleset
         assert game["verified"] is True, ruleset  # the downloaded file, byte for byte
         assert game["winners"], ruleset
+        # the table was an invitation (handles, GET /players/me, the invitation list, held
+        # seats taken by joining), and a rematch was offered (201) and declined (200)
+        assert game["invited"] is True, ruleset
+        assert game["rematch"] == [201, True, 200], ruleset
 
 
 def run_example(language: str, server: str, redis_url: str, build: str) -> dict[str, dict]:

@@ -144,3 +144,24 @@ def followed(recorder, key: str) -> list[tuple]:
         return [c for c in recorder.writes if c[1] == key]
     members = recorder.redis.zrange(key, 0, -1, withscores=True)
     return [("ZADD", key, repr(score), member.decode()) for member, score in members]
+
+
+def test_private_steps_go_to_their_own_stream_and_a_stale_count_of_them_conflicts(store):
+    append(store, "g1", envelopes(1, 2), expected=0)
+    step = {**envelopes(2, 1)[0], "seq": 2, "private": 1, "visible_to": [0, 1]}
+    codec.seal([step], codec.GENESIS)
+    after = Record("g1", version=2, private=1)
+    assert append(store, "g1", [step], expected=2, record=after) == 2  # no public version
+    assert len(store.read("g1")) == 2 and store.read_private("g1") == [step]
+    # a public append decided before that step (0 private steps known) must decide again
+    with pytest.raises(StaleVersion):
+        append(store, "g1", envelopes(3, 1), expected=2, record=Record("g1", version=3))
+    assert len(store.read("g1")) == 2
+    assert (
+        append(store, "g1", envelopes(3, 1), expected=2, record=Record("g1", version=3, private=1))
+        == 3
+    )
+    # a load from the start folds the step after the event it followed
+    store.forget()
+    stored = store.recorder.load(Log.game("g1"))
+    assert (len(stored.tail), [codec.loads(e) for e in stored.private]) == (3, [step])

@@ -121,7 +121,7 @@ def test_options_default_to_regulated_trade_and_bad_values_name_their_field():
 
 
 def test_the_game_object_carries_the_contract():
-    assert GAME.id == "black-market" and GAME.rules_version == 2
+    assert GAME.id == "black-market" and GAME.rules_version == 3
     assert (GAME.min_players, GAME.max_players) == (3, 6)
     assert GAME.names == {"en": "Black Market", "es": "Mercado negro"}
 

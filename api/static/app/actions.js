@@ -2,9 +2,9 @@
 // `choices` (one button per choice, or one select per field among the choices when there are
 // many) or, without choices, from its JSON Schema (schemaform.js). No rules live here: a
 // rules change reaches the page through `legal` alone. `send(action)` posts the action.
-import { el, add, human, isObj } from "../shared/dom.js";
+import { el, add, isObj } from "../shared/dom.js";
 import { field } from "./schemaform.js";
-import { t } from "./i18n.js";
+import { t, word as human } from "./i18n.js";
 
 const FEW = 8; // up to this many choices of a type are buttons
 

@@ -54,6 +54,8 @@ export async function drawHome(root, app) {
       app.fail(e);
     }
     page.appendChild(add(mine, list.childElementCount ? list : el("p", "muted", t("noGames"))));
+    const invites = await invitations(names, app);
+    if (invites) page.appendChild(invites);
     page.appendChild(createForm(rulesets.rulesets, app));
   }
   const open = section(t("lobby"), "lobby");
@@ -74,13 +76,21 @@ function signIn(app) {
   input.autocomplete = "nickname";
   const label = el("label", null, t("name"));
   label.htmlFor = input.id;
+  const handle = el("input");
+  handle.id = "handle-input";
+  handle.maxLength = 24;
+  handle.autocomplete = "username";
+  const handleLabel = el("label", null, t("handle"));
+  handleLabel.htmlFor = handle.id;
   const go = el("button", "primary", t("play"));
   go.type = "submit";
-  add(formBox, label, input, go);
+  add(formBox, label, input, handleLabel, handle, go);
   formBox.addEventListener("submit", async (e) => {
     e.preventDefault();
+    const body = { name: input.value.trim() };
+    if (handle.value.trim()) body.handle = handle.value.trim();
     try {
-      const player = await post("/players", { name: input.value.trim() });
+      const player = await post("/players", body);
       remember(player);
       app.showToken(player.token);
       app.route();
@@ -146,6 +156,12 @@ function createForm(rulesets, app) {
   sit.type = "checkbox";
   sit.checked = true;
   sit.id = "create-sit";
+  const invite = el("input");
+  invite.id = "create-invite";
+  invite.autocomplete = "off";
+  const unlisted = el("input");
+  unlisted.type = "checkbox";
+  unlisted.id = "create-unlisted";
   const options = el("div", "options");
   let read = () => ({});
   function ruleset() {
@@ -166,7 +182,11 @@ function createForm(rulesets, app) {
   const sitLabel = el("label", null, t("sitDown"));
   sitLabel.htmlFor = sit.id;
   sitRow.appendChild(sitLabel);
-  add(formBox, sitRow, go);
+  const privateRow = add(el("div", "sf-row check"), unlisted);
+  const privateLabel = el("label", null, t("unlisted"));
+  privateLabel.htmlFor = unlisted.id;
+  privateRow.appendChild(privateLabel);
+  add(formBox, row(t("inviteNames"), invite), privateRow, sitRow, go);
   formBox.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = {
@@ -175,10 +195,16 @@ function createForm(rulesets, app) {
       options: read(),
       decision_timeout_s: timeout.value === "" ? null : Number(timeout.value),
     };
+    const named = invite.value.split(",").map((x) => x.trim()).filter(Boolean);
+    if (named.length) body.invite = named; // their seats are held for them
+    if (unlisted.checked) body.unlisted = true;
+    const held = named.length || unlisted.checked; // seated by the creation itself
+    if (held && sit.checked) body.join = true;
     try {
       const game = await post("/games", body);
-      if (sit.checked) await post(`/games/${encodeURIComponent(game.id)}/join`);
-      location.hash = `#/g/${encodeURIComponent(game.id)}`;
+      if (sit.checked && !held) await post(`/games/${encodeURIComponent(game.id)}/join`);
+      const tail = game.secret ? `/${encodeURIComponent(game.secret)}` : "";
+      location.hash = `#/g/${encodeURIComponent(game.id)}${tail}`;
     } catch (err) {
       app.fail(err);
     }
@@ -200,4 +226,42 @@ async function leagues(player) {
     /* the profile is optional here */
   }
   return add(box, list.childElementCount ? list : el("p", "muted", t("leaguesNone")));
+}
+
+// Games holding a seat for me (invitations, rematch offers): accept (join) or decline.
+async function invitations(names, app) {
+  let data;
+  try {
+    data = await get("/players/me/invitations");
+  } catch {
+    return null; // a server without invitations
+  }
+  const box = section(t("invitations"), "invitations");
+  const list = el("ul", "games");
+  for (const inv of data.invitations || []) {
+    const li = el("li", "game-item owes");
+    li.dataset.game = inv.game;
+    const a = el("a", "game-link", names[inv.ruleset] || inv.ruleset);
+    a.href = `#/g/${encodeURIComponent(inv.game)}`;
+    const who = (inv.invited || []).map((i) => i.name).join(", ");
+    add(li, a, inv.rematch_of ? el("span", "badge", t("rematchTag")) : null, el("span", "muted names", who));
+    const answer = (path, after) => async () => {
+      try {
+        await post(`/games/${encodeURIComponent(inv.game)}/${path}`);
+        after();
+      } catch (e) {
+        app.fail(e);
+      }
+    };
+    const yes = el("button", "primary accept", t("accept"));
+    yes.type = "button";
+    yes.addEventListener("click", answer("join", () => (location.hash = `#/g/${encodeURIComponent(inv.game)}`)));
+    const no = el("button", "decline", t("decline"));
+    no.type = "button";
+    no.addEventListener("click", answer("decline", () => app.route()));
+    add(li, yes, no);
+    list.appendChild(li);
+  }
+  if (!list.childElementCount) return null;
+  return add(box, list);
 }

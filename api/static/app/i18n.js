@@ -1,6 +1,9 @@
 // The page's words in English and Spanish. The language comes from the browser
 // (navigator.languages), can be switched, and is sent as Accept-Language so the server's card
 // names and texts match it. `t(key, values)` fills {name} placeholders.
+import { human, LABELS } from "../shared/dom.js";
+import { WORDS_ES } from "./words_es.js";
+
 const KEY = "marketfold.lang";
 export const LANGS = { en: "English", es: "Español" };
 
@@ -36,7 +39,9 @@ const WORDS = {
     created: "Game created", cancelledEv: "The game was cancelled", hiddenEv: "something hidden happened",
     leaguesNone: "You are in no league.", loading: "Loading…", error: "Error", reload: "Try again",
     rematchOffer: "{name} offers a rematch", accept: "Accept", decline: "Decline", invitations: "Invitations",
-    inviteNames: "Invite players (names, comma separated)", unlisted: "Private (not in the lobby)",
+    inviteNames: "Invite players (handles, comma separated)", unlisted: "Private (not in the lobby)",
+    handle: "Handle (optional: others invite you by it)", rematchTag: "rematch",
+    yes: "yes", no: "no", answer_pending: "invited", answer_accepted: "accepted", answer_declined: "declined", answer_lapsed: "lapsed",
   },
   es: {
     title: "marketfold", tagline: "Juegos del Decktet en una mesa, en tu navegador",
@@ -69,7 +74,9 @@ const WORDS = {
     created: "Partida creada", cancelledEv: "Se canceló la partida", hiddenEv: "pasó algo oculto",
     leaguesNone: "No estás en ninguna liga.", loading: "Cargando…", error: "Error", reload: "Reintentar",
     rematchOffer: "{name} ofrece la revancha", accept: "Aceptar", decline: "Rechazar", invitations: "Invitaciones",
-    inviteNames: "Invitar jugadores (nombres, separados por comas)", unlisted: "Privada (fuera de la sala)",
+    inviteNames: "Invitar jugadores (identificadores, separados por comas)", unlisted: "Privada (fuera de la sala)",
+    handle: "Identificador (opcional: con él te invitan)", rematchTag: "revancha",
+    yes: "sí", no: "no", answer_pending: "invitado", answer_accepted: "aceptó", answer_declined: "rechazó", answer_lapsed: "caducó",
   },
 };
 
@@ -96,4 +103,14 @@ export function setLang(l) {
 export function t(key, values = {}) {
   const text = WORDS[lang()][key] ?? WORDS.en[key] ?? key;
   return text.replace(/\{([a-z]+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
+}
+
+// A key of the API's JSON (a view's field, a decision, an action type) as words in the
+// page's language.
+export function labels() {
+  return lang() === "es" ? { ...LABELS, ...WORDS_ES } : LABELS;
+}
+
+export function word(key) {
+  return human(key, labels());
 }

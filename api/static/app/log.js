@@ -1,8 +1,8 @@
 // What just happened, in words: the last events of the game as short sentences. Lobby events
 // (a seat taken, a deadline run out, a resignation) have their own sentence; a game's own
 // events read as "who: what · its facts", every card id named by its card.
-import { el, add, human, isObj } from "../shared/dom.js";
-import { t } from "./i18n.js";
+import { el, add, isObj } from "../shared/dom.js";
+import { t, word as human } from "./i18n.js";
 
 const KEEP = 12;
 

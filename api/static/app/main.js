@@ -34,9 +34,10 @@ const app = {
     leaving = null;
     header();
     const root = $("app");
-    const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})/);
+    // a table: #/g/<game id>, or #/g/<game id>/<secret> (an unlisted game's invitation link)
+    const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,128}))?/);
     try {
-      if (m) leaving = await drawTable(root, m[1], app);
+      if (m) leaving = await drawTable(root, m[1], app, m[2] || null);
       else await drawHome(root, app);
     } catch (e) {
       app.fail(e);

@@ -11,7 +11,7 @@ function button(text, cls, onClick) {
   return b;
 }
 
-export function lobbyButtons(game, app, { path, post, del, reload }) {
+export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
   const box = el("div", "seat-actions");
   const player = me();
   const seated = Number.isInteger(game.you);
@@ -23,17 +23,27 @@ export function lobbyButtons(game, app, { path, post, del, reload }) {
       app.fail(e);
     }
   };
+  // seats held for named players (invitations, rematch offers) and their answers
+  const invited = Array.isArray(game.invited) ? game.invited : [];
+  const mine = player && invited.find((i) => i.player === player.id && i.answer === "pending");
   if (game.status === "waiting") {
-    if (player && !seated) box.appendChild(button(t("join"), "primary join", run(() => post(`${path}/join`))));
+    if (player && !seated) {
+      const body = secret ? { secret } : undefined;
+      box.appendChild(button(mine ? t("accept") : t("join"), "primary join", run(() => post(`${path}/join`, body))));
+    }
+    if (mine) box.appendChild(button(t("decline"), "decline", run(() => post(`${path}/decline`))));
     if (seated) box.appendChild(button(t("leave"), "leave", run(() => post(`${path}/leave`))));
     if (player && game.creator === player.id) box.appendChild(button(t("cancelGame"), "cancel", run(() => del(path))));
     const invite = add(el("details", "invite"), el("summary", null, t("invite")));
     const link = el("input", "invite-link");
     link.readOnly = true;
-    link.value = `${location.origin}/#/g/${encodeURIComponent(game.id)}`;
+    // an unlisted game's link carries its secret (shown to its creator only)
+    const tail = game.secret ? `/${encodeURIComponent(game.secret)}` : secret ? `/${encodeURIComponent(secret)}` : "";
+    link.value = `${location.origin}/#/g/${encodeURIComponent(game.id)}${tail}`;
     link.setAttribute("aria-label", t("invite"));
     add(invite, el("p", "muted", t("inviteHelp")), link, button(t("copy"), null, () => navigator.clipboard && navigator.clipboard.writeText(link.value)));
-    box.appendChild(invite);
+    if (!game.unlisted || game.secret || secret) box.appendChild(invite);
+    if (invited.length) box.appendChild(invitedList(invited));
   }
   if (game.status === "active" && seated) {
     box.appendChild(button(t("resign"), "resign", run(async () => {
@@ -79,4 +89,16 @@ export function drawResult(game, d, seatName) {
   add(box, add(table, body));
   if (res.reason) box.appendChild(el("p", "muted", d.human(res.reason)));
   return box;
+}
+
+// Who a held seat waits for, and each answer.
+function invitedList(invited) {
+  const list = el("ul", "invited");
+  list.setAttribute("aria-label", t("invitations"));
+  for (const i of invited) {
+    const li = add(el("li"), el("span", null, i.name), el("span", `badge answer-${i.answer}`, t(`answer_${i.answer}`)));
+    li.dataset.player = i.player;
+    list.appendChild(li);
+  }
+  return list;
 }

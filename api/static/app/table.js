@@ -4,7 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
-import { t } from "./i18n.js";
+import { t, labels } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
 import { createLog } from "./log.js";
@@ -14,7 +14,7 @@ import { signal } from "./signal.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
-export async function drawTable(root, gameId, app) {
+export async function drawTable(root, gameId, app, secret = null) {
   const path = `/games/${encodeURIComponent(gameId)}`;
   const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false };
   const seatName = (n) => st.names.get(n) || `${t("seat")} ${n}`;
@@ -23,7 +23,8 @@ export async function drawTable(root, gameId, app) {
     seatName,
     seatCount,
     glossary: () => st.glossary,
-    words: { seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
+    labels: labels(),
+    words: { yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
   });
   const name = (k, v) => {
     if (typeof v === "number" && d.isSeatKey(k) && d.isSeatNo(v)) return seatName(v);
@@ -82,7 +83,7 @@ export async function drawTable(root, gameId, app) {
     const status = el("span", `badge ${game.status}`, t(game.status));
     status.id = "status";
     add(head, back, title, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
-    head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load }));
+    head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load, secret }));
     // whose turn, with a countdown to each deadline
     turn.replaceChildren(el("span", "k", t("turnOf")));
     const owed = game.owed || [];

@@ -11,7 +11,7 @@ const SEAT_KEY =
   /(^|_)(seats?|winners?|bidders?|openers?|to_act|actors?|order|passed|received|holders?|leaders?|dealers?|turn|owner)($|_)/;
 export const SHOWN_ELSEWHERE = new Set(["game", "name", "you", "owed"]);
 const COLOURS = new Set(["red", "yellow", "green", "blue", "purple", "orange", "white", "black"]);
-const ENGLISH = { seat: "seat", none: "none", toAct: "to act", winner: "★ winner", you: "you", hidden: "hidden", table: "Table" };
+const ENGLISH = { yes: "yes", no: "no", seat: "seat", none: "none", toAct: "to act", winner: "★ winner", you: "you", hidden: "hidden", table: "Table" };
 
 export function createDraw(ctx) {
   const words = { ...ENGLISH, ...(ctx.words || {}) };
@@ -94,11 +94,11 @@ export function createDraw(ctx) {
       if (parent && parent[`has_${key}`] === true) return cardBack(`${human(key)} (${words.hidden})`);
       return empty("—");
     }
-    if (typeof v === "boolean") return el("span", v ? "flag yes" : "flag no", v ? "yes" : "no");
+    if (typeof v === "boolean") return el("span", v ? "flag yes" : "flag no", v ? words.yes : words.no);
     if (typeof v === "number") return isSeatKey(key) && isSeatNo(v) ? seatChip(v) : el("b", "n", v);
     if (typeof v === "string") {
       const known = glossed(v);
-      if (!known) return el("span", "text", v);
+      if (!known) return el("span", "text", ctx.labels && ctx.labels[v] ? ctx.labels[v] : v);
       const node = el("span", "card-ref", known.name); // a card named by id: its name and text
       node.title = `${v}\n${known.text}`;
       return node;
