@@ -40,6 +40,7 @@ def test_a_recorded_bundle_of_every_rules_version_still_verifies(path):
     assert all(check.ok for check in report.checks)
 
 
+@pytest.mark.process  # runs node
 @pytest.mark.skipif(NODE is None, reason="node is not installed: tools/rederive.js runs on Node")
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.stem)
 def test_tools_rederive_js_rederives_a_recorded_bundle_of_every_rules_version(path):
