@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 import games
@@ -16,3 +19,42 @@ def test_an_archived_rules_version_still_plays_a_whole_game_with_its_invariants(
     assert games.get(ruleset).rules_version > version, "the live rules moved on"
     run = playout(game, game.min_players + 1, 7, {}, lambda run: game.check_invariants(run.state))
     assert game.is_over(run.state)
+
+
+LIVE_INTERFACE = {"games.base", "games.rng"}
+ARCHIVE_DIR = Path(games.__file__).parent / "archive"
+
+
+def _live_imports(path: Path) -> set[str]:
+    """The modules of live `games` (not of the archive) a file imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            in_games = node.module == "games"
+            names = [f"games.{a.name}" for a in node.names] if in_games else [node.module]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found |= {n for n in names if n.split(".")[0] == "games"}
+    return {n for n in found if not n.startswith("games.archive")}
+
+
+@pytest.mark.parametrize(
+    "folder", sorted(p.name for p in ARCHIVE_DIR.iterdir() if (p / "__init__.py").exists())
+)
+def test_an_archived_rules_version_imports_no_live_shared_module_but_base_and_rng(folder):
+    """A later change to games/kit.py, catalog.py, decktet.py, ... cannot change archived
+    rules: each archive has its own copies (tools/archive_rules.py)."""
+    live = {
+        f"{path.relative_to(ARCHIVE_DIR)}: {name}"
+        for path in sorted((ARCHIVE_DIR / folder).rglob("*.py"))
+        for name in _live_imports(path) - LIVE_INTERFACE
+    }
+    assert not live, f"archived rules import live shared code: {sorted(live)}"
+
+
+def test_every_archive_folder_is_registered():
+    folders = {p.name for p in ARCHIVE_DIR.iterdir() if (p / "__init__.py").exists()}
+    registered = {f"{ruleset.replace('-', '_')}_v{version}" for ruleset, version in games.ARCHIVE}
+    assert folders == registered
