@@ -1,20 +1,30 @@
 """Simultaneous phases and deadlines, measured through the API with real worker processes.
 
     python bench/phases.py [--phases 40] [--deadlines 30]
+    python bench/phases.py --load [--games 200] [--seconds 60] [--workers 1]
 
 Prints (1) the time from the last sealed bid's answer until the reveal is visible in the
 game's event feed (Sorcerous Futures closed auctions, 4 seats), and (2) how late missed
 deadlines fire (the `at` of `game.DecisionTimedOut` minus the deadline the API showed),
-with one and with two workers. It starts its own Redis, API and workers.
+with one and with two workers. With `--load`: `--games` games played at once on 2-5 s
+deadlines (bench/phase_load.py), reveal p50/p99 and default lateness p50/p99 under that
+load next to the same figures with a handful of games (idle). It starts its own Redis,
+API and workers.
 """
 
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__" and "--load" in sys.argv:  # the load's players are greenlets
+    from gevent import monkey
+
+    monkey.patch_all()
 
 import argparse
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -29,12 +39,31 @@ from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events.codec import parse_time  # noqa: E402
 
 
-def start_worker(redis_url: str) -> subprocess.Popen:
+def start_worker(redis_url: str, rq_url: str | None = None) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+    env["RQ_REDIS_URL"] = rq_url or redis_url
     return subprocess.Popen(
         [sys.executable, "-m", "cli", "worker"], env=env, cwd=ROOT,
         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
+
+
+def under_load(base: str, redis_url: str, args: argparse.Namespace) -> None:
+    """Play `--games` games at once for `--seconds`, after a handful for the idle figures;
+    print both rows."""
+    from bench import phase_load
+
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(phase_load.HEADER)
+    for name, games in (("idle", args.idle_games), ("load", args.games)):
+        load = phase_load.Load(base, games, args.seconds, args.miss)
+        figures = phase_load.measure(redis_url, load.run())
+        print(figures.row(name), flush=True)
+        if figures.refused:
+            print(f"  (answers other than 2xx: {figures.refused})")
+        time.sleep(6)  # the last defaults and reveals land
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("targets under load: reveal p99 < 1 s, default lateness p99 < 2 s")
 
 
 def seated_game(s: requests.Session, base: str, ruleset: str, n: int, **body) -> tuple:
@@ -118,15 +147,39 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phases", type=int, default=40)
     ap.add_argument("--deadlines", type=int, default=30)
+    ap.add_argument("--load", action="store_true", help="many games at once (see above)")
+    ap.add_argument("--games", type=int, default=200, help="--load: games played at once")
+    ap.add_argument("--idle-games", type=int, default=4, help="--load: games of the idle row")
+    ap.add_argument("--seconds", type=float, default=60, help="--load: each row's duration")
+    ap.add_argument("--miss", type=float, default=0.1, help="--load: decisions left to time out")
+    ap.add_argument("--workers", type=int, default=1, help="--load: worker processes")
+    ap.add_argument(
+        "--queues", choices=["shared", "own"], default="shared",
+        help="the RQ queues on the store's Redis, or on one of their own (appendfsync everysec)",
+    )
     args = ap.parse_args()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()
+    queues = server  # the queues on the store's Redis, or (--queues own) on one of their own
+    if args.queues == "own":
+        own = tempfile.mkdtemp(prefix="mf-bench-q-")
+        queues = EmbeddedRedis(own, port=free_port(), appendfsync="everysec").start()
     port = free_port()
-    procs = [gunicorn("cli.wsgi:app", port, server.url)]
+    procs = [gunicorn("cli.wsgi:app", port, server.url, RQ_REDIS_URL=queues.url)]
     crew: list[subprocess.Popen] = []
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_up(base + "/healthz")
+        wait_up(base + "/healthz", timeout=90)  # a loaded machine starts slowly
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+        if args.load:
+            crew += [start_worker(server.url, queues.url) for _ in range(args.workers)]
+            print(
+                f"workers: {args.workers}; {args.games} games on 2-5 s deadlines; queues on "
+                + ("their own Redis (appendfsync everysec)" if args.queues == "own" else
+                   "the store's Redis (appendfsync always)")
+            )
+            time.sleep(1.0)
+            under_load(base, server.url, args)
+            return
         print("| workers | last bid → reveal p50 ms | p99 ms | deadline late p50 s | max s |")
         print("| --- | --- | --- | --- | --- |")
         for workers in (1, 2):
@@ -145,6 +198,8 @@ def main() -> None:
             worker.wait()
         stop(procs)  # gunicorn's workers before Redis: none is left beating a stopped Redis
         server.stop()
+        if queues is not server:
+            queues.stop()
 
 
 if __name__ == "__main__":

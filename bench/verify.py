@@ -10,8 +10,6 @@ then times `events.audit.verify` on one core. Target: at least 10,000 events/s.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import random
 import sys
 import time
 from pathlib import Path
@@ -19,75 +17,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
-from events import audit, codec, decide, envelope  # noqa: E402
-from events.record import Record, fold_all  # noqa: E402
-from games.base import Event  # noqa: E402
-from games.rng import Rng, commitment  # noqa: E402
-from games.schemas import random_action  # noqa: E402
-
-
-def _append(rec: Record, log: list, events: list[Event], actor, command: dict, draws) -> Record:
-    envs = envelope.build(events, rec.version, actor, command["type"], codec.now_iso())
-    envs[0]["command"] = command
-    if draws[1] > draws[0]:
-        envs[0]["draws"] = list(draws)
-    codec.seal(envs, rec.last_hash)
-    log += envs
-    return fold_all(rec, envs)
+from events import audit  # noqa: E402
+from tools import record_bundles  # noqa: E402
 
 
 def finished_bundle(ruleset: str, players: int, seed: int) -> dict:
-    """Play one random game with the pure rules and return its export bundle."""
-    game, pick, secret = (
-        games.get(ruleset),
-        random.Random(seed),
-        hashlib.sha256(b"%d" % seed).digest(),
-    )
-    rec, log = Record(f"bench-{ruleset}-{seed}"), []
-    created = {
-        "game_id": rec.game_id,
-        "ruleset": ruleset,
-        "rules_version": game.rules_version,
-        "players": players,
-        "options": game.normalize_options({}, players),
-        "decision_timeout_s": None,
-        "creator": "bench",
-        "seed_commitment": commitment(rec.game_id, secret),
-    }
-    rec = _append(rec, log, [Event("game.Created", created)], "system", {"type": "create"}, (0, 0))
-    for n in range(players):
-        rng = Rng(secret, rec.draws)
-        events = decide.join(rec, f"p{n}", f"p{n}", rng)
-        rec = _append(
-            rec,
-            log,
-            events,
-            "system",
-            {"type": "join", "player": f"p{n}", "name": f"p{n}"},
-            (rec.draws, rng.counter),
-        )
-    while not game.is_over(rec.state):
-        rng = Rng(secret, rec.draws)
-        if (phase := game.ready(rec.state)) is not None:
-            events, actor, cmd = (
-                decide.resolve(rec, phase, rng),
-                "system",
-                {"type": "resolve", "key": phase},
-            )
-        else:
-            owed = pick.choice(game.owed(rec.state))
-            specs = [vars(s) for s in game.legal(rec.state, owed.seat)]
-            action = random_action(specs, pick)
-            player = rec.seats[owed.seat].player
-            actor, events = decide.act(rec, player, action, rng)
-            cmd = {"type": "act", "player": player, "action": action}
-        start = rec.draws
-        rec = _append(rec, log, events, actor, cmd, (start, rng.counter))
-    ended = {"result": game.result(rec.state).to_json(), "seed": secret.hex()}
-    at = log[-1]["at"]  # game.Ended is part of the last command: the same time
-    (env,) = envelope.build([Event("game.Ended", ended)], rec.version, "system", "end", at)
-    log += codec.seal([env], rec.last_hash)
-    return audit.bundle(fold_all(rec, [env]), log, secret.hex())
+    """Play one random game with the pure (live) rules and return its export bundle."""
+    return record_bundles.finished_bundle(ruleset, None, players, seed)
 
 
 def main() -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from games.archive import on_live_interface
+from games.archive.black_market_v1 import GAME as BLACK_MARKET_V1
 from games.archive.black_market_v2 import GAME as BLACK_MARKET_V2
 from games.archive.gobcon_v1 import GAME as GOBCON_V1
 from games.archive.gobcon_v2 import GAME as GOBCON_V2
+from games.archive.goblin_market_v1 import GAME as GOBLIN_MARKET_V1
 from games.archive.goblin_market_v2 import GAME as GOBLIN_MARKET_V2
 from games.base import Game
 from games.black_market import GAME as BLACK_MARKET
@@ -23,13 +26,18 @@ REGISTRY: dict[str, Game] = {
 # Earlier rules versions kept importable, so that games played under them replay and verify
 # under the rules they were played with: (ruleset id, rules_version) -> game. When a game's
 # rules change, freeze its package first (`python tools/archive_rules.py <package> <version>`
-# writes games/archive/<package>_v<version>/), register the copy here and raise
-# `rules_version` in the live one.
+# writes games/archive/<package>_v<version>/ with the shared modules it uses), register the
+# copy here and raise `rules_version` in the live one.
 ARCHIVE: dict[tuple[str, int], Game] = {
-    (BLACK_MARKET_V2.id, BLACK_MARKET_V2.rules_version): BLACK_MARKET_V2,
-    (GOBCON_V1.id, GOBCON_V1.rules_version): GOBCON_V1,
-    (GOBCON_V2.id, GOBCON_V2.rules_version): GOBCON_V2,
-    (GOBLIN_MARKET_V2.id, GOBLIN_MARKET_V2.rules_version): GOBLIN_MARKET_V2,
+    (archived.id, archived.rules_version): on_live_interface(archived, REGISTRY[archived.id])
+    for archived in (
+        BLACK_MARKET_V1,
+        BLACK_MARKET_V2,
+        GOBCON_V1,
+        GOBCON_V2,
+        GOBLIN_MARKET_V1,
+        GOBLIN_MARKET_V2,
+    )
 }
 
 

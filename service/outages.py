@@ -5,8 +5,9 @@ heartbeat (`mf:{workers}:heartbeat`), writes the new one, and when the gap was l
 `OUTAGE_AFTER_S` records the gap as an outage in `mf:{workers}:outages` (member `<start>:<end>`),
 atomically, so the first worker back records it once and before it sweeps any deadline.
 Every API process beats the same way, every `API_BEAT_S`, on its own key
-(`mf:{workers}:api-heartbeat`, `keep_beating`), into the same outages: workers that keep
-running while the API is down must not default decisions players cannot make.
+(`mf:{workers}:api-heartbeat`, `keep_beating`), into the same outages, where a gap longer
+than `API_GAP_S` is already an outage: workers that keep running while the API is down,
+or frozen for a few seconds, must not default decisions players cannot make.
 An expiry whose deadline fell inside an outage, or within the grace window after it
 (`OUTAGE_GRACE_S`, or the game's decision timeout if shorter), is not defaulted: the
 decision gets a fresh deadline, `grace` after the later of now and the outage's end,

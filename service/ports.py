@@ -50,6 +50,9 @@ class Scheduler(Protocol):
     def lapse(self, game_id: str, key: str, when: float) -> None:
         """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
 
+    def pending(self, job: str, subject: str, key: str) -> bool:
+        """Return True while the work is still to be done (in the index)."""
+
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""
 

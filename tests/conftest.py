@@ -107,20 +107,20 @@ def worker_process(redis_url):
         kill_group(proc)
 
 
-def gunicorn_args(port: int, log_level: str = "warning") -> list[str]:
+def gunicorn_args(port: int, log_level: str = "warning", processes: int = 2) -> list[str]:
     """Return the arguments (after the interpreter) that serve the API exactly as
     `marketfold serve` does, on a loopback port."""
-    return gunicorn_argv(port=port, log_level=log_level)[1:]
+    return gunicorn_argv(port=port, log_level=log_level, processes=processes)[1:]
 
 
 @contextlib.contextmanager
-def api_server(redis_url: str, **env: str):
-    """Serve the API as `marketfold serve` does on a free port, with extra `MARKETFOLD_*`
-    settings; yield (base URL, port)."""
+def api_server(redis_url: str, processes: int = 2, **env: str):
+    """Serve the API as `marketfold serve --http-workers <processes>` does on a free port,
+    with extra `MARKETFOLD_*` settings; yield (base URL, port). Tests of limits counted per
+    API process (api.uploads, api.offload) serve it with one process, which makes them exact."""
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, *gunicorn_args(port)], env={**_env(redis_url), **env}, cwd=ROOT
-    )
+    argv = [sys.executable, *gunicorn_args(port, processes=processes)]
+    proc = subprocess.Popen(argv, env={**_env(redis_url), **env}, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

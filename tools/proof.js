@@ -37,6 +37,25 @@ function chain(events) {
   return [];
 }
 
+// a finished game's private log (Black Market's wild trade from rules version 3): numbered
+// 1, 2, ... in its own hash chain, each after an event of the public log, in order
+function privateChain(steps, publicCount) {
+  let prev = '0'.repeat(64), after = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const env = steps[i];
+    if (env.private !== i + 1) return [`hash chain: private step ${i + 1} is missing or moved`];
+    if (!(env.seq >= after && env.seq <= publicCount)) return [`hash chain: private step ${i + 1} follows no event of the log in order`];
+    const body = Object.assign({}, env);
+    delete body.hash;
+    if (env.prev !== prev || sha256(Buffer.from(prev + canonical(body), 'utf8')).toString('hex') !== env.hash) {
+      return [`hash chain: private step ${i + 1} is not linked to the one before it`];
+    }
+    prev = env.hash;
+    after = env.seq;
+  }
+  return [];
+}
+
 // {kid: KeyObject} from a JWK Set (GET /v1/keys)
 function keyset(jwks) {
   const out = {};
@@ -69,7 +88,9 @@ function signature(bundle, trusted) {
   const events = bundle.events || [];
   const last = events[events.length - 1] || {};
   const ours = { format: bundle.format, game: bundle.game, events: events.length, head: last.hash, seed: bundle.seed || endedSeed(last) || null };
-  for (const field of ['format', 'game', 'events', 'head', 'seed']) {
+  const priv = bundle.private || [];
+  if (priv.length) Object.assign(ours, { private: priv.length, private_head: (priv[priv.length - 1] || {}).hash });
+  for (const field of ['format', 'game', 'events', 'head', 'seed', 'private', 'private_head']) {
     if (canonical(said[field]) !== canonical(ours[field])) {
       return [`signed by the service: key ${bundle.signature.kid} signed another ${field}`];
     }
@@ -195,4 +216,4 @@ function seenBefore(bundle, seen, consistency, trusted) {
   return [];
 }
 
-module.exports = { canonical, chain, keyset, signature, logged, seenBefore, leavesOf, includes, consistent };
+module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, leavesOf, includes, consistent };

@@ -307,7 +307,7 @@ function main(argv) {
   let proofLine = 'signature and public log not checked (no --keys): the draws are fair; whose game this is, is not shown';
   if (keyFiles.length) {
     const trusted = Object.assign({}, ...keyFiles.map((f) => proof.keyset(readJson(f))));
-    const found = [...proof.chain(events), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted)];
+    const found = [...proof.chain(events), ...proof.privateChain(bundle.private || [], events.length), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted)];
     if (seenFile && !found.length) found.push(...proof.seenBefore(bundle, readJson(seenFile), proofFile ? readJson(proofFile) : null, trusted));
     problems.push(...found);
     proofLine = `signed by key ${bundle.signature && bundle.signature.kid} and in the public log of games${seenFile ? ', consistent with the tree head seen before' : ''}`;

@@ -30,9 +30,12 @@ def expire(game_id: str, key: str) -> str:
     fresh deadline if an outage covers it, postponed while the API is down
     (service.game_commands.expire). The job beats first, so an outage it ends is on
     record even if it runs before its worker's sweeper has beaten (a job queued before
-    the outage)."""
+    the outage). A decision answered after its job was queued left the index with its
+    answer: the job then ends at once, reading nothing else."""
     if key == tables.LAPSE_KEY:  # a waiting game's reservations run out (service.tables)
         return _done("expire", game_id, key, tables.lapse(boot(), game_id))
+    if not boot().scheduler.pending("expire", game_id, key):
+        return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
     return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))

@@ -116,6 +116,10 @@ class RqScheduler:
         target = self.redis if pipe is None else pipe
         target.zrem(keys.deadlines(), _member(job, subject, key))
 
+    def pending(self, job: str, subject: str, key: str) -> bool:
+        """Return True while the work is in the index (not handled, not answered)."""
+        return self.redis.zscore(keys.deadlines(), _member(job, subject, key)) is not None
+
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
         claim = scripts.registered(self.redis, scripts.CLAIM_DUE)
@@ -138,5 +142,6 @@ class RqScheduler:
             job_id=job_id(job, subject, key),
             retry=Retry(max=len(self.intervals), interval=self.intervals),
             failure_ttl=7 * 24 * 3600,
+            result_ttl=0,  # what a job did is in the game's log and the worker's log line
             description=f"{job} {key} of game {subject}",
         )

@@ -19,6 +19,8 @@ import uuid
 from marketfold_client import AuthenticatedClient, Client, models
 from marketfold_client.api.audit import export_game, verify_bundle
 from marketfold_client.api.games import (
+    abort_game,
+    claim_game,
     create_game,
     decline_invitation,
     get_game,
@@ -155,11 +157,32 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     }
 
 
+def quiet(base: str) -> dict:
+    """Two tables left early: one aborted before anyone moved, one untimed game claimed
+    after a second of silence by the seat that owes nothing. Returns each one's reason."""
+    anon, reasons = Client(base, timeout=30), []
+    for body in (models.GobconGameCreate("gobcon", 2), models.GobconGameCreate("gobcon", 2)):
+        a, b = (create_player.sync(client=anon, body=models.Player(n)) for n in ("q0", "q1"))
+        me = {p.id: AuthenticatedClient(base, token=p.token, timeout=30) for p in (a, b)}
+        body.invite, body.join, body.claim_after_s = [b.id], True, 1
+        gid = create_game.sync(client=me[a.id], body=body).id
+        join_game.sync(id=gid, client=me[b.id])
+        if not reasons:
+            reasons.append(abort_game.sync(id=gid, client=me[a.id]).result.reason)
+            continue
+        owing = get_game.sync(id=gid, client=me[a.id]).owed[0].seat
+        claimer = get_game.sync(id=gid, client=me[a.id]).seats[1 - owing].player
+        time.sleep(1.2)
+        reasons.append(claim_game.sync(id=gid, client=me[claimer]).result.reason)
+    return {"ruleset": "quiet-tables", "reasons": reasons}
+
+
 def main() -> int:
     base, rulesets = sys.argv[1], sys.argv[2:] or list(GAMES)
     rng = random.Random(7)
     for ruleset in rulesets:
         print(json.dumps(play(base, ruleset, rng)), flush=True)
+    print(json.dumps(quiet(base)), flush=True)
     return 0
 
 

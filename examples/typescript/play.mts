@@ -120,7 +120,32 @@ async function play(base: string, ruleset: string) {
   };
 }
 
+// Two tables left early: one aborted before anyone moved, one untimed game claimed after a
+// second of silence by the seat that owes nothing. Returns each one's reason.
+async function quiet(base: string) {
+  const anon = createClient<paths>({ baseUrl: base });
+  const as = (token: string) => createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
+  const reasons: string[] = [];
+  for (const step of ["abort", "claim"]) {
+    const [a, b] = [(await anon.POST("/v1/players", { body: { name: "q0" } })).data!, (await anon.POST("/v1/players", { body: { name: "q1" } })).data!];
+    const me: Record<string, ReturnType<typeof as>> = { [a.id]: as(a.token), [b.id]: as(b.token) };
+    const body: S["GameCreate"] = { ruleset: "gobcon", players: 2, invite: [b.id], join: true, claim_after_s: 1 };
+    const id = (await me[a.id].POST("/v1/games", { body })).data!.id;
+    await me[b.id].POST("/v1/games/{id}/join", { params: { path: { id } } });
+    if (step === "abort") {
+      reasons.push((await me[a.id].POST("/v1/games/{id}/abort", { params: { path: { id } } })).data!.result.reason!);
+      continue;
+    }
+    const game = (await me[a.id].GET("/v1/games/{id}", { params: { path: { id } } })).data!;
+    const claimer = game.seats[1 - game.owed[0].seat].player;
+    await new Promise((done) => setTimeout(done, 1200));
+    reasons.push((await me[claimer].POST("/v1/games/{id}/claim", { params: { path: { id } } })).data!.result.reason!);
+  }
+  return { ruleset: "quiet-tables", reasons };
+}
+
 const [base, ...rulesets] = process.argv.slice(2);
 for (const ruleset of rulesets.length ? rulesets : Object.keys(GAMES)) {
   console.log(JSON.stringify(await play(base, ruleset)));
 }
+console.log(JSON.stringify(await quiet(base)));

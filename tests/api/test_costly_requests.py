@@ -19,7 +19,7 @@ from bench.verify import finished_bundle
 from events.recorder import RedisRecorder
 from events.repository import GameAppend, GameRepository
 from tests.api.openapi_check import assert_matches
-from tests.api.served import served
+from tests.conftest import api_server
 
 pytestmark = pytest.mark.slow
 
@@ -53,7 +53,7 @@ def test_a_costly_request_does_not_hold_the_serving_process(redis_url, long_bund
     events = long_bundle["events"]
     store = GameRepository(RedisRecorder(redis.Redis.from_url(redis_url)))
     store.append(GameAppend(game_id=gid, envelopes=events, expected=0))
-    with served(redis_url) as (base, _):
+    with api_server(redis_url, processes=1) as (base, _):
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)  # the helper is up
         for name, call in (
             ("verify", lambda: requests.post(base + "/v1/verify", data=raw, timeout=60)),
@@ -89,7 +89,7 @@ def test_a_costly_request_does_not_hold_the_serving_process(redis_url, long_bund
 
 def test_too_many_waiting_or_one_too_long_is_503_overloaded(redis_url, long_bundle):
     raw = json.dumps(long_bundle).encode()
-    with served(redis_url, MARKETFOLD_OFFLOAD_QUEUE="1") as (base, _):
+    with api_server(redis_url, processes=1, MARKETFOLD_OFFLOAD_QUEUE="1") as (base, _):
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)
         with ThreadPoolExecutor(6) as pool:
             answers = list(
@@ -103,7 +103,7 @@ def test_too_many_waiting_or_one_too_long_is_503_overloaded(redis_url, long_bund
             if a.status_code == 503:
                 assert a.json()["code"] == "overloaded" and a.headers["Retry-After"] == "1"
                 assert_matches("Problem", a.json())
-    with served(redis_url, MARKETFOLD_OFFLOAD_TIMEOUT_S="0.3") as (base, _):
+    with api_server(redis_url, processes=1, MARKETFOLD_OFFLOAD_TIMEOUT_S="0.3") as (base, _):
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)
         start = time.monotonic()
         res = requests.post(base + "/v1/verify", data=raw, timeout=60)

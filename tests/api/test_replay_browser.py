@@ -280,3 +280,40 @@ def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed
     note = page.find("#ev-deadline")
     assert "after the deadline" in note.text and "ok" in note.get_attribute("class")
     page.shot("6-default")
+
+
+def test_a_bundle_file_the_auditor_holds_is_verified_with_its_signature_and_compared(
+    browser, live_server, client, app, tmp_path
+):
+    """The replay viewer opens a file (not only the server's copy): it shows the verifier's
+    every check and which key signed it, and where the file parts from this server's log."""
+    import json
+
+    gid, _ = finished_game(client, app)
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    real = tmp_path / "real.json"
+    real.write_text(json.dumps(bundle))
+    forged = json.loads(json.dumps(bundle))
+    forged["events"][6]["at"] = forged["events"][6]["at"][:-4] + "999Z"
+    codec.seal(forged["events"][6:], forged["events"][5]["hash"])
+    fake = tmp_path / "forged.json"
+    fake.write_text(json.dumps(forged))
+    page = Page(browser, live_server, tmp_path)
+    browser.get(f"{live_server}/games/{gid}/replay#at=2")
+    page.wait_for_seq(2)
+    page.find("#bundle-file").send_keys(str(real))
+    WebDriverWait(browser, 30).until(
+        lambda d: page.find("#file-verified").get_attribute("data-state") == "ok"
+    )
+    badge = page.find("#file-verified").text
+    assert badge.startswith("✓ verified") and f"signed by key {bundle['signature']['kid']}" in badge
+    assert "are this server's, event for event" in page.find("#file-match").text
+    assert len(page.all("#file-checks li")) >= 8
+    page.shot("6-bundle-file")
+    page.find("#bundle-file").send_keys(str(fake))
+    WebDriverWait(browser, 30).until(
+        lambda d: page.find("#file-verified").get_attribute("data-state") == "bad"
+    )
+    assert "FAIL signed by the service" in page.find("#file-checks").text
+    assert "parts from this server's copy at event 7" in page.find("#file-match").text
+    page.wait_for_seq(7)

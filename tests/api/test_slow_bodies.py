@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from tests.api.openapi_check import assert_matches
-from tests.api.served import served
+from tests.conftest import api_server
 
 pytestmark = pytest.mark.slow
 LIMITS = {
@@ -72,7 +72,7 @@ def player(base: str, name: str) -> dict:
 
 
 def test_a_body_that_never_arrives_is_408_within_the_deadline(redis_url):
-    with served(redis_url, **LIMITS) as (base, port):
+    with api_server(redis_url, processes=1, **LIMITS) as (base, port):
         ana = player(base, "ana")
         stalled = start_post(port, "/v1/games", ana["token"], 200, b'{"ruleset": ')
         status, problem, took, closed = answer(stalled)
@@ -96,7 +96,7 @@ def test_a_body_that_never_arrives_is_408_within_the_deadline(redis_url):
 
 
 def test_a_caller_sends_only_a_few_bodies_at_once_and_others_are_served(redis_url):
-    with served(redis_url, **LIMITS) as (base, port):
+    with api_server(redis_url, processes=1, **LIMITS) as (base, port):
         ana, bo = player(base, "ana"), player(base, "bo")
         held = [start_post(port, "/v1/games", ana["token"], 500, b"{") for _ in range(3)]
         time.sleep(0.3)
@@ -130,7 +130,7 @@ def test_a_caller_sends_only_a_few_bodies_at_once_and_others_are_served(redis_ur
 
 
 def test_bodies_count_only_while_they_arrive_not_while_they_are_served(redis_url):
-    with served(redis_url, **LIMITS) as (base, _):
+    with api_server(redis_url, processes=1, **LIMITS) as (base, _):
         ana = player(base, "ana")
         auth = {"Authorization": f"Bearer {ana['token']}"}
         body = {"ruleset": "goblin-market", "players": 3}

@@ -26,6 +26,8 @@ def played(done: subprocess.CompletedProcess) -> dict[str, dict]:
 
 
 def assert_every_ruleset_played_streamed_and_verified(results: dict[str, dict]) -> None:
+    # two tables left early: aborted before anyone moved, an idle untimed game claimed
+    assert results.pop("quiet-tables")["reasons"] == ["aborted", "abandoned"]
     assert sorted(results) == sorted(games.REGISTRY)
     for ruleset, game in results.items():
         assert game["status"] == "finished", game

@@ -133,7 +133,7 @@ def test_verify_answers_a_report_or_a_named_422_for_any_spoiled_bundle(client, a
             assert res.mimetype == "application/problem+json"
             assert body["code"] == "invalid_body" and len(body["errors"]) == 1, body
         else:
-            assert set(body) == {"game", "events", "ok", "checks"}
+            assert set(body) == {"game", "events", "ok", "signed_by", "checks"}
         seen[res.status_code] += 1
 
     run()

@@ -1,6 +1,7 @@
 // The replay viewer as an audit tool: what kind of step each event is, which seat it
 // concerns, the deadline an action or a default met, and the verification of the whole game
-// (its export checked by POST /v1/verify, the same check as `marketfold verify`).
+// (its export checked by POST /v1/verify, the same check as `marketfold verify`, the
+// service's signature included), or of a bundle file the auditor opens.
 // Pure helpers over the API's JSON; the replay viewer draws them.
 
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -74,6 +75,32 @@ export function deadline(ev, first, before) {
   return { deadline: owed.deadline, ok, text };
 }
 
+// The badge of a verifier's report: {state, text, seq}; the signature named when signed.
+export function badgeOf(report) {
+  const failed = (report.checks || []).find((c) => !c.ok);
+  const signed = report.signed_by ? `, signed by key ${report.signed_by}` : ", not signed by this server's keys";
+  if (report.ok && !failed) {
+    return { state: "ok", text: `verified: ${report.events} events, ${report.checks.length} checks${signed}` };
+  }
+  const where = failed && Number.isInteger(failed.seq) ? ` (event ${failed.seq})` : "";
+  const why = failed ? `${failed.name}${where}: ${failed.detail}` : "the verifier refused it";
+  return { state: "bad", text: `NOT verified: ${why}${signed}`, seq: failed ? failed.seq : null };
+}
+
+// Check a bundle file the auditor holds (its bytes as read) with the server's verifier.
+export async function verifyFile(base, text) {
+  const res = await fetch(`${base}/v1/verify`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream", Accept: "application/json" },
+    body: text,
+    credentials: "omit",
+    cache: "no-store",
+  });
+  const report = await res.json();
+  if (!res.ok) return { report: null, badge: { state: "bad", text: `not a bundle: ${report.detail || res.status}` } };
+  return { report, badge: badgeOf(report) };
+}
+
 // Check the game's export with the server's verifier; {state, text, seq} for the badge.
 export async function verify(api, base, finished) {
   if (!finished) {
@@ -95,11 +122,5 @@ export async function verify(api, base, finished) {
   });
   const report = await res.json();
   if (!res.ok) return { state: "bad", text: `not verified: ${report.detail || res.status}` };
-  const failed = (report.checks || []).find((c) => !c.ok);
-  if (report.ok && !failed) {
-    return { state: "ok", text: `verified: ${report.events} events, ${report.checks.length} checks` };
-  }
-  const where = failed && Number.isInteger(failed.seq) ? ` (event ${failed.seq})` : "";
-  const why = failed ? `${failed.name}${where}: ${failed.detail}` : "the verifier refused it";
-  return { state: "bad", text: `NOT verified: ${why}`, seq: failed ? failed.seq : null };
+  return badgeOf(report);
 }

@@ -213,6 +213,58 @@ async function verifyGame(ended) {
   badge.onclick = Number.isInteger(out.seq) ? () => (pause(), go(out.seq)) : null;
 }
 
+// A bundle file the auditor holds: verified by POST /v1/verify (its bytes as read), every
+// check listed, the signature named, and compared with this server's copy event by event
+// (by hash): the first event where they part is marked, and the badge jumps to it.
+async function openFile(file) {
+  const box = $("file-report");
+  box.hidden = false;
+  const badge = $("file-verified");
+  badge.className = "verify pending";
+  badge.textContent = `verifying ${file.name}…`;
+  const text = await file.text();
+  let out;
+  try {
+    out = await audit.verifyFile(base, text);
+  } catch (e) {
+    out = { report: null, badge: { state: "bad", text: `could not verify: ${e.message || e}` } };
+  }
+  badge.className = `verify ${out.badge.state}`;
+  badge.dataset.state = out.badge.state;
+  badge.textContent = `${out.badge.state === "ok" ? "✓" : "✗"} ${out.badge.text}`;
+  const checks = (out.report ? out.report.checks : []).map((c) => {
+    const li = el("li", c.ok ? "check ok" : "check bad");
+    const where = Number.isInteger(c.seq) ? ` (event ${c.seq})` : "";
+    add(li, el("b", "", `${c.ok ? "PASS" : "FAIL"} ${c.name}${where}`), el("span", "", `: ${c.detail}`));
+    return li;
+  });
+  $("file-checks").replaceChildren(...checks);
+  $("file-match").textContent = compare(text);
+}
+
+// How the file's events compare with this server's copy of the game shown.
+function compare(text) {
+  let data;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return "the file is not JSON";
+  }
+  const events = Array.isArray(data && data.events) ? data.events : [];
+  const id = isObj(data && data.game) ? data.game.id : "";
+  if (id !== gameId) return `the file is game ${String(id)}, not the game shown here`;
+  const differs = events.findIndex((e, i) => !st.events[i] || !isObj(e) || e.hash !== st.events[i].hash);
+  if (differs >= 0) {
+    pause();
+    go(differs + 1);
+    return `the file parts from this server's copy at event ${differs + 1}`;
+  }
+  if (events.length !== st.events.length) {
+    return `the file has ${events.length} events, this server's copy ${st.events.length}`;
+  }
+  return `the file's ${events.length} events are this server's, event for event`;
+}
+
 // The table chat (what the viewer may read): text is set with textContent, never as HTML.
 async function drawChat() {
   let data;
@@ -230,6 +282,10 @@ async function drawChat() {
 }
 
 function wire() {
+  $("bundle-file").addEventListener("change", (e) => {
+    const file = e.target.files && e.target.files[0];
+    if (file) openFile(file);
+  });
   $("first").addEventListener("click", () => (pause(), go(1)));
   $("back").addEventListener("click", () => (pause(), go(st.seq - 1)));
   $("step").addEventListener("click", () => (pause(), go(st.seq + 1)));

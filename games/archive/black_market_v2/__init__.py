@@ -16,7 +16,7 @@ from games.archive.black_market_v2.rules import decide, ready, resolve, setup
 from games.archive.black_market_v2.scoring import result
 from games.archive.black_market_v2.state import GAME_ID
 from games.archive.black_market_v2.view import NAMES, redact, view
-from games.kit import assemble, is_over
+from games.archive.black_market_v2.shared.kit import assemble, is_over
 
 GAME = assemble(globals(), rules_version=2)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.black_market_v2.shared import shapes
 from games.base import Owed, Seat
 from games.archive.black_market_v2 import goods
 from games.archive.black_market_v2.data import COLOURS
@@ -30,7 +30,7 @@ from games.archive.black_market_v2.state import (
     storage_limit,
     tradeable,
 )
-from games.kit import OVER
+from games.archive.black_market_v2.shared.kit import OVER
 
 MAX_LIST = 60
 PASS = {"type": "pass"}

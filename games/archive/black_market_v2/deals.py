@@ -19,7 +19,7 @@ from games.base import Seat
 from games.archive.black_market_v2 import goods
 from games.archive.black_market_v2.goods import Counts
 from games.archive.black_market_v2.state import State, tradeable
-from games.kit import MAX_CHOICES
+from games.archive.black_market_v2.shared.kit import MAX_CHOICES
 
 
 def count(held: Counts) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.archive.black_market_v2.state import GAME_ID
-from games.catalog import EventCatalog, EventType
+from games.archive.black_market_v2.shared.catalog import EventCatalog, EventType
 
 
 def sealed(*fields: str) -> EventType:

@@ -30,8 +30,8 @@ from games.archive.black_market_v2.state import (
     open_phase,
     set_seat,
 )
-from games.catalog import Data, Handler, unchanged
-from games.kit import OVER, fold, replace
+from games.archive.black_market_v2.shared.catalog import Data, Handler, unchanged
+from games.archive.black_market_v2.shared.kit import OVER, fold, replace
 
 
 def _colour_map(current: Counts, data: Data) -> Counts:

@@ -17,8 +17,8 @@ from games.archive.black_market_v2.state import (
     open_phase,
     set_seat,
 )
-from games.catalog import Data
-from games.kit import replace
+from games.archive.black_market_v2.shared.catalog import Data
+from games.archive.black_market_v2.shared.kit import replace
 
 
 def _trade_started(state: State, d: Data) -> State:

@@ -26,7 +26,7 @@ from games.archive.black_market_v2.state import (
     WILD,
     State,
 )
-from games.kit import Step, run_steps
+from games.archive.black_market_v2.shared.kit import Step, run_steps
 
 # The simultaneous phases: what closes each once every submission is in.
 RESOLVERS: dict[str, Step] = {

@@ -7,7 +7,7 @@ from collections import Counter
 from games.archive.black_market_v2.data import CARD_IDS, COLOURS, MAX_ROW, MIN_ROW, TOP_STEP
 from games.archive.black_market_v2.goods import N
 from games.archive.black_market_v2.state import DISTRIBUTE, PRODUCE, ROUND, WILD, State, storage_limit
-from games.kit import OVER, SETUP
+from games.archive.black_market_v2.shared.kit import OVER, SETUP
 
 
 def check_invariants(state: State) -> None:

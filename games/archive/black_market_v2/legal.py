@@ -38,7 +38,7 @@ from games.archive.black_market_v2.state import (
     wildcards,
 )
 from games.archive.black_market_v2.wild import feasible, trading
-from games.kit import MAX_CHOICES, due, one_of, pick, plain, schema
+from games.archive.black_market_v2.shared.kit import MAX_CHOICES, due, one_of, pick, plain, schema
 
 
 def goods_schema(options: tuple[tuple[str, ...], ...], lo: int, hi: int) -> dict[str, Any]:

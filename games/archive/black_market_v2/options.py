@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.black_market_v2.shared import shapes
 from games.archive.black_market_v2.state import REGULATED, WILD_TRADE
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6

@@ -21,7 +21,7 @@ from games.archive.black_market_v2.flow import RESOLVERS, play
 from games.archive.black_market_v2.goods import N, to_json
 from games.archive.black_market_v2.options import normalize_options
 from games.archive.black_market_v2.state import WILD, State, is_ready, phase_key
-from games.kit import SETUP, action_kind, answered, fold
+from games.archive.black_market_v2.shared.kit import SETUP, action_kind, answered, fold
 from games.rng import Rng
 
 Handler = Callable[[State, Seat, Action], list[Event]]

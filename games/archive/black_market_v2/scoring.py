@@ -10,7 +10,7 @@ from games.archive.black_market_v2.data import COLOURS, VP_TRACK, set_points
 from games.archive.black_market_v2.events import event
 from games.archive.black_market_v2.goods import Counts, N, to_json
 from games.archive.black_market_v2.state import State, effect
-from games.kit import ranked
+from games.archive.black_market_v2.shared.kit import ranked
 
 
 @dataclass(frozen=True)

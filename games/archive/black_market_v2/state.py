@@ -12,7 +12,7 @@ from typing import Any
 from games.base import Seat
 from games.archive.black_market_v2.data import LIMITS, cards
 from games.archive.black_market_v2.goods import ZERO, Counts, add
-from games.kit import SETUP
+from games.archive.black_market_v2.shared.kit import SETUP
 
 GAME_ID = "black-market"
 

@@ -20,7 +20,7 @@ from games.archive.black_market_v2.state import (
     sealed_of,
     tradeable,
 )
-from games.kit import clockwise, left_of
+from games.archive.black_market_v2.shared.kit import clockwise, left_of
 
 
 def start_trade(state: State) -> list[Event]:

@@ -20,7 +20,7 @@ from games.archive.black_market_v2.state import (
     storage_limit,
     wildcards,
 )
-from games.kit import OVER, heading, owed_json
+from games.archive.black_market_v2.shared.kit import OVER, heading, owed_json
 
 NAMES = {"en": "Black Market", "es": "Mercado negro"}
 

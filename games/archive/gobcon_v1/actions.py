@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.gobcon_v1.shared import shapes
 from games.base import Owed, Seat
 from games.archive.gobcon_v1.checks import cheapest_item
 from games.archive.gobcon_v1.contest import roller

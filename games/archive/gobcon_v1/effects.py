@@ -11,7 +11,7 @@ from games.archive.gobcon_v1.cards import Card
 from games.archive.gobcon_v1.events import event
 from games.archive.gobcon_v1.evolve import evolve
 from games.archive.gobcon_v1.state import State, logorrea_owner, prohibited, responders
-from games.kit import others
+from games.archive.gobcon_v1.shared.kit import others
 
 
 def pair_of(state: State, seat: Seat, category: str | None) -> tuple[str, str] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.catalog import EventCatalog, EventType
+from games.archive.gobcon_v1.shared.catalog import EventCatalog, EventType
 from games.archive.gobcon_v1.state import GAME_ID
 
 DECK = (("size", "deck"),)

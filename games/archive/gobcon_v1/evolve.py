@@ -7,13 +7,13 @@ holds setup, turns, drawing and Logorrea-Man; `evolve_plays` the plays themselve
 
 from __future__ import annotations
 
-from games.catalog import Data, Handler
+from games.archive.gobcon_v1.shared.catalog import Data, Handler
 from games.archive.gobcon_v1.cards import base_id, catalog_of, instances
 from games.archive.gobcon_v1.events import EVENTS
 from games.archive.gobcon_v1.evolve_plays import PLAYS
 from games.archive.gobcon_v1.moves import drop, set_at, to_discard, with_hand
 from games.archive.gobcon_v1.state import DISCARD, DRAW, LM_PASS, NEXT, State, draw_step, start_step, update
-from games.kit import OVER
+from games.archive.gobcon_v1.shared.kit import OVER
 
 
 def _started(state: State | None, d: Data) -> State:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.catalog import Data, Handler
+from games.archive.gobcon_v1.shared.catalog import Data, Handler
 from games.archive.gobcon_v1.moves import drop, place, set_at, to_discard, with_hand
 from games.archive.gobcon_v1.state import (
     AIM,

@@ -21,7 +21,7 @@ from games.archive.gobcon_v1.state import (
     REACT,
     State,
 )
-from games.kit import OVER, SETUP, run_steps
+from games.archive.gobcon_v1.shared.kit import OVER, SETUP, run_steps
 from games.rng import Rng
 
 Step = Callable[[State, Rng], list[Event]]

@@ -18,7 +18,7 @@ from games.archive.gobcon_v1.state import (
     State,
     is_logorrea,
 )
-from games.kit import OVER, SETUP
+from games.archive.gobcon_v1.shared.kit import OVER, SETUP
 
 PENDING_STEPS = (AIM, REACT, WINDOW, ANSWERING, EFFECT)
 WAITING_CARD = (AIM, REACT, WINDOW, EFFECT)  # a cancel may empty `pending` while answering

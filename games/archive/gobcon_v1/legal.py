@@ -6,7 +6,7 @@ from games.base import ActionSpec, Seat
 from games.archive.gobcon_v1.actions import aim_candidates, owed
 from games.archive.gobcon_v1.checks import answers, playable
 from games.archive.gobcon_v1.state import PLAY, State, give_candidates, logorrea_owner
-from games.kit import due, pick, plain
+from games.archive.gobcon_v1.shared.kit import due, pick, plain
 
 
 def _turn_specs(state: State, seat: Seat) -> list[ActionSpec]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.gobcon_v1.shared import shapes
 from games.base import OptionError
 from games.archive.gobcon_v1.cards import default_deck
 from games.archive.gobcon_v1.deck import normalize_deck

@@ -23,7 +23,7 @@ from games.archive.gobcon_v1.state import (
     prohibited,
     targets,
 )
-from games.kit import action_kind, answered
+from games.archive.gobcon_v1.shared.kit import action_kind, answered
 from games.rng import Rng
 
 

@@ -8,7 +8,7 @@ from games.base import Event, Result, Seat
 from games.archive.gobcon_v1.cards import CATEGORIES
 from games.archive.gobcon_v1.events import event
 from games.archive.gobcon_v1.state import State
-from games.kit import ranked
+from games.archive.gobcon_v1.shared.kit import ranked
 
 
 def modifier(state: State, seat: Seat, category: str | None) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.base import Seat
 from games.archive.gobcon_v1.cards import HAND_SIZE, Card
-from games.kit import SETUP, others
+from games.archive.gobcon_v1.shared.kit import SETUP, others
 
 GAME_ID = "gobcon"
 

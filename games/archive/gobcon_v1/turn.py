@@ -7,7 +7,7 @@ from games.archive.gobcon_v1.cards import HAND_SIZE
 from games.archive.gobcon_v1.events import event
 from games.archive.gobcon_v1.scoring import finished_event
 from games.archive.gobcon_v1.state import State, give_candidates, is_logorrea
-from games.kit import left_of
+from games.archive.gobcon_v1.shared.kit import left_of
 from games.rng import Rng
 
 

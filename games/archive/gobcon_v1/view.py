@@ -11,7 +11,7 @@ from games.archive.gobcon_v1.contest import roller
 from games.archive.gobcon_v1.events import EVENTS
 from games.archive.gobcon_v1.scoring import figures, item_value
 from games.archive.gobcon_v1.state import GAME_ID, State, prohibited
-from games.kit import OVER, heading, owed_json
+from games.archive.gobcon_v1.shared.kit import OVER, heading, owed_json
 
 NAMES = {"en": "GobCon", "es": "GobCon"}
 CATEGORY_NAMES = {"es": {"3D": "3D", "Board": "Tablero", "Card": "Cartas", "RPG": "Rol"}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.gobcon_v2.shared import shapes
 from games.base import Owed, Seat
 from games.archive.gobcon_v2.checks import cheapest_item
 from games.archive.gobcon_v2.contest import roller

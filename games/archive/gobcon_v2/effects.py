@@ -8,7 +8,7 @@ from games.archive.gobcon_v2.cards import Card
 from games.archive.gobcon_v2.events import event
 from games.archive.gobcon_v2.evolve import evolve
 from games.archive.gobcon_v2.state import State, logorrea_owner, prohibited
-from games.kit import others
+from games.archive.gobcon_v2.shared.kit import others
 
 
 def pair_of(state: State, seat: Seat, category: str | None) -> tuple[str, str] | None:

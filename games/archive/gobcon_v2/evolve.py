@@ -7,7 +7,7 @@ holds setup, turns, drawing and Logorrea-Man; `evolve_plays` the plays themselve
 
 from __future__ import annotations
 
-from games.catalog import Data, Handler
+from games.archive.gobcon_v2.shared.catalog import Data, Handler
 from games.archive.gobcon_v2.cards import base_id, catalog_of, instances
 from games.archive.gobcon_v2.events import EVENTS
 from games.archive.gobcon_v2.evolve_plays import PLAYS
@@ -23,7 +23,7 @@ from games.archive.gobcon_v2.state import (
     start_step,
     update,
 )
-from games.kit import OVER
+from games.archive.gobcon_v2.shared.kit import OVER
 
 
 def _started(state: State | None, d: Data) -> State:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.catalog import Data, Handler
+from games.archive.gobcon_v2.shared.catalog import Data, Handler
 from games.archive.gobcon_v2.moves import drop, place, set_at, to_discard, with_hand
 from games.archive.gobcon_v2.state import (
     AIM,
@@ -25,7 +25,7 @@ from games.archive.gobcon_v2.state import (
     step_marker,
     update,
 )
-from games.kit import replace
+from games.archive.gobcon_v2.shared.kit import replace
 
 
 def _card_played(state: State, d: Data) -> State:

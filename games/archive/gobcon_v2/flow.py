@@ -23,7 +23,7 @@ from games.archive.gobcon_v2.state import (
     SETTLE,
     State,
 )
-from games.kit import OVER, SETUP, run_steps
+from games.archive.gobcon_v2.shared.kit import OVER, SETUP, run_steps
 from games.rng import Rng
 
 Step = Callable[[State, Rng], list[Event]]

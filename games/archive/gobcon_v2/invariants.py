@@ -21,7 +21,7 @@ from games.archive.gobcon_v2.state import (
     State,
     is_logorrea,
 )
-from games.kit import OVER, SETUP
+from games.archive.gobcon_v2.shared.kit import OVER, SETUP
 
 CHAIN_STEPS = (AIM, REACT, WINDOW, ANSWERING, EFFECT, SETTLE)
 CONTEST_STEPS = (JOIN, ROLL, CLOSING)

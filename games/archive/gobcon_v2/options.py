@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.gobcon_v2.shared import shapes
 from games.base import OptionError
 from games.archive.gobcon_v2.cards import default_deck
 from games.archive.gobcon_v2.deck import normalize_deck

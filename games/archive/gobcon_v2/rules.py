@@ -23,7 +23,7 @@ from games.archive.gobcon_v2.state import (
     prohibited,
     targets,
 )
-from games.kit import action_kind, answered
+from games.archive.gobcon_v2.shared.kit import action_kind, answered
 from games.rng import Rng
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.base import Seat
 from games.archive.gobcon_v2.cards import HAND_SIZE, Card
-from games.kit import SETUP, clockwise, others
+from games.archive.gobcon_v2.shared.kit import SETUP, clockwise, others
 
 GAME_ID = "gobcon"
 

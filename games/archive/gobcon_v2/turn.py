@@ -7,7 +7,7 @@ from games.archive.gobcon_v2.cards import HAND_SIZE
 from games.archive.gobcon_v2.events import event
 from games.archive.gobcon_v2.scoring import finished_event
 from games.archive.gobcon_v2.state import State, give_candidates, is_logorrea, logorrea_owner
-from games.kit import left_of
+from games.archive.gobcon_v2.shared.kit import left_of
 from games.rng import Rng
 
 

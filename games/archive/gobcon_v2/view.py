@@ -11,7 +11,7 @@ from games.archive.gobcon_v2.contest import roller
 from games.archive.gobcon_v2.events import EVENTS
 from games.archive.gobcon_v2.scoring import figures, item_value
 from games.archive.gobcon_v2.state import GAME_ID, State, prohibited
-from games.kit import OVER, heading, owed_json
+from games.archive.gobcon_v2.shared.kit import OVER, heading, owed_json
 
 NAMES = {"en": "GobCon", "es": "GobCon"}
 FACE_NAMES = {

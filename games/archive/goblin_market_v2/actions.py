@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import shapes
+from games.archive.goblin_market_v2.shared import shapes
 from games.base import Owed, Seat
 from games.archive.goblin_market_v2.scoring import score_cards
 from games.archive.goblin_market_v2.state import (

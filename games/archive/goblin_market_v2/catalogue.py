@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.card_texts import decktet_catalogue
-from games.decktet import basic_deck, of_rank
+from games.archive.goblin_market_v2.shared.card_texts import decktet_catalogue
+from games.archive.goblin_market_v2.shared.decktet import basic_deck, of_rank
 from games.archive.goblin_market_v2.state import GAME_ID
 
 

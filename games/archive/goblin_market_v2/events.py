@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.catalog import EventCatalog, EventType
+from games.archive.goblin_market_v2.shared.catalog import EventCatalog, EventType
 from games.archive.goblin_market_v2.state import GAME_ID
 
 DECK_SIZES = (("auction_deck_size", "auction_deck"), ("goblin_deck_size", "goblin_deck"))

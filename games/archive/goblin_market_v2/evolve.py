@@ -6,7 +6,7 @@ Event data may come straight from JSON, so lists are turned back into tuples her
 from __future__ import annotations
 
 from games.base import Seat
-from games.catalog import Data, Handler
+from games.archive.goblin_market_v2.shared.catalog import Data, Handler
 from games.archive.goblin_market_v2.events import EVENTS
 from games.archive.goblin_market_v2.state import (
     BIDDING,
@@ -21,7 +21,7 @@ from games.archive.goblin_market_v2.state import (
     next_bidder,
     placed,
 )
-from games.kit import OVER, replace, without
+from games.archive.goblin_market_v2.shared.kit import OVER, replace, without
 
 
 def _add_coins(state: State, payments: list[Data]) -> tuple[int, ...]:

@@ -21,7 +21,7 @@ from games.archive.goblin_market_v2.state import (
     can_bid,
     next_opener,
 )
-from games.kit import run_steps
+from games.archive.goblin_market_v2.shared.kit import run_steps
 from games.rng import Rng
 
 

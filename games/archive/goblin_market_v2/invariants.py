@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.decktet import basic_deck
+from games.archive.goblin_market_v2.shared.decktet import basic_deck
 from games.archive.goblin_market_v2.state import State, goblin_cards
-from games.kit import OVER, SETUP
+from games.archive.goblin_market_v2.shared.kit import OVER, SETUP
 
 
 def check_invariants(state: State) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.base import ActionSpec, Seat
 from games.archive.goblin_market_v2.actions import owed
 from games.archive.goblin_market_v2.state import State, coins_of
-from games.kit import amount, due, pick, plain
+from games.archive.goblin_market_v2.shared.kit import amount, due, pick, plain
 
 
 def legal(state: State, seat: Seat) -> list[ActionSpec]:

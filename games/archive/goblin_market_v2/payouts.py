@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.base import Event
-from games.decktet import cards
+from games.archive.goblin_market_v2.shared.decktet import cards
 from games.archive.goblin_market_v2.events import event
 from games.archive.goblin_market_v2.state import State, goblin_cards, last_bids, owned_by, placed, rank_step
 from games.rng import Rng

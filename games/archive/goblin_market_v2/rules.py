@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.base import Action, Event, RuleViolation, Seat
-from games.decktet import basic_deck
+from games.archive.goblin_market_v2.shared.decktet import basic_deck
 from games.archive.goblin_market_v2.actions import ANSWERS, owed, parse
 from games.archive.goblin_market_v2.events import event
 from games.archive.goblin_market_v2.flow import play
@@ -18,7 +18,7 @@ from games.archive.goblin_market_v2.state import (
     goblin_cards,
     last_bids,
 )
-from games.kit import action_kind, answered
+from games.archive.goblin_market_v2.shared.kit import action_kind, answered
 from games.rng import Rng
 
 

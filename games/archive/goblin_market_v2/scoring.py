@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import Event, Result, Seat
-from games.decktet import SUITS, cards
+from games.archive.goblin_market_v2.shared.decktet import SUITS, cards
 from games.archive.goblin_market_v2.events import event
 from games.archive.goblin_market_v2.state import State, owned_by
-from games.kit import ranked
+from games.archive.goblin_market_v2.shared.kit import ranked
 
 POSITIVE_SUITS = 3
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.base import Seat
-from games.decktet import cards
-from games.kit import SETUP
+from games.archive.goblin_market_v2.shared.decktet import cards
+from games.archive.goblin_market_v2.shared.kit import SETUP
 
 GAME_ID = "goblin-market"
 START_COINS = 10

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Seat
-from games.decktet_names import card_json, cards_json
+from games.archive.goblin_market_v2.shared.decktet_names import card_json, cards_json
 from games.archive.goblin_market_v2.actions import owed
 from games.archive.goblin_market_v2.events import EVENTS
 from games.archive.goblin_market_v2.scoring import result, scores
 from games.archive.goblin_market_v2.state import GAME_ID, State, next_opener
-from games.kit import OVER, heading, owed_json
+from games.archive.goblin_market_v2.shared.kit import OVER, heading, owed_json
 
 NAMES = {"en": "Goblin Market", "es": "El Mercado de los Duendes"}
 

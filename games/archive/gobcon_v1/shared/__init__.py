@@ -1,0 +1,1 @@
+"""The shared modules of games/ that gobcon_v1 uses, as they were at its freeze (tools/archive_rules.py)."""

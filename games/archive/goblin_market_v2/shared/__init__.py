@@ -1,0 +1,1 @@
+"""The shared modules of games/ that goblin_market_v2 uses, as they were at its freeze (tools/archive_rules.py)."""
