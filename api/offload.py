@@ -75,7 +75,6 @@ class Helper:
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         write_message(self.process.stdin, settings)
-
         self.ready = False
 
     def call(self, job: dict[str, Any], seconds: float) -> dict[str, Any] | None:
@@ -143,7 +142,9 @@ class Pool:
         try:
             helper = helper or Helper(self.settings)
             answer = helper.call(job, self.seconds)
-        except BaseException:
+        except BaseException:  # the request was cut off (its greenlet killed) mid-way
+            if helper is not None:
+                helper.kill()  # it may still be computing: never lent again
             self.idle.put(None)
             raise
         if answer is None:

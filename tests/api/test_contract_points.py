@@ -7,7 +7,7 @@ import re
 
 from tests.api.helpers import bearer, new_players
 from tests.api.openapi_check import spec
-from tests.api.test_private_offers import _act, _offer, _wild_trade
+from tests.api.wild_trade import act, legal_offer, wild_trade
 from tests.conftest import ROOT
 
 
@@ -46,9 +46,9 @@ def test_every_note_type_the_server_writes_is_documented_for_the_feed():
 
 
 def test_a_choice_taken_away_by_another_seat_answers_choice_stale(api, client, app):
-    gid, seats, rnd = _wild_trade(client, app)
+    gid, seats, rnd = wild_trade(client, app)
     a, b = seats[0], seats[1]
-    made = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
+    made = act(client, gid, a, legal_offer(client, gid, a, 1, rnd))["events"][0]
     legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(b)).get_json()
     decline = next(
         c
@@ -57,7 +57,7 @@ def test_a_choice_taken_away_by_another_seat_answers_choice_stale(api, client, a
         for c in spec_["choices"] or []
         if c.get("offer") == made["data"]["id"]
     )
-    _act(client, gid, a, {"type": "withdraw", "offer": made["data"]["id"]})  # a moves first
+    act(client, gid, a, {"type": "withdraw", "offer": made["data"]["id"]})  # a moves first
     stale = api.post(
         "/v1/games/{id}/actions",
         gid,

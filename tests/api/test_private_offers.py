@@ -6,49 +6,15 @@ feed or stream entry moves for them; the export and the audit cover them after t
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import subprocess
 
-from games.base import ActionSpec
-from service import game_commands
-from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.api.helpers import bearer, play_to_end
+from tests.api.wild_trade import act, legal_offer, wild_trade
 from tests.conftest import ROOT
-from tests.games.playout import random_action
 
 NODE = shutil.which("node")
 PRIVATE = ("black-market.OfferMade", "black-market.OfferDeclined", "black-market.OfferWithdrawn")
-
-
-def _act(client, gid: str, player: dict, action: dict) -> dict:
-    res = client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(player))
-    assert res.status_code in (201, 202), res.get_json()
-    return res.get_json()
-
-
-def _offer(client, gid: str, player: dict, to: int, rnd: random.Random) -> dict:
-    """A legal offer of `player` to seat `to`, built from its /legal schema."""
-    legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(player)).get_json()
-    spec = next(a for a in legal["actions"] if a["type"] == "offer")
-    schema = {**spec["schema"], "properties": {**spec["schema"]["properties"], "to": {"const": to}}}
-    return random_action([ActionSpec("offer", schema, None)], rnd)
-
-
-def _wild_trade(client, app):
-    """A three-seat wild game whose trade phase has just opened."""
-    players = new_players(client, 3, prefix="w")
-    gid = new_game(client, players, ruleset="black-market", options={"trade": "wild"})
-    seats, rnd = by_seat(client, gid, players), random.Random(3)
-    for seat, player in seats.items():
-        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(player)).get_json()
-        specs = [ActionSpec(a["type"], a["schema"], a["choices"]) for a in legal["actions"]]
-        _act(client, gid, player, random_action(specs, rnd))
-    deps = app.extensions["marketfold"]
-    rec = deps.store.load(gid).record
-    game_commands.resolve(deps, gid, rec.game.ready(rec.state))
-    owed = client.get(f"/v1/games/{gid}").get_json()["owed"]
-    assert {o["kind"] for o in owed} == {"trade"}
-    return gid, seats, rnd
 
 
 def _stream(client, gid: str, headers: dict, version: int) -> list[tuple[str, dict]]:
@@ -73,7 +39,7 @@ def _stream(client, gid: str, headers: dict, version: int) -> list[tuple[str, di
 def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_the_end(
     client, app, tmp_path
 ):
-    gid, seats, rnd = _wild_trade(client, app)
+    gid, seats, rnd = wild_trade(client, app)
     a, b, c = seats[0], seats[1], seats[2]
     outsiders = (bearer(c), {})
     before = {}
@@ -84,14 +50,14 @@ def test_others_learn_nothing_of_private_offers_declines_and_withdrawals_until_t
     version = before[str({})][1]
     etag_a = client.get(f"/v1/games/{gid}", headers=bearer(a)).headers["ETag"]
 
-    made = _act(client, gid, a, _offer(client, gid, a, 1, rnd))
+    made = act(client, gid, a, legal_offer(client, gid, a, 1, rnd))
     step = made["events"][0]
     assert step["type"] == "black-market.OfferMade" and step["data"]["to"] == 1
     assert (made["version"], step["seq"], step["private"]) == (version, version, 1)
-    _act(client, gid, b, {"type": "decline", "offer": step["data"]["id"]})
-    again = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
-    _act(client, gid, a, {"type": "withdraw", "offer": again["data"]["id"]})
-    third = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
+    act(client, gid, b, {"type": "decline", "offer": step["data"]["id"]})
+    again = act(client, gid, a, legal_offer(client, gid, a, 1, rnd))["events"][0]
+    act(client, gid, a, {"type": "withdraw", "offer": again["data"]["id"]})
+    third = act(client, gid, a, legal_offer(client, gid, a, 1, rnd))["events"][0]
 
     # nothing a third seat or a spectator can read moved: version, ETag, feed, stream
     for who in outsiders:
@@ -144,12 +110,12 @@ def test_a_wild_game_of_rules_version_2_keeps_its_inline_private_events_and_stil
     old = games.ARCHIVE[("black-market", 2)]
     with monkeypatch.context() as m:  # created and played while version 2 was current
         m.setitem(games.REGISTRY, "black-market", old)
-        gid, seats, rnd = _wild_trade(client, app)
+        gid, seats, rnd = wild_trade(client, app)
         a = seats[0]
-        made = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
+        made = act(client, gid, a, legal_offer(client, gid, a, 1, rnd))["events"][0]
         assert "private" not in made and made["seq"] > 1  # in the public log, as then
     # version 3 is current again: the game goes on under its own rules (inline steps)
-    again = _act(client, gid, a, _offer(client, gid, a, 1, rnd))["events"][0]
+    again = act(client, gid, a, legal_offer(client, gid, a, 1, rnd))["events"][0]
     assert "private" not in again
     feed = client.get(f"/v1/games/{gid}/events", headers=bearer(seats[2])).get_json()["events"]
     assert [e["type"] for e in feed if e["seq"] in (made["seq"], again["seq"])] == ["hidden"] * 2
@@ -160,9 +126,9 @@ def test_a_wild_game_of_rules_version_2_keeps_its_inline_private_events_and_stil
 
 
 def test_a_private_step_is_retried_by_its_key_and_if_match_takes_a_partys_etag(client, app):
-    gid, seats, rnd = _wild_trade(client, app)
+    gid, seats, rnd = wild_trade(client, app)
     a = seats[0]
-    offer = _offer(client, gid, a, 1, rnd)
+    offer = legal_offer(client, gid, a, 1, rnd)
     etag = client.get(f"/v1/games/{gid}", headers=bearer(a)).headers["ETag"]
     headers = {**bearer(a), "Idempotency-Key": "offer-1", "If-Match": etag}
     first = client.post(f"/v1/games/{gid}/actions", json=offer, headers=headers)

@@ -40,6 +40,7 @@ def test_a_recorded_bundle_of_every_rules_version_still_verifies(path):
     assert all(check.ok for check in report.checks)
 
 
+@pytest.mark.process  # runs node
 @pytest.mark.skipif(NODE is None, reason="node is not installed: tools/rederive.js runs on Node")
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.stem)
 def test_tools_rederive_js_rederives_a_recorded_bundle_of_every_rules_version(path):
@@ -51,3 +52,13 @@ def test_tools_rederive_js_rederives_a_recorded_bundle_of_every_rules_version(pa
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"re-derived: {_key(path)[0]}," in done.stdout and "all as logged" in done.stdout
+
+
+def test_the_recorded_wild_black_market_games_hold_private_offers_inline_then_in_their_log():
+    """Rules version 3 keeps private offers in a private log, version 2 inline: both shapes
+    of log are among the recorded games."""
+    v2, v3 = (json.loads((OUT / f"black-market-v{n}.json").read_text("utf-8")) for n in (2, 3))
+    assert v2["game"]["options"]["trade"] == v3["game"]["options"]["trade"] == "wild"
+    assert not v2.get("private")
+    assert any(e["type"] == "black-market.OfferMade" for e in v2["events"])
+    assert v3["private"]

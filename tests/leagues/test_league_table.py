@@ -5,53 +5,7 @@ from __future__ import annotations
 
 from leagues import table
 from leagues.record import League, fold_all
-
-SETTINGS = {
-    "name": "t",
-    "ruleset": "goblin-market",
-    "rounds": 3,
-    "start_at": "2030-01-01T00:00:00Z",
-    "cadence_s": 60,
-    "points": [3, 2, 1, 0],
-    "seed": "x",
-    "table_min": 3,
-    "table_max": 3,
-}
-
-
-def _log(*events, **settings):
-    out = [("league.Created", {**SETTINGS, **settings})]
-    out += [("league.MemberJoined", {"player": p, "name": p.upper()}) for p in "abcd"]
-    out += list(events)
-    return [
-        {"seq": i, "hash": str(i), "type": kind, "data": data, "at": "2030-01-01T00:00:00Z"}
-        for i, (kind, data) in enumerate(out, start=1)
-    ]
-
-
-def _round(n, players, byes, game):
-    tables = [{"table": 1, "game": game, "players": players}]
-    return ("league.RoundStarted", {"round": n, "tables": tables, "byes": byes})
-
-
-def _game(game, n, places, reason="completed"):
-    pts = {1: 3, 2: 2, 3: 1}
-    rows = [
-        {
-            "player": p,
-            "seat": i,
-            "place": pl,
-            "score": 0,
-            "points": 0 if reason == "aborted" else pts[pl],
-            "mu": 25.0,
-            "sigma": 8.0,
-        }
-        for i, (p, pl) in enumerate(places.items())
-    ]
-    return (
-        "league.GameRecorded",
-        {"game": game, "round": n, "table": 1, "places": rows, "reason": reason},
-    )
+from tests.leagues.league_log import SETTINGS, game_recorded, league_log, round_started
 
 
 def _rows(envelopes):
@@ -59,11 +13,11 @@ def _rows(envelopes):
 
 
 def test_a_bye_is_worth_the_average_of_the_members_games_by_default():
-    log = _log(
-        _round(1, ["a", "b", "c"], ["d"], "g1"),
-        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
-        _round(2, ["b", "c", "d"], ["a"], "g2"),
-        _game("g2", 2, {"d": 1, "b": 2, "c": 3}),
+    log = league_log(
+        round_started(1, ["a", "b", "c"], ["d"], "g1"),
+        game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        round_started(2, ["b", "c", "d"], ["a"], "g2"),
+        game_recorded("g2", 2, {"d": 1, "b": 2, "c": 3}),
     )
     rows = _rows(log)
     assert rows["a"]["byes"] == 1 and rows["a"]["points"] == 3 + 3  # one game of 3: a bye is 3
@@ -72,20 +26,20 @@ def test_a_bye_is_worth_the_average_of_the_members_games_by_default():
 
 
 def test_a_fixed_bye_value_replaces_the_average():
-    log = _log(
-        _round(1, ["a", "b", "c"], ["d"], "g1"),
-        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
+    log = league_log(
+        round_started(1, ["a", "b", "c"], ["d"], "g1"),
+        game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}),
         bye_points=1.5,
     )
     assert _rows(log)["d"]["points"] == 1.5
 
 
 def test_ties_on_points_go_to_games_won_then_buchholz_then_rating():
-    log = _log(
-        _round(1, ["a", "b", "c"], ["d"], "g1"),
-        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
-        _round(2, ["b", "c", "d"], ["a"], "g2"),
-        _game("g2", 2, {"c": 1, "d": 2, "b": 3}),
+    log = league_log(
+        round_started(1, ["a", "b", "c"], ["d"], "g1"),
+        game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        round_started(2, ["b", "c", "d"], ["a"], "g2"),
+        game_recorded("g2", 2, {"c": 1, "d": 2, "b": 3}),
         bye_points=0,
     )
     rows = _rows(log)
@@ -99,11 +53,11 @@ def test_ties_on_points_go_to_games_won_then_buchholz_then_rating():
 
 
 def test_members_equal_on_points_wins_buchholz_and_rating_share_a_rank():
-    log = _log(
-        _round(1, ["a", "b", "c"], ["d"], "g1"),
-        _game("g1", 1, {"a": 1, "b": 2, "c": 3}),
-        _round(2, ["b", "c", "d"], ["a"], "g2"),
-        _game("g2", 2, {"d": 1, "c": 2, "b": 3}),
+    log = league_log(
+        round_started(1, ["a", "b", "c"], ["d"], "g1"),
+        game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}),
+        round_started(2, ["b", "c", "d"], ["a"], "g2"),
+        game_recorded("g2", 2, {"d": 1, "c": 2, "b": 3}),
         bye_points=0,
     )
     rows = _rows(log)
@@ -114,9 +68,9 @@ def test_members_equal_on_points_wins_buchholz_and_rating_share_a_rank():
 
 
 def test_an_aborted_game_is_on_record_but_counts_for_nobody():
-    log = _log(
-        _round(1, ["a", "b", "c"], ["d"], "g1"),
-        _game("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
+    log = league_log(
+        round_started(1, ["a", "b", "c"], ["d"], "g1"),
+        game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
     )
     league = fold_all(League("l_t"), log)
     assert "g1" in league.results
@@ -138,7 +92,7 @@ def test_points_and_buchholz_are_summed_exactly_and_rounded_only_for_display():
     out += [("league.MemberJoined", {"player": p, "name": p.upper()}) for p in "abcde"]
     for n, (players, places) in enumerate(tables, start=1):
         byes = [p for p in "abcde" if p not in players]
-        out.append(_round(n, players, byes, f"g{n}"))
+        out.append(round_started(n, players, byes, f"g{n}"))
         pts = standings.points(places, [1, 0, 0])
         rows = [
             {"player": p, "seat": i, "place": places[p], "score": 0, "points": pts[p]}

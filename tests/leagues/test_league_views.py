@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from api import league_present
 from leagues.record import League, fold_all
-from tests.leagues.test_league_table import _game, _log, _round
+from tests.leagues.league_log import game_recorded, league_log, round_started
 
 
 def _league(*events, **settings) -> League:
-    return fold_all(League("l_t"), _log(*events, **settings))
+    return fold_all(League("l_t"), league_log(*events, **settings))
 
 
 def test_a_cancelled_leagues_rounds_to_come_show_cancelled_without_a_start_time():
-    league = _league(_round(1, ["a", "b", "c"], ["d"], "g1"), ("league.Cancelled", {}))
+    league = _league(round_started(1, ["a", "b", "c"], ["d"], "g1"), ("league.Cancelled", {}))
     shown = [league_present.round_status(league, n) for n in (1, 2, 3)]
     assert shown == [("started", "2030-01-01T00:00:00.000Z"), ("cancelled", None)] + [
         ("cancelled", None)
@@ -21,7 +21,7 @@ def test_a_cancelled_leagues_rounds_to_come_show_cancelled_without_a_start_time(
 
 
 def test_while_paused_rounds_to_come_show_no_start_time_until_resumed():
-    started = _round(1, ["a", "b", "c"], ["d"], "g1")
+    started = round_started(1, ["a", "b", "c"], ["d"], "g1")
     paused = _league(started, ("league.Paused", {}))
     assert league_present.round_status(paused, 2) == ("paused", None)
     resumed = _league(
@@ -34,8 +34,8 @@ def test_while_paused_rounds_to_come_show_no_start_time_until_resumed():
 
 def test_an_aborted_game_shows_aborted_without_places():
     league = _league(
-        _round(1, ["a", "b", "c"], ["d"], "g1"),
-        _game("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
+        round_started(1, ["a", "b", "c"], ["d"], "g1"),
+        game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
     )
     [table] = league.rounds[1].tables
     shown = league_present._table(league, table, "finished")
