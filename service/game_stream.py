@@ -195,6 +195,11 @@ class GameStream:
         return Frame(None, OWES, _json(owes_data(rec, seat, owed(rec))))
 
     def _record(self, seq: int) -> Record | None:
+        """The game's record at `seq` (this process's own, when it made that append), or
+        None when the log has moved on since."""
+        held = self.boot.store.held(self.game_id)
+        if held is not None and held[0].record.version == seq:
+            return held[0].record
         rec = load(self.boot, self.game_id)
         return rec if rec.version == seq else None
 
