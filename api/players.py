@@ -8,7 +8,8 @@ from flask import Blueprint, Response
 
 from api import auth, present
 from api.context import boot
-from api.parse import lobby_query
+from api.parse import body, lobby_query
+from api.schemas import PlayerUpdate
 from service import inbox, lobby, players, tables, tokens
 from service.errors import NotFound
 
@@ -44,6 +45,13 @@ def revoke_token(token_id: str):
 @bp.get("/players/me")
 def whoami():
     return players.me(boot(), auth.caller(boot()))
+
+
+@bp.patch("/players/me")
+def update_me():
+    player = auth.caller(boot())
+    data = PlayerUpdate().load(body())
+    return players.set_handle(boot(), player, data["handle"])
 
 
 @bp.get("/players/me/invitations")

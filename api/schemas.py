@@ -33,6 +33,10 @@ class PlayerCreate(Schema):
     handle = fields.String(load_default=None, validate=validate.Length(min=2, max=24))
 
 
+class PlayerUpdate(Schema):
+    handle = fields.String(required=True, validate=validate.Length(min=2, max=24))
+
+
 def _seconds(most: int, **more):
     return fields.Integer(
         load_default=None,

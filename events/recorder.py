@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import redis
 from redis.cluster import RedisCluster
 
-from events import codec, keys, round_trip, scripts
+from events import codec, keys, merkle, round_trip, scripts
 
 MAX_UNPACKED = 4000  # arguments a guarded append passes on (Lua's unpack stops near 8000)
 
@@ -98,6 +98,11 @@ class Writes:
 
     def hincrby(self, key: str, field: str, amount: int = 1) -> None:
         self.commands.append(("HINCRBY", key, field, amount))
+
+    def tlog(self, leaf_id: str, text: str) -> None:
+        """Append a leaf to the public log of games once per id (scripts.TLOG_APPEND)."""
+        names = (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids())
+        self.commands.append(("TLOG", *names, leaf_id, merkle.leaf_hash(text.encode()), text))
 
     def xadd(
         self, key: str, fields: dict[str, str], maxlen: int | None = None, approximate=True
@@ -277,9 +282,13 @@ class RedisRecorder:
     def write(self, writes: Writes) -> None:
         """Run follow-up writes on their own (an append that wrote nothing)."""
         pipe = self.redis.pipeline(transaction=False)
+        leaves = [c for c in writes.commands if c[0] == "TLOG"]
         for command in writes.commands:
-            pipe.execute_command(*command)
+            if command[0] != "TLOG":
+                pipe.execute_command(*command)
         pipe.execute()
+        for command in leaves:  # their keys share one slot of their own: a script each
+            self._run(scripts.TLOG_APPEND, list(command[1:4]), list(command[4:]))
 
     def append(self, request: Append) -> Appended:
         """Append `request.envelopes` (see `Append`): raise StaleVersion if the log is not
@@ -295,7 +304,7 @@ class RedisRecorder:
         if q.log.private:  # both lengths checked; the private steps go last (scripts.APPEND)
             names.append(q.log.private)
             expected = f"{q.expected}:{q.private}:{len(steps)}"
-        names += list({command[1] for command in inside})
+        names += list(dict.fromkeys(k for command in inside for k in _keys_of(command)))
         args = [expected, q.idem, q.result, q.snapshot, q.keep_idem_s, q.owed, len(inside)]
         args += [*words, *encoded, *(codec.dumps(e) for e in steps)]
         if q.guard is None:
@@ -343,3 +352,8 @@ def _load_keys(log: Log) -> list[str]:
     """Return the load script's keys: a game's private stream last, when it has one."""
     names = [log.events, log.snapshot, log.idem, log.seed]
     return [*names, log.private] if log.private else names
+
+
+def _keys_of(command: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The keys a follow-up write touches (declared to the append's script)."""
+    return command[1:4] if command[0] == "TLOG" else command[1:2]

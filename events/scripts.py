@@ -65,6 +65,19 @@ local tail = redis.call('XRANGE', KEYS[1], (v + 1) .. '-0', '+')
 return {blob, v, idem, seed, tail, at, private(p), p}
 """
 
+# A leaf of the public log of games, appended once per id (TLOG_APPEND; and a follow-up
+# write `TLOG hashes texts ids id hash text` of a game's append, atomic with it).
+_TLOG_BODY = """
+local function tlog_append(hashes, texts, ids, id, hash, text)
+  local at = redis.call('HGET', ids, id)
+  if at then return tonumber(at) end
+  local n = redis.call('RPUSH', hashes, hash)
+  redis.call('RPUSH', texts, text)
+  redis.call('HSET', ids, id, n - 1)
+  return n - 1
+end
+"""
+
 # KEYS: events stream, idempotency hash, snapshot hash, then the keys of the follow-up
 # writes (declared, not read here)
 # ARGV[1]: expected version; ARGV[2]: idempotency field ("" for none);
@@ -80,7 +93,9 @@ return {blob, v, idem, seed, tail, at, private(p), p}
 # last events given are appended to the private stream (ids <n>-0), the others to the
 # events stream; the snapshot records the private steps it holds.
 # Returns {'ok', new version} | {'conflict', version} | {'duplicate', stored result}.
-_APPEND_BODY = """
+_APPEND_BODY = (
+    _TLOG_BODY
+    + """
 local function append(K, A)
   if A[2] ~= '' then
     local seen = redis.call('HGET', K[2], A[2])
@@ -120,10 +135,13 @@ local function append(K, A)
     redis.call('HSET', K[3], 'version', version, 'blob', A[4], 'private', steps)
   end
   if tonumber(A[5]) > 0 then redis.call('EXPIRE', K[2], A[5]) end
-  for _, w in ipairs(writes) do redis.call(unpack(w)) end
+  for _, w in ipairs(writes) do
+    if w[1] == 'TLOG' then tlog_append(unpack(w, 2)) else redis.call(unpack(w)) end
+  end
   return {'ok', version}
 end
 """
+)
 APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
 
 # A rate counter (service.limits): count one call on `key` in a fixed window of `window` ms
@@ -188,14 +206,9 @@ return 1
 # The public log of games (events/tlog.py). KEYS: leaf hashes, leaf texts, leaf ids.
 # ARGV[1]: the leaf's id (`<game>:<kind>`); ARGV[2]: its hash; ARGV[3]: its text.
 # Appends the leaf unless a leaf of that id is logged already; returns its index either way.
-TLOG_APPEND = """
-local at = redis.call('HGET', KEYS[3], ARGV[1])
-if at then return tonumber(at) end
-local n = redis.call('RPUSH', KEYS[1], ARGV[2])
-redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('HSET', KEYS[3], ARGV[1], n - 1)
-return n - 1
-"""
+TLOG_APPEND = (
+    _TLOG_BODY + "return tlog_append(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3])\n"
+)
 
 # A chat message (service.chat). KEYS: the game's chat stream, the poster's counter.
 # ARGV: message JSON, most per window, window ms, stream cap. Returns {1, id} or

@@ -70,6 +70,21 @@ def ended(game_id: str, events: int, head: str, result: Any) -> dict[str, Any]:
     }
 
 
+def due(old: Any, new: Any, envelopes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The leaves a game's write calls for, as (leaf id, text): from the record before it,
+    the record after it (sealed) and the envelopes it appends."""
+    gid, out = new.game_id, []
+    for env in envelopes:
+        if env.get("type") == "game.Created":
+            out.append((f"{gid}:created", text(created(env))))
+    if old.status == "waiting" and new.status in ("active", "finished"):
+        seats = [{"seat": s.seat, "player": s.player, "name": s.name} for s in new.seats]
+        out.append((f"{gid}:started", text(started(gid, seats))))
+    if new.status == "finished" and old.status != "finished":
+        out.append((f"{gid}:ended", text(ended(gid, new.version, new.last_hash, new.result))))
+    return out
+
+
 def text(leaf: Mapping[str, Any]) -> str:
     return codec.canonical(leaf)
 

@@ -17,12 +17,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from events import codec, ending
+from events import transparency as events_transparency
 from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
 from events.recorder import Guard, Writes
 from events.redact import is_private
 from events.repository import GameAppend, Loaded
 from games.base import Event
-from service import inbox, lobby, transparency
+from service import inbox, lobby
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
@@ -164,9 +165,11 @@ class GameLog:
         crossed = new.version // every > head.version // every
         snapshot = new if crossed or ended else None
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
-        then = Writes()  # the deadlines, the players' games and feeds
+        then = Writes()  # the deadlines, the players' games and feeds, the public log
         deadlines(self.boot, head.state, new, then)
         inbox.after_append(head.state, new, then)
+        for leaf_id, text in events_transparency.due(head.state, new, envelopes):
+            then.tlog(leaf_id, text)
         guard, self.guard = self.guard, None
         self.boot.store.append(
             GameAppend(
@@ -193,7 +196,6 @@ class GameLog:
             self.boot.scheduler.league_result(new.league["id"], new.game_id)
         if lobby.changed(old, new):  # a script of its own: its keys span slots
             lobby.index(self.boot, new)
-        transparency.record(self.boot, old, new)  # the public log: its own slot too
 
     def outcome(self, state: Record, envelopes: list[dict[str, Any]], created: bool) -> Outcome:
         return Outcome(state, envelopes, created, state.version, owed(state), pending(state))

@@ -72,6 +72,7 @@ class Shared:
 
 
 SHARED = Shared()
+RECORDS = Shared(256)  # records at a version, for `owes` frames: few, since records are big
 OWES = "owes"  # the one event name that says what the caller owes (docs/clients.md)
 _STATUS = {"game.Started": ACTIVE, "game.Ended": FINISHED, "game.Cancelled": CANCELLED}
 
@@ -189,12 +190,17 @@ class GameStream:
         return [frame]
 
     def _owes_frame(self, seq: int, seat: int) -> Frame | None:
-        rec = SHARED.get((self.game_id, seq, "record"), lambda: self._record(seq))
+        rec = RECORDS.get((self.game_id, seq), lambda: self._record(seq))
         if rec is None:
             return None
         return Frame(None, OWES, _json(owes_data(rec, seat, owed(rec))))
 
     def _record(self, seq: int) -> Record | None:
+        """The game's record at `seq` (this process's own, when it made that append), or
+        None when the log has moved on since."""
+        held = self.boot.store.held(self.game_id)
+        if held is not None and held[0].record.version == seq:
+            return held[0].record
         rec = load(self.boot, self.game_id)
         return rec if rec.version == seq else None
 

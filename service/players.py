@@ -22,6 +22,7 @@ __all__ = [
     "by_handle",
     "hash_token",
     "me",
+    "set_handle",
     "new_id",
     "player",
     "profile",
@@ -65,6 +66,21 @@ def create_player(boot: Bootstrap, name: str, handle: str | None = None) -> dict
     token = tokens.issue(boot, player_id, name, pipe)
     pipe.execute()
     return {"id": player_id, "name": name, "handle": handle, "token": token["token"]}
+
+
+def set_handle(boot: Bootstrap, caller: dict[str, Any], handle: str) -> dict[str, Any]:
+    """Give the caller `handle` (a player registered without one, or a new one): claimed
+    first (SET NX), so a taken one is refused and nothing changes; the old one is freed."""
+    check_handle(handle)
+    folded, player_id = fold_handle(handle), caller["id"]
+    old = boot.redis.hget(keys.player(player_id), "handle")
+    if not boot.redis.set(keys.handle(folded), player_id, nx=True):
+        if by_handle(boot, handle) != player_id:
+            raise Conflict("handle_taken", f"the handle {handle!r} is taken")
+    boot.redis.hset(keys.player(player_id), "handle", handle)
+    if old and fold_handle(old.decode()) != folded and by_handle(boot, old.decode()) == player_id:
+        boot.redis.delete(keys.handle(fold_handle(old.decode())))
+    return me(boot, caller)
 
 
 def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:

@@ -1,22 +1,22 @@
-"""The public log of games, as a use case: leaves appended after a game's writes, signed
-tree heads, a game's receipt (its leaves with inclusion proofs), consistency proofs, and
-the sweep that logs what a writer that died right after its append did not.
+"""The public log of games, as a use case: signed tree heads, a game's receipt (its
+leaves with inclusion proofs), consistency proofs, leaves for monitors, and the sweep.
 
-A game's write and the facts its leaves state are one atomic append (the leaves are a
-function of the log); the leaf itself is appended right after, in a script of its own
-(the log's keys are on their own slot in a cluster), once per leaf id. If the writer dies
-in between, the next worker sweep (every minute, and when a worker starts) logs it: a
-leaf is logged within `transparency.MERGE_DELAY_S` of its game's write at worst.
+A game's leaves are written by the append that calls for them (service.game_log: a
+follow-up write, `events.recorder.Writes.tlog`): on one Redis inside the append's own
+script, atomic with it. On a cluster the log's keys have a slot of their own, so the leaf
+follows the append in a script of its own; if the writer dies in between, the next worker
+sweep (every minute, and when a worker starts) logs it, so a leaf is logged within
+`transparency.MERGE_DELAY_S` of its game's write at worst. The sweep also logs games
+written before the log existed.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys, transparency
-from events.record import ACTIVE, FINISHED, WAITING, Record
+from events.record import ACTIVE, FINISHED, WAITING
 from service import proof
 from service.errors import Invalid, NotFound
 
@@ -24,21 +24,6 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 MAX_LEAVES = 1000  # leaves per page of GET /v1/transparency/leaves
-
-
-def record(boot: Bootstrap, old: Record, new: Record) -> None:
-    """Log the leaves a game's latest write calls for (after its append)."""
-    log = boot.tlog
-    if old.version == 0 and new.version > 0:
-        first = boot.store.read(new.game_id, 0, 1)[0]
-        log.append(f"{new.game_id}:created", transparency.text(transparency.created(first)))
-    if old.status == WAITING and new.status in (ACTIVE, FINISHED):
-        seats = [asdict(s) for s in new.seats]
-        leaf = transparency.started(new.game_id, seats)
-        log.append(f"{new.game_id}:started", transparency.text(leaf))
-    if new.status == FINISHED and old.status != FINISHED:
-        leaf = transparency.ended(new.game_id, new.version, new.last_hash, new.result)
-        log.append(f"{new.game_id}:ended", transparency.text(leaf))
 
 
 def sweep(boot: Bootstrap) -> int:

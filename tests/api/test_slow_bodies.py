@@ -140,4 +140,6 @@ def test_bodies_count_only_while_they_arrive_not_while_they_are_served(redis_url
 
         with ThreadPoolExecutor(12) as pool:  # four times the per-token cap, all at once
             answers = list(pool.map(create, range(24)))
-        assert [a.status_code for a in answers] == [201] * 24, [a.text for a in answers if a.status_code != 201][:2]
+        assert [a.status_code for a in answers] == [201] * 24, [
+            a.text for a in answers if a.status_code != 201
+        ][:2]

@@ -11,12 +11,13 @@ through a real gunicorn API and a real Redis.
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 
 import requests
 
-from tests.api.helpers import bearer
+from tests.api.helpers import bearer, random_action
 
 
 def frames(res: requests.Response, until, timeout: float = 20) -> list[dict]:
@@ -137,3 +138,80 @@ def test_streams_of_a_revoked_token_end_within_a_heartbeat(live_server):
     # the other token of the same player still streams
     with requests.get(urls[0], headers=bearer(player), stream=True, timeout=30) as res:
         assert frames(res, lambda f: len(f) >= 1)[0]["event"] == "owes"
+
+
+def test_an_owes_frame_follows_the_append_that_gives_the_seat_a_turn_and_only_then(
+    live_server,
+):
+    """Live: a seat's stream gets an `owes` frame (with its legal actions) when another
+    seat's move gives it a decision; in a simultaneous phase, other seats' submissions
+    send it no new one (it still owes the same decision at the version it read)."""
+    base = live_server
+    gid, seats = table(base)
+    url = f"{base}/v1/games/{gid}"
+    game = requests.get(url).json()
+    first = game["owed"][0]["seat"]
+    order = game["order"]  # Goblin Market's open bidding goes round the table
+    nxt = order[(order.index(first) + 1) % len(order)]
+    with requests.get(
+        f"{url}/events/stream", headers=bearer(seats[nxt]), stream=True, timeout=30
+    ) as res:
+        lines = res.iter_lines(decode_unicode=True)
+        opening = next_frame(lines)
+        assert opening["event"] == "owes" and opening["data"]["owes"] == []
+        passed = requests.post(
+            f"{url}/actions", json={"type": "pass"}, headers=bearer(seats[first])
+        )
+        assert passed.status_code == 201 and passed.json()["owed"][0]["seat"] == nxt
+        while (frame := next_frame(lines))["event"] != "owes":
+            assert frame["data"]["seq"] <= passed.json()["version"]
+        signal = frame["data"]
+    legal = requests.get(f"{url}/legal", headers=bearer(seats[nxt])).json()
+    assert signal["version"] == passed.json()["version"] == legal["version"]
+    assert signal["owes"] == legal["owed"] and signal["owes"][0]["seat"] == nxt
+    assert signal["actions"] == legal["actions"]
+
+    gid, seats = table(base, "black-market")  # it opens with secret production, owed by all
+    url = f"{base}/v1/games/{gid}"
+    with requests.get(
+        f"{url}/events/stream", headers=bearer(seats[0]), stream=True, timeout=30
+    ) as res:
+        lines = res.iter_lines(decode_unicode=True)
+        opening = next_frame(lines)
+        assert [o["kind"] for o in opening["data"]["owes"]] == ["produce"]
+        for seat in (1, 2):
+            legal = requests.get(f"{url}/legal", headers=bearer(seats[seat])).json()
+            action = random_action(random.Random(seat), legal["actions"])
+            res2 = requests.post(f"{url}/actions", json=action, headers=bearer(seats[seat]))
+            assert res2.status_code == 202, res2.text
+        last = res2.json()["version"]
+        frames_ = []
+        while not frames_ or frames_[-1]["data"].get("seq") != last:
+            frames_.append(next_frame(lines))
+        assert all(f["event"] != "owes" for f in frames_)  # no duplicate signal
+        mine = requests.get(f"{url}/legal", headers=bearer(seats[0])).json()
+        sent = requests.post(
+            f"{url}/actions",
+            json=random_action(random.Random(0), mine["actions"]),
+            headers={**bearer(seats[0]), "If-Match": f'"{opening["data"]["version"]}"'},
+        )
+        assert sent.status_code == 202, sent.text  # the version it read still stands
+        while (frame := next_frame(lines))["event"] != "owes":
+            pass
+        assert frame["data"]["owes"] == [] and frame["data"]["version"] == sent.json()["version"]
+
+
+def next_frame(lines) -> dict:
+    """The next frame with data of an SSE line iterator."""
+    frame: dict = {}
+    ends = time.monotonic() + 20
+    for line in lines:
+        assert time.monotonic() < ends, "no frame for 20 s"  # heartbeats come every second
+        if line.startswith(("id: ", "event: ")):
+            name, _, value = line.partition(": ")
+            frame[name] = value
+        elif line.startswith("data: "):
+            frame["data"] = json.loads(line[6:])
+        elif line == "" and "data" in frame:
+            return frame
+    raise AssertionError("the stream ended")

@@ -51,6 +51,23 @@ def test_handles_are_unique_case_insensitively_and_me_says_who_a_token_is(api, c
     assert client.get(f"/v1/players/{ana['id']}").get_json()["handle"] == "Ana"
 
 
+def test_a_player_without_a_handle_chooses_one_and_can_then_be_invited_by_it(api, client):
+    ana, bo = _register(api, "Ana", "ana"), _register(api, "Bo")
+    taken = api.call("PATCH", "/v1/players/me", "", bo["token"], json={"handle": "ANA"})
+    assert taken.status_code == 409 and taken.get_json()["code"] == "handle_taken"
+    bad = api.call("PATCH", "/v1/players/me", "", bo["token"], json={"handle": "p_bo"})
+    assert bad.status_code == 422 and "handle" in bad.get_json()["errors"]
+    chosen = api.call("PATCH", "/v1/players/me", "", bo["token"], json={"handle": "Bo"})
+    assert chosen.status_code == 200 and chosen.get_json()["handle"] == "Bo"
+    body = {"ruleset": "gobcon", "players": 2, "invite": ["bo"], "join": True}
+    game = api.post("/v1/games", "", ana["token"], json=body).get_json()
+    assert game["invited"][1]["player"] == bo["id"]
+    # a new handle frees the old one for others
+    renamed = api.call("PATCH", "/v1/players/me", "", bo["token"], json={"handle": "bobby"})
+    assert renamed.status_code == 200
+    assert _register(api, "Another Bo", "bo")["handle"] == "bo"
+
+
 def test_an_unlisted_game_stays_out_of_the_lobby_and_its_open_seats_need_the_secret(api, client):
     ana, bo, cy = (_register(api, n) for n in ("ana", "bo", "cy"))
     body = {"ruleset": "gobcon", "players": 3, "unlisted": True, "join": True}

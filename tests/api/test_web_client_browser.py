@@ -334,3 +334,21 @@ def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
     page.wait_for("#board .seat-row")
     seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
     assert {s["name"] for s in seats} == {"ana", "bo"}
+
+
+def test_a_sealed_submission_waits_for_the_others(browser, live_server):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    idle = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
+    gid = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "black-market", "players": 3},
+        headers=_bearer(idle[0]["token"]),
+    ).json()["id"]
+    for p in idle:
+        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page.open(f"/#/g/{gid}")
+    page.wait_for(".join")[0].click()
+    page.wait_for("#move .act")[0].click()  # produce: sealed until every seat has submitted
+    page.wait(lambda: page.all("#waiting.sealed"))
+    assert page.find("#waiting").text == "Sealed: waiting for 2 others"

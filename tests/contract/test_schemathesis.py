@@ -43,7 +43,7 @@ def before_call(ctx, case, **kwargs):
     through the links, which Hypothesis refuses as flaky). Taken handles are tested in
     tests/api/test_tables.py."""
     body = case.body
-    if case.operation.path == "/v1/players" and isinstance(body, dict):
+    if case.operation.path in ("/v1/players", "/v1/players/me") and isinstance(body, dict):
         if isinstance(body.get("handle"), str) and len(body["handle"]) >= 2:
             case.body = {**body, "handle": f"{body['handle'][:16]}-{next(HANDLES)}"}
 

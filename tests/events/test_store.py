@@ -88,3 +88,32 @@ def test_keys_of_one_game_share_a_cluster_hash_tag():
         )
     }
     assert tags == {"g:x"}
+
+
+def test_a_leaf_of_the_public_log_is_written_by_the_appends_own_script(store, r):
+    """On one Redis a game's leaf is part of the append that calls for it: written by the
+    same script call (so together or not at all), once per leaf id however often it is
+    asked for; a refused append writes no leaf."""
+    from events.recorder import Writes
+    from events.tlog import PublicLog
+
+    def calls() -> int:
+        stats = r.info("commandstats")
+        return sum(v["calls"] for k, v in stats.items() if k in ("cmdstat_evalsha", "cmdstat_eval"))
+
+    then = Writes()
+    then.tlog("g1:created", '{"kind":"created"}')
+    before = calls()
+    append(store, "g1", envelopes(1, 2), expected=0, then=then)
+    assert calls() - before == 1  # the append and its leaf: one script call
+    log = PublicLog(r)
+    assert log.size() == 1 and log.texts(0, 1) == ['{"kind":"created"}']
+    with pytest.raises(StaleVersion):  # refused: neither events nor the leaf
+        again = Writes()
+        again.tlog("g1:ended", '{"kind":"ended"}')
+        append(store, "g1", envelopes(2, 1), expected=1, then=again)
+    assert log.size() == 1 and log.indexes(["g1:ended"]) == [None]
+    once = Writes()
+    once.tlog("g1:created", '{"kind":"created"}')
+    append(store, "g1", envelopes(3, 1, store.load("g1").record.last_hash), expected=2, then=once)
+    assert log.size() == 1  # logged once per id

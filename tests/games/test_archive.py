@@ -58,3 +58,36 @@ def test_every_archive_folder_is_registered():
     folders = {p.name for p in ARCHIVE_DIR.iterdir() if (p / "__init__.py").exists()}
     registered = {f"{ruleset.replace('-', '_')}_v{version}" for ruleset, version in games.ARCHIVE}
     assert folders == registered
+
+
+@pytest.mark.process  # runs git
+def test_archive_rules_freezes_a_package_with_its_shared_modules_and_the_copy_plays(
+    tmp_path, monkeypatch
+):
+    """tools/archive_rules.py writes a copy that imports only its own files, base and rng,
+    and that plays a whole game as the live package does."""
+    import importlib
+    import sys
+
+    import games.archive
+    from tools import archive_rules
+
+    monkeypatch.setattr(archive_rules, "ARCHIVE", tmp_path)
+    monkeypatch.setattr(games.archive, "__path__", [*games.archive.__path__, str(tmp_path)])
+    folder = archive_rules.archive("goblin_market", 99, "HEAD")
+    assert {p.stem for p in (folder / "shared").glob("*.py")} >= {"kit", "catalog", "decktet"}
+    assert (tmp_path / "data" / "goblin_market_v99" / "decktet.json").exists()
+    live = {name for path in folder.rglob("*.py") for name in _live_imports(path)}
+    assert live <= LIVE_INTERFACE, live
+    try:
+        copy = importlib.import_module("games.archive.goblin_market_v99").GAME
+        assert copy.rules_version == games.get("goblin-market").rules_version  # as at HEAD
+        run = playout(copy, 3, 7, {}, lambda run: copy.check_invariants(run.state))
+        assert copy.is_over(run.state)
+        assert (
+            sys.modules["games.archive.goblin_market_v99.shared.kit"]
+            is not sys.modules["games.kit"]
+        )
+    finally:
+        for name in [m for m in sys.modules if m.startswith("games.archive.goblin_market_v99")]:
+            del sys.modules[name]

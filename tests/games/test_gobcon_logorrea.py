@@ -35,13 +35,14 @@ def test_logorrea_man_drawn_while_nobody_has_items_is_discarded_at_once():
 
 
 def test_logorrea_man_drawn_by_a_player_without_items_is_handed_on_at_once():
-    state = table(
-        players=3, items={2: ["dice-bag#1"]}, draw_top=["fan-club#1", "logorrea-man#1"]
-    )
+    state = table(players=3, items={2: ["dice-bag#1"]}, draw_top=["fan-club#1", "logorrea-man#1"])
     state, events = start_turn(state, 1)
     assert names(events)[:4] == ["TurnStarted", "CardsDrawn", "LogorreaPlayed", "LogorreaPassed"]
     assert only(events, "LogorreaPassed")[0] == {
-        "seat": 1, "to": 2, "card": "logorrea-man#1", "replaced": None
+        "seat": 1,
+        "to": 2,
+        "card": "logorrea-man#1",
+        "replaced": None,
     }
     # the drawer goes on drawing and plays its turn without Logorrea-Man: it may buy an Item
     assert state.friends[1] is None and state.friends[2] == "logorrea-man#1"
@@ -55,7 +56,11 @@ def test_logorrea_man_drawn_without_items_goes_to_the_drawers_choice_among_item_
     state, events = start_turn(state, 1)
     assert names(events)[-1] == "LogorreaPlayed" and state.phase == "lm_pass"
     [decision] = GAME.owed(state)
-    assert (decision.seat, decision.kind, decision.default) == (1, "give", {"type": "give", "seat": 2})
+    assert (decision.seat, decision.kind, decision.default) == (
+        1,
+        "give",
+        {"type": "give", "seat": 2},
+    )
     state, events = act(state, (1, {"type": "give", "seat": 0}))
     assert only(events, "LogorreaPassed")[0]["to"] == 0 and state.friends[0] == "logorrea-man#1"
     assert state.active == 1 and state.phase == "play"
