@@ -27,6 +27,7 @@ import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry as RedisRetry
 from rq import Queue, Retry
+from rq.job import Job
 
 from events import codec, keys, scripts
 from service.ports import job_id
@@ -135,11 +136,17 @@ class RqScheduler:
         self._enqueue(job, subject, key)
 
     def _enqueue(self, job: str, subject: str, key: str) -> None:
-        self.queue_of(job).enqueue(
+        """Enqueue the work's job, unless that job still waits in its queue: a claim that
+        lapsed while the queue was long must not add the same job again (each copy would
+        run, and the queue would grow with copies the longer it is)."""
+        queue, name = self.queue_of(job), job_id(job, subject, key)
+        if queue.connection.hget(f"{Job.redis_job_namespace_prefix}{name}", "status") == b"queued":
+            return
+        queue.enqueue(
             JOBS[job],
             subject,
             key,
-            job_id=job_id(job, subject, key),
+            job_id=name,
             retry=Retry(max=len(self.intervals), interval=self.intervals),
             failure_ttl=7 * 24 * 3600,
             result_ttl=0,  # what a job did is in the game's log and the worker's log line

@@ -127,7 +127,7 @@ def test_a_stream_follows_its_caller_to_a_new_seat_after_a_leave(
             expected[-1] = log[-1]
         assert shown == expected, f"seat {seat} is shown what another seat may see"
         secrets = hidden.secret_strings(during, log, seat)
-        leaked = hidden.strings(reader.events) & secrets
+        leaked = hidden.strings([reader.events, reader.signals]) & secrets
         assert not leaked, f"seat {seat} is served {sorted(leaked)[:5]}"
         secrets_seen += bool(secrets)
         # every `owes` frame after the start is about the seat the caller holds now

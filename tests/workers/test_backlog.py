@@ -58,3 +58,16 @@ def test_a_reveal_does_not_wait_behind_a_backlog_of_deadline_jobs(client, app, w
     took, left = time.monotonic() - started, due.count
     assert left > BACKLOG // 2, f"the reveal came after the backlog ({left} jobs left)"
     assert took < 5, took  # one job's wait, not the backlog's (a loaded machine: generous)
+
+
+def test_a_claim_that_lapses_while_its_job_waits_does_not_queue_it_again(client, app, r):
+    deps = app.extensions["marketfold"]
+    gid = new_game(client, new_players(client, 3), decision_timeout_s=60)
+    key = deps.store.load(gid).record.owed()[0].key
+    due, member = deps.scheduler.queue, f"expire|{gid}|{key}"
+    deps.scheduler.expiry(gid, key, "2000-01-01T00:00:00.000Z")  # overdue; no worker runs
+    assert deps.scheduler.sweep(time.time()) == 1 and due.count == 1
+    for _ in range(3):  # the claim lapses again and again while the job still waits
+        r.zadd(keys.deadlines(), {member: 946684800})
+        assert deps.scheduler.sweep(time.time()) == 1
+    assert due.count == 1  # one job, not four: a long queue does not feed itself
