@@ -3,8 +3,9 @@
 In the manner of Certificate Transparency (RFC 9162), the service appends a leaf to one
 append-only Merkle tree (events.merkle) for each fact that fixes a game:
 
-- `created`: the game's id, ruleset and rules version, players, options, decision
-  timeout, league table and seed commitment, as `game.Created` logs them;
+- `created`: the game (by `game_ref`, a hash of its id), ruleset and rules version,
+  players, options, decision timeout, league table and seed commitment, as `game.Created`
+  logs them;
 - `started`: the seats (player ids and names) the game started with;
 - `ended`: how many events the log holds, its final hash (which commits to every event)
   and the result.
@@ -20,6 +21,7 @@ the ones it saw: a game rewritten afterwards, even re-signed, cannot match both.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -35,13 +37,22 @@ SEEN = "consistent with a tree head seen before"
 MERGE_DELAY_S = 120
 
 
+def game_ref(game_id: Any) -> str | None:
+    """How a leaf names its game: SHA-256 of "marketfold-game:" and the id, so whoever
+    holds a game's id finds its leaves, and whoever reads the log finds no ids (an unlisted
+    game stays unlisted; its id is random, too long to guess)."""
+    if not isinstance(game_id, str):
+        return None
+    return hashlib.sha256(f"marketfold-game:{game_id}".encode()).hexdigest()
+
+
 def created(env: Mapping[str, Any]) -> dict[str, Any]:
     """The `created` leaf of a game, from its `game.Created` envelope."""
     data = env["data"]
     return {
         "log": LOG,
         "kind": "created",
-        "game": data.get("game_id"),
+        "game": game_ref(data.get("game_id")),
         "ruleset": data.get("ruleset"),
         "rules_version": data.get("rules_version"),
         "players": data.get("players"),
@@ -55,7 +66,7 @@ def created(env: Mapping[str, Any]) -> dict[str, Any]:
 
 def started(game_id: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """The `started` leaf: the seats, in order, as {"seat", "player", "name"}."""
-    return {"log": LOG, "kind": "started", "game": game_id, "seats": seats}
+    return {"log": LOG, "kind": "started", "game": game_ref(game_id), "seats": seats}
 
 
 def ended(game_id: str, events: int, head: str, result: Any) -> dict[str, Any]:
@@ -63,7 +74,7 @@ def ended(game_id: str, events: int, head: str, result: Any) -> dict[str, Any]:
     return {
         "log": LOG,
         "kind": "ended",
-        "game": game_id,
+        "game": game_ref(game_id),
         "events": events,
         "head": head,
         "result": result,

@@ -113,7 +113,8 @@ function leavesOf(events) {
   const first = events[0] || {};
   if (first.type !== 'game.Created') return {};
   const d = first.data;
-  const game = d.game_id;
+  // a leaf names its game by sha256("marketfold-game:" + id): the log lists no game ids
+  const game = typeof d.game_id === 'string' ? sha256(Buffer.from(`marketfold-game:${d.game_id}`, 'utf8')).toString('hex') : null;
   const out = {
     created: { log: LOG, kind: 'created', game, ruleset: d.ruleset, rules_version: d.rules_version, players: d.players, options: d.options, decision_timeout_s: d.decision_timeout_s, league: d.league === undefined ? null : d.league, seed_commitment: d.seed_commitment, at: first.at },
   };

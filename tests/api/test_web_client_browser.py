@@ -93,11 +93,11 @@ def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server
     for name, width in WIDTHS.items():
         page.shot(f"lobby-{name}", width)
     page.find(f'#lobby li[data-game="{made["id"]}"] a').click()
-    page.wait_for(".join")[0].click()
+    page.click(".join")
     page.wait_for(".leave")
     mine = requests.get(f"{live_server}/v1/players/me/games", headers=_bearer(me["token"])).json()
     assert [g["id"] for g in mine["games"]] == [made["id"]]
-    page.find(".leave").click()  # leave before the start
+    page.click(".leave")  # leave before the start
     page.wait_for(".join")
     no_script_errors(browser)
 
@@ -113,7 +113,7 @@ def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloade
     page.find("#sign-out").click()
     bo = page.sign_in("bo")
     browser.get(link)  # the invitation link, opened by another person
-    page.wait_for(".join")[0].click()
+    page.click(".join")
     page.wait_for("#board .seat-row")  # both seats taken: the game started
     game = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(bo["token"])).json()
     assert {s["name"] for s in game["seats"]} == {"ana", "bo"} and game["status"] == "active"
@@ -180,7 +180,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     for p in idle:
         requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
     page.open(f"/#/g/{gid}")
-    page.wait_for(".join")[0].click()
+    page.click(".join")
     page.wait_for("#board .seat-row")
     assert "Turno" in page.find("#turn").text
     spanish = requests.get(
@@ -272,7 +272,7 @@ def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_re
     page.find(f'#invitations li[data-game="{game["id"]}"] .accept').click()
     page.wait_for("#board .seat-row")  # accepted: the held seat taken, the game started
     page.play_until_result(random.Random(3))
-    page.find(".rematch").click()  # an offer: ana's seat held for her
+    page.click(".rematch")  # an offer: ana's seat held for her
     page.wait(lambda: "#/g/" in browser.current_url and game["id"] not in browser.current_url)
     rematch = browser.current_url.split("#/g/")[1].split("/")[0]
     held = f'.invited li[data-player="{ana["id"]}"]'
@@ -314,7 +314,7 @@ class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
 def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
     page = WebPage(browser, live_server)
     page.sign_in("ana")
-    page.wait_for("#create-unlisted")[0].click()
+    page.click("#create-unlisted")
     gid = page.create("gobcon", 2)
     link = page.wait_for(".invite-link")[0].get_attribute("value")
     seen = requests.get(f"{live_server}/v1/games/{gid}").json()
@@ -326,11 +326,11 @@ def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
     page.find("#sign-out").click()
     page.sign_in("bo")
     page.open(f"/#/g/{gid}")  # without the secret: no seat for bo
-    page.wait_for(".join")[0].click()
+    page.click(".join")
     page.wait(lambda: page.find("#error").text)
     browser.get(link)  # with it
     page.wait(lambda: "/#/g/" in browser.current_url)
-    page.wait_for(".join")[0].click()
+    page.click(".join")
     page.wait_for("#board .seat-row")
     seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
     assert {s["name"] for s in seats} == {"ana", "bo"}
@@ -348,7 +348,7 @@ def test_a_sealed_submission_waits_for_the_others(browser, live_server):
     for p in idle:
         requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
     page.open(f"/#/g/{gid}")
-    page.wait_for(".join")[0].click()
-    page.wait_for("#move .act")[0].click()  # produce: sealed until every seat has submitted
+    page.click(".join")
+    page.click("#move .act")  # produce: sealed until every seat has submitted
     page.wait(lambda: page.all("#waiting.sealed"))
     assert page.find("#waiting").text == "Sealed: waiting for 2 others"

@@ -53,6 +53,22 @@ class WebPage:
     def wait_for(self, css: str, timeout: float = 20):
         return self.wait(lambda: self.all(css), timeout)
 
+    def click(self, css: str, timeout: float = 20) -> None:
+        """Click the first element matching `css` once it is there, again if the table was
+        redrawn under the click (a stale element)."""
+
+        def attempt() -> bool:
+            found = self.all(css)
+            if not found:
+                return False
+            try:
+                found[0].click()
+            except StaleElementReferenceException:
+                return False
+            return True
+
+        self.wait(attempt, timeout)
+
     def open(self, path: str = "/") -> None:
         self.d.get(self.base + path)
         self.wait_for("#app > *")

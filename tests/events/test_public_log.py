@@ -62,6 +62,10 @@ def test_a_finished_game_has_its_three_leaves_included_in_a_signed_head(client, 
         bundle["events"]
     )
     assert "seed" not in json.dumps(ended) and "seed_commitment" in receipt["leaves"][0]["leaf"]
+    # the log names games by a hash of their id: reading it finds no game (an unlisted one
+    # stays unlisted), holding the id finds its leaves
+    assert gid not in json.dumps(client.get("/v1/transparency/leaves").get_json())
+    assert ended["game"] == transparency.game_ref(gid)
     assert named(client.post("/v1/verify", json=bundle).get_json())[LOGGED]["ok"]
 
 
