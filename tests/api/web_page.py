@@ -5,8 +5,10 @@ widths (left in SCREENS for a person to look at)."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -25,7 +27,10 @@ except ImportError:  # browser.py reports the missing selenium
     StaleElementReferenceException = WebDriverException = Exception
     Select = Keys = None
 
-SCREENS = Path("/work/screens") if Path("/work").is_dir() else Path("/tmp/marketfold-screens")
+# where the screenshots are left for a person to look at (MARKETFOLD_SCREENS to choose)
+SCREENS = Path(
+    os.environ.get("MARKETFOLD_SCREENS", Path(tempfile.gettempdir(), "marketfold-screens"))
+)
 WIDTHS = {"phone": 390, "desktop": 1280}
 
 
