@@ -103,7 +103,7 @@ def test_too_many_waiting_or_one_too_long_is_503_overloaded(redis_url, long_bund
             if a.status_code == 503:
                 assert a.json()["code"] == "overloaded" and a.headers["Retry-After"] == "1"
                 assert_matches("Problem", a.json())
-    with api_server(redis_url, processes=1, MARKETFOLD_OFFLOAD_TIMEOUT_S="0.3") as (base, _):
+    with api_server(redis_url, processes=1, MARKETFOLD_OFFLOAD_TIMEOUT_S="0.05") as (base, _):
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)
         start = time.monotonic()
         res = requests.post(base + "/v1/verify", data=raw, timeout=60)
