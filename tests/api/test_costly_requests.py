@@ -37,7 +37,7 @@ def health_while(base: str, busy: threading.Event, done: threading.Event) -> lis
     (only probes answered before `done`)."""
     took = []
     busy.wait(10)
-    time.sleep(0.15)  # the costly request is in progress
+    time.sleep(0.03)  # the costly request is on its way
     while not done.is_set():
         start = time.monotonic()
         assert requests.get(base + "/healthz", timeout=10).status_code == 200
@@ -55,6 +55,7 @@ def test_a_costly_request_does_not_hold_the_serving_process(redis_url, long_bund
     store.append(GameAppend(game_id=gid, envelopes=events, expected=0))
     with api_server(redis_url, processes=1) as (base, _):
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)  # the helper is up
+        taken = 0
         for name, call in (
             ("verify", lambda: requests.post(base + "/v1/verify", data=raw, timeout=60)),
             (
@@ -74,8 +75,11 @@ def test_a_costly_request_does_not_hold_the_serving_process(redis_url, long_bund
             probes = health_while(base, busy, done)
             worker.join()
             assert out["res"].status_code == 200, (name, out["res"].text[:300])
-            # /healthz was answered, quickly, while the costly request was still running
-            assert probes and max(probes) < 0.5, (name, probes)
+            # /healthz was answered, quickly, while the costly request was still running (a
+            # quiet machine may finish `state` before the first probe: none is then taken)
+            assert max(probes, default=0.0) < 0.5, (name, probes)
+            taken += len(probes)
+        assert taken, "no probe ran while a costly request did"
         # the answers are the app's own: the same as the app gives in place
         served_state = requests.get(f"{base}/v1/games/{gid}/state?at=700", timeout=60)
         assert served_state.json() == client.get(f"/v1/games/{gid}/state?at=700").get_json()
