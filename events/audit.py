@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 import games
-from events import binding, codec, decide, ending, envelope, signature, transparency
+from events import binding, codec, decide, ending, envelope, proof_checks
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
 from events.record import Record, fold, in_order
@@ -124,7 +124,7 @@ def verify(
     bound, times = Check("header bound to the log"), Check("times and deadlines")
     report.checks = [chain, seed_check, replay, result, bound, times]
     if trusted is not None:
-        _check_proof(data, trusted, seen, consistency, report)
+        proof_checks.run(data, trusted, seen, consistency, report)
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report
@@ -148,33 +148,6 @@ def verify(
             check.fail(None, "not checked: the chain or the seed failed")
     _check_times(clock, times, replay.ok and chain.ok and seed is not None)
     return report
-
-
-def _check_proof(data, trusted, seen, consistency, report: Report) -> None:
-    """The checks that need trusted keys: the signature, the public log, a head seen."""
-    signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
-    report.checks += [signed, logged]
-    report.signed_by, found = signature.check(data, trusted)
-    if report.signed_by is None:
-        signed.fail(None, found)
-    else:
-        signed.detail = found
-    events = data.get("events") or []
-    ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
-    if not ok:
-        logged.fail(None, found)
-        return
-    logged.detail = found
-    if seen is not None:
-        before = Check(transparency.SEEN)
-        report.checks.append(before)
-        ok, found = transparency.check_seen(
-            events, data["transparency"], seen, consistency, trusted
-        )
-        if ok:
-            before.detail = found
-        else:
-            before.fail(None, found)
 
 
 def _check_times(clock: Clock, check: Check, replayed: bool) -> None:
