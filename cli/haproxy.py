@@ -32,7 +32,7 @@ def config(bind: str, servers: dict[str, str], port: int = 8000) -> str:
     """The configuration: listen on `bind:port`, balance over `servers` (name -> host:port)."""
     backends = "\n".join(f"    server {name} {address} check" for name, address in servers.items())
     return f"""global
-    maxconn 20000
+    maxconn 8000
 
 defaults
     mode http

@@ -164,14 +164,13 @@ def wait_sentinels(sentinels: list[str], replicas: int, timeout: float = 30.0) -
 
     def ready(address: str) -> bool:
         try:
-            info = client(address, SENTINEL_PORT).execute_command("SENTINEL", "MASTER", SERVICE)
+            info = client(address, SENTINEL_PORT).sentinel_master(SERVICE)
         except redis.RedisError:
             return False
-        fields = dict(zip(info[::2], info[1::2], strict=False))
         return (
-            int(fields.get(b"num-slaves", 0)) >= replicas
-            and int(fields.get(b"num-other-sentinels", 0)) >= len(sentinels) - 1
-            and b"s_down" not in fields.get(b"flags", b"")
+            int(info.get("num-slaves", 0)) >= replicas
+            and int(info.get("num-other-sentinels", 0)) >= len(sentinels) - 1
+            and not info.get("is_sdown")
         )
 
     _wait(lambda: all(ready(a) for a in sentinels), timeout, "sentinels ready")

@@ -10,6 +10,7 @@ action stored exactly once, nothing stored that was not acknowledged, every log 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -30,7 +31,9 @@ pytestmark = [
     pytest.mark.crash,
     pytest.mark.xdist_group("lab"),
 ]
-CUT_S = 8  # the network cut here; bench/lab.py cuts for the 30 s of issue #31
+# the network cut: 8 s keeps the module within its time; `LAB_CUT_S=30` for the 30 s of
+# issue #31 (docs/reliability.md, "Several hosts")
+CUT_S = int(os.environ.get("LAB_CUT_S", "8"))
 
 
 def wait_for(what: str, ready, timeout: float = 30.0) -> float:
