@@ -158,8 +158,10 @@ class Lab:
             for host in SENTINELS:
                 self.start(host)
             lab_valkey.wait_sentinels([self.addr(h) for h in SENTINELS], replicas=1)
-            for host in [*APIS, *WORKERS, "lb"]:
+            for host in [*APIS, *WORKERS]:
                 self.start(host)
+            self.wait_serving(balancer=False)
+            self.start("lb")
             self.wait_serving()
         except BaseException:
             print(self.tails(), file=sys.stderr)
@@ -201,14 +203,16 @@ class Lab:
         for host in QUEUES:
             self.start(host)
         lab_valkey.wait_cluster(self.store_nodes(), [], timeout=60)
-        for host in [*APIS, *WORKERS, "lb"]:
+        for host in [*APIS, *WORKERS]:
             self.start(host)
+        self.wait_serving(balancer=False)
+        self.start("lb")
         self.wait_serving()
 
-    def wait_serving(self, timeout: float = 60.0) -> None:
-        """Wait until both API hosts and HAProxy answer /healthz with 200."""
+    def wait_serving(self, timeout: float = 60.0, balancer: bool = True) -> None:
+        """Wait until both API hosts (and HAProxy) answer /healthz with 200."""
         ends = time.monotonic() + timeout
-        for url in [*(self.api_url(h) for h in APIS), self.url]:
+        for url in [*(self.api_url(h) for h in APIS), *([self.url] if balancer else [])]:
             while True:
                 try:
                     if requests.get(url + "/healthz", timeout=2).status_code == 200:

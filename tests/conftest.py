@@ -173,6 +173,7 @@ def pytest_terminal_summary(terminalreporter):
         value
         for reports in terminalreporter.stats.values()
         for report in reports
+        if getattr(report, "when", None) == "call"
         for key, value in getattr(report, "user_properties", ())
         if key == "lab_counts"
     ]

@@ -35,15 +35,22 @@ def timed_tables(base: str, n: int, tag: str) -> list[Table]:
     return [new_table(base, rulesets[i % 4], 3, f"{tag}{i}", TIMED_S) for i in range(n)]
 
 
+def from_balancer(res: requests.Response) -> bool:
+    """True for HAProxy's own answers: 502/504 (the request was cut off with its host) and
+    503 without a problem (no host is up to take it)."""
+    problem = res.headers.get("Content-Type", "").startswith("application/problem+json")
+    return res.status_code in (502, 504) or (res.status_code == 503 and not problem)
+
+
 class BalancedLoad(Load):
-    """The bots of tests/reliability/load.py, through a balancer: a 502 or 504 is HAProxy
-    saying the request was cut off with its host, so its outcome is unknown (as with no
-    answer at all) and it is sent again with its key."""
+    """The bots of tests/reliability/load.py, through a balancer: an answer of HAProxy's
+    own (`from_balancer`) leaves the request's outcome unknown (as with no answer at all),
+    so it is sent again with its key."""
 
     cut_off = 0
 
     def _check(self, res: requests.Response, what: str) -> None:
-        if res.status_code in (502, 504):
+        if from_balancer(res):
             with self._lock:
                 self.statuses[(res.status_code, None)] += 1
                 self.cut_off += 1
@@ -51,7 +58,7 @@ class BalancedLoad(Load):
         super()._check(res, what)
 
     def _file(self, post, res: requests.Response) -> None:
-        if res.status_code in (502, 504):
+        if from_balancer(res):
             with self._lock:
                 self.unknown.setdefault(post.key, post)
             return
@@ -96,7 +103,7 @@ class Run:
         timed = {t.gid: verify_log(self.lab.url, store, t) for t in self.timed}
         store.close()
         counts = tally(self.load, logs, timed)
-        counts["requests cut off (502/504)"] = self.load.cut_off
+        counts["answered by HAProxy (no host)"] = self.load.cut_off
         check_acks(self.load, logs)
         return counts
 
