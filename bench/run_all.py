@@ -366,7 +366,8 @@ PHASES_INTRO = (
     "server's clock: reveal = last sealed bid's append to the resolution's append (the "
     "queue's wait and the job); late = deadline in force to the default's append; "
     "`extended` counts deadlines given fresh ones, `outages` the heartbeat gaps recorded "
-    "(the API's: over 0.75 s). One worker, as `marketfold serve`. Targets under load: "
+    "(the API's: over 0.75 s). One worker and the queues on a Valkey of their own "
+    "(appendfsync everysec), as `marketfold serve`. Targets under load: "
     "reveal p99 under 1 s, default lateness p99 under 2 s (docs/workers.md)."
 )
 ABUSE_INTRO = (
