@@ -16,7 +16,9 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 5. reveals and missed deadlines with 200 games on 2-5 s deadlines at once, next to a
    handful (bench/phases.py --load, in a process of its own);
 6. whole games per second with the pure rules, and fold time per event
-   (bench/perf_rules.py).
+   (bench/perf_rules.py);
+7. marketfold next to boardgame.io, alternated pairs at 1, 8 and 32 clients, and what
+   survives a kill -9 of each (bench/peer: Node; skipped with a line without node/npm).
 
 Everything is bounded: about 6 minutes on the 2-core development machine (--quick: two
 minutes, smaller sizes, for a smoke test). The tables are printed and written to --out.
@@ -55,6 +57,7 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
+from bench.peer import report as peer  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
@@ -187,6 +190,9 @@ def run(quick: bool) -> list[str]:
     print("\n".join(doc[-12:]), flush=True)
     rows, spent = timed(cluster.run, 8, 8 if quick else 16, 1)
     doc += section("Redis Cluster", CLUSTER_INTRO, rows, spent)
+    rows, spent = timed(peer.section, quick)
+    doc += section("Next to boardgame.io", PEER_INTRO, rows, spent)
+    print("\n".join(rows), flush=True)
     rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
     doc += section("Pure rules", RULES_INTRO, rows, spent)
     rows, spent = timed(perf_rules.fold_table)
@@ -370,6 +376,24 @@ PROOF_INTRO = (
     "export's Ed25519 signature. A game appends three leaves (created, started, ended) "
     "after the writes that call for them, so an action costs nothing, and a game's three "
     "writes one script call each; the per-action row spreads them over a game's events."
+)
+PEER_INTRO = (
+    "`node bench/peer/driver.cjs` (issue #34.2): one Node driver plays `marketfold serve` "
+    "(embedded Valkey, appendfsync always; gunicorn with two gevent processes; one RQ "
+    "worker) and boardgame.io 0.50's own `Server` with FlatFile storage and in memory, "
+    "all on this machine. The peer's game (bench/peer/auction.cjs) is an auction shaped "
+    "like Goblin Market (lots sized by a turned card, bid or pass in turn, take all or "
+    "one, payouts by the bid's last digit and a goblin card) whose hands are hidden by its "
+    "`playerView`; marketfold plays Goblin Market. Games of 3-6 seats are seated first; "
+    "each client then plays its share of them, one after another. marketfold one-call: "
+    "each seat follows its event stream and acts on the `owes` frame's `actions` or its "
+    "last answer's (docs/clients.md); two-call: `GET /legal`, then `POST`. boardgame.io: "
+    "one socket.io connection per seat, a move is one `update` message. A move's latency "
+    "runs from sending it to the mover seeing the new state (marketfold's answer, "
+    "boardgame.io's `update` to the mover). Each concurrency is five rounds of "
+    "alternated pairs (marketfold, then the peer, on new games), and the row is the pair "
+    "with the median ratio of moves/s. Targets: marketfold one-call at least 1.5x "
+    "boardgame.io FlatFile and at least 0.6x boardgame.io in memory."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "
