@@ -6,8 +6,18 @@ function agent() {
   return new http.Agent({ keepAlive: true, maxSockets: 4 });
 }
 
-/** Send a request; resolve with {status, body (parsed JSON or null)}. */
+/** Send a request; resolve with {status, body (parsed JSON or null)}. A kept-alive
+ * connection the server closed as the request went out (gunicorn closes idle ones after
+ * 2 s) is retried once on a new one, as Node's documentation advises: the server never
+ * read that request. */
 function request(agentOrNull, method, url, body, headers = {}) {
+  return send(agentOrNull, method, url, body, headers).catch(err => {
+    if (!err.reused || err.code !== 'ECONNRESET') throw err;
+    return send(agentOrNull, method, url, body, headers);
+  });
+}
+
+function send(agentOrNull, method, url, body, headers) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const req = http.request(
@@ -35,7 +45,11 @@ function request(agentOrNull, method, url, body, headers = {}) {
         res.on('error', reject);
       }
     );
-    req.on('error', reject);
+    req.on('error', err => {
+      err.reused = req.reusedSocket;
+      err.message = `${method} ${url}: ${err.message}`;
+      reject(err);
+    });
     if (data) req.write(data);
     req.end();
   });

@@ -64,7 +64,10 @@ async function timed(pid, clients, tables, playOne) {
   await Promise.all(
     Array.from({ length: clients }, async (_, i) => {
       const http = agent();
-      for (let g = i; g < tables.length; g += clients) moves += await playOne(tables[g], g, latencies, http);
+      for (let g = i; g < tables.length; g += clients) {
+        const made = await playOne(tables[g], g, latencies, http); // not `moves += await`: a lost update
+        moves += made;
+      }
       http.destroy();
     })
   );
@@ -175,6 +178,11 @@ async function main() {
   process.once('SIGTERM', () => stop().then(() => process.exit(143)));
   try {
     await Promise.all(Object.values(servers).map(s => s.start()));
+    // warm up, unmeasured: a fresh server's first games pay for lazy imports and caches
+    for (const { mode, storage } of opts.pairs) {
+      await runMarketfold(servers.marketfold, mode, 2, 2);
+      await runBgio(servers[storage], storage, 2, 2);
+    }
     for (const clients of opts.clients) {
       const games = opts.games(clients);
       for (let round = 0; round < opts.rounds; round += 1) {

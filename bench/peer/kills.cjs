@@ -18,6 +18,13 @@ const { boardgameio, marketfold, tempDir, tree } = require('./procs.cjs');
 
 const target = trial => 4 + ((trial * 7) % 17); // moves before the kill: 4 to 20
 
+/** The line of a server's stderr that says why it failed, else its last line. */
+function why(err, server) {
+  const lines = server.stderr.split('\n').filter(Boolean);
+  const line = lines.find(l => /Error|does not look like/.test(l)) || lines[lines.length - 1] || '';
+  return `restart failed (${String(err.message || err).slice(0, 80)}): ${line.trim().slice(0, 200)}`;
+}
+
 async function bgioTrial(trial) {
   const server = await boardgameio('flatfile', tempDir('peer-kill-'));
   await server.start();
@@ -44,7 +51,7 @@ async function bgioTrial(trial) {
       out.survived = acked.filter(id => id <= state._stateID).length;
       if (state._stateID === 0) out.note = 'the match came back at its start';
     } catch (err) {
-      out.note = `restart failed: ${String(err.message || err).slice(0, 200)}; ${server.stderr.slice(-300)}`;
+      out.note = why(err, server);
     }
   } finally {
     await server.stop();
@@ -79,9 +86,10 @@ async function marketfoldTrials(trials) {
         const now = await mf.version(server.url, table);
         out.survived = acked.filter(v => v <= now).length;
       } catch (err) {
-        out.note = `restart failed: ${String(err.message || err).slice(0, 200)}; ${server.stderr.slice(-300)}`;
+        out.note = why(err, server);
       }
       results.push(out);
+      if (out.note) break; // nothing left to try on
     }
   } finally {
     await server.stop();

@@ -60,7 +60,9 @@ function openStreams(base, table) {
             `${base}/v1/games/${table.gid}/events/stream`,
             { agent: streamAgent, headers: { ...seat.auth, accept: 'text/event-stream' } },
             res => {
-              if (res.statusCode !== 200) return reject(new Error(`stream: ${res.statusCode}`));
+              if (res.statusCode !== 200) {
+                return reject(new Error(`stream of ${table.gid}: ${res.statusCode}`));
+              }
               res.setEncoding('utf8');
               let buffer = '';
               res.on('data', chunk => {
@@ -78,7 +80,11 @@ function openStreams(base, table) {
               res.on('error', () => {});
             }
           );
-          req.on('error', err => (seat.closing ? null : reject(err)));
+          req.on('error', err => {
+            if (seat.closing) return;
+            err.message = `stream of ${table.gid}: ${err.message}`;
+            reject(err);
+          });
           seat.stream = req;
         })
     )
@@ -98,6 +104,11 @@ function playOneCall(base, table, seed, latencies, agent) {
   let moves = 0;
   let finished = false;
   return new Promise((resolve, reject) => {
+    let watchdog = null;
+    const arm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => reject(new Error(`game ${table.gid} stalled`)), 20000);
+    };
     const act = (seat, version, actions) => {
       seat.inflight = true;
       seat.acted = Math.max(seat.acted, version);
@@ -113,10 +124,12 @@ function playOneCall(base, table, seed, latencies, agent) {
         }
         latencies.push(Number(process.hrtime.bigint() - sent) / 1e9);
         moves += 1;
+        arm();
         const answer = res.body;
         seat.acted = Math.max(seat.acted, answer.version);
         if (answer.owed.length === 0 && !answer.pending) {
           finished = true;
+          clearTimeout(watchdog);
           closeStreams(table);
           return resolve(moves);
         }
@@ -142,6 +155,7 @@ function playOneCall(base, table, seed, latencies, agent) {
       seat.pending = null;
       seat.onOwes = frame => consider(seat, frame);
     }
+    arm();
     for (const seat of table.seats) consider(seat, seat.first);
   });
 }

@@ -121,24 +121,27 @@ class Server {
     return this.proc.pid;
   }
 
-  /** kill -9 every process of the tree at once (children first, so that none of them
-   * gets the SIGTERM a supervisor's death sends), as a crash of the machine would. */
+  /** kill -9 every process of the tree at once, as a crash of the machine would: first
+   * SIGSTOP each (parents first), so that no supervisor restarts a child and none gets
+   * the SIGTERM its parent's death would send, then SIGKILL each. Resolves once every
+   * one is gone (reaped), so that a restart finds its port and data directory free. */
   crash(pids = tree(this.pid)) {
-    for (const pid of [...pids].reverse()) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch (e) {
-        /* already gone */
+    const all = [...pids];
+    const signal = (name, list) => {
+      for (const pid of list) {
+        try {
+          process.kill(pid, name);
+        } catch (e) {
+          /* already gone */
+        }
       }
-    }
-    for (const pid of tree(this.pid)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch (e) {
-        /* already gone */
-      }
-    }
-    return this.exited;
+    };
+    signal('SIGSTOP', all);
+    const late = tree(this.pid).filter(pid => !all.includes(pid)); // started meanwhile
+    signal('SIGSTOP', late);
+    all.push(...late);
+    signal('SIGKILL', all);
+    return this.exited.then(() => gone(all));
   }
 
   /** Stop cleanly (SIGTERM: marketfold's supervisor stops its children), kill after 15 s. */
@@ -156,6 +159,7 @@ class Server {
         /* gone, as it should be */
       }
     }
+    await gone(pids);
   }
 }
 
@@ -193,6 +197,19 @@ function parents() {
     }
   }
   return map;
+}
+
+const alive = pid => fs.existsSync(`/proc/${pid}`);
+
+/** Resolve once none of `pids` exists any more, zombies included (a process killed in
+ * the middle of an fsync dies when the disk answers; an orphan waits for init to reap
+ * it; marketfold's pidfile check counts a zombie as a live server). */
+async function gone(pids, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) throw new Error(`processes still alive after kill -9: ${pids.filter(alive)}`);
+    await sleep(20);
+  }
 }
 
 /** `pid` and every process below it, parents before children. */

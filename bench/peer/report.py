@@ -92,7 +92,8 @@ def rows(result: dict) -> list[str]:
             "kill -9 of the server's whole process tree right after the Nth acknowledged "
             "move of a 3-seat game (N from 4 to 20), then a restart on the same data:",
             "",
-            "| server | trials | acknowledged moves | survived | lost | trials that lost moves | notes |",
+            "| server | trials | acknowledged moves | survived | lost | trials that lost moves "
+            "| notes |",
             "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         for system in dict.fromkeys(k["system"] for k in kills):
@@ -100,7 +101,7 @@ def rows(result: dict) -> list[str]:
             acked = sum(k["acked"] for k in these)
             kept = sum(k["survived"] for k in these)
             losing = sum(1 for k in these if k["survived"] < k["acked"])
-            notes = "; ".join(sorted({k["note"] for k in these if k["note"]})) or ""
+            notes = "; ".join(sorted({" ".join(k["note"].split()) for k in these if k["note"]}))
             lines.append(
                 f"| {system} | {len(these)} | {acked} | {kept} | {acked - kept} | {losing} | "
                 f"{notes} |"
