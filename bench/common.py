@@ -15,14 +15,15 @@ from cli.serve import gunicorn_argv
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, **more: str):
+def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, root: Path = ROOT, **more: str):
     """Start `app` under gunicorn on a loopback port with the same command line as
-    `marketfold serve` (cli.serve.gunicorn_argv); `more`: more environment variables."""
+    `marketfold serve` (cli.serve.gunicorn_argv); `more`: more environment variables;
+    `root`: the checkout whose code it runs (another revision, for an A/B)."""
     env = {
         **more,
         **os.environ,
         "REDIS_URL": redis_url,
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(root),
         # the load comes from one address: lift the per-IP and per-token limits
         "MARKETFOLD_RATE_LIMIT_ANON": "10000000/minute",
         "MARKETFOLD_RATE_LIMIT_TOKEN": "10000000/minute",
@@ -30,7 +31,7 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, **more: str)
         "MARKETFOLD_WAITING_GAMES_PER_PLAYER": "10000000",
     }
     argv = gunicorn_argv(port=port, processes=workers, app=app)
-    return subprocess.Popen(argv, env=env, cwd=ROOT)
+    return subprocess.Popen(argv, env=env, cwd=root)
 
 
 def wait_up(url: str, timeout: float = 20.0) -> None:
@@ -44,6 +45,19 @@ def wait_up(url: str, timeout: float = 20.0) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def settle(pid: int, most_s: float = 30.0) -> None:
+    """Wait until process `pid` and its children have nearly stopped using CPU (an API's
+    offload helpers import the app after it answers its first /healthz: that CPU must
+    not count against the first measurement)."""
+    deadline, used = time.monotonic() + most_s, cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = cpu_seconds(pid)
+        if now - used < 0.05:
+            return
+        used = now
 
 
 def percentile(values: list[float], p: float) -> float:

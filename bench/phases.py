@@ -154,8 +154,8 @@ def main() -> None:
     ap.add_argument("--miss", type=float, default=0.1, help="--load: decisions left to time out")
     ap.add_argument("--workers", type=int, default=1, help="--load: worker processes")
     ap.add_argument(
-        "--queues", choices=["shared", "own"], default="shared",
-        help="the RQ queues on the store's Redis, or on one of their own (appendfsync everysec)",
+        "--queues", choices=["shared", "own"], default="own",
+        help="queues on their own Redis (appendfsync everysec) as `serve` has them, or the store's",
     )
     args = ap.parse_args()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-bench-"), port=free_port()).start()

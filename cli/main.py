@@ -105,7 +105,8 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Start Redis (unless REDIS_URL is set), gunicorn and the workers; restart any that
+    """Start Redis and the queues' Redis (unless REDIS_URL is set), gunicorn and the
+    workers; restart any that
     dies; stop them all on Ctrl-C or SIGTERM."""
     stack = Stack(
         args.host,
@@ -121,9 +122,11 @@ def serve(args: argparse.Namespace) -> int:
     except AlreadyRunning as e:
         print(f"marketfold: {e}", file=sys.stderr)
         return 1
+    queues = stack.env.get("RQ_REDIS_URL")
     print(
-        f"marketfold is serving on {stack.url}/v1 (Redis: {stack.env['REDIS_URL']}); "
-        "Ctrl-C stops it",
+        f"marketfold is serving on {stack.url}/v1 (Redis: {stack.env['REDIS_URL']}"
+        + (f", queues: {queues}" if queues else "")
+        + "); Ctrl-C stops it",
         flush=True,
     )
     run(stack)

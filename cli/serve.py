@@ -1,5 +1,6 @@
-"""`marketfold serve`: Redis (unless REDIS_URL), the API under gunicorn and N workers, as
-supervised child processes (see cli.supervisor)."""
+"""`marketfold serve`: Redis (unless REDIS_URL), the queues' Redis (unless REDIS_URL or
+RQ_REDIS_URL), the API under gunicorn and N workers, as supervised child processes (see
+cli.supervisor)."""
 
 from __future__ import annotations
 
@@ -87,6 +88,7 @@ class Stack:
     workers: int = 1
     env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
     redis: EmbeddedRedis | None = None
+    queues: EmbeddedRedis | None = None
     supervisor: Supervisor = field(default_factory=Supervisor)
 
     @property
@@ -105,6 +107,8 @@ class Stack:
             self.redis = EmbeddedRedis(self.data_dir, appendfsync=self.appendfsync)
             self.env["REDIS_URL"] = self.redis.url
             sup.add(Child("redis", lambda: self.redis.start().process))
+            if not self._setting("RQ_REDIS_URL"):
+                self._start_queues()
         argv = gunicorn_argv(self.host, self.port, self.http_workers, self.connections)
         sup.add(Child("api", lambda: spawn(argv, self.env)))
         for i in range(1, self.workers + 1):
@@ -112,6 +116,19 @@ class Stack:
             sup.add(Child(f"worker-{i}", lambda argv=worker: spawn(argv, self.env)))
         sup.start()
         return self
+
+    def _setting(self, name: str) -> str | None:
+        return self.env.get(name) or self.env.get(f"MARKETFOLD_{name}")
+
+    def _start_queues(self) -> None:
+        """The RQ queues on a Valkey of their own, fsynced once a second (docs/workers.md,
+        "Under load"): a job is re-derived from the deadline index in the store (a sweeper
+        queues it again when its claim lapses), so a queue that loses its last second in a
+        crash loses no work, and RQ's writes (several per job) are not fsynced one by one
+        beside every action's."""
+        self.queues = EmbeddedRedis(Path(self.data_dir) / "queues", appendfsync="everysec")
+        self.env["RQ_REDIS_URL"] = self.queues.url
+        self.supervisor.add(Child("queues", lambda: self.queues.start().process))
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         """Wait until the API answers its health check."""
@@ -133,7 +150,8 @@ class Stack:
         self.supervisor.check()
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the workers and the API, then Redis last, within about `timeout` s."""
+        """Stop the workers and the API, then the queues, then Redis last, within about
+        `timeout` s."""
         self.supervisor.stop(timeout)
 
 

@@ -143,9 +143,9 @@ def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_pa
     proc = serve(tmp_path, port, "--workers", "2")
     try:
         wait_up(base)
-        client = redis.Redis(unix_socket_path=str(tmp_path / "valkey.sock"))
+        queues = redis.Redis(unix_socket_path=str(tmp_path / "queues" / "valkey.sock"))
         ends = time.monotonic() + 20
-        while len(client.smembers("rq:workers")) < 2:  # --workers 2
+        while len(queues.smembers("rq:workers")) < 2:  # --workers 2
             assert time.monotonic() < ends, "two workers did not register"
             time.sleep(0.1)
         os.kill(child_pid(proc, "cli worker"), signal.SIGKILL)

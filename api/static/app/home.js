@@ -68,7 +68,7 @@ export async function drawHome(root, app) {
 
 function signIn(app) {
   const box = section(t("pickName"), "sign-in");
-  const formBox = el("form", "inline");
+  const formBox = el("form", "inline fields");
   const input = el("input");
   input.id = "name-input";
   input.required = true;
@@ -82,9 +82,12 @@ function signIn(app) {
   handle.autocomplete = "username";
   const handleLabel = el("label", null, t("handle"));
   handleLabel.htmlFor = handle.id;
+  const hint = el("small", "muted", t("handleHint"));
+  hint.id = "handle-hint";
+  handle.setAttribute("aria-describedby", hint.id);
   const go = el("button", "primary", t("play"));
   go.type = "submit";
-  add(formBox, label, input, handleLabel, handle, go);
+  add(formBox, add(el("div", "field"), label, input), add(el("div", "field"), handleLabel, handle, hint), go);
   formBox.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { name: input.value.trim() };

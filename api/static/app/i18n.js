@@ -40,7 +40,7 @@ const WORDS = {
     leaguesNone: "You are in no league.", loading: "Loading…", error: "Error", reload: "Try again",
     rematchOffer: "{name} offers a rematch", accept: "Accept", decline: "Decline", invitations: "Invitations",
     inviteNames: "Invite players (handles, comma separated)", unlisted: "Private (not in the lobby)",
-    handle: "Handle (optional: others invite you by it)", rematchTag: "rematch",
+    handle: "Handle (optional)", handleHint: "Others invite you to games by it.", rematchTag: "rematch",
     yes: "yes", no: "no", answer_pending: "invited", answer_accepted: "accepted", answer_declined: "declined", answer_lapsed: "lapsed",
   },
   es: {
@@ -75,7 +75,7 @@ const WORDS = {
     leaguesNone: "No estás en ninguna liga.", loading: "Cargando…", error: "Error", reload: "Reintentar",
     rematchOffer: "{name} ofrece la revancha", accept: "Aceptar", decline: "Rechazar", invitations: "Invitaciones",
     inviteNames: "Invitar jugadores (identificadores, separados por comas)", unlisted: "Privada (fuera de la sala)",
-    handle: "Identificador (opcional: con él te invitan)", rematchTag: "revancha",
+    handle: "Identificador (opcional)", handleHint: "Con él te invitan a partidas.", rematchTag: "revancha",
     yes: "sí", no: "no", answer_pending: "invitado", answer_accepted: "aceptó", answer_declined: "rechazó", answer_lapsed: "caducó",
   },
 };
