@@ -5,10 +5,10 @@
  *
  *     node bench/peer/driver.cjs [--quick] [--clients 1,8,32] [--rounds 5]
  *          [--pairs one-call/flatfile,one-call/memory,two-call/flatfile] [--kills 5]
- *          [--games 1:4,8:16,32:32] [--json FILE]
+ *          [--games 1:4,8:16,32:32] [--json FILE] [--pause-while FILE]
  *
- * It starts `marketfold serve` (embedded Valkey, appendfsync always; gunicorn with two
- * gevent processes; one RQ worker) and boardgame.io's Server twice (FlatFile storage, in
+ * It starts `marketfold serve` (embedded Valkey, appendfsync always; the queues' Valkey;
+ * gunicorn with two gevent processes; one RQ worker) and boardgame.io's Server twice (FlatFile storage, in
  * memory) on free loopback ports. For each number of clients, each round plays alternated
  * pairs: marketfold in a mode (one-call: act on the stream's `owes` and the POST answer's
  * `actions`; two-call: GET /legal then POST), then boardgame.io with a storage, each on
@@ -18,12 +18,13 @@
  * the driver; then the kill trials (kills.cjs). The packages come from the cache
  * bench/peer/install.sh fills on first use; Python from $PYTHON or .venv.
  */
+const fs = require('fs');
 const os = require('os');
 const bgio = require('./play_bgio.cjs');
 const mf = require('./play_marketfold.cjs');
 const { agent, percentileMs } = require('./common.cjs');
 const { killTrials } = require('./kills.cjs');
-const { boardgameio, marketfold, tempDir, treeCpu } = require('./procs.cjs');
+const { boardgameio, marketfold, sleep, tempDir, treeCpu } = require('./procs.cjs');
 
 const FULL = { rounds: 5, kills: 5, games: '1:4,8:16,32:32', pairs: 'one-call/flatfile,one-call/memory,two-call/flatfile' };
 const QUICK = { rounds: 1, kills: 2, games: '1:2,8:8,32:32', pairs: 'one-call/flatfile,one-call/memory' };
@@ -48,7 +49,13 @@ function options(argv) {
       return { mode, storage };
     }),
     json: value('--json', null),
+    pauseFile: value('--pause-while', null),
   };
+}
+
+/** Wait while `file` exists (a shared machine's "quiet, someone is measuring" flag). */
+async function pauseWhile(file) {
+  while (file && fs.existsSync(file)) await sleep(5000);
 }
 
 const load = () => os.loadavg().map(x => x.toFixed(2)).join(' ');
@@ -187,6 +194,7 @@ async function main() {
       const games = opts.games(clients);
       for (let round = 0; round < opts.rounds; round += 1) {
         for (const { mode, storage } of opts.pairs) {
+          await pauseWhile(opts.pauseFile);
           const ours = await runMarketfold(servers.marketfold, mode, clients, games);
           console.log(line(ours));
           const theirs = await runBgio(servers[storage], storage, clients, games);
@@ -216,7 +224,7 @@ async function main() {
   result.seconds = (Date.now() - started) / 1000;
   print(summarize(result.pairs), result.kills);
   console.log(`\nload average at the end ${result.load_end}; whole run ${result.seconds.toFixed(0)} s`);
-  if (opts.json) require('fs').writeFileSync(opts.json, JSON.stringify(result, null, 1));
+  if (opts.json) fs.writeFileSync(opts.json, JSON.stringify(result, null, 1));
 }
 
 main().then(

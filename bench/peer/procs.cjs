@@ -2,8 +2,9 @@
 /**
  * The servers the driver plays: starting them, their CPU from /proc, kill -9.
  *
- * - marketfold: `python -m cli serve` (embedded Valkey with appendfsync always, gunicorn
- *   with 2 gevent processes, one RQ worker, under its supervisor), as a user runs it;
+ * - marketfold: `python -m cli serve` (embedded Valkey with appendfsync always, the RQ
+ *   queues' own Valkey, gunicorn with 2 gevent processes, one RQ worker, under its
+ *   supervisor), as a user runs it;
  * - boardgame.io: bench/peer/server.cjs (boardgame.io's `Server`), with FlatFile storage
  *   in a directory or in memory.
  * CPU per process comes from /proc/PID/stat (utime + stime) over the server's whole
@@ -239,7 +240,16 @@ function group(pid) {
   } catch (e) {
     return null;
   }
-  if (comm.startsWith('valkey') || comm.startsWith('redis')) return 'valkey';
+  if (comm.startsWith('valkey') || comm.startsWith('redis')) {
+    // serve's second Valkey holds the RQ queues in <data dir>/queues (its working directory)
+    let cwd = '';
+    try {
+      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    } catch (e) {
+      /* gone */
+    }
+    return cwd.endsWith(`${path.sep}queues`) ? 'valkey queues' : 'valkey';
+  }
   if (cmd.includes('gunicorn') || cmd.includes('offload')) return 'gunicorn';
   if (/ -m cli worker|rq:|rqworker/.test(cmd) || cmd.includes(' worker')) return 'rq worker';
   if (cmd.includes('server.cjs')) return 'node';
