@@ -21,6 +21,9 @@ STORE_DOWN = (
     redis.TimeoutError,
     redis.exceptions.ClusterError,
     redis.exceptions.SlotNotCoveredError,
+    # every node of a cluster unreachable (all restarting at once): redis-py's cluster
+    # client cannot learn the slots, and says so with an exception outside RedisError
+    redis.exceptions.RedisClusterException,
 )
 STATUS: dict[type[errors.DomainError], int] = {
     errors.Unauthorized: 401,

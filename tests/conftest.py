@@ -164,3 +164,20 @@ def pytest_collection_modifyitems(items):
         outside = OUTSIDE_FIXTURES & set(item.fixturenames)
         if not outside and not any(item.get_closest_marker(m) for m in OUTSIDE_MARKS):
             item.add_marker(pytest.mark.unit)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The lab's fault counts (tests/lab/, recorded as `lab_counts`), shown after the run
+    whether the tests passed or not (their printed output is captured)."""
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for key, value in getattr(report, "user_properties", ())
+        if key == "lab_counts"
+    ]
+    if lines:
+        terminalreporter.section('lab fault counts (docs/reliability.md, "Several hosts")')
+        for line in lines:
+            terminalreporter.line(line)
