@@ -395,8 +395,9 @@ PROOF_INTRO = (
 )
 PEER_INTRO = (
     "`node bench/peer/driver.cjs` (issue #34.2): one Node driver plays `marketfold serve` "
-    "(embedded Valkey, appendfsync always; gunicorn with two gevent processes; one RQ "
-    "worker) and boardgame.io 0.50's own `Server` with FlatFile storage and in memory, "
+    "(embedded Valkey, appendfsync always, and the queues' Valkey; gunicorn with two gevent "
+    "processes; one RQ worker) and boardgame.io 0.50's own `Server` with FlatFile storage "
+    "(node-persist writing each file at once, not from its once-a-second queue) and in memory, "
     "all on this machine. The peer's game (bench/peer/auction.cjs) is an auction shaped "
     "like Goblin Market (lots sized by a turned card, bid or pass in turn, take all or "
     "one, payouts by the bid's last digit and a goblin card) whose hands are hidden by its "

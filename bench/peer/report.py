@@ -72,8 +72,8 @@ def rows(result: dict) -> list[str]:
     lines += [
         "",
         "CPU per move (µs) of each server process in the median pairs above (its whole "
-        "process tree from /proc; marketfold: gunicorn master and workers, Valkey, the RQ "
-        "worker, `serve`'s supervisor), and of the driver itself:",
+        "process tree from /proc; marketfold: gunicorn master and workers, Valkey, the "
+        "queues' Valkey, the RQ worker, `serve`'s supervisor), and of the driver itself:",
         "",
         "| run | clients | server processes | server | driver | load (1, 5, 15 min) |",
         "| --- | --- | --- | --- | --- | --- |",
