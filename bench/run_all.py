@@ -16,10 +16,12 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
    /healthz latency under costly requests and slow bodies (bench/abuse.py);
 5. reveals and missed deadlines with 200 games on 2-5 s deadlines at once, next to a
    handful (bench/phases.py --load, in a process of its own);
-6. whole games per second with the pure rules, and fold time per event
-   (bench/perf_rules.py);
+6. a 3-master cluster next to one Valkey (bench/cluster.py), and what an action costs
+   when its append waits for a replica, WAIT and WAITAOF (bench/replicas.py);
 7. marketfold next to boardgame.io, alternated pairs at 1, 8 and 32 clients, and what
-   survives a kill -9 of each (bench/peer: Node; skipped with a line without node/npm).
+   survives a kill -9 of each (bench/peer: Node; skipped with a line without node/npm);
+8. whole games per second with the pure rules, and fold time per event
+   (bench/perf_rules.py).
 
 Everything is bounded: about 6 minutes on the 2-core development machine (--quick: two
 minutes, smaller sizes, for a smoke test). The tables are printed and written to --out.
@@ -45,6 +47,7 @@ from bench import (  # noqa: E402
     perf_rules,
     perf_scale,
     proof,
+    replicas,
     round_trips,
     streams,
 )
@@ -204,6 +207,8 @@ def run(quick: bool) -> list[str]:
     print("\n".join(doc[-12:]), flush=True)
     rows, spent = timed(cluster.run, 8, 8 if quick else 16, 1)
     doc += section("Redis Cluster", CLUSTER_INTRO, rows, spent)
+    rows, spent = timed(replicas.run, 8, 8 if quick else 16, 1 if quick else 3)
+    doc += section("Replicas", REPLICAS_INTRO, rows, spent)
     rows, spent = timed(peer.section, quick)
     doc += section("Next to boardgame.io", PEER_INTRO, rows, spent)
     print("\n".join(rows), flush=True)
@@ -337,6 +342,15 @@ CLUSTER_INTRO = (
     "full Goblin Market games on each in turn. On one machine the three masters share the "
     "same two cores, so this shows the cluster's overhead (client routing, the follow-up "
     "writes as a pipeline of their own), not the scale-out it gives across machines."
+)
+REPLICAS_INTRO = (
+    "`bench/replicas.py`: the API (gunicorn, as above) on a master with one replica, both "
+    "appendfsync always on loopback, answering each append at once (`APPEND_REPLICAS=0`), "
+    "after `WAIT 1` (`APPEND_REPLICAS=1`) and after `WAITAOF 0 1` (`APPEND_REPLICA_AOF`: "
+    "the replica has fsynced it), 8 clients playing full Goblin Market games on each in "
+    "turn, alternated; each row is that setting's median round. What an acknowledged "
+    "action costs so that a master's death loses none (docs/reliability.md, "
+    '"Replicas"); across hosts add one network round trip per append.'
 )
 SCALE_INTRO = (
     "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "
