@@ -16,7 +16,11 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
    /healthz latency under costly requests and slow bodies (bench/abuse.py);
 5. reveals and missed deadlines with 200 games on 2-5 s deadlines at once, next to a
    handful (bench/phases.py --load, in a process of its own);
-6. whole games per second with the pure rules, and fold time per event
+6. a 3-master cluster next to one Valkey (bench/cluster.py), and what an action costs
+   when its append waits for a replica, WAIT and WAITAOF (bench/replicas.py);
+7. marketfold next to boardgame.io, alternated pairs at 1, 8 and 32 clients, and what
+   survives a kill -9 of each (bench/peer: Node; skipped with a line without node/npm);
+8. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 
 Everything is bounded: about 6 minutes on the 2-core development machine (--quick: two
@@ -43,6 +47,7 @@ from bench import (  # noqa: E402
     perf_rules,
     perf_scale,
     proof,
+    replicas,
     round_trips,
     streams,
 )
@@ -57,6 +62,7 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
+from bench.peer import report as peer  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
@@ -201,6 +207,11 @@ def run(quick: bool) -> list[str]:
     print("\n".join(doc[-12:]), flush=True)
     rows, spent = timed(cluster.run, 8, 8 if quick else 16, 1)
     doc += section("Redis Cluster", CLUSTER_INTRO, rows, spent)
+    rows, spent = timed(replicas.run, 8, 8 if quick else 16, 1 if quick else 3)
+    doc += section("Replicas", REPLICAS_INTRO, rows, spent)
+    rows, spent = timed(peer.section, quick)
+    doc += section("Next to boardgame.io", PEER_INTRO, rows, spent)
+    print("\n".join(rows), flush=True)
     rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
     doc += section("Pure rules", RULES_INTRO, rows, spent)
     rows, spent = timed(perf_rules.fold_table)
@@ -372,6 +383,15 @@ CLUSTER_INTRO = (
     "same two cores, so this shows the cluster's overhead (client routing, the follow-up "
     "writes as a pipeline of their own), not the scale-out it gives across machines."
 )
+REPLICAS_INTRO = (
+    "`bench/replicas.py`: the API (gunicorn, as above) on a master with one replica, both "
+    "appendfsync always on loopback, answering each append at once (`APPEND_REPLICAS=0`), "
+    "after `WAIT 1` (`APPEND_REPLICAS=1`) and after `WAITAOF 0 1` (`APPEND_REPLICA_AOF`: "
+    "the replica has fsynced it), 8 clients playing full Goblin Market games on each in "
+    "turn, alternated; each row is that setting's median round. What an acknowledged "
+    "action costs so that a master's death loses none (docs/reliability.md, "
+    '"Replicas"); across hosts add one network round trip per append.'
+)
 SCALE_INTRO = (
     "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "
     "level with the service's use cases (identical data, no HTTP); then 8 new games are "
@@ -426,6 +446,25 @@ PROOF_INTRO = (
     "export's Ed25519 signature. A game appends three leaves (created, started, ended) "
     "after the writes that call for them, so an action costs nothing, and a game's three "
     "writes one script call each; the per-action row spreads them over a game's events."
+)
+PEER_INTRO = (
+    "`node bench/peer/driver.cjs` (issue #34.2): one Node driver plays `marketfold serve` "
+    "(embedded Valkey, appendfsync always, and the queues' Valkey; gunicorn with two gevent "
+    "processes; one RQ worker) and boardgame.io 0.50's own `Server` with FlatFile storage "
+    "(node-persist writing each file at once, not from its once-a-second queue) and in memory, "
+    "all on this machine. The peer's game (bench/peer/auction.cjs) is an auction shaped "
+    "like Goblin Market (lots sized by a turned card, bid or pass in turn, take all or "
+    "one, payouts by the bid's last digit and a goblin card) whose hands are hidden by its "
+    "`playerView`; marketfold plays Goblin Market. Games of 3-6 seats are seated first; "
+    "each client then plays its share of them, one after another. marketfold one-call: "
+    "each seat follows its event stream and acts on the `owes` frame's `actions` or its "
+    "last answer's (docs/clients.md); two-call: `GET /legal`, then `POST`. boardgame.io: "
+    "one socket.io connection per seat, a move is one `update` message. A move's latency "
+    "runs from sending it to the mover seeing the new state (marketfold's answer, "
+    "boardgame.io's `update` to the mover). Each concurrency is five rounds of "
+    "alternated pairs (marketfold, then the peer, on new games), and the row is the pair "
+    "with the median ratio of moves/s. Targets: marketfold one-call at least 1.5x "
+    "boardgame.io FlatFile and at least 0.6x boardgame.io in memory."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

@@ -29,7 +29,7 @@ import requests
 
 from games import schemas
 
-CLEAN_503 = {"store_unavailable", "contention"}
+CLEAN_503 = {"store_unavailable", "contention", "not_replicated"}
 RULESETS = {  # player counts to draw from: small tables keep the games short
     "goblin-market": (3, 4),
     "sorcerous-futures": (3, 4),
@@ -68,8 +68,11 @@ def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def new_table(base: str, ruleset: str, players: int, tag: str) -> Table:
-    """Register players, create a game and seat them all; return the table."""
+def new_table(
+    base: str, ruleset: str, players: int, tag: str, timeout_s: int | None = None
+) -> Table:
+    """Register players, create a game (on a decision timeout of `timeout_s`) and seat them
+    all; return the table."""
     s = requests.Session()
     people = [
         s.post(f"{base}/v1/players", json={"name": f"{tag}-{i}"}, timeout=10).json()
@@ -77,7 +80,7 @@ def new_table(base: str, ruleset: str, players: int, tag: str) -> Table:
     ]
     res = s.post(
         f"{base}/v1/games",
-        json={"ruleset": ruleset, "players": players},
+        json={"ruleset": ruleset, "players": players, "decision_timeout_s": timeout_s},
         headers=auth(people[0]["token"]),
         timeout=10,
     )
