@@ -115,7 +115,8 @@ def run(clients: int, games: int, sealed: int, timeouts: int) -> list[str]:
     pids = {"api": procs[0].pid, "valkey": server.process.pid, "worker": procs[1].pid}
     try:
         wait_up(base + "/healthz")
-        time.sleep(1.0)
+        seat_tables(base, 2)  # the API's processes and helpers started and warm
+        time.sleep(3.0)
         t0, c0 = time.monotonic(), cpu(pids)
         time.sleep(IDLE_S)
         idle = {k: v / (time.monotonic() - t0) for k, v in spent(c0, cpu(pids)).items()}

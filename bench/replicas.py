@@ -13,6 +13,12 @@ over all three), and prints actions/s, the POST's p50 and p99 and the CPU per ac
 the API, the master and the replica; the row of each setting is its median round.
 On loopback the replica's round trip is tens of microseconds, so this shows the least
 the wait costs; across hosts add the network's round trip to every append.
+
+First, without HTTP: `--appends` appends of one envelope each to a log, one after the
+other through the recorder (events.recorder, the append's script and its wait in one
+write), in blocks alternating the three settings: the latency of an append itself, and
+the master's and the replica's CPU per append. On a loaded machine these say more than
+the HTTP figures, whose noise is larger than the wait.
 """
 
 from __future__ import annotations
@@ -27,8 +33,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.actions import measure_http, seat_tables  # noqa: E402
-from bench.common import cpu_seconds, gunicorn, machine, stop, wait_up  # noqa: E402
+from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from events.recorder import Append, Log, RedisRecorder  # noqa: E402
+from events.replication import Sync  # noqa: E402
+
+SYNCS = {
+    "no wait (APPEND_REPLICAS=0)": Sync(),
+    "WAIT 1": Sync(1, False, 1000),
+    "WAITAOF 0 1": Sync(1, True, 1000),
+}
 
 MODES = {
     "no wait (APPEND_REPLICAS=0)": {},
@@ -37,17 +51,67 @@ MODES = {
 }
 
 
-def run(clients: int, games: int, rounds: int) -> list[str]:
-    """Return the table's lines (also printed as they come)."""
+def appends(master: EmbeddedRedis, replica: EmbeddedRedis, count: int) -> list[str]:
+    """The latency and CPU of `count` appends per setting, in alternated blocks."""
+    import redis
+
+    client = redis.Redis.from_url(master.url)
+    syncs = _modes(SYNCS, replica.appendfsync)
+    recorders = {name: RedisRecorder(client, sync) for name, sync in syncs.items()}
+    took: dict[str, list[float]] = {name: [] for name in syncs}
+    used = {name: [0.0, 0.0] for name in syncs}
+    version = {name: 0 for name in syncs}
+    block = max(1, count // 5)
+    for _ in range(5):
+        for name, recorder in recorders.items():
+            log = Log.game(f"bench-{name.split()[0]}")
+            cpu0 = cpu_seconds(master.process.pid), cpu_seconds(replica.process.pid)
+            for _ in range(block):
+                envelope = {"seq": version[name] + 1, "type": "bench.Noted", "data": {}}
+                t0 = time.perf_counter()
+                recorder.append(Append(log, [envelope], expected=version[name]))
+                took[name].append(time.perf_counter() - t0)
+                version[name] += 1
+            used[name][0] += cpu_seconds(master.process.pid) - cpu0[0]
+            used[name][1] += cpu_seconds(replica.process.pid) - cpu0[1]
+    rows = [
+        f"{5 * block} appends per setting, one at a time, in alternated blocks of {block}; "
+        f"master appendfsync always, replica {replica.appendfsync}",
+        "",
+        "| setting | append p50 ms | p99 ms | CPU µs per append: master / replica |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name in syncs:
+        n = len(took[name])
+        rows.append(
+            f"| {name} | {percentile(took[name], 50) * 1e3:.2f} | "
+            f"{percentile(took[name], 99) * 1e3:.2f} | {used[name][0] * 1e6 / n:.0f} / "
+            f"{used[name][1] * 1e6 / n:.0f} |"
+        )
+    print("\n".join(rows), flush=True)
+    return rows
+
+
+def _modes(modes: dict, replica_fsync: str) -> dict:
+    """The settings to measure: WAITAOF only with a replica that fsyncs every write (with
+    `everysec` its fsync comes up to a second later, past the wait: 503 not_replicated)."""
+    return {k: v for k, v in modes.items() if replica_fsync == "always" or "AOF" not in k}
+
+
+def run(
+    clients: int, games: int, rounds: int, count: int = 1000, replica_fsync: str = "always"
+) -> list[str]:
+    """Return the tables' lines (also printed as they come)."""
     tmp = Path(tempfile.mkdtemp(prefix="mf-replicas-bench-"))
     master = EmbeddedRedis(tmp / "master", port=free_port(), appendfsync="always").start()
     replica = EmbeddedRedis(
-        tmp / "replica", port=free_port(), appendfsync="always", replica_of=master
+        tmp / "replica", port=free_port(), appendfsync=replica_fsync, replica_of=master
     )
     procs, bases = [], {}
     try:
         replica.start().in_sync()
-        for name, env in MODES.items():
+        direct = appends(master, replica, count)
+        for name, env in _modes(MODES, replica_fsync).items():
             port = free_port()
             # the replica's answer must come within the wait: 1 s, far above loopback's
             more = {"MARKETFOLD_APPEND_REPLICA_TIMEOUT_MS": "1000", **env}
@@ -60,6 +124,8 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
             "master": master.process.pid,
             "replica": replica.process.pid,
         }
+        for base in bases.values():  # warm each API's processes up, unmeasured
+            measure_http(base, clients, max(2, games // 4))
         runs: dict[str, list[tuple]] = {name: [] for name in bases}
         for r in range(1, rounds + 1):
             for name, base in bases.items():
@@ -74,7 +140,7 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
                     f"p50 {fig.ms(50):.2f} ms, p99 {fig.ms(99):.2f} ms",
                     flush=True,
                 )
-        return table(runs, clients, games, rounds)
+        return [*direct, "", *table(runs, clients, games, rounds, replica_fsync)]
     finally:
         stop(procs)
         replica.stop()
@@ -89,12 +155,14 @@ def _cpu(pids: dict, mode: str) -> dict[str, float]:
     }
 
 
-def table(runs: dict[str, list[tuple]], clients: int, games: int, rounds: int) -> list[str]:
+def table(
+    runs: dict[str, list[tuple]], clients: int, games: int, rounds: int, replica_fsync: str
+) -> list[str]:
     """The median round of each setting (by actions/s), every round's rate, and the cost
     against no wait."""
     rows = [
         f"{clients} clients, {games} Goblin Market games per round, {rounds} rounds "
-        "alternated; master and replica appendfsync always, on loopback",
+        f"alternated; master appendfsync always, replica {replica_fsync}, on loopback",
         "",
         "| setting | actions | actions/s | p50 ms | p99 ms | CPU µs per action: API / "
         "master / replica | actions/s per round |",
@@ -126,11 +194,13 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--appends", type=int, default=1000)
+    ap.add_argument("--replica-fsync", default="always", choices=["always", "everysec"])
     args = ap.parse_args()
     m = machine()
     print(f"machine: {m['cores']} cores, {m['cpu']}; Python {m['python']}; {m['date']}")
     t0 = time.monotonic()
-    run(args.clients, args.games, args.rounds)
+    run(args.clients, args.games, args.rounds, args.appends, args.replica_fsync)
     print(f"(measured in {time.monotonic() - t0:.0f} s)")
 
 

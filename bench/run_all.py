@@ -286,6 +286,49 @@ process spent per action (the table above, from /proc), A/B runs that switch one
 off (32 clients, 32 games, the median of three rounds of about 1,900 actions), and what
 redis-py sends (`bench/round_trips.py`):
 
+- Session 7 (#28's evidence, #34.3), on a machine shared with four other people (load
+  average 2-9 while measuring: rates swung from 77 to 357 actions/s between rounds of one
+  run, so the figures below are CPU per action, alternated A/B, medians). Against the
+  code of session 5 (commit 7f7f3c8, the first table's last quiet run), two served APIs
+  on one Valkey, 8 clients, five alternated rounds (`python bench/ab_http.py --b-root
+  <a checkout of 7f7f3c8> --b-app api.wsgi:app`): the API 2,986 µs per action against
+  2,892 (+3%), Valkey 445 against 432; in one process (`bench/action_cpu.py`: the app
+  through Flask's test client, the same games, three times three alternated runs)
+  `POST /actions` 1,050 µs against 970 (+5-8%), `GET /legal` the same (about 550). The
+  restructuring of #28 (one request context, recorder and repository) and what came
+  since (a record's private-log and invitation fields, the public log's leaves, the
+  answer's `actions`) cost the API a few percent; one idle pair at 56% of bare was the
+  machine's noise, not a regression of that size.
+- The answer's `actions` (#34.1: the caller's next legal actions, so that a client moves
+  in one call; no card glossary): in Goblin Market the seat that just acted owes again
+  only after winning a split, and otherwise nothing is computed (`next_actions` returns
+  `[]` first): A/B in one process, six alternated runs, -1 µs per action (noise). Earlier,
+  CPU per `POST /actions` in one process (Goblin Market and GobCon, about 620 actions a
+  run, five alternated runs each): median 1.65 ms against 1.57 ms before, within the
+  noise of a machine at load 10-14; answers 1.1 KB against 0.9 KB on average. The same
+  A/B: the players' inbox writes 50 µs per action, the public log's leaves (three a
+  game) within the noise.
+- One call per move (the second table; `bench/one_call.py`): each seat follows its event
+  stream and posts from its `owes` frames and its answers' `actions`, so a move costs one
+  HTTP request instead of two, but every append now goes out to every seat's stream: one
+  chunked write per seat (3-6), one reader per API process woken (its XREAD BLOCK read
+  and sent again), and, in a process that did not make the append, a load of the record
+  at that version for the `owes` frame of the seat that owes next (its legal actions).
+  Measured (8 clients, 16 games, load 2-3): the API 2.9-3.4 ms per action one call a move
+  against 2.2-2.9 with GET+POST, the benchmark's client 1.1 ms against 1.6-1.9, Valkey
+  0.40 against 0.35; so at 8 clients one call a move made 213-324 actions/s against
+  330-416 with two (40% of bare in one pair, 70% with two calls), while at 1 client,
+  where latency rather than CPU bounds it, one call was the faster (112% of bare against
+  53% in one pair at load 7). py-spy on the API workers, one call a move: the streams'
+  loop and frames 14% of the samples, their writes 8%, the readers 12%, the owes frames'
+  record loads 5%, `POST /actions` 21%.
+- py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
+  `send`: 22-31% of the samples, the first write of each answer, its head, 16% alone),
+  while a loopback send that wakes its reader costs 15-20 µs of system CPU measured
+  alone (a ping-pong of two processes), some 0.1 ms for the six of an action; so
+  figures here come from CPU time and A/B runs, not from sample shares. Sending an
+  answer's head and body in one write (gunicorn sends two) made no difference beyond the
+  noise in five alternated rounds.
 - Redis round trips: `POST /actions` 1 when it follows the caller's `GET /legal` on the
   same API process, as a client's keep-alive connection does (`service/admission.py`: the
   process holds the game and knows the token's record, so nothing is read first; the
@@ -318,9 +361,6 @@ redis-py sends (`bench/round_trips.py`):
   legal actions and the event data's normalisation each measured under 20 µs (within the
   noise). The rest is the rules (`legal`, `decide`, the fold), the hash chain, the body's
   checks and the limiter, spread thin.
-- py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
-  `send`, `getsockopt`, `os.urandom`: 20-30% of the samples, while `os.urandom(16)` costs
-  0.3 µs), so figures above come from CPU time and A/B runs, not from sample shares.
 - Cut in #21: a `POST /actions` after `GET /legal` in one round trip (above); redis-py's
   readiness check before lending a connection (a zero-timeout poll) went through a turn
   of gevent's hub, now the kernel's poll (`service/redis_gevent.py`: -0.1 ms per GET and

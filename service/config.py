@@ -29,6 +29,8 @@ DEFAULTS: dict[str, Any] = {
     # Fewer within APPEND_REPLICA_TIMEOUT_MS: 503 not_replicated, the write kept on the
     # master; a retry with the same Idempotency-Key answers once they have it
     # (docs/reliability.md, "Replicas"). The timeout must stay below REDIS_TIMEOUT_S.
+    # Cost: a replica round trip per append (on loopback +0.15 ms with a replica at
+    # appendfsync everysec, +2 ms at always, which WAITAOF needs; docs/performance.md)
     "APPEND_REPLICAS": 0,
     "APPEND_REPLICA_AOF": False,
     "APPEND_REPLICA_TIMEOUT_MS": 1000,
