@@ -28,8 +28,15 @@ if TYPE_CHECKING:
 FEED_MAXLEN = 1000  # notes kept per player (approximately)
 
 
-def after_append(old: Record, new: Record, pipe: Writes) -> None:
-    """Add to `pipe` the inbox updates of every player an append concerns."""
+# Private steps a party hears of on its feed (docs/clients.md): the note type, by event
+PRIVATE_NOTES = {"black-market.OfferMade": "trade_offer"}
+
+
+def after_append(
+    old: Record, new: Record, pipe: Writes, envelopes: list[dict[str, Any]] | None = None
+) -> None:
+    """Add to `pipe` the inbox updates of every player an append concerns (`envelopes`:
+    the append's, for the notes of its private steps)."""
     notes: list[tuple[str, dict[str, Any]]] = []
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     for s in new.seats[len(old.seats) :]:
@@ -66,6 +73,7 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
                 }
                 notes.append((players[o.seat], {**turn, "version": new.version}))
     notes += _invitation_notes(old, new, pipe)
+    notes += _private_notes(new, envelopes or [], players)
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
         for seat, player in players.items():
@@ -76,6 +84,21 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+
+
+def _private_notes(
+    new: Record, envelopes: list[dict[str, Any]], players: dict[int, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return a `trade_offer` note to the seat a private offer is made to (only to it: the
+    note is on its own feed, which nobody else reads)."""
+    notes: list[tuple[str, dict[str, Any]]] = []
+    base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
+    for env in envelopes:
+        kind = PRIVATE_NOTES.get(env["type"]) if "private" in env else None
+        if kind is not None and (player := players.get(env["data"].get("to"))) is not None:
+            step = {"offer": env["data"]["id"], "from": env["data"]["from"]}
+            notes.append((player, {"type": kind, **base, **step}))
+    return notes
 
 
 def _invitation_notes(old: Record, new: Record, pipe: Writes) -> list[tuple[str, dict[str, Any]]]:
