@@ -6,7 +6,9 @@ A game stream starts with an `owes` frame (where the game stands for the caller:
 status, its seat, what it owes with deadlines, its legal actions when it owes something),
 then sends the events after `Last-Event-ID` (or `?after=`), each redacted for the seat the
 caller holds at that event, an `owes` frame after each append that gives the caller's
-seat something new to do, and the table chat posted while it is open (`chat` frames).
+seat something new to do, the table chat posted while it is open (`chat` frames) and,
+to a seated caller, the private steps its seat is party to (Black Market wild trade: ids
+`<seq>.<k>`, service.private_stream).
 Frames other than events carry no `id:`, so Last-Event-ID keeps naming the game's events.
 It sends a comment line as a heartbeat every `SSE_HEARTBEAT_S` seconds, ends after
 `game.Ended` (a resume past the end of a finished game answers 204, which tells

@@ -16,6 +16,9 @@ sequential decision at a new version, another `owes` frame follows the append's 
 the version the caller read still stands for it). Event frames keep the `owes` field of
 v1 on the last event of each append.
 
+A seated caller's stream of a game that keeps a private log also sends its seat's private
+steps (ids `<seq>.<k>`), in the order they were decided (service.private_stream).
+
 A feed starts with one `turns` frame: the caller's open turns in every game (as `GET
 /v1/players/me/turns`), then its notes.
 

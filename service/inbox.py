@@ -3,7 +3,8 @@
 With every append the game's log (service.game_log) calls `after_append`, which keeps
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
-`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
+`game_finished` notes (and `trade_offer` to the player a private wild-trade offer is made
+to) to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
 follow-up writes (events.recorder.Writes); a deadline renewed after an outage is a new
 `your_turn` with the new deadline. `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).

@@ -21,7 +21,9 @@ def read(base: str, path: str, headers: dict, last: str | None = None) -> list[t
     """The frames (id, event, data) a stream sends until it is idle (its first heartbeat)."""
     extra = {"Last-Event-ID": last} if last is not None else {}
     frames, frame = [], {}
-    with requests.get(f"{base}{path}", headers={**headers, **extra}, stream=True, timeout=30) as res:
+    with requests.get(
+        f"{base}{path}", headers={**headers, **extra}, stream=True, timeout=30
+    ) as res:
         assert res.status_code == 200, res.text
         for line in res.iter_lines(decode_unicode=True):
             if line.startswith(": heartbeat"):
@@ -55,7 +57,9 @@ def stream(base, gid, headers, last=None):
 
 
 def notes(base, headers):
-    return [data for _, kind, data in read(base, "/v1/players/me/feed", headers, "0") if kind != "turns"]
+    return [
+        data for _, kind, data in read(base, "/v1/players/me/feed", headers, "0") if kind != "turns"
+    ]
 
 
 def test_an_offer_reaches_its_parties_streams_and_the_receivers_feed_and_nobody_else(
@@ -131,9 +135,7 @@ def test_an_offer_reaches_its_parties_streams_and_the_receivers_feed_and_nobody_
     ]
 
 
-def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(
-    live_server, client, app
-):
+def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(live_server, client, app):
     base = live_server
     gid, seats, rnd = wild_trade(client, app)
     a, b, c = seats[0], seats[1], seats[2]
@@ -142,8 +144,9 @@ def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(
 
     def follow() -> None:  # the receiver's stream, open before anything happens
         url, headers = f"{base}/v1/games/{gid}/events/stream", bearer(b)
-        with requests.get(url, headers={**headers, "Last-Event-ID": str(version)}, stream=True,
-                          timeout=30) as res:
+        with requests.get(
+            url, headers={**headers, "Last-Event-ID": str(version)}, stream=True, timeout=30
+        ) as res:
             frame: dict = {}
             for line in res.iter_lines(decode_unicode=True):
                 if line.startswith(("id: ", "event: ")):
@@ -167,5 +170,8 @@ def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(
     assert frames == [(f"{version}.1", "black-market.OfferMade")]  # live, not on a re-read
     act(client, gid, c, {"type": "done"})  # a public event after it
     reader.join(10)
-    assert frames == [(f"{version}.1", "black-market.OfferMade"), (str(version + 1), "black-market.DoneDeclared")]
+    assert frames == [
+        (f"{version}.1", "black-market.OfferMade"),
+        (str(version + 1), "black-market.DoneDeclared"),
+    ]
     assert offer
