@@ -12,6 +12,7 @@ import time
 import requests
 
 from tests.api.helpers import bearer
+from tests.api.openapi_check import assert_matches
 from tests.api.wild_trade import act, legal_offer, wild_trade
 
 PRIVATE = ("black-market.OfferMade", "black-market.OfferDeclined", "black-market.OfferWithdrawn")
@@ -84,6 +85,9 @@ def test_an_offer_reaches_its_parties_streams_and_the_receivers_feed_and_nobody_
     assert shown["data"] == made and shown["seq"] == version
     assert shown["cause"] == "hidden" and "command" not in shown  # the sender's own
     assert not {"private", "prev", "hash", "salt"} & set(shown)  # nothing of others' steps
+    assert_matches("PrivateStepFrame", shown)
+    wire = {"id": got[0][0], "event": got[0][1], "data": json.dumps(shown)}
+    assert_matches("GameStreamEvent", wire)
     # the sender's stream has it too; the receiver's feed has a note of it
     assert [(i, e) for i, e, _ in stream(base, gid, bearer(a), str(version))] == [
         (f"{version}.1", "black-market.OfferMade")
@@ -92,6 +96,7 @@ def test_an_offer_reaches_its_parties_streams_and_the_receivers_feed_and_nobody_
     assert [(n["game"], n["ruleset"], n["offer"], n["from"]) for n in note] == [
         (gid, "black-market", offer, 0)
     ]
+    assert_matches("FeedNote", note[0])
     assert not [n for n in notes(base, bearer(a)) if n["type"] == "trade_offer"]
 
     # the receiver declines: the sender's stream, resumed after the offer, gets that only
