@@ -23,8 +23,9 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 8. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 
-Everything is bounded: about 6 minutes on the 2-core development machine (--quick: two
-minutes, smaller sizes, for a smoke test). The tables are printed and written to --out.
+Everything is bounded: about 6 minutes on the 2-core development machine, and the peer
+section 5-10 more (--quick: two minutes, and one for the peer, smaller sizes, for a smoke
+test). The tables are printed and written to --out.
 """
 
 from __future__ import annotations
