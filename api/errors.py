@@ -117,6 +117,16 @@ def _unavailable(e: Exception):
     return problem(503, "store_unavailable", "the event store is unreachable; retry")
 
 
+def _not_replicated(e: errors.NotReplicated):
+    """A write kept on the master that its replicas did not confirm in time: not an
+    acknowledgement (it could still be lost with the master), and no failure either."""
+    retry = "retry with the same Idempotency-Key: it is answered with this action's "
+    retry += "result once the replicas have it, never applied twice"
+    extra = {"idempotency_key": e.key} if e.key else {}
+    detail = f"{e}; {retry}" if e.key else f"{e}; retry"
+    return problem(503, "not_replicated", detail, **extra)
+
+
 def _unexpected(e: Exception):
     logger.exception("unhandled error")
     return problem(500, "internal_error", "the server failed; the request was not applied")
@@ -153,6 +163,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(
         errors.StaleVersion, lambda e: problem(412, "version_mismatch", str(e))
     )
+    app.register_error_handler(errors.NotReplicated, _not_replicated)
     for exc in STORE_DOWN:
         app.register_error_handler(exc, _unavailable)
     app.register_error_handler(HTTPException, _http)

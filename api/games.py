@@ -14,6 +14,7 @@ from api.parse import game_id as game_id_ok
 from api.schemas import Action, GameCreate, JoinBody, PlayerCreate, RematchOffer
 from service import (
     config,
+    errors,
     game_commands,
     game_queries,
     league_commands,
@@ -145,7 +146,11 @@ def post_action(game_id: str):
         game_id_ok(game_id)
         action = ACTION.load(body())
         key = idempotency_key(players.new_id("auto_"))
-        done = entry.act(game_id, player["id"], action, key, if_match())
+        try:
+            done = entry.act(game_id, player["id"], action, key, if_match())
+        except errors.NotReplicated as e:
+            e.key = key  # the answer names it: a retry with it is answered, not applied again
+            raise
     return action_answer(done, player)
 
 

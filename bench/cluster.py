@@ -8,6 +8,8 @@ queues on their own Valkey, `RQ_REDIS_URL`), then plays full Goblin Market games
 HTTP on each in turn, `--rounds` times, with new games each time. On one machine the
 cluster shares the cores with everything else, so this measures its overhead (client
 routing, three servers instead of one), not the scale-out it gives on several machines.
+The CPU per action of the API (gunicorn's processes) and of the store (the standalone
+Valkey, or the three masters together) is read from /proc around each run.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.actions import measure_http  # noqa: E402
-from bench.common import gunicorn, machine, stop, wait_up  # noqa: E402
+from bench.actions import measure_http, seat_tables  # noqa: E402
+from bench.common import cpu_seconds, gunicorn, machine, stop, wait_up  # noqa: E402
 from cli.cluster import EmbeddedCluster  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
@@ -44,20 +46,32 @@ def run(clients: int, games: int, rounds: int, fsync: str = "always") -> list[st
             bases[name] = f"http://127.0.0.1:{port}"
         for base in bases.values():
             wait_up(base + "/healthz")
+        stores = {"standalone": [standalone], "3-master cluster": cluster.nodes}
+        pids = {
+            name: (proc.pid, [n.process.pid for n in stores[name]])
+            for name, proc in zip(bases, procs, strict=True)
+        }
         rows = [
             f"{clients} clients, {games} Goblin Market games per round, appendfsync {fsync}",
-            "| round | store | actions | actions/s | p50 ms | p99 ms |",
-            "| --- | --- | --- | --- | --- | --- |",
+            "| round | store | actions | actions/s | p50 ms | p99 ms | CPU ms per action: "
+            "API / store |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         print("\n".join(rows), flush=True)
         rates: dict[str, list[float]] = {name: [] for name in bases}
         for r in range(1, rounds + 1):
             for name, base in bases.items():
-                fig = measure_http(base, clients, games)
+                api, servers = pids[name]
+                tables = seat_tables(base, games)  # set up outside the measured run
+                before = [cpu_seconds(api), sum(cpu_seconds(p) for p in servers)]
+                fig = measure_http(base, clients, games, tables)
+                after = [cpu_seconds(api), sum(cpu_seconds(p) for p in servers)]
+                pairs = zip(before, after, strict=True)
+                per = [(b - a) * 1e3 / max(1, fig.actions) for a, b in pairs]
                 rates[name].append(fig.rate)
                 rows.append(
                     f"| {r} | {name} | {fig.actions} | {fig.rate:.0f} | {fig.ms(50):.1f} | "
-                    f"{fig.ms(99):.1f} |"
+                    f"{fig.ms(99):.1f} | {per[0]:.2f} / {per[1]:.2f} |"
                 )
                 print(rows[-1], flush=True)
         one, three = (sum(v) / len(v) for v in rates.values())

@@ -16,7 +16,11 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
    /healthz latency under costly requests and slow bodies (bench/abuse.py);
 5. reveals and missed deadlines with 200 games on 2-5 s deadlines at once, next to a
    handful (bench/phases.py --load, in a process of its own);
-6. whole games per second with the pure rules, and fold time per event
+6. a 3-master cluster next to one Valkey (bench/cluster.py), and what an action costs
+   when its append waits for a replica, WAIT and WAITAOF (bench/replicas.py);
+7. marketfold next to boardgame.io, alternated pairs at 1, 8 and 32 clients, and what
+   survives a kill -9 of each (bench/peer: Node; skipped with a line without node/npm);
+8. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 
 Everything is bounded: about 6 minutes on the 2-core development machine (--quick: two
@@ -43,6 +47,7 @@ from bench import (  # noqa: E402
     perf_rules,
     perf_scale,
     proof,
+    replicas,
     round_trips,
     streams,
 )
@@ -57,6 +62,7 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
+from bench.peer import report as peer  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
@@ -201,6 +207,11 @@ def run(quick: bool) -> list[str]:
     print("\n".join(doc[-12:]), flush=True)
     rows, spent = timed(cluster.run, 8, 8 if quick else 16, 1)
     doc += section("Redis Cluster", CLUSTER_INTRO, rows, spent)
+    rows, spent = timed(replicas.run, 8, 8 if quick else 16, 1 if quick else 3)
+    doc += section("Replicas", REPLICAS_INTRO, rows, spent)
+    rows, spent = timed(peer.section, quick)
+    doc += section("Next to boardgame.io", PEER_INTRO, rows, spent)
+    print("\n".join(rows), flush=True)
     rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
     doc += section("Pure rules", RULES_INTRO, rows, spent)
     rows, spent = timed(perf_rules.fold_table)
@@ -275,6 +286,49 @@ process spent per action (the table above, from /proc), A/B runs that switch one
 off (32 clients, 32 games, the median of three rounds of about 1,900 actions), and what
 redis-py sends (`bench/round_trips.py`):
 
+- Session 7 (#28's evidence, #34.3), on a machine shared with four other people (load
+  average 2-9 while measuring: rates swung from 77 to 357 actions/s between rounds of one
+  run, so the figures below are CPU per action, alternated A/B, medians). Against the
+  code of session 5 (commit 7f7f3c8, the first table's last quiet run), two served APIs
+  on one Valkey, 8 clients, five alternated rounds (`python bench/ab_http.py --b-root
+  <a checkout of 7f7f3c8> --b-app api.wsgi:app`): the API 2,986 µs per action against
+  2,892 (+3%), Valkey 445 against 432; in one process (`bench/action_cpu.py`: the app
+  through Flask's test client, the same games, three times three alternated runs)
+  `POST /actions` 1,050 µs against 970 (+5-8%), `GET /legal` the same (about 550). The
+  restructuring of #28 (one request context, recorder and repository) and what came
+  since (a record's private-log and invitation fields, the public log's leaves, the
+  answer's `actions`) cost the API a few percent; one idle pair at 56% of bare was the
+  machine's noise, not a regression of that size.
+- The answer's `actions` (#34.1: the caller's next legal actions, so that a client moves
+  in one call; no card glossary): in Goblin Market the seat that just acted owes again
+  only after winning a split, and otherwise nothing is computed (`next_actions` returns
+  `[]` first): A/B in one process, six alternated runs, -1 µs per action (noise). Earlier,
+  CPU per `POST /actions` in one process (Goblin Market and GobCon, about 620 actions a
+  run, five alternated runs each): median 1.65 ms against 1.57 ms before, within the
+  noise of a machine at load 10-14; answers 1.1 KB against 0.9 KB on average. The same
+  A/B: the players' inbox writes 50 µs per action, the public log's leaves (three a
+  game) within the noise.
+- One call per move (the second table; `bench/one_call.py`): each seat follows its event
+  stream and posts from its `owes` frames and its answers' `actions`, so a move costs one
+  HTTP request instead of two, but every append now goes out to every seat's stream: one
+  chunked write per seat (3-6), one reader per API process woken (its XREAD BLOCK read
+  and sent again), and, in a process that did not make the append, a load of the record
+  at that version for the `owes` frame of the seat that owes next (its legal actions).
+  Measured (8 clients, 16 games, load 2-3): the API 2.9-3.4 ms per action one call a move
+  against 2.2-2.9 with GET+POST, the benchmark's client 1.1 ms against 1.6-1.9, Valkey
+  0.40 against 0.35; so at 8 clients one call a move made 213-324 actions/s against
+  330-416 with two (40% of bare in one pair, 70% with two calls), while at 1 client,
+  where latency rather than CPU bounds it, one call was the faster (112% of bare against
+  53% in one pair at load 7). py-spy on the API workers, one call a move: the streams'
+  loop and frames 14% of the samples, their writes 8%, the readers 12%, the owes frames'
+  record loads 5%, `POST /actions` 21%.
+- py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
+  `send`: 22-31% of the samples, the first write of each answer, its head, 16% alone),
+  while a loopback send that wakes its reader costs 15-20 µs of system CPU measured
+  alone (a ping-pong of two processes), some 0.1 ms for the six of an action; so
+  figures here come from CPU time and A/B runs, not from sample shares. Sending an
+  answer's head and body in one write (gunicorn sends two) made no difference beyond the
+  noise in five alternated rounds.
 - Redis round trips: `POST /actions` 1 when it follows the caller's `GET /legal` on the
   same API process, as a client's keep-alive connection does (`service/admission.py`: the
   process holds the game and knows the token's record, so nothing is read first; the
@@ -307,9 +361,6 @@ redis-py sends (`bench/round_trips.py`):
   legal actions and the event data's normalisation each measured under 20 µs (within the
   noise). The rest is the rules (`legal`, `decide`, the fold), the hash chain, the body's
   checks and the limiter, spread thin.
-- py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
-  `send`, `getsockopt`, `os.urandom`: 20-30% of the samples, while `os.urandom(16)` costs
-  0.3 µs), so figures above come from CPU time and A/B runs, not from sample shares.
 - Cut in #21: a `POST /actions` after `GET /legal` in one round trip (above); redis-py's
   readiness check before lending a connection (a zero-timeout poll) went through a turn
   of gevent's hub, now the kernel's poll (`service/redis_gevent.py`: -0.1 ms per GET and
@@ -331,6 +382,15 @@ CLUSTER_INTRO = (
     "full Goblin Market games on each in turn. On one machine the three masters share the "
     "same two cores, so this shows the cluster's overhead (client routing, the follow-up "
     "writes as a pipeline of their own), not the scale-out it gives across machines."
+)
+REPLICAS_INTRO = (
+    "`bench/replicas.py`: the API (gunicorn, as above) on a master with one replica, both "
+    "appendfsync always on loopback, answering each append at once (`APPEND_REPLICAS=0`), "
+    "after `WAIT 1` (`APPEND_REPLICAS=1`) and after `WAITAOF 0 1` (`APPEND_REPLICA_AOF`: "
+    "the replica has fsynced it), 8 clients playing full Goblin Market games on each in "
+    "turn, alternated; each row is that setting's median round. What an acknowledged "
+    "action costs so that a master's death loses none (docs/reliability.md, "
+    '"Replicas"); across hosts add one network round trip per append.'
 )
 SCALE_INTRO = (
     "Live games (Goblin Market, 3 seats, started, waiting for a bid) are topped up to each "
@@ -386,6 +446,25 @@ PROOF_INTRO = (
     "export's Ed25519 signature. A game appends three leaves (created, started, ended) "
     "after the writes that call for them, so an action costs nothing, and a game's three "
     "writes one script call each; the per-action row spreads them over a game's events."
+)
+PEER_INTRO = (
+    "`node bench/peer/driver.cjs` (issue #34.2): one Node driver plays `marketfold serve` "
+    "(embedded Valkey, appendfsync always, and the queues' Valkey; gunicorn with two gevent "
+    "processes; one RQ worker) and boardgame.io 0.50's own `Server` with FlatFile storage "
+    "(node-persist writing each file at once, not from its once-a-second queue) and in memory, "
+    "all on this machine. The peer's game (bench/peer/auction.cjs) is an auction shaped "
+    "like Goblin Market (lots sized by a turned card, bid or pass in turn, take all or "
+    "one, payouts by the bid's last digit and a goblin card) whose hands are hidden by its "
+    "`playerView`; marketfold plays Goblin Market. Games of 3-6 seats are seated first; "
+    "each client then plays its share of them, one after another. marketfold one-call: "
+    "each seat follows its event stream and acts on the `owes` frame's `actions` or its "
+    "last answer's (docs/clients.md); two-call: `GET /legal`, then `POST`. boardgame.io: "
+    "one socket.io connection per seat, a move is one `update` message. A move's latency "
+    "runs from sending it to the mover seeing the new state (marketfold's answer, "
+    "boardgame.io's `update` to the mover). Each concurrency is five rounds of "
+    "alternated pairs (marketfold, then the peer, on new games), and the row is the pair "
+    "with the median ratio of moves/s. Targets: marketfold one-call at least 1.5x "
+    "boardgame.io FlatFile and at least 0.6x boardgame.io in memory."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

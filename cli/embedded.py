@@ -49,9 +49,16 @@ class EmbeddedRedis:
     path is short enough for a socket, otherwise on a free loopback port.
     """
 
-    def __init__(self, data_dir: str | Path, port: int | None = None, appendfsync: str = "always"):
+    def __init__(
+        self,
+        data_dir: str | Path,
+        port: int | None = None,
+        appendfsync: str = "always",
+        replica_of: EmbeddedRedis | None = None,
+    ):
         self.data_dir = Path(data_dir).resolve()
         self.appendfsync = appendfsync
+        self.replica_of = replica_of  # a replica of that server (on TCP) when given
         self.pidfile = self.data_dir / "valkey.pid"
         sock = self.data_dir / "valkey.sock"
         self.socket = sock if port is None and len(str(sock)) < 100 else None
@@ -107,6 +114,8 @@ class EmbeddedRedis:
             "--logfile",
             str(self.data_dir / "valkey.log"),
         ]
+        if self.replica_of is not None:
+            args += ["--replicaof", "127.0.0.1", str(self.replica_of.port)]
         args += self.extra_args()
         if self.socket:
             args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
@@ -128,12 +137,36 @@ class EmbeddedRedis:
         """Stop the server with SIGTERM (it flushes its AOF), then SIGKILL if it hangs."""
         if self.process is None or self.process.poll() is not None:
             return
+        self.process.send_signal(signal.SIGCONT)  # a paused server could not stop
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+    def pause(self) -> None:
+        """Stop the server in its tracks (SIGSTOP), as a stalled host would."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let a paused server run again (SIGCONT)."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+
+    def in_sync(self, timeout: float = 10.0) -> EmbeddedRedis:
+        """Wait until this replica's link to its master is up and it has caught up."""
+        client, deadline = redis.Redis.from_url(self.url), time.monotonic() + timeout
+        master = redis.Redis.from_url(self.replica_of.url) if self.replica_of else None
+        while True:
+            info = client.info("replication")
+            if info.get("master_link_status") == "up" and master is not None:
+                if master.info("replication")["master_repl_offset"] <= info["slave_repl_offset"]:
+                    return self
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the replica did not catch up: {info}")
+            time.sleep(0.02)
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL), as a crash would."""

@@ -16,7 +16,8 @@ from typing import Any, Protocol
 import redis
 from redis.cluster import RedisCluster
 
-from events import codec, keys, merkle, round_trip, scripts
+from events import codec, keys, merkle, replication, round_trip, scripts
+from events.replication import NotReplicated, Sync
 
 MAX_UNPACKED = 4000  # arguments a guarded append passes on (Lua's unpack stops near 8000)
 
@@ -210,12 +211,15 @@ class Recorder(Protocol):
 
 
 class RedisRecorder:
-    """The recorder on one Redis, or on a cluster (then with no guarded appends)."""
+    """The recorder on one Redis, or on a cluster (then with no guarded appends). With a
+    `sync` (events.replication), an append returns only once that many replicas have it,
+    and raises NotReplicated after writing when fewer confirm in time."""
 
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, sync: Sync | None = None):
         self.redis = client
         self.cluster = isinstance(client, RedisCluster)
         self.guards = not self.cluster
+        self.sync = sync or Sync()
         self._scripts: dict[str, Any] = {}  # events.scripts.registered, looked up once
 
     def _script(self, text: str) -> Any:
@@ -236,8 +240,21 @@ class RedisRecorder:
 
     def load(self, log: Log, idem: str = "", have: int = 0, steps: int = 0) -> Stored:
         """Read the log for a load: from `have` (a version the caller holds, if still in
-        the stream, and the `steps` private steps it holds) or from the snapshot."""
-        return self.stored(self._run(scripts.LOAD, _load_keys(log), [idem, have, steps]))
+        the stream, and the `steps` private steps it holds) or from the snapshot. A
+        result found for `idem` is returned only once the replicas have it (`confirm`)."""
+        found = self.stored(self._run(scripts.LOAD, _load_keys(log), [idem, have, steps]))
+        if found.result is not None and self.sync:
+            self.confirm(log, idem)
+        return found
+
+    def confirm(self, log: Log, idem: str) -> None:
+        """Return once the replicas (`sync`) hold the write that stored `idem`'s result,
+        else raise NotReplicated (events.replication: the result is written again,
+        unchanged, and waited for)."""
+        script = self._script(scripts.CONFIRM)
+        _, unconfirmed = replication.send(self.redis, script, [log.idem], [idem], self.sync)
+        if unconfirmed is not None:
+            raise unconfirmed
 
     @staticmethod
     def stored(reply: list[Any]) -> Stored:
@@ -308,25 +325,30 @@ class RedisRecorder:
         args = [expected, q.idem, q.result, q.snapshot, q.keep_idem_s, q.owed, len(inside)]
         args += [*words, *encoded, *(codec.dumps(e) for e in steps)]
         if q.guard is None:
-            status, value = self._run(scripts.APPEND, names, args)
+            (status, value), unconfirmed = self._write(scripts.APPEND, names, args)
         else:
-            status, value = self._guarded(q.guard, q.at_expected, names, args)
+            (status, value), unconfirmed = self._guarded(q.guard, q.at_expected, names, args)
         if status == b"duplicate":
+            if self.sync:
+                self.confirm(q.log, q.idem)
             raise Duplicate(value.decode())
         if status == b"conflict":
             raise StaleVersion(q.expected, int(value))
         if q.then and not inside:
             self.write(q.then)
+        if unconfirmed is not None:  # written, followed up, but not acknowledged
+            raise unconfirmed
         return Appended(int(value), encoded[-1] if encoded else b"")
 
     def _guarded(
         self, guard: Guard, at: bytes, names: list[Any], args: list[Any]
-    ) -> tuple[bytes, Any]:
-        """Run the guard's script; return APPEND's (status, value) after its figures."""
+    ) -> tuple[tuple[bytes, Any], NotReplicated | None]:
+        """Run the guard's script; return APPEND's (status, value) after its figures, and
+        the replicas' shortfall if any (`_write`)."""
         if not self.guards or len(args) > MAX_UNPACKED:
             raise GuardFailed()  # the caller takes the unguarded path
         guard_keys, guard_args = guard.keys(), guard.args()
-        reply = self._run(
+        reply, unconfirmed = self._write(
             guard.script,
             [*guard_keys, *names],
             [*guard_args, at, *args],
@@ -337,7 +359,17 @@ class RedisRecorder:
             guard.report(reply[1:])
             raise GuardRefused()
         guard.report(reply[2:])
-        return reply[0], reply[1]
+        return (reply[0], reply[1]), unconfirmed
+
+    def _write(
+        self, text: str, keys: list[Any], args: list[Any]
+    ) -> tuple[Any, NotReplicated | None]:
+        """Run an appending script (`_run`), then, with a `sync`, wait for the replicas on
+        the same connection: return its reply and the shortfall (None: confirmed)."""
+        if not self.sync:
+            return self._run(text, keys, args), None
+        # the log's keys decide the node on a cluster (a guard's come first: one Redis)
+        return replication.send(self.redis, self._script(text), keys, args, self.sync)
 
     def _run(self, text: str, keys: list[Any], args: list[Any]) -> Any:
         """Run script `text` (events.scripts): in one round trip on one Redis, through

@@ -144,6 +144,17 @@ end
 )
 APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
 
+# A retry's idempotency key, seen used (events.replication.confirm). KEYS[1]: the log's
+# idempotency hash; ARGV[1]: the key. Writes its stored result again, unchanged: a WAIT
+# after it on the same connection then covers the write that first stored it.
+# Returns 1, or 0 if the key is not there (any more).
+CONFIRM = """
+local seen = redis.call('HGET', KEYS[1], ARGV[1])
+if not seen then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], seen)
+return 1
+"""
+
 # A rate counter (service.limits): count one call on `key` in a fixed window of `window` ms
 # started by the window's first call; return the count and the ms left. The counter is
 # kept out of the AOF and replicas (REPL_NONE): a count is worth no fsync (with

@@ -9,10 +9,13 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 import redis
+from redis.sentinel import Sentinel, SentinelManagedConnection
 
 from events.recorder import RedisRecorder
+from events.replication import Sync
 from events.repository import GameRepository
 from events.tlog import PublicLog
 from service import config, redis_gevent
@@ -50,13 +53,86 @@ class Bootstrap:
         (self.quick or self.redis).ping()
 
 
+@dataclass(frozen=True)
+class SentinelSpec:
+    """What a `redis+sentinel://` URL names: the sentinels, the service (the master's name
+    in Sentinel), the database and the credentials of the master (not the sentinels')."""
+
+    sentinels: list[tuple[str, int]]
+    service: str
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+
+
+def sentinel_spec(url: str) -> SentinelSpec:
+    """Parse `redis+sentinel://[[user]:password@]host:port[,host:port...]/SERVICE[/DB]`
+    (the form the `limits` library and others read; port 26379 when left out)."""
+    rest = url.removeprefix(config.SENTINEL_SCHEME)
+    where, _, path = rest.partition("/")
+    userinfo, _, hosts = where.rpartition("@")
+    user, _, password = userinfo.partition(":") if userinfo else ("", "", "")
+    sentinels = []
+    for spec in filter(None, hosts.split(",")):
+        host, _, port = spec.rpartition(":") if ":" in spec else (spec, "", "26379")
+        sentinels.append((host or "127.0.0.1", int(port)))
+    parts = [unquote(p) for p in path.strip("/").split("/") if p]
+    if not sentinels or not parts or len(parts) > 2 or not all(p.isdigit() for p in parts[1:]):
+        raise ValueError(f"not a redis+sentinel://host:port,.../SERVICE[/DB] URL: {url!r}")
+    return SentinelSpec(
+        sentinels,
+        parts[0],
+        int(parts[1]) if len(parts) > 1 else 0,
+        unquote(user) or None,
+        unquote(password) or None,
+    )
+
+
+class _FollowingConnection(SentinelManagedConnection):
+    """redis-py's Sentinel connection, also when a command's retry reconnects it: redis-py
+    (8.1) then calls `connect_check_health`, which retries the address it had, so a
+    worker blocked in BLPOP when its master died kept dialling the dead master for all
+    of its retries (about 30 s, measured) instead of asking the sentinels
+    (redis/redis-py#3874, open). Here every connect of a closed connection asks them."""
+
+    def connect_check_health(
+        self, check_health: bool = True, retry_socket_connect: bool = True
+    ) -> None:
+        if retry_socket_connect and not self._sock:
+            self.connect()  # ask the sentinels, then connect_to(address) below
+            return
+        super().connect_check_health(
+            check_health=check_health, retry_socket_connect=retry_socket_connect
+        )
+
+
+def _sentinel_master(url: str, options: dict[str, Any]) -> redis.Redis:
+    """A client of the master that Sentinel names for the URL's service: redis-py's
+    `Sentinel.master_for`, whose connections ask the sentinels where the master is
+    whenever they connect, and drop a connection that finds a replica (a failover)."""
+    spec = sentinel_spec(url)
+    sockets = {k: v for k, v in options.items() if k.startswith("socket_")}
+    sentinel = Sentinel(spec.sentinels, sentinel_kwargs=sockets)
+    return sentinel.master_for(
+        spec.service,
+        db=spec.db,
+        username=spec.username,
+        password=spec.password,
+        connection_class=_FollowingConnection,
+        **options,
+    )
+
+
 def client(url: str, blocking: bool = True, **options: Any) -> redis.Redis:
     """Return a client for `url`: redis-py's cluster client for `redis+cluster://` (the
-    nodes listed are where it discovers the cluster), else a plain one. With `blocking`,
-    connections come from a blocking pool of `max_connections` (per node in a cluster):
-    under gevent many requests share it, and a request waits for a free connection
-    rather than failing."""
+    nodes listed are where it discovers the cluster), the master named by Sentinel for
+    `redis+sentinel://` (`sentinel_spec`), else a plain one. With `blocking`,
+    connections come from a blocking pool of `max_connections` (per node in a cluster;
+    not through Sentinel, whose pool redis-py makes non-blocking only): under gevent many
+    requests share it, and a request waits for a free connection rather than failing."""
     redis_gevent.install()
+    if config.is_sentinel(url):
+        return _sentinel_master(url, options)
     pool_class: Any = redis.BlockingConnectionPool if blocking else redis.ConnectionPool
     if not config.is_cluster(url):
         if blocking:
@@ -86,7 +162,13 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_timeout=wait,
         socket_connect_timeout=wait,
     )
-    store = GameRepository(RedisRecorder(store_client), snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
+    sync = Sync(
+        int(cfg["APPEND_REPLICAS"]),
+        bool(cfg["APPEND_REPLICA_AOF"]),
+        int(cfg["APPEND_REPLICA_TIMEOUT_MS"]),
+    )
+    recorder = RedisRecorder(store_client, sync)
+    store = GameRepository(recorder, snapshot_every=int(cfg["SNAPSHOT_EVERY"]))
     timeout = float(cfg["SSE_HEARTBEAT_S"]) + 10
     # one connection per Redis stream with open event streams in this process (a
     # game or a feed): bounded by the open connections (gunicorn --worker-connections)

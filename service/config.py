@@ -14,12 +14,26 @@ from typing import Any
 from events import repository
 
 CLUSTER_SCHEME = "redis+cluster://"
+SENTINEL_SCHEME = "redis+sentinel://"
 DEFAULTS: dict[str, Any] = {
     # the store; `redis+cluster://host:port[,host:port...]` for a Redis/Valkey Cluster
     "REDIS_URL": "redis://127.0.0.1:6379/0",
     # the queues (RQ) may live on another Redis; defaults to REDIS_URL, and must be set
-    # (a plain Redis) when REDIS_URL is a cluster: RQ does not run on a cluster
+    # (a plain Redis) when REDIS_URL is a cluster: RQ does not run on a cluster. Without
+    # a single point of failure: `redis+sentinel://[:password@]host:port,host:port,...
+    # /SERVICE[/DB]` reaches the master that Sentinel names, and follows its failovers
     "RQ_REDIS_URL": None,
+    # an append (every action, default, reveal, end) is answered only once this many
+    # replicas of the master holding its log have it (WAIT; 0: answer at once, as
+    # replication is asynchronous); with APPEND_REPLICA_AOF in their AOF too (WAITAOF).
+    # Fewer within APPEND_REPLICA_TIMEOUT_MS: 503 not_replicated, the write kept on the
+    # master; a retry with the same Idempotency-Key answers once they have it
+    # (docs/reliability.md, "Replicas"). The timeout must stay below REDIS_TIMEOUT_S.
+    # Cost: a replica round trip per append (on loopback +0.15 ms with a replica at
+    # appendfsync everysec, +2 ms at always, which WAITAOF needs; docs/performance.md)
+    "APPEND_REPLICAS": 0,
+    "APPEND_REPLICA_AOF": False,
+    "APPEND_REPLICA_TIMEOUT_MS": 1000,
     "REDIS_CONNECTIONS": 200,  # per process, shared by its requests (streams have their own)
     # seconds a Redis command (or a connect) may take before it fails as an outage (503);
     # the health check and the rate count of routes that need no Redis give up sooner
@@ -109,6 +123,7 @@ def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
     if is_cluster(out["REDIS_URL"]) and not out["RQ_REDIS_URL"]:
         raise ValueError("REDIS_URL is a cluster: set RQ_REDIS_URL to a plain Redis for the queues")
     out["RQ_REDIS_URL"] = out["RQ_REDIS_URL"] or out["REDIS_URL"]
+    out.update(replication(out))
     out["OPERATORS"] = operators(out)
     out["CORS_ORIGINS"] = origins(out)
     return out
@@ -117,6 +132,37 @@ def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
 def is_cluster(url: str) -> bool:
     """Return True for a `redis+cluster://host:port[,host:port...]` URL."""
     return url.startswith(CLUSTER_SCHEME)
+
+
+def replication(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the APPEND_REPLICA* settings checked: a count of replicas (0 or more), a
+    yes/no, and a timeout in ms above 0 and below REDIS_TIMEOUT_S (the socket would give
+    up first, an outage instead of an answer)."""
+    try:
+        replicas = int(cfg["APPEND_REPLICAS"])
+        timeout_ms = int(cfg["APPEND_REPLICA_TIMEOUT_MS"])
+    except (TypeError, ValueError):
+        raise ValueError("APPEND_REPLICAS and APPEND_REPLICA_TIMEOUT_MS must be integers") from None
+    aof = cfg["APPEND_REPLICA_AOF"]
+    if isinstance(aof, str):
+        aof = aof.strip().lower() in ("1", "true", "yes", "on")
+    if replicas < 0:
+        raise ValueError("APPEND_REPLICAS must be 0 (off) or more")
+    if replicas and not 0 < timeout_ms < float(cfg["REDIS_TIMEOUT_S"]) * 1000:
+        raise ValueError(
+            "APPEND_REPLICA_TIMEOUT_MS must be above 0 and below REDIS_TIMEOUT_S "
+            f"({cfg['REDIS_TIMEOUT_S']} s): raise REDIS_TIMEOUT_S for a longer wait"
+        )
+    return {
+        "APPEND_REPLICAS": replicas,
+        "APPEND_REPLICA_AOF": bool(aof),
+        "APPEND_REPLICA_TIMEOUT_MS": timeout_ms,
+    }
+
+
+def is_sentinel(url: str) -> bool:
+    """Return True for a `redis+sentinel://host:port[,host:port...]/SERVICE[/DB]` URL."""
+    return url.startswith(SENTINEL_SCHEME)
 
 
 def operators(cfg: Mapping[str, Any]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 from events.bundle import BundleError  # POST /verify: the file is not a bundle
 from events.decide import NotSeated  # the caller holds no seat in the game
 from events.recorder import StaleVersion  # If-Match named another version of the game
+from events.replication import NotReplicated  # written, but too few replicas confirmed it
 
 __all__ = [
     "BundleError",
@@ -22,6 +23,7 @@ __all__ = [
     "Forbidden",
     "Invalid",
     "NotFound",
+    "NotReplicated",
     "NotSeated",
     "StaleVersion",
     "TooFast",

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import orjson
 
 from events import codec, keys
-from events.record import ACTIVE, CANCELLED, FINISHED, Record
+from events.record import ACTIVE, CANCELLED, FINISHED, Record, fold_all
 from events.redact import redact
 from service import chat, inbox
 from service.game_log import load, owed
@@ -69,6 +69,11 @@ class Shared:
             if len(self.items) > self.size:
                 self.items.popitem(last=False)
         return value
+
+    def peek(self, key: Any) -> Any:
+        """Return what is kept under `key`, or None."""
+        with self.lock:
+            return self.items.get(key)
 
 
 SHARED = Shared()
@@ -130,7 +135,9 @@ class GameStream:
     def entry(self, entry_id: str, fields: dict[bytes, bytes]) -> tuple[list[Frame], bool]:
         """Return the frames of one log entry for the caller and whether the stream ends
         after them."""
-        envelope = SHARED.get((self.game_id, entry_id), lambda: codec.loads(fields[b"e"]))
+        envelope, _ = SHARED.get(
+            (self.game_id, entry_id), lambda: (codec.loads(fields[b"e"]), fields[b"e"])
+        )
         kind, seq = envelope["type"], envelope["seq"]
         ends = kind == "game.Ended"
         if seq > self.opened:  # later than the record the stream opened with
@@ -196,13 +203,33 @@ class GameStream:
         return Frame(None, OWES, _json(owes_data(rec, seat, owed(rec))))
 
     def _record(self, seq: int) -> Record | None:
-        """The game's record at `seq` (this process's own, when it made that append), or
-        None when the log has moved on since."""
+        """The game's record at `seq`: this process's own when it made that append, else
+        the one it holds advanced through the entries its streams have received since
+        (`_advance`), else loaded; None when the log has moved on since."""
         held = self.boot.store.held(self.game_id)
-        if held is not None and held[0].record.version == seq:
-            return held[0].record
+        if held is not None:
+            rec = held[0].record
+            if rec.version == seq:
+                return rec
+            if rec.version < seq and (advanced := self._advance(rec, held[1], seq)) is not None:
+                return advanced
         rec = load(self.boot, self.game_id)
         return rec if rec.version == seq else None
+
+    def _advance(self, rec: Record, last: bytes, seq: int) -> Record | None:
+        """`rec` (whose last entry is stored as `last`) folded through the entries after it
+        up to `seq`, as a load would fold them, when this process's streams have received
+        each of them and the one at `rec`'s version is `last` byte for byte (a load's
+        round trip saved); None otherwise, or for a game whose private steps this stream
+        does not carry."""
+        if getattr(rec.game, "private_log", False) or rec.private:
+            return None
+        seen = [SHARED.peek((self.game_id, f"{n}-0")) for n in range(rec.version, seq + 1)]
+        if any(entry is None for entry in seen) or seen[0][1] != last:
+            return None
+        advanced = fold_all(rec, [envelope for envelope, _ in seen[1:]])
+        self.boot.store.hold(advanced, seen[-1][1])
+        return advanced
 
     def chat(self, entry_id: str, fields: dict[bytes, bytes]) -> Frame | None:
         """A table chat message, when the caller may read it (no id: Last-Event-ID keeps

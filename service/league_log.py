@@ -12,7 +12,7 @@ from events.recorder import Append, Log
 from games.base import Event
 from leagues.record import League, fold_all
 from service import inbox
-from service.errors import NotFound
+from service.errors import NotFound, NotReplicated
 from service.loop import Head, Outcome
 
 if TYPE_CHECKING:
@@ -49,9 +49,12 @@ class LeagueLog:
     def append(
         self, head: Head[League], new: League, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
-        self.boot.store.recorder.append(
-            Append(log=self.log, envelopes=envelopes, expected=head.version, idem=idem, result="1")
-        )
+        request = Append(self.log, envelopes, expected=head.version, idem=idem, result="1")
+        try:
+            self.boot.store.recorder.append(request)
+        except NotReplicated:  # written, not acknowledged: its notes still follow
+            inbox.after_league_append(self.boot, new, envelopes)
+            raise
         inbox.after_league_append(self.boot, new, envelopes)
 
     def after(self, old: League, new: League) -> None:

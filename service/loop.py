@@ -5,8 +5,10 @@ A command is a function of the loaded state that returns who acts and the events
 causes. The loop stamps them into envelopes (`events.envelope`), folds them, lets the log
 add what follows from them (a game's end), appends them atomically with an
 expected-version check and an idempotency key, decides again on a lost race, and lets
-the log schedule what the new state needs. A `Log` says how one kind of log is loaded,
-stored and answered: `service.game_log.GameLog`, `service.league_log.LeagueLog`.
+the log schedule what the new state needs (also when the append is written but its
+replicas did not confirm it in time: NotReplicated, raised after that). A `Log` says
+how one kind of log is loaded, stored and answered: `service.game_log.GameLog`,
+`service.league_log.LeagueLog`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from events import codec, envelope
 from events.recorder import Duplicate, StaleVersion
+from events.replication import NotReplicated
 from games.base import Event
 from games.rng import Rng
 from service.errors import Contention
@@ -127,6 +130,9 @@ def run(
             continue  # decide again on the newer log (a stale If-Match is refused there)
         except Duplicate as dup:
             return log.repeat(dup.stored)
+        except NotReplicated:  # written on the master, not acknowledged: what follows it
+            log.after(head.state, new)  # is done still, and a retry answers it once confirmed
+            raise
         log.after(head.state, new)
         return log.outcome(new, envelopes, True)
     raise Contention("contention", f"too many concurrent writes to this {log.kind}; retry")

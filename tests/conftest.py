@@ -32,6 +32,36 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def replica_pair(tmp_path_factory):
+    """A Valkey master and one replica of it on loopback (AOF on both), for the module:
+    (master, replica), each a cli.embedded.EmbeddedRedis (`pause`/`resume` stall one)."""
+    root = tmp_path_factory.mktemp("replicas")
+    master = EmbeddedRedis(root / "master", port=free_port(), appendfsync="everysec").start()
+    replica = EmbeddedRedis(  # fsyncs every write: a WAITAOF need not wait a second
+        root / "replica", port=free_port(), appendfsync="always", replica_of=master
+    )
+    try:
+        replica.start().in_sync()
+        yield master, replica
+    finally:
+        replica.stop()
+        master.stop()
+
+
+@pytest.fixture
+def replicated(replica_pair):
+    """The pair emptied (FLUSHALL on the master, the replica caught up and running)."""
+    master, replica = replica_pair
+    replica.resume()
+    client = redis.Redis.from_url(master.url)
+    client.flushall()
+    client.close()
+    replica.in_sync()
+    yield master, replica
+    replica.resume()
+
+
 @pytest.fixture
 def redis_url(redis_server):
     """The server's URL, with every key flushed before the test."""
@@ -151,7 +181,7 @@ SLOW_FIXTURES = {"worker_process", "live_server", "spawn", "crash_redis"}
 # fixtures a test uses (every fixture that reaches Redis goes through `redis_server`), so a
 # new test joins it by needing nothing outside the process. A test that starts a process
 # by itself, with no fixture, says so with `@pytest.mark.process`.
-OUTSIDE_FIXTURES = {"redis_server", "browser", *SLOW_FIXTURES}
+OUTSIDE_FIXTURES = {"redis_server", "replica_pair", "browser", *SLOW_FIXTURES}
 OUTSIDE_MARKS = ("slow", "crash", "process")
 
 

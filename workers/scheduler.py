@@ -30,6 +30,7 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from events import codec, keys, scripts
+from service import bootstrap
 from service.ports import job_id
 
 logger = logging.getLogger(__name__)
@@ -72,8 +73,12 @@ class RqScheduler:
         """Build the scheduler for `client` and the configured queue (a service.bootstrap
         SchedulerFactory)."""
         wait = float(config.get("REDIS_TIMEOUT_S") or 2)  # RQ's worker lengthens its own
-        rq_client = redis.Redis.from_url(
-            config["RQ_REDIS_URL"], socket_timeout=wait, socket_connect_timeout=wait, **patient()
+        rq_client = bootstrap.client(  # a plain Redis, or the master Sentinel names
+            config["RQ_REDIS_URL"],
+            blocking=False,
+            socket_timeout=wait,
+            socket_connect_timeout=wait,
+            **patient(),
         )
         return cls(client, Queue(config["QUEUE"], connection=rq_client), config)
 

@@ -1,0 +1,288 @@
+'use strict';
+/**
+ * The servers the driver plays: starting them, their CPU from /proc, kill -9.
+ *
+ * - marketfold: `python -m cli serve` (embedded Valkey with appendfsync always, the RQ
+ *   queues' own Valkey, gunicorn with 2 gevent processes, one RQ worker, under its
+ *   supervisor), as a user runs it;
+ * - boardgame.io: bench/peer/server.cjs (boardgame.io's `Server`), with FlatFile storage
+ *   in a directory or in memory.
+ * CPU per process comes from /proc/PID/stat (utime + stime) over the server's whole
+ * process tree, each process put in a group by what it runs.
+ */
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
+const http = require('http');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TICK = 100; // USER_HZ: clock ticks per second in /proc/PID/stat on Linux
+
+/** The npm packages of package-lock.json, installed on first use into a cache. */
+function modulesDir() {
+  if (process.env.PEER_NODE_MODULES_DIR) return process.env.PEER_NODE_MODULES_DIR;
+  const dir = execFileSync(path.join(__dirname, 'install.sh'), { encoding: 'utf8' }).trim();
+  process.env.PEER_NODE_MODULES_DIR = dir;
+  return dir;
+}
+
+/** require() a package from that cache. */
+function peerRequire(name) {
+  return require(require.resolve(name, { paths: [path.join(modulesDir(), 'node_modules')] }));
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+/** Resolve once GET `url` answers anything; reject after `timeoutMs` or if `proc` exits. */
+async function waitUp(url, proc, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`${proc.spawnargs.join(' ')} exited (${proc.exitCode ?? proc.signalCode})`);
+    }
+    const ok = await new Promise(resolve => {
+      const req = http.get(url, res => {
+        res.resume();
+        resolve(true);
+      });
+      req.on('error', () => resolve(false));
+      req.setTimeout(1000, () => req.destroy());
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer`);
+    await sleep(50);
+  }
+}
+
+function marketfoldEnv() {
+  return {
+    ...process.env,
+    PYTHONPATH: ROOT,
+    // one address plays every seat: lift the per-address and per-token limits, as bench/common.py
+    MARKETFOLD_RATE_LIMIT_ANON: '10000000/minute',
+    MARKETFOLD_RATE_LIMIT_TOKEN: '10000000/minute',
+    MARKETFOLD_WAITING_GAMES_PER_PLAYER: '10000000',
+    MARKETFOLD_STREAM_LIMIT_TOKEN: '100000',
+    MARKETFOLD_STREAM_LIMIT_ANON: '100000',
+  };
+}
+
+function pythonPath() {
+  if (process.env.PYTHON) return process.env.PYTHON;
+  const venv = path.join(ROOT, '.venv', 'bin', 'python');
+  return fs.existsSync(venv) ? venv : 'python3';
+}
+
+const LIVE = new Set(); // servers started here: none may outlive the driver
+process.on('exit', () => {
+  for (const server of LIVE) if (server.running) server.crash();
+});
+
+/** A server process the driver owns: its URL, pid, how to start it again. */
+class Server {
+  constructor(name, argv, env, url, health) {
+    Object.assign(this, { name, argv, env, url, health, proc: null, stderr: '' });
+  }
+
+  async start() {
+    LIVE.add(this);
+    this.stderr = '';
+    this.proc = spawn(this.argv[0], this.argv.slice(1), {
+      cwd: ROOT,
+      env: this.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.proc.stderr.on('data', chunk => {
+      this.stderr = (this.stderr + chunk).slice(-4000);
+    });
+    this.exited = new Promise(resolve => this.proc.once('exit', resolve));
+    await waitUp(this.url + this.health, this.proc);
+    return this;
+  }
+
+  get running() {
+    return Boolean(this.proc) && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  get pid() {
+    return this.proc.pid;
+  }
+
+  /** kill -9 every process of the tree at once, as a crash of the machine would: first
+   * SIGSTOP each (parents first), so that no supervisor restarts a child and none gets
+   * the SIGTERM its parent's death would send, then SIGKILL each. Resolves once every
+   * one is gone (reaped), so that a restart finds its port and data directory free. */
+  crash(pids = tree(this.pid)) {
+    const all = [...pids];
+    const signal = (name, list) => {
+      for (const pid of list) {
+        try {
+          process.kill(pid, name);
+        } catch (e) {
+          /* already gone */
+        }
+      }
+    };
+    signal('SIGSTOP', all);
+    const late = tree(this.pid).filter(pid => !all.includes(pid)); // started meanwhile
+    signal('SIGSTOP', late);
+    all.push(...late);
+    signal('SIGKILL', all);
+    return this.exited.then(() => gone(all));
+  }
+
+  /** Stop cleanly (SIGTERM: marketfold's supervisor stops its children), kill after 15 s. */
+  async stop() {
+    if (!this.running) return;
+    const pids = tree(this.pid);
+    this.proc.kill('SIGTERM');
+    const timer = setTimeout(() => this.crash(pids), 15000);
+    await this.exited;
+    clearTimeout(timer);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL'); // a child the supervisor left behind
+      } catch (e) {
+        /* gone, as it should be */
+      }
+    }
+    await gone(pids);
+  }
+}
+
+async function marketfold(dataDir) {
+  const port = await freePort();
+  const argv = [
+    pythonPath(), '-m', 'cli', 'serve', '--port', String(port), '--data-dir', dataDir,
+    '--appendfsync', 'always',
+  ];
+  return new Server('marketfold', argv, marketfoldEnv(), `http://127.0.0.1:${port}`, '/healthz');
+}
+
+async function boardgameio(storage, dir) {
+  const port = await freePort();
+  const argv = [process.execPath, path.join(__dirname, 'server.cjs'), '--port', String(port)];
+  if (storage === 'flatfile') argv.push('--flatfile', dir);
+  const env = { ...process.env, NODE_ENV: 'production', PEER_NODE_MODULES_DIR: modulesDir() };
+  return new Server(`boardgame.io ${storage}`, argv, env, `http://127.0.0.1:${port}`, '/games');
+}
+
+function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+function parents() {
+  const map = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      map.set(Number(name), Number(fields[1]));
+    } catch (e) {
+      /* exited meanwhile */
+    }
+  }
+  return map;
+}
+
+const alive = pid => fs.existsSync(`/proc/${pid}`);
+
+/** Resolve once none of `pids` exists any more, zombies included (a process killed in
+ * the middle of an fsync dies when the disk answers; an orphan waits for init to reap
+ * it; marketfold's pidfile check counts a zombie as a live server). */
+async function gone(pids, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) throw new Error(`processes still alive after kill -9: ${pids.filter(alive)}`);
+    await sleep(20);
+  }
+}
+
+/** `pid` and every process below it, parents before children. */
+function tree(pid) {
+  const byParent = new Map();
+  for (const [child, parent] of parents()) {
+    if (!byParent.has(parent)) byParent.set(parent, []);
+    byParent.get(parent).push(child);
+  }
+  const out = [];
+  const todo = [pid];
+  while (todo.length) {
+    const p = todo.shift();
+    out.push(p);
+    todo.push(...(byParent.get(p) || []));
+  }
+  return out;
+}
+
+/** What a process of a server's tree is, for the CPU table. */
+function group(pid) {
+  let comm = '';
+  let cmd = '';
+  try {
+    comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch (e) {
+    return null;
+  }
+  if (comm.startsWith('valkey') || comm.startsWith('redis')) {
+    // serve's second Valkey holds the RQ queues in <data dir>/queues (its working directory)
+    let cwd = '';
+    try {
+      cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    } catch (e) {
+      /* gone */
+    }
+    return cwd.endsWith(`${path.sep}queues`) ? 'valkey queues' : 'valkey';
+  }
+  if (cmd.includes('gunicorn') || cmd.includes('offload')) return 'gunicorn';
+  if (/ -m cli worker|rq:|rqworker/.test(cmd) || cmd.includes(' worker')) return 'rq worker';
+  if (cmd.includes('server.cjs')) return 'node';
+  return 'supervisor';
+}
+
+/** CPU seconds used so far by each group of `pid`'s tree (processes alive now). */
+function treeCpu(pid) {
+  const out = {};
+  for (const p of tree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / TICK;
+      const g = group(p);
+      if (g) out[g] = (out[g] || 0) + seconds;
+    } catch (e) {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+module.exports = {
+  ROOT,
+  Server,
+  boardgameio,
+  freePort,
+  marketfold,
+  modulesDir,
+  peerRequire,
+  sleep,
+  tempDir,
+  tree,
+  treeCpu,
+};

@@ -1,0 +1,77 @@
+"""The peer bench (bench/peer, issue #34.2) runs end to end in its quick mode: the driver
+plays marketfold and both boardgame.io servers at 1, 8 and 32 clients as alternated
+pairs, reads each server's CPU from /proc, and kills each server right after an
+acknowledged move; marketfold keeps every acknowledged move. Its boardgame.io side comes
+from npm (installed once into a cache), so the test needs node and npm."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bench.peer import report
+from tests.conftest import ROOT
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.crash,  # kill -9 of marketfold's and boardgame.io's servers
+    pytest.mark.process,
+    pytest.mark.timeout(900),
+    pytest.mark.skipif(
+        shutil.which("node") is None or shutil.which("npm") is None,
+        reason="node and npm are needed to run boardgame.io, the peer",
+    ),
+]
+
+
+def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path):
+    out = tmp_path / "peer.json"
+    done = subprocess.run(
+        ["node", str(ROOT / "bench" / "peer" / "driver.cjs"), "--quick", "--json", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=900,  # the first run installs boardgame.io into the cache
+    )
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
+    result = json.loads(out.read_text("utf-8"))
+
+    # every concurrency, every pair kind of the quick mode, both sides played whole games
+    kinds = {(s["kind"], s["clients"]) for s in result["summary"]}
+    assert kinds == {
+        (f"marketfold one-call / boardgame.io {storage}", clients)
+        for storage in ("flatfile", "memory")
+        for clients in (1, 8, 32)
+    }
+    for run in result["runs"]:
+        assert run["moves"] >= 20 * run["games"], run  # a whole game is some 40-70 moves
+        assert run["rate"] > 0 and 0 < run["p50"] <= run["p99"], run
+        assert run["driver_cpu"] > 0, run
+    # CPU comes from each server's whole process tree
+    for run in result["runs"]:
+        groups = set(run["cpu"])
+        if run["system"].startswith("marketfold"):
+            assert {"gunicorn", "valkey"} <= groups, run
+            assert run["cpu"]["gunicorn"] > 0, run
+        else:
+            assert groups == {"node"} and run["cpu"]["node"] > 0, run
+
+    # kill -9 right after an acknowledged move: marketfold (fsync always) keeps them all
+    kills = result["kills"]
+    assert len(kills) == 4
+    for trial in kills:
+        assert trial["acked"] >= 4 and 0 <= trial["survived"] <= trial["acked"], trial
+        if trial["system"] == "marketfold":
+            assert trial["survived"] == trial["acked"], trial
+    assert {t["system"] for t in kills} == {"marketfold", "boardgame.io FlatFile"}
+
+    # and the section written to docs/performance.md shows every pair and the guarantees
+    lines = report.rows(result)
+    assert sum(1 for line in lines if line.startswith("| marketfold one-call /")) == 6
+    assert any("survived" in line for line in lines)
