@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from bench.actions import measure_http  # noqa: E402
 from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from cli.lab import Lab, sentinel_supported, why_not  # noqa: E402
+from cli.lab import Lab, why_not  # noqa: E402
 from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
 
@@ -181,16 +181,11 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
             f"the first action on its game is taken after {action:.2f} s"
         )
         print(rows[-1], flush=True)
-        if sentinel_supported():
-            promotion, reveal = queue_failover(lab)
-            rows.append(
-                f"queues' master killed with a sealed bid open: its replica is master after "
-                f"{promotion:.2f} s; the bids are revealed after {reveal:.2f} s"
-            )
-        else:
-            rows.append(
-                "queues' master: not measured (RQ does not reach the queues through Sentinel)"
-            )
+        promotion, reveal = queue_failover(lab)
+        rows.append(
+            f"queues' master killed with a sealed bid open: its replica is master after "
+            f"{promotion:.2f} s; the bids are revealed after {reveal:.2f} s"
+        )
         print(rows[-1], flush=True)
         return rows
     finally:
