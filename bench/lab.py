@@ -12,11 +12,14 @@ processes, one worker). Then:
    the POST's p50/p99. Every host shares the same two cores, so this shows what the
    deployment costs (HAProxy, the cluster client, an append answered only once a replica
    has it), not the scale it gives on separate machines;
-2. failover of a cluster master: kill -9 the master of a game's slot, then try that
-   game's next action until one is taken; the time from the kill to it;
+2. failover of a cluster master: kill -9 the master of a game's slot; the seconds until
+   its replica is master, until the killed node (started again then, as a supervisor
+   would) is the new master's replica, and until the game's next action is taken (with
+   `APPEND_REPLICAS=1` that waits for a replica);
 3. failover of the queues' master: bring a Sorcerous Futures game to a sealed bid, kill
-   -9 the queues' master, submit every bid; the time from the kill to the reveal (the
-   worker's resolution, which goes through the queue) being in the log.
+   -9 the queues' master, submit every bid; the seconds until the sentinels name the
+   replica, and until the reveal (the worker's resolution, which goes through the
+   queue) is in the log.
 
 Needs what the lab needs (root, network namespaces, HAProxy: `apt-get install haproxy`).
 Figures on a shared machine are noisy; run it on an idle one.
@@ -29,6 +32,7 @@ import random
 import signal
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -40,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.actions import measure_http  # noqa: E402
 from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
+from cli import lab_valkey  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.lab import Lab, why_not  # noqa: E402
 from events import keys  # noqa: E402
@@ -96,11 +101,11 @@ def promoted(lab: Lab, key: str, victim: str) -> bool:
         return False
 
 
-def store_failover(lab: Lab) -> tuple[float, float]:
+def store_failover(lab: Lab) -> tuple[float, float, float]:
     """Kill the master of a game's slot; return the seconds until its replica is master,
-    and until that game's next action is taken. The killed node is started again as soon
-    as its replica is master (as a supervisor would): with APPEND_REPLICAS=1 the promoted
-    master's appends wait for a replica, which it becomes."""
+    until the killed node, started again then (as a supervisor would), is the new
+    master's replica in sync, and until that game's next action is taken (with
+    APPEND_REPLICAS=1 the promoted master's appends wait for a replica)."""
     rnd = random.Random(1)
     gid, seats = seat(lab.url, "goblin-market", 3, "fs")
     for _ in range(5):
@@ -112,8 +117,14 @@ def store_failover(lab: Lab) -> tuple[float, float]:
     until("the replica's promotion", lambda: promoted(lab, key, victim))
     promotion = time.monotonic() - t0
     lab.start(victim)
+    address = lab.addr(victim)
+    until(
+        "the rejoin",
+        lambda: lab_valkey.role(address) == "slave" and lab_valkey.replica_synced(address),
+    )
+    rejoined = time.monotonic() - t0
     until("an action taken", lambda: act(lab.url, gid, seats, rnd))
-    return promotion, time.monotonic() - t0
+    return promotion, rejoined, time.monotonic() - t0
 
 
 def queue_failover(lab: Lab) -> tuple[float, float]:
@@ -122,18 +133,26 @@ def queue_failover(lab: Lab) -> tuple[float, float]:
     rnd = random.Random(2)
     gid, seats = seat(lab.url, "sorcerous-futures", 3, "fq")
     for _ in range(2000):
-        owed = requests.get(f"{lab.url}/v1/games/{gid}").json()["owed"]
+        game = requests.get(f"{lab.url}/v1/games/{gid}").json()
+        owed = game["owed"]
         if len(owed) > 1 and all(o["simultaneous"] for o in owed):
             break
         act(lab.url, gid, seats, rnd)
     else:
         raise RuntimeError("no sealed phase came")
-    victim = lab.queue_master()
+    version, victim = game["version"], lab.queue_master()
+    promotion: list[float] = []
     lab.kill(victim)
     t0 = time.monotonic()
+
+    def watch() -> None:
+        until("the sentinels' promotion", lambda: lab.queue_master() not in (victim, None))
+        promotion.append(time.monotonic() - t0)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     for o in owed:
         until("a bid taken", lambda o=o: act(lab.url, gid, seats, rnd, o["seat"]))
-    version = requests.get(f"{lab.url}/v1/games/{gid}").json()["version"]
 
     def revealed() -> bool:  # the worker appends the phase's resolution
         url = f"{lab.url}/v1/games/{gid}/events?after={version}"
@@ -141,9 +160,9 @@ def queue_failover(lab: Lab) -> tuple[float, float]:
 
     until("the reveal", revealed)
     took = time.monotonic() - t0
-    promotion = until("the sentinels' promotion", lambda: lab.queue_master() != victim)
+    watcher.join(60)
     lab.start(victim)
-    return promotion, took
+    return promotion[0], took
 
 
 def run(clients: int, games: int, rounds: int) -> list[str]:
@@ -166,7 +185,7 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
         print("\n".join(rows), flush=True)
         for r in range(1, rounds + 1):
             for name, base in (
-                ("one host (`marketfold serve`)", single),
+                ("one host", single),
                 ("lab: 2 API hosts", lab.url),
             ):
                 fig = measure_http(base, clients, games)
@@ -175,10 +194,11 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
                     f"{fig.ms(99):.1f} |"
                 )
                 print(rows[-1], flush=True)
-        promotion, action = store_failover(lab)
+        promotion, rejoined, action = store_failover(lab)
         rows.append(
-            f"\ncluster master killed: its replica is master after {promotion:.2f} s; "
-            f"the first action on its game is taken after {action:.2f} s"
+            f"\ncluster master killed: its replica is master after {promotion:.2f} s; the "
+            f"killed node, started again then, is its replica after {rejoined:.2f} s; the "
+            f"first action on its game is taken after {action:.2f} s"
         )
         print(rows[-1], flush=True)
         promotion, reveal = queue_failover(lab)
