@@ -322,6 +322,32 @@ redis-py sends (`bench/round_trips.py`):
   53% in one pair at load 7). py-spy on the API workers, one call a move: the streams'
   loop and frames 14% of the samples, their writes 8%, the readers 12%, the owes frames'
   record loads 5%, `POST /actions` 21%.
+- Next to boardgame.io (`node bench/peer/driver.cjs --quick`, the section "Next to
+  boardgame.io"; single pairs at load 4-9): marketfold one call a move made 0.77-1.13x
+  boardgame.io FlatFile's moves/s and 0.18-0.92x its in-memory server's (targets 1.5x and
+  0.6x: **not met**). Server CPU per move: marketfold 2.8-4.2 ms (gunicorn 2.5-3.7,
+  Valkey 0.3-0.5, the worker and the queues' Valkey about 0.02), boardgame.io FlatFile
+  1.9-3.9 ms, in memory 0.8-1.2 ms; at 8 and 32 clients the machine's two cores are the
+  bound, so the ratio of moves/s follows the ratio of CPU per move. Where marketfold's
+  goes, by the A/B and CPU figures above: `POST /actions` about 1.3-1.6 ms of the API's
+  (as in the GET+POST runs: gunicorn, Flask and gevent handling one request, its one
+  Redis round trip, the rules, envelopes, hash chain and answer), and the event streams'
+  fan-out about 1.3-1.5 ms (the one-call runs' API CPU per action less the POST's): a
+  chunked write to each of 3-6 seats' streams with its greenlet's wake-up and its frames
+  (about 45 µs a stream to render, measured in one process), each API process's reader
+  woken and its XREAD BLOCK sent again, and the `owes` frames (the next seat's legal
+  actions). boardgame.io sends each seat one socket.io message a move too, but from one
+  Node process that holds the match in memory, without a durable append per move. To
+  reach 1.5x FlatFile marketfold would need about half its CPU per move; the fan-out is
+  the larger share a design change could take (one reader per process for every game it
+  streams, or frames pushed by the append instead of read back), not done in this round.
+- Cut in session 7: an `owes` frame in an API process that did not make the append
+  folds the record it holds through the entries its streams received (each one seen,
+  the one at its version byte for byte) instead of loading the game
+  (`service/game_stream.py`): one round trip less per append and process with a seat's
+  stream open; one call a move, four alternated rounds at load 8-9: the API 3,298 µs per
+  action against 3,679 before, Valkey 427 against 537 (medians; single rounds within the
+  noise of each other).
 - py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
   `send`: 22-31% of the samples, the first write of each answer, its head, 16% alone),
   while a loopback send that wakes its reader costs 15-20 µs of system CPU measured

@@ -297,7 +297,20 @@ class RedisRecorder:
         self._script(scripts.SAVE_SNAPSHOT)(keys=[log.snapshot], args=[version, blob, private])
 
     def write(self, writes: Writes) -> None:
-        """Run follow-up writes on their own (an append that wrote nothing)."""
+        """Run an append's follow-up writes after it (a cluster's, whose keys lie on other
+        masters); with a `sync`, each master's writes are waited for as the append is
+        (NotReplicated if too few replicas confirm them)."""
+        if self.cluster and self.sync:
+            tlog = scripts.sha(scripts.TLOG_APPEND)
+            keyed = [
+                (c[1], ("EVALSHA", tlog, 3, *c[1:]) if c[0] == "TLOG" else c)
+                for c in writes.commands
+            ]
+            texts = {tlog: scripts.TLOG_APPEND}
+            unconfirmed = replication.spread(self.redis, keyed, texts, self.sync)
+            if unconfirmed is not None:
+                raise unconfirmed
+            return
         pipe = self.redis.pipeline(transaction=False)
         leaves = [c for c in writes.commands if c[0] == "TLOG"]
         for command in writes.commands:
@@ -335,7 +348,10 @@ class RedisRecorder:
         if status == b"conflict":
             raise StaleVersion(q.expected, int(value))
         if q.then and not inside:
-            self.write(q.then)
+            try:
+                self.write(q.then)
+            except NotReplicated as e:
+                unconfirmed = unconfirmed or e
         if unconfirmed is not None:  # written, followed up, but not acknowledged
             raise unconfirmed
         return Appended(int(value), encoded[-1] if encoded else b"")

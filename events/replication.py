@@ -18,7 +18,9 @@ it, so once the replicas acknowledge it they hold the first write too.
 
 On a cluster the script and the WAIT go to the master of the log's slot through that
 node's own connection pool (redis-py's cluster client would send them on two connections);
-a MOVED or ASK (the slot moved, nothing ran) is followed as redis-py's client would.
+a MOVED or ASK (the slot moved, nothing ran) is followed as redis-py's client would. The
+append's follow-up writes that live on other masters (deadlines, players' game sets and
+feeds, the public log's leaves) go to each master with a WAIT of their own (`spread`).
 """
 
 from __future__ import annotations
@@ -138,6 +140,57 @@ def _on_owner(client: Any, key: str, text: str, commands: list[tuple[Any, ...]])
         else:
             return replies[len(sent) - len(commands) :]
     raise ClusterDownError(f"the slot of {key!r} kept moving")
+
+
+def spread(
+    client: RedisCluster,
+    keyed: list[tuple[str, tuple[Any, ...]]],
+    texts: dict[str, str],
+    sync: Sync,
+) -> NotReplicated | None:
+    """Send commands that each touch one key (`keyed`: (key, command)) to the masters of
+    their keys' slots, one write per master with the WAIT after them (a cluster's
+    follow-up writes of an append); return the first shortfall of replicas, if any.
+    A command refused with MOVED, ASK or TRYAGAIN ran nowhere and is sent again where the
+    refreshed slot map says; one refused with NOSCRIPT (`texts`: script text by digest) is
+    sent again once the script is loaded there."""
+    shortfall, todo = None, keyed
+    for _ in range(REDIRECTS):
+        groups: dict[str, tuple[Any, list[tuple[str, tuple[Any, ...]]]]] = {}
+        for key, command in todo:
+            node = client.get_node_from_key(key)
+            groups.setdefault(node.name, (node, []))[1].append((key, command))
+        todo, moved = [], False
+        for node, items in groups.values():
+            conn = client.get_redis_connection(node)
+            try:
+                replies = round_trip.call(conn, [c for _, c in items] + sync.commands())
+            except (redis.ConnectionError, redis.TimeoutError):
+                _rediscover(client)
+                raise
+            ran = False
+            for (key, command), reply in zip(items, replies, strict=False):
+                if isinstance(reply, NoScriptError):
+                    conn.script_load(texts[command[1]])
+                    todo.append((key, command))
+                elif isinstance(reply, (MovedError, AskError, TryAgainError, ClusterDownError)):
+                    moved = True
+                    todo.append((key, command))
+                elif isinstance(reply, Exception):
+                    raise reply
+                else:
+                    ran = True
+            if ran and shortfall is None:
+                try:
+                    sync.check(replies[-1])
+                except NotReplicated as e:
+                    shortfall = e
+        if not todo:
+            return shortfall
+        if moved:
+            time.sleep(0.05)
+            _rediscover(client)
+    raise ClusterDownError("the follow-up writes' slots kept moving")
 
 
 def _rediscover(client: RedisCluster) -> None:

@@ -21,7 +21,7 @@ const target = trial => 4 + ((trial * 7) % 17); // moves before the kill: 4 to 2
 /** The line of a server's stderr that says why it failed, else its last line. */
 function why(err, server) {
   const lines = server.stderr.split('\n').filter(Boolean);
-  const line = lines.find(l => /Error|does not look like/.test(l)) || lines[lines.length - 1] || '';
+  const line = lines.find(l => /^\s*\w*Error: /.test(l)) || lines[lines.length - 1] || '';
   return `restart failed (${String(err.message || err).slice(0, 80)}): ${line.trim().slice(0, 200)}`;
 }
 

@@ -90,6 +90,7 @@ function pythonPath() {
 const LIVE = new Set(); // servers started here: none may outlive the driver
 process.on('exit', () => {
   for (const server of LIVE) if (server.running) server.crash();
+  for (const dir of TEMP) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 /** A server process the driver owns: its URL, pid, how to start it again. */
@@ -181,8 +182,12 @@ async function boardgameio(storage, dir) {
   return new Server(`boardgame.io ${storage}`, argv, env, `http://127.0.0.1:${port}`, '/games');
 }
 
+const TEMP = []; // data directories made here, removed when the driver exits
+
 function tempDir(prefix) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  TEMP.push(dir);
+  return dir;
 }
 
 function parents() {

@@ -102,6 +102,7 @@ def rows(result: dict) -> list[str]:
             kept = sum(k["survived"] for k in these)
             losing = sum(1 for k in these if k["survived"] < k["acked"])
             notes = "; ".join(sorted({" ".join(k["note"].split()) for k in these if k["note"]}))
+            notes = notes.replace("|", "\\|")
             lines.append(
                 f"| {system} | {len(these)} | {acked} | {kept} | {acked - kept} | {losing} | "
                 f"{notes} |"

@@ -12,6 +12,7 @@ import time
 
 import pytest
 import redis
+from redis.cluster import RedisCluster
 
 from cli.cluster import EmbeddedCluster
 from cli.compose import create_app
@@ -232,3 +233,40 @@ def test_on_a_cluster_an_append_waits_for_its_masters_replica(replicated_cluster
     res = post(client, gid, player, action, "c3")
     assert res.status_code in (201, 202), res.get_json()
     assert res.get_json()["version"] == on_node(replica, gid) == on_node(master, gid)
+
+
+def master_and_replica(cluster, key):
+    """The node serving `key`'s slot now, and its replica (roles change in a failover)."""
+    port = RedisCluster(host="127.0.0.1", port=cluster.nodes[0].port).get_node_from_key(key).port
+    nodes = [*cluster.nodes, *cluster.replicas]
+    master = next(n for n in nodes if n.port == port)
+    roles = {n.port: redis.Redis(port=n.port).execute_command("ROLE") for n in nodes}
+    replica = next(n for n in nodes if roles[n.port][0] == b"slave" and roles[n.port][2] == port)
+    return master, replica
+
+
+@pytest.mark.slow
+def test_on_a_cluster_the_follow_up_writes_wait_for_their_masters_replicas(
+    replicated_cluster, redis_url
+):
+    """An action's deadline lives in `mf:deadlines`, on another master than the game: its
+    write is waited for too, so a stalled replica there is 503 `not_replicated`."""
+    cluster = replicated_cluster
+    app = replicated_app(cluster, REDIS_URL=cluster.url, RQ_REDIS_URL=redis_url)
+    client = app.test_client()
+    index, index_replica = master_and_replica(cluster, keys.deadlines())
+    while True:  # a game whose own master is another one
+        players = new_players(client, 2)
+        gid = new_game(client, players, "gobcon", decision_timeout_s=600)
+        if master_and_replica(cluster, keys.game_events(gid))[0] is not index:
+            break
+    seats = by_seat(client, gid, players)
+    player, action = owed_move(client, gid, seats)
+    index_replica.pause()
+    try:
+        res = post(client, gid, player, action, "f1")
+    finally:
+        index_replica.resume()
+    assert res.status_code == 503 and res.get_json()["code"] == "not_replicated", res.get_json()
+    done = post(client, gid, player, action, "f1")
+    assert done.status_code in (201, 202), done.get_json()

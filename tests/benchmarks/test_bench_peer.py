@@ -17,18 +17,15 @@ import pytest
 from bench.peer import report
 from tests.conftest import ROOT
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.crash,  # kill -9 of marketfold's and boardgame.io's servers
-    pytest.mark.process,
-    pytest.mark.timeout(900),
-    pytest.mark.skipif(
-        shutil.which("node") is None or shutil.which("npm") is None,
-        reason="node and npm are needed to run boardgame.io, the peer",
-    ),
-]
 
-
+@pytest.mark.slow
+@pytest.mark.crash  # kill -9 of marketfold's and boardgame.io's servers
+@pytest.mark.process
+@pytest.mark.timeout(900)
+@pytest.mark.skipif(
+    shutil.which("node") is None or shutil.which("npm") is None,
+    reason="node and npm are needed to run boardgame.io, the peer",
+)
 def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path):
     out = tmp_path / "peer.json"
     done = subprocess.run(
@@ -75,3 +72,15 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
     lines = report.rows(result)
     assert sum(1 for line in lines if line.startswith("| marketfold one-call /")) == 6
     assert any("survived" in line for line in lines)
+
+
+def test_run_all_says_in_one_line_that_it_skipped_the_peer_without_node(monkeypatch):
+    monkeypatch.setattr(report.shutil, "which", lambda tool: None)
+
+    def never(*args, **kwargs):
+        raise AssertionError("nothing is run without node")
+
+    monkeypatch.setattr(report.subprocess, "run", never)
+    assert report.section(quick=True) == [
+        "- skipped: node and npm not found (the peer runs boardgame.io under Node)"
+    ]
