@@ -12,11 +12,14 @@ processes, one worker). Then:
    the POST's p50/p99. Every host shares the same two cores, so this shows what the
    deployment costs (HAProxy, the cluster client, an append answered only once a replica
    has it), not the scale it gives on separate machines;
-2. failover of a cluster master: kill -9 the master of a game's slot, then try that
-   game's next action until one is taken; the time from the kill to it;
+2. failover of a cluster master: kill -9 the master of a game's slot; the seconds until
+   its replica is master, until the killed node (started again then, as a supervisor
+   would) is the new master's replica, and until the game's next action is taken (with
+   `APPEND_REPLICAS=1` that waits for a replica);
 3. failover of the queues' master: bring a Sorcerous Futures game to a sealed bid, kill
-   -9 the queues' master, submit every bid; the time from the kill to the reveal (the
-   worker's resolution, which goes through the queue) being in the log.
+   -9 the queues' master, submit every bid; the seconds until the sentinels name the
+   replica, and until the reveal (the worker's resolution, which goes through the
+   queue) is in the log.
 
 Needs what the lab needs (root, network namespaces, HAProxy: `apt-get install haproxy`).
 Figures on a shared machine are noisy; run it on an idle one.
@@ -26,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -79,49 +84,85 @@ def act(base: str, gid: str, seats: dict, rnd: random.Random, seat_no: int | Non
         return False
 
 
-def store_failover(lab: Lab) -> float:
-    """Kill the master of a game's slot; seconds until that game's next action is taken."""
+def until(what: str, ready, timeout: float = 60.0) -> float:
+    """Wait until `ready()` (polled); return the seconds it took."""
+    t0 = time.monotonic()
+    while not ready():
+        if time.monotonic() - t0 > timeout:
+            raise RuntimeError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+    return time.monotonic() - t0
+
+
+def promoted(lab: Lab, key: str, victim: str) -> bool:
+    try:
+        return lab.store_master_of(key) != victim
+    except Exception:  # the cluster is between masters
+        return False
+
+
+def store_failover(lab: Lab) -> tuple[float, float, float]:
+    """Kill the master of a game's slot; return the seconds until its replica is master,
+    until the killed node, started again then (as a supervisor would), is the new
+    master's replica in sync, and until that game's next action is taken (with
+    APPEND_REPLICAS=1 the promoted master's appends wait for a replica)."""
     rnd = random.Random(1)
     gid, seats = seat(lab.url, "goblin-market", 3, "fs")
     for _ in range(5):
         act(lab.url, gid, seats, rnd)
-    victim = lab.store_master_of(keys.game_events(gid))
+    key = keys.game_events(gid)
+    victim = lab.store_master_of(key)
     lab.kill(victim)
     t0 = time.monotonic()
-    while not act(lab.url, gid, seats, rnd):
-        time.sleep(0.02)
-    took = time.monotonic() - t0
+    until("the replica's promotion", lambda: promoted(lab, key, victim))
+    promotion = time.monotonic() - t0
     lab.start(victim)
-    lab_valkey.wait_ping(lab.addr(victim))
-    return took
+    address = lab.addr(victim)
+    until(
+        "the rejoin",
+        lambda: lab_valkey.role(address) == "slave" and lab_valkey.replica_synced(address),
+    )
+    rejoined = time.monotonic() - t0
+    until("an action taken", lambda: act(lab.url, gid, seats, rnd))
+    return promotion, rejoined, time.monotonic() - t0
 
 
-def queue_failover(lab: Lab) -> float:
-    """Kill the queues' master with a sealed bid open; seconds until its reveal is logged."""
+def queue_failover(lab: Lab) -> tuple[float, float]:
+    """Kill the queues' master with a sealed bid open and submit every bid; return the
+    seconds until the sentinels name another master, and until the reveal is logged."""
     rnd = random.Random(2)
     gid, seats = seat(lab.url, "sorcerous-futures", 3, "fq")
     for _ in range(2000):
-        owed = requests.get(f"{lab.url}/v1/games/{gid}").json()["owed"]
+        game = requests.get(f"{lab.url}/v1/games/{gid}").json()
+        owed = game["owed"]
         if len(owed) > 1 and all(o["simultaneous"] for o in owed):
             break
         act(lab.url, gid, seats, rnd)
     else:
         raise RuntimeError("no sealed phase came")
-    victim = lab.queue_master()
+    version, victim = game["version"], lab.queue_master()
+    promotion: list[float] = []
     lab.kill(victim)
     t0 = time.monotonic()
+
+    def watch() -> None:
+        until("the sentinels' promotion", lambda: lab.queue_master() not in (victim, None))
+        promotion.append(time.monotonic() - t0)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     for o in owed:
-        while not act(lab.url, gid, seats, rnd, o["seat"]):
-            time.sleep(0.02)
-    version = requests.get(f"{lab.url}/v1/games/{gid}").json()["version"]
-    while True:  # the reveal: the worker appends the phase's resolution
-        events = requests.get(f"{lab.url}/v1/games/{gid}/events?after={version}").json()
-        if any(e.get("actor") == "system" for e in events["events"]):
-            break
-        time.sleep(0.02)
+        until("a bid taken", lambda o=o: act(lab.url, gid, seats, rnd, o["seat"]))
+
+    def revealed() -> bool:  # the worker appends the phase's resolution
+        url = f"{lab.url}/v1/games/{gid}/events?after={version}"
+        return any(e.get("actor") == "system" for e in requests.get(url).json()["events"])
+
+    until("the reveal", revealed)
     took = time.monotonic() - t0
+    watcher.join(60)
     lab.start(victim)
-    return took
+    return promotion[0], took
 
 
 def run(clients: int, games: int, rounds: int) -> list[str]:
@@ -144,7 +185,7 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
         print("\n".join(rows), flush=True)
         for r in range(1, rounds + 1):
             for name, base in (
-                ("one host (`marketfold serve`)", single),
+                ("one host", single),
                 ("lab: 2 API hosts", lab.url),
             ):
                 fig = measure_http(base, clients, games)
@@ -153,12 +194,18 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
                     f"{fig.ms(99):.1f} |"
                 )
                 print(rows[-1], flush=True)
+        promotion, rejoined, action = store_failover(lab)
         rows.append(
-            f"\ncluster master killed -> first action taken on its game: "
-            f"{store_failover(lab):.2f} s"
+            f"\ncluster master killed: its replica is master after {promotion:.2f} s; the "
+            f"killed node, started again then, is its replica after {rejoined:.2f} s; the "
+            f"first action on its game is taken after {action:.2f} s"
         )
         print(rows[-1], flush=True)
-        rows.append(f"queues' master killed -> sealed bids revealed: {queue_failover(lab):.2f} s")
+        promotion, reveal = queue_failover(lab)
+        rows.append(
+            f"queues' master killed with a sealed bid open: its replica is master after "
+            f"{promotion:.2f} s; the bids are revealed after {reveal:.2f} s"
+        )
         print(rows[-1], flush=True)
         return rows
     finally:
@@ -173,6 +220,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the lab is taken down
     reason = why_not()
     if reason:
         sys.exit(f"bench/lab.py: the lab cannot run here: {reason}")

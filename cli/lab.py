@@ -66,12 +66,6 @@ def why_not() -> str | None:
     return unavailable()
 
 
-def sentinel_supported() -> bool:
-    """Whether the service reaches RQ through Sentinel (`RQ_REDIS_URL=redis+sentinel://`)."""
-    sources = [*(ROOT / "service").glob("*.py"), *(ROOT / "workers").glob("*.py")]
-    return any("redis+sentinel" in p.read_text() for p in sources)
-
-
 @dataclass
 class Lab:
     name: str = "lab"
@@ -104,9 +98,7 @@ class Lab:
 
     @property
     def queue_url(self) -> str:
-        """RQ's Redis, through the sentinels (where the code can: else q1 itself)."""
-        if not sentinel_supported():
-            return f"redis://{self.addr('q1')}:{lab_valkey.PORT}/0"
+        """RQ's Redis, through the sentinels."""
         nodes = ",".join(f"{self.addr(h)}:{lab_valkey.SENTINEL_PORT}" for h in SENTINELS)
         return f"redis+sentinel://{nodes}/{lab_valkey.SERVICE}"
 

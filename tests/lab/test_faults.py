@@ -21,7 +21,7 @@ import requests
 
 from cli import lab_valkey
 from cli.bot import Bot
-from cli.lab import QUEUES, ROOT, sentinel_supported
+from cli.lab import QUEUES, ROOT
 from events import keys
 from tests.lab.faults import Follower, Run, settled, show
 
@@ -129,8 +129,6 @@ def test_an_api_host_killed_haproxy_routes_around_it_and_streams_resume(lab, rec
 
 
 def test_the_queue_master_killed_sentinel_fails_over_and_deadlines_fire_once(lab, record_property):
-    if not sentinel_supported():
-        pytest.skip("RQ through Sentinel (RQ_REDIS_URL=redis+sentinel://) is not built yet")
     run = Run.start(lab, "queue")
     time.sleep(3)
     master = lab.queue_master()
