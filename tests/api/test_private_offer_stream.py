@@ -180,3 +180,56 @@ def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(live_se
         (str(version + 1), "black-market.DoneDeclared"),
     ]
     assert offer
+
+
+def test_each_seat_gets_exactly_its_own_steps_in_order_and_resumes_anywhere_without_repeats(
+    live_server, client, app
+):
+    import random
+
+    from events.redact import redact
+
+    base, rnd = live_server, random.Random(11)
+    gid, seats, _ = wild_trade(client, app)
+    deps = app.extensions["marketfold"]
+    open_offers: list[tuple[int, int, str]] = []  # (from, to, id)
+    for step in range(14):
+        if step == 7:  # a public deal between private steps
+            act(client, gid, seats[2], meetable_offer(app, gid, 2, 0))
+            offer = act(client, gid, seats[2], meetable_offer(app, gid, 2, 0))["events"][0]
+            act(client, gid, seats[0], {"type": "accept", "offer": offer["data"]["id"]})
+            open_offers = [o for o in open_offers if o[:2] != (2, 0)]
+            continue
+        if open_offers and rnd.random() < 0.4:
+            frm, to, oid = open_offers.pop(rnd.randrange(len(open_offers)))
+            if rnd.random() < 0.5:
+                act(client, gid, seats[to], {"type": "decline", "offer": oid})
+            else:
+                act(client, gid, seats[frm], {"type": "withdraw", "offer": oid})
+            continue
+        frm, to = rnd.sample(range(3), 2)
+        made = act(client, gid, seats[frm], meetable_offer(app, gid, frm, to))["events"][0]
+        open_offers = [o for o in open_offers if o[:2] != (frm, to)]  # replaced
+        open_offers.append((frm, to, made["data"]["id"]))
+
+    rec = deps.store.load(gid).record
+    steps = deps.store.read_private(gid)
+    public = [redact(e, rec, None) for e in deps.store.read(gid)]
+    spectator = stream(base, gid, {})
+    assert [d for _, _, d in spectator] == public  # nothing of any private step
+    assert all("." not in i for i, _, _ in spectator)
+    for seat, player in seats.items():
+        got = stream(base, gid, bearer(player))
+        mine = [e for e in steps if seat in e["visible_to"]]
+        assert mine, seat  # every seat took part in some private step
+        assert [d["data"] for i, _, d in got if "." in i] == [e["data"] for e in mine]
+        assert [i for i, _, _ in got if "." in i] == [
+            f"{e['seq']}.{k}" for k, e in enumerate(mine, 1)
+        ]
+        # each step right after the public event it followed, before the next one
+        order = [(d["seq"], "." in i) for i, _, d in got]
+        assert order == sorted(order, key=lambda o: (o[0], o[1]))
+        events = [{k: v for k, v in d.items() if k != "owes"} for i, _, d in got if "." not in i]
+        assert events == [redact(e, rec, seat) for e in deps.store.read(gid)]
+        for cut in rnd.sample(range(len(got)), 4):  # resume after any frame: the rest, once
+            assert stream(base, gid, bearer(player), got[cut][0]) == got[cut + 1 :]
