@@ -19,6 +19,7 @@ from service.errors import Invalid, NotFound
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CURSOR = re.compile(r"[0-9]{1,18}-[A-Za-z0-9_-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
+EVENT_ID = re.compile(r"([0-9]{1,18})(?:\.([0-9]{1,18}))?")  # `12`, or `12.3` (private steps)
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_DEPTH = 32  # no request body needs more; 10,000 levels would crash the JSON decoder
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff, maybe one of a pair
@@ -164,16 +165,20 @@ def if_match() -> int | None:
     return int(version)
 
 
-def event_seq() -> int:
-    """Return where a game's event stream resumes: Last-Event-ID, or ?after=, or 0."""
+def event_cursor() -> tuple[int, int | None]:
+    """Return where a game's event stream resumes (Last-Event-ID, or ?after=, or 0): the
+    public event seq and, after a private step's frame (`<seq>.<k>`, the form of a
+    party's ETag), how many private steps of the caller's seat were sent (else None)."""
     raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-    if not DIGITS.fullmatch(raw.strip()):
+    match = EVENT_ID.fullmatch(raw.strip())
+    if not match:
         raise Invalid(
             "invalid_header",
-            "Last-Event-ID must be an event seq",
-            errors={"Last-Event-ID": ["must be a whole number"]},
+            "Last-Event-ID must be an event id: a seq, or <seq>.<k> after a private step",
+            errors={"Last-Event-ID": ["must be a whole number or two joined by a dot"]},
         )
-    return int(raw)
+    seq, seen = match.groups()
+    return int(seq), int(seen) if seen is not None else None
 
 
 def feed_id() -> str | None:

@@ -6,7 +6,9 @@ A game stream starts with an `owes` frame (where the game stands for the caller:
 status, its seat, what it owes with deadlines, its legal actions when it owes something),
 then sends the events after `Last-Event-ID` (or `?after=`), each redacted for the seat the
 caller holds at that event, an `owes` frame after each append that gives the caller's
-seat something new to do, and the table chat posted while it is open (`chat` frames).
+seat something new to do, the table chat posted while it is open (`chat` frames) and,
+to a seated caller, the private steps its seat is party to (Black Market wild trade: ids
+`<seq>.<k>`, service.private_stream).
 Frames other than events carry no `id:`, so Last-Event-ID keeps naming the game's events.
 It sends a comment line as a heartbeat every `SSE_HEARTBEAT_S` seconds, ends after
 `game.Ended` (a resume past the end of a finished game answers 204, which tells
@@ -25,7 +27,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from api import auth, limits
 from api.context import boot
 from api.errors import Problem
-from api.parse import event_seq, feed_id
+from api.parse import event_cursor, feed_id
 from api.parse import game_id as game_id_ok
 from api.streams import Render, Side, follow
 from service.game_stream import Feed, Frame, GameStream
@@ -34,7 +36,9 @@ from service.stream_slots import Slot
 bp = Blueprint("stream", __name__, url_prefix="/v1")
 
 
-def _sse(stream: str, after: str, render: Render, first: Frame, also=None) -> Response:
+def _sse(
+    stream: str, after: str, render: Render, first: list[Frame], also: list | None = None
+) -> Response:
     """Open a stream slot for the caller (or answer 429) and serve the stream."""
     cfg = current_app.config
     beat, caller = float(cfg["SSE_HEARTBEAT_S"]), limits.identity()
@@ -67,16 +71,19 @@ def _sse(stream: str, after: str, render: Render, first: Frame, also=None) -> Re
 @bp.get("/games/<game_id>/events/stream")
 def stream_events(game_id: str):
     player = auth.caller(boot(), required=False)
-    after = event_seq()
-    game = GameStream(boot(), game_id_ok(game_id), player["id"] if player else None, after)
+    after, seen = event_cursor()
+    caller = player["id"] if player else None
+    game = GameStream(boot(), game_id_ok(game_id), caller, after, seen)
     if game.finished:
         return Response(status=204)  # nothing will ever follow: EventSource stops on 204
-    talk: tuple[str, str, Side] = (game.chat_key, game.chat_after(), game.chat)
-    return _sse(game.events_key, f"{after}-0", game.entry, game.first(), talk)
+    also: list[tuple[str, str, Side]] = [(game.chat_key, game.chat_after(), game.chat)]
+    if (private := game.private_log()) is not None:  # before the opening frames: it reads
+        also.append(private)  # the private log as it stands
+    return _sse(game.events_key, f"{after}-0", game.entry, game.opening(), also)
 
 
 @bp.get("/players/me/feed")
 def my_feed():
     player = auth.caller(boot())
     feed = Feed(boot(), player["id"], feed_id())
-    return _sse(feed.key, feed.after, feed.entry, feed.first())
+    return _sse(feed.key, feed.after, feed.entry, [feed.first()])

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 # What to send for one entry (frames), and whether the stream ends after it
 Render = Callable[[str, dict[bytes, bytes]], tuple[list[Frame], bool]]
-Side = Callable[[str, dict[bytes, bytes]], Frame | None]
+Side = Callable[[str, dict[bytes, bytes]], list[Frame]]  # a stream followed alongside
 
 
 class StreamClosed(GreenletExit):
@@ -55,39 +55,42 @@ def follow(
     beat: float,
     most: float,
     slot: Slot,
-    first: Frame | None = None,
+    first: list[Frame] | None = None,
     client: socket.socket | None = None,
-    also: tuple[str, str, Side] | None = None,
+    also: list[tuple[str, str, Side]] | None = None,
 ) -> Iterator[str]:
     """Yield SSE frames: `first`, then those `render` makes of the entries of Redis
     stream `stream` after id `after`, a comment line every `beat` seconds without news,
     until `render` says the stream ends, `most` seconds pass, the slot's token is revoked,
     the client goes away or the server shuts down. The stream is read through the
-    process's shared reader (service.fanout). `also` (a stream, where to start, its
-    render) is followed alongside, e.g. a game's chat beside its log."""
+    process's shared reader (service.fanout). Each of `also` (a stream, where to start, its
+    render) is followed alongside, e.g. a game's chat and a party's private steps beside
+    its log; their entries are rendered after the log's that arrived with them."""
     me = _greenlet()
     if me is not None:
         _open.add(me)
     ends, refreshed = time.monotonic() + most, time.monotonic()
-    sub = side = None
-    side_entries: list[Any] = []
+    sub = None
+    sides: list[tuple[Any, Side, str]] = []  # (subscription, render, stream)
+    side_entries: list[list[Any]] = []
     try:
-        yield "retry: 1000\n\n" + (text(first) if first is not None else "")
+        yield "retry: 1000\n\n" + "".join(text(f) for f in first or ())
         sub, entries = boot.hub.subscribe(stream, after)
-        if also is not None:
-            side, side_entries = boot.hub.subscribe(also[0], also[1], news=sub.news)
+        for key, start, side_render in also or ():
+            side, got = boot.hub.subscribe(key, start, news=sub.news)
+            sides.append((side, side_render, key))
+            side_entries.append(got)
         while not _closing:
-            if entries or side_entries:
+            if entries or any(side_entries):
                 frames, last = [], False
                 for entry_id, fields in entries:
                     made, last = render(entry_id.decode(), fields)
                     frames += [text(f) for f in made]
                     if last:
                         break
-                for entry_id, fields in side_entries if also is not None else ():
-                    frame = also[2](entry_id.decode(), fields)
-                    if frame is not None:
-                        frames.append(text(frame))
+                for (_, side_render, _), got in zip(sides, side_entries):
+                    for entry_id, fields in got:
+                        frames += [text(f) for f in side_render(entry_id.decode(), fields)]
                 if frames:
                     yield "".join(frames)  # one write for what one append brought
                 if last:
@@ -97,16 +100,16 @@ def follow(
                 return
             try:
                 entries = boot.hub.take(sub, min(beat, left))
-                side_entries = boot.hub.take(side, 0) if side is not None else []
+                side_entries = [boot.hub.take(side, 0) for side, _, _ in sides]
             except StreamClosed:
                 return
-            if entries is None or side_entries is None:  # Redis failed: the client
-                return  # reconnects with Last-Event-ID
+            if entries is None or any(got is None for got in side_entries):  # Redis failed:
+                return  # the client reconnects with Last-Event-ID
             if time.monotonic() - refreshed >= 0.9 * beat:  # however busy, it keeps its slot
                 if not slot.refresh():
                     return  # its token was revoked: no more frames for it
                 refreshed = time.monotonic()
-            if not entries and not side_entries and time.monotonic() < ends:
+            if not entries and not any(side_entries) and time.monotonic() < ends:
                 if client is not None and gone(client):
                     return
                 yield ": heartbeat\n\n"
@@ -114,8 +117,8 @@ def follow(
         _open.discard(me)
         if sub is not None:
             boot.hub.unsubscribe(stream, sub)
-        if side is not None:
-            boot.hub.unsubscribe(also[0], side)
+        for side, _, key in sides:
+            boot.hub.unsubscribe(key, side)
         try:
             slot.close()
         except Exception:  # the slot expires by itself

@@ -177,9 +177,16 @@ class Bench:
         return get_s * 1e6 / n, post_s * 1e6 / n
 
 
-def ab(bench: Bench, parts: list[str], games: int, runs: int) -> None:
-    print("| switched off | GET /legal µs | POST /actions µs | both | on: both | difference |")
-    print("| --- | --- | --- | --- | --- | --- |")
+def ab(bench: Bench, parts: list[str], games: int, runs: int) -> list[str]:
+    """For each part, `runs` alternated runs with everything on and with that part off
+    (the same seeds); return a table of the medians (µs of this process's CPU per
+    action), printing each row as it comes."""
+    rows = [
+        "| switched off | GET /legal µs | POST /actions µs | both | everything on: both | "
+        "the part costs |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    print("\n".join(rows), flush=True)
     for part in parts:
         on, off = [], []
         for r in range(runs):  # alternated, the same seeds for both
@@ -189,11 +196,19 @@ def ab(bench: Bench, parts: list[str], games: int, runs: int) -> None:
         p = statistics.median(x[1] for x in off)
         both_off = statistics.median(x[0] + x[1] for x in off)
         both_on = statistics.median(x[0] + x[1] for x in on)
-        print(
+        rows.append(
             f"| {part} | {g:.0f} | {p:.0f} | {both_off:.0f} | {both_on:.0f} | "
-            f"{both_on - both_off:+.0f} |",
-            flush=True,
+            f"{both_on - both_off:+.0f} |"
         )
+        print(rows[-1], flush=True)
+    return rows
+
+
+def ab_rows(redis_url: str, parts: list[str], games: int = 8, runs: int = 3) -> list[str]:
+    """`ab` on a fresh app on the Redis at `redis_url` (bench/run_all.py's section)."""
+    bench = Bench(redis_url)
+    bench.run(2, 99, [])  # warm up: imports, scripts, caches
+    return ab(bench, parts, games, runs)
 
 
 def profile(bench: Bench, games: int, top: int) -> None:

@@ -23,8 +23,9 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 8. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 
-Everything is bounded: about 6 minutes on the 2-core development machine (--quick: two
-minutes, smaller sizes, for a smoke test). The tables are printed and written to --out.
+Everything is bounded: about 6 minutes on the 2-core development machine, and the peer
+section 5-10 more (--quick: two minutes, and one for the peer, smaller sizes, for a smoke
+test). The tables are printed and written to --out.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import (  # noqa: E402
     abuse,
+    action_cpu,
     cluster,
     perf_memory,
     perf_rules,
@@ -63,6 +65,7 @@ from bench.common import (  # noqa: E402
     wait_up,
 )
 from bench.peer import report as peer  # noqa: E402
+from bench.where_time_goes import PROFILE  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
@@ -177,6 +180,9 @@ def run(quick: bool) -> list[str]:
         print("\n".join(rows[-3:]), flush=True)
         doc += section("Actions over HTTP", HTTP_INTRO, rows, spent)
         doc += ["## Where the time of an action goes", "", PROFILE, ""]
+        parts = ["actions", "inbox", "tlog", "glossary", "uploads"]
+        rows, spent = timed(action_cpu.ab_rows, server.url, parts, 8, 1 if quick else 3)
+        doc += section("CPU per action by part", PARTS_INTRO, rows, spent)
         figures, spent = timed(perf_memory.measure, perf_memory.deps_for(server.url), 2)
         doc += section("Redis memory", MEMORY_INTRO, perf_memory.memory_table(figures), spent)
         print("\n".join(doc[-10:]), flush=True)
@@ -280,128 +286,18 @@ MEMORY_INTRO = (
     "snapshot is the folded record stored with the last append. Target: at most 500 "
     "bytes per event in all."
 )
-PROFILE = """\
-Measured on the running service (gunicorn, two gevent workers, as above): the CPU each
-process spent per action (the table above, from /proc), A/B runs that switch one part
-off (32 clients, 32 games, the median of three rounds of about 1,900 actions), and what
-redis-py sends (`bench/round_trips.py`):
-
-- Session 7 (#28's evidence, #34.3), on a machine shared with four other people (load
-  average 2-9 while measuring: rates swung from 77 to 357 actions/s between rounds of one
-  run, so the figures below are CPU per action, alternated A/B, medians). Against the
-  code of session 5 (commit 7f7f3c8, the first table's last quiet run), two served APIs
-  on one Valkey, 8 clients, five alternated rounds (`python bench/ab_http.py --b-root
-  <a checkout of 7f7f3c8> --b-app api.wsgi:app`): the API 2,986 µs per action against
-  2,892 (+3%), Valkey 445 against 432; in one process (`bench/action_cpu.py`: the app
-  through Flask's test client, the same games, three times three alternated runs)
-  `POST /actions` 1,050 µs against 970 (+5-8%), `GET /legal` the same (about 550). The
-  restructuring of #28 (one request context, recorder and repository) and what came
-  since (a record's private-log and invitation fields, the public log's leaves, the
-  answer's `actions`) cost the API a few percent; one idle pair at 56% of bare was the
-  machine's noise, not a regression of that size.
-- The answer's `actions` (#34.1: the caller's next legal actions, so that a client moves
-  in one call; no card glossary): in Goblin Market the seat that just acted owes again
-  only after winning a split, and otherwise nothing is computed (`next_actions` returns
-  `[]` first): A/B in one process, six alternated runs, -1 µs per action (noise). Earlier,
-  CPU per `POST /actions` in one process (Goblin Market and GobCon, about 620 actions a
-  run, five alternated runs each): median 1.65 ms against 1.57 ms before, within the
-  noise of a machine at load 10-14; answers 1.1 KB against 0.9 KB on average. The same
-  A/B: the players' inbox writes 50 µs per action, the public log's leaves (three a
-  game) within the noise.
-- One call per move (the second table; `bench/one_call.py`): each seat follows its event
-  stream and posts from its `owes` frames and its answers' `actions`, so a move costs one
-  HTTP request instead of two, but every append now goes out to every seat's stream: one
-  chunked write per seat (3-6), one reader per API process woken (its XREAD BLOCK read
-  and sent again), and, in a process that did not make the append, a load of the record
-  at that version for the `owes` frame of the seat that owes next (its legal actions).
-  Measured (8 clients, 16 games, load 2-3): the API 2.9-3.4 ms per action one call a move
-  against 2.2-2.9 with GET+POST, the benchmark's client 1.1 ms against 1.6-1.9, Valkey
-  0.40 against 0.35; so at 8 clients one call a move made 213-324 actions/s against
-  330-416 with two (40% of bare in one pair, 70% with two calls), while at 1 client,
-  where latency rather than CPU bounds it, one call was the faster (112% of bare against
-  53% in one pair at load 7). py-spy on the API workers, one call a move: the streams'
-  loop and frames 14% of the samples, their writes 8%, the readers 12%, the owes frames'
-  record loads 5%, `POST /actions` 21%.
-- Next to boardgame.io (`node bench/peer/driver.cjs --quick`, the section "Next to
-  boardgame.io"; single pairs at load 4-9): marketfold one call a move made 0.77-1.13x
-  boardgame.io FlatFile's moves/s and 0.18-0.92x its in-memory server's (targets 1.5x and
-  0.6x: **not met**). Server CPU per move: marketfold 2.8-4.2 ms (gunicorn 2.5-3.7,
-  Valkey 0.3-0.5, the worker and the queues' Valkey about 0.02), boardgame.io FlatFile
-  1.9-3.9 ms, in memory 0.8-1.2 ms; at 8 and 32 clients the machine's two cores are the
-  bound, so the ratio of moves/s follows the ratio of CPU per move. Where marketfold's
-  goes, by the A/B and CPU figures above: `POST /actions` about 1.3-1.6 ms of the API's
-  (as in the GET+POST runs: gunicorn, Flask and gevent handling one request, its one
-  Redis round trip, the rules, envelopes, hash chain and answer), and the event streams'
-  fan-out about 1.3-1.5 ms (the one-call runs' API CPU per action less the POST's): a
-  chunked write to each of 3-6 seats' streams with its greenlet's wake-up and its frames
-  (about 45 µs a stream to render, measured in one process), each API process's reader
-  woken and its XREAD BLOCK sent again, and the `owes` frames (the next seat's legal
-  actions). boardgame.io sends each seat one socket.io message a move too, but from one
-  Node process that holds the match in memory, without a durable append per move. To
-  reach 1.5x FlatFile marketfold would need about half its CPU per move; the fan-out is
-  the larger share a design change could take (one reader per process for every game it
-  streams, or frames pushed by the append instead of read back), not done in this round.
-- Cut in session 7: an `owes` frame in an API process that did not make the append
-  folds the record it holds through the entries its streams received (each one seen,
-  the one at its version byte for byte) instead of loading the game
-  (`service/game_stream.py`): one round trip less per append and process with a seat's
-  stream open; one call a move, four alternated rounds at load 8-9: the API 3,298 µs per
-  action against 3,679 before, Valkey 427 against 537 (medians; single rounds within the
-  noise of each other).
-- py-spy misleads here: on this VM its samples pile up on system calls (gevent's socket
-  `send`: 22-31% of the samples, the first write of each answer, its head, 16% alone),
-  while a loopback send that wakes its reader costs 15-20 µs of system CPU measured
-  alone (a ping-pong of two processes), some 0.1 ms for the six of an action; so
-  figures here come from CPU time and A/B runs, not from sample shares. Sending an
-  answer's head and body in one write (gunicorn sends two) made no difference beyond the
-  noise in five alternated rounds.
-- Redis round trips: `POST /actions` 1 when it follows the caller's `GET /legal` on the
-  same API process, as a client's keep-alive connection does (`service/admission.py`: the
-  process holds the game and knows the token's record, so nothing is read first; the
-  append's script checks that the token's record and the log's entry the process holds
-  are unchanged, and counts the call), else 2: the token, the rate count and the game's
-  load in one round trip (`service/limits.py`, via `api/entry.py`), then the append, which
-  also writes the new deadlines and the players' feeds. `GET /legal` 1 (that first round
-  trip). With an `Idempotency-Key`: one more. At the start of #21: 2 and 1; before #13:
-  7-8 and 5. On a cluster (no admission: the token and its counter lie on other nodes)
-  the first round trip's three commands go one by one and the follow-up writes are a
-  pipeline after the append: `POST /actions` 5 round trips, `GET /legal` 3 (counted with
-  `bench/round_trips.py` against `cli/cluster.py`).
-- fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
-  out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
-- CPU per action at 32 clients: the API process about 1.45 ms (1.72 ms at the start of
-  this round), the bare endpoint 0.83; Valkey 0.18 ms against 0.11 (Lua: the load, the
-  count, the append with its follow-up writes); the benchmark's client threads 1.1 ms
-  against 1.0 (bigger answers to parse: the legal actions with their schemas, an
-  action's events, two rate-limit headers). On two cores every process shares the same
-  CPUs, so the ratio of actions/s follows the ratio of all the CPU an action costs.
-- Where the API's 1.45 ms go: gunicorn's and Flask's handling of the two requests and the
-  two round trips under gevent, as for the bare endpoint (its whole 0.83 ms; a redis-py
-  round trip under gevent costs 70-80 µs of CPU, measured alone), and marketfold's own
-  work, no part of it above 0.1 ms: A/B, the envelopes' compression
-  (about three envelopes an action) cost 95 µs with deflate, whose primed 256 KB state was
-  copied for each envelope and had left the CPU caches under load; zstd with the same
-  dictionary costs about half; the JSON answers by orjson instead of Python's encoder
-  save 25 µs; the admission's saved round trip 100 µs in the API and 40 in Valkey. The
-  players' feed writes, the `Vary`/`Cache-Control` headers, the cards glossary of the
-  legal actions and the event data's normalisation each measured under 20 µs (within the
-  noise). The rest is the rules (`legal`, `decide`, the fold), the hash chain, the body's
-  checks and the limiter, spread thin.
-- Cut in #21: a `POST /actions` after `GET /legal` in one round trip (above); redis-py's
-  readiness check before lending a connection (a zero-timeout poll) went through a turn
-  of gevent's hub, now the kernel's poll (`service/redis_gevent.py`: -0.1 ms per GET and
-  -0.2 per POST at one client); the first round trip and the append are sent without
-  redis-py's pipeline and script objects (`events/round_trip.py`), the count by EVALSHA
-  instead of EVAL; the action's body schema built once; JSON answers by orjson; envelopes
-  by zstd; earlier in #21, deflate's memLevel 9 to 8, the rules' states copied with a
-  dict copy instead of `dataclasses.replace`, a record's owed decisions computed once.
-- Open event streams: with 1,000 open, the API workers spend about 0.7-1 ms more CPU per
-  action (some 14 frames go out per action, one gevent send each, plus each process's
-  reader waking per append). A stream also follows its game's chat; it looked at the
-  chat with a zero-timeout wait, and under gevent `Event.wait(0)` yields a full hub turn
-  (5 ms measured with 50 runnable greenlets): now a zero timeout never waits. The seat's
-  `owes` is decoded once per entry, shared.
-"""
+PARTS_INTRO = (
+    "`bench/action_cpu.py --ab actions,inbox,tlog,glossary,uploads`: A/B in one process "
+    "(the API's app through Flask's test client on the run's Valkey, Goblin Market games "
+    "of 3-6 seats, each turn `GET /legal` then `POST /actions`), alternated runs with "
+    "everything on and with one part switched off (monkey-patched by the benchmark, never "
+    "in the service), three pairs of 8 games each; CPU of that one process per action, "
+    "medians. `actions`: the POST answer's next legal actions (#34.1); `inbox`: the "
+    "players' game sets and feed notes written with each append; `tlog`: the public log's "
+    "leaves; `glossary`: the card glossary of `GET /legal`; `uploads`: the request body "
+    "read by the upload middleware first. Differences of a few tens of µs are within the "
+    "noise of a shared machine."
+)
 CLUSTER_INTRO = (
     "`bench/cluster.py`: the API (gunicorn, as above) on one standalone Valkey and on a "
     "3-master Valkey Cluster (no replicas, queues on their own Valkey), 8 clients playing "

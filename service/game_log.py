@@ -167,7 +167,7 @@ class GameLog:
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
         then = Writes()  # the deadlines, the players' games and feeds, the public log
         deadlines(self.boot, head.state, new, then)
-        inbox.after_append(head.state, new, then)
+        inbox.after_append(head.state, new, then, envelopes)
         for leaf_id, text in events_transparency.due(head.state, new, envelopes):
             then.tlog(leaf_id, text)
         guard, self.guard = self.guard, None

@@ -16,6 +16,9 @@ sequential decision at a new version, another `owes` frame follows the append's 
 the version the caller read still stands for it). Event frames keep the `owes` field of
 v1 on the last event of each append.
 
+A seated caller's stream of a game that keeps a private log also sends its seat's private
+steps (ids `<seq>.<k>`), in the order they were decided (service.private_stream).
+
 A feed starts with one `turns` frame: the caller's open turns in every game (as `GET
 /v1/players/me/turns`), then its notes.
 
@@ -40,6 +43,7 @@ from events.redact import redact
 from service import chat, inbox
 from service.game_log import load, owed
 from service.game_queries import shown_actions
+from service.private_stream import PrivateSteps, follows
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -108,10 +112,19 @@ def owes_data(rec: Record, seat: int | None, owed_now: list[dict[str, Any]]) -> 
 class GameStream:
     """One caller's stream of one game (`player_id` None: a spectator)."""
 
-    def __init__(self, boot: Bootstrap, game_id: str, player_id: str | None, after: int):
+    def __init__(
+        self,
+        boot: Bootstrap,
+        game_id: str,
+        player_id: str | None,
+        after: int,
+        seen: int | None = None,
+    ):
         self.boot, self.player_id = boot, player_id
         rec = load(boot, game_id)
         self.rec, self.game_id, self.after = rec, rec.game_id, after
+        # a party's private steps (service.private_stream); `seen`: the k of `<after>.<k>`
+        self.private = PrivateSteps(boot, rec, after, seen) if follows(rec, player_id) else None
         self.opened = rec.version  # joins and leaves up to here are in `rec`'s seats
         self.seat = rec.seat_of(player_id) if player_id else None
         self.status = rec.status
@@ -132,6 +145,30 @@ class GameStream:
         self.said = (self.rec.version, data["owes"])
         return Frame(None, OWES, _json(data))
 
+    def private_log(self) -> tuple[str, str, Callable[..., list[Frame]]] | None:
+        """The private log to follow beside the events (where to start, the render), for
+        a caller who may be party to private steps; None for anyone else."""
+        if self.private is None:
+            return None
+        return (keys.game_private(self.game_id), self.private.start(), self.private_entry)
+
+    def opening(self) -> list[Frame]:
+        """The frames a connect starts with: `owes`, then the caller's private steps that
+        followed the resume point and came before the next event."""
+        mine = self._mine(self.after) if self.private is not None else []
+        return [self.first(), *mine]
+
+    def private_entry(self, entry_id: str, fields: dict[bytes, bytes]) -> list[Frame]:
+        """The frames of a private log entry the shared reader handed over (none for
+        steps of others, or for a step whose public event has not been sent yet)."""
+        assert self.private is not None
+        self.private.news([fields])
+        return self._mine(self.private.sent_upto)
+
+    def _mine(self, upto: int) -> list[Frame]:
+        assert self.private is not None
+        return self.private.frames(self.rec, self.seat, upto)
+
     def entry(self, entry_id: str, fields: dict[bytes, bytes]) -> tuple[list[Frame], bool]:
         """Return the frames of one log entry for the caller and whether the stream ends
         after them."""
@@ -139,6 +176,10 @@ class GameStream:
             (self.game_id, entry_id), lambda: (codec.loads(fields[b"e"]), fields[b"e"])
         )
         kind, seq = envelope["type"], envelope["seq"]
+        before: list[Frame] = []
+        if self.private is not None and self.status == ACTIVE:
+            self.private.catch_up()  # a step decided before this event goes before it
+            before = self._mine(seq - 1)
         ends = kind == "game.Ended"
         if seq > self.opened:  # later than the record the stream opened with
             ends |= self._follow_seat(kind, envelope["data"])
@@ -159,9 +200,12 @@ class GameStream:
                 shown = {**shown, "owes": [o for o in owed_then if o["seat"] == viewer]}
             return Frame(str(seq), shown["type"], _json(shown))
 
-        frames = [SHARED.get((self.game_id, entry_id, viewer, status), frame)]
+        frames = [*before, SHARED.get((self.game_id, entry_id, viewer, status), frame)]
         if owed_then is not None and seq > self.opened and viewer is not None and not ends:
             frames += self._owes(seq, owed_then)
+        if self.private is not None:
+            self.private.sent_upto = seq
+            frames += self._mine(seq)  # steps held back until this event was sent
         return frames, ends
 
     def _follow_seat(self, kind: str, data: dict[str, Any]) -> bool:
@@ -231,13 +275,13 @@ class GameStream:
         self.boot.store.hold(advanced, seen[-1][1])
         return advanced
 
-    def chat(self, entry_id: str, fields: dict[bytes, bytes]) -> Frame | None:
+    def chat(self, entry_id: str, fields: dict[bytes, bytes]) -> list[Frame]:
         """A table chat message, when the caller may read it (no id: Last-Event-ID keeps
         naming the game's events)."""
         message = chat.decode(entry_id, fields)
         if not chat.visible(message, self.seat is not None, self.status):
-            return None
-        return Frame(None, "chat", _json(message))
+            return []
+        return [Frame(None, "chat", _json(message))]
 
 
 def _with_status(rec: Record, status: str) -> Record:

@@ -3,7 +3,8 @@
 With every append the game's log (service.game_log) calls `after_append`, which keeps
 `mf:player:<id>:games` (a sorted set of the games the player sits in, added when they
 take a seat, removed when the game ends) and writes `game_started`, `your_turn` and
-`game_finished` notes to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
+`game_finished` notes (and `trade_offer` to the player a private wild-trade offer is made
+to) to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
 follow-up writes (events.recorder.Writes); a deadline renewed after an outage is a new
 `your_turn` with the new deadline. `GET /v1/players/me/turns` reads the
 index; `GET /v1/players/me/feed` follows the stream (api.sse).
@@ -28,8 +29,15 @@ if TYPE_CHECKING:
 FEED_MAXLEN = 1000  # notes kept per player (approximately)
 
 
-def after_append(old: Record, new: Record, pipe: Writes) -> None:
-    """Add to `pipe` the inbox updates of every player an append concerns."""
+# Private steps a party hears of on its feed (docs/clients.md): the note type, by event
+PRIVATE_NOTES = {"black-market.OfferMade": "trade_offer"}
+
+
+def after_append(
+    old: Record, new: Record, pipe: Writes, envelopes: list[dict[str, Any]] | None = None
+) -> None:
+    """Add to `pipe` the inbox updates of every player an append concerns (`envelopes`:
+    the append's, for the notes of its private steps)."""
     notes: list[tuple[str, dict[str, Any]]] = []
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     for s in new.seats[len(old.seats) :]:
@@ -66,6 +74,7 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
                 }
                 notes.append((players[o.seat], {**turn, "version": new.version}))
     notes += _invitation_notes(old, new, pipe)
+    notes += _private_notes(new, envelopes or [], players)
     if new.status == FINISHED and old.status != FINISHED:
         places = {s["seat"]: s["place"] for s in (new.result or {}).get("standings", [])}
         for seat, player in players.items():
@@ -76,6 +85,21 @@ def after_append(old: Record, new: Record, pipe: Writes) -> None:
     for player, note in notes:
         entry = json.dumps({**note, "at": at}, separators=(",", ":"))
         pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+
+
+def _private_notes(
+    new: Record, envelopes: list[dict[str, Any]], players: dict[int, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return a `trade_offer` note to the seat a private offer is made to (only to it: the
+    note is on its own feed, which nobody else reads)."""
+    notes: list[tuple[str, dict[str, Any]]] = []
+    base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
+    for env in envelopes:
+        kind = PRIVATE_NOTES.get(env["type"]) if "private" in env else None
+        if kind is not None and (player := players.get(env["data"].get("to"))) is not None:
+            step = {"offer": env["data"]["id"], "from": env["data"]["from"]}
+            notes.append((player, {"type": kind, **base, **step}))
+    return notes
 
 
 def _invitation_notes(old: Record, new: Record, pipe: Writes) -> list[tuple[str, dict[str, Any]]]:
