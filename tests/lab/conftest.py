@@ -17,6 +17,7 @@ LOCK = Path(tempfile.gettempdir()) / "marketfold-lab-tests.lock"
 SETTINGS = {
     "MARKETFOLD_SSE_HEARTBEAT_S": "1",
     "MARKETFOLD_OUTAGE_GRACE_S": "4",  # decisions due just after an outage get 4 s more
+    "MARKETFOLD_CLAIM_S": "3",  # a worker cut off loses its claims within the cut
 }
 
 

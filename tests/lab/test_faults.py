@@ -159,8 +159,23 @@ def test_a_master_cut_off_the_network_comes_back_without_split_brain(lab, record
     wait_for("it to rejoin as a replica", lambda: lab_valkey.role(lab.addr(victim)) == "slave")
     time.sleep(3)
     counts = run.finish(quiet_s=2)
-    show(record_property, f"{victim} cut off the network for {CUT_S} s", counts)
+    show(record_property, f"store master {victim} cut off the network for {CUT_S} s", counts)
     settled(counts)
+
+
+def test_a_worker_cut_off_the_network_applies_no_deadline_twice(lab, record_property):
+    """The cut outlasts the worker's claims (CLAIM_S, 3 s here): the other worker sweeps
+    what it had claimed, and the cut one, back, finds its work done."""
+    run = Run.start(lab, "cut-worker")
+    time.sleep(3)
+    lab.cut("w1")
+    time.sleep(CUT_S)
+    lab.heal("w1")
+    time.sleep(4)
+    counts = run.finish(quiet_s=2)
+    show(record_property, f"worker w1 cut off the network for {CUT_S} s", counts)
+    settled(counts)
+    assert counts["deadlines applied"] > 0 and counts["phases resolved"] > 0
 
 
 def test_everything_restarted_at_once_loses_nothing(lab, record_property):
