@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import signal
 import sys
 import tempfile
@@ -212,6 +213,7 @@ def run(clients: int, games: int, rounds: int) -> list[str]:
         stop(procs)
         one.stop()
         lab.down()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:

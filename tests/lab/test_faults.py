@@ -30,6 +30,8 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.crash,
     pytest.mark.xdist_group("lab"),
+    # a test's setup may wait for another worker's lab to come down (tests/lab/conftest.py)
+    pytest.mark.timeout(600),
 ]
 # the network cut: 8 s keeps the module within its time; `LAB_CUT_S=30` for the 30 s of
 # issue #31 (docs/reliability.md, "Several hosts")
