@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, Response, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import (
     chat,
@@ -56,6 +57,8 @@ def create_app(deps: Bootstrap) -> Flask:
     cors.install(app, cfg)
     app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]
     offload.install(app, cfg)  # costly views in helper processes
+    if proxies := int(cfg["TRUSTED_PROXIES"]):  # outermost: every layer sees the caller
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
 
     @app.before_request
     def limit_body() -> None:

@@ -44,6 +44,7 @@ defaults
     retries 3
     retry-on conn-failure
     option redispatch 1
+    option forwardfor
 
 frontend api
     bind {bind}:{port}

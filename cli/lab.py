@@ -47,8 +47,11 @@ QUEUES, SENTINELS = ["q1", "q2"], ["s1", "s2", "s3"]
 APIS, WORKERS = ["api1", "api2"], ["w1", "w2"]
 HOSTS = [*MASTERS, *REPLICAS, *QUEUES, *SENTINELS, *APIS, "lb", *WORKERS]
 API_PORT = 8000
-# the lab's clients all come from one address (the bridge's): lift the per-address caps
+# the lab's clients all come from one address (the bridge's): lift the per-address caps.
+# HAProxy forwards each caller's address (`option forwardfor`) and the API hosts believe
+# that one proxy (TRUSTED_PROXIES), so behind it per-address limits count callers.
 LIFTED = {
+    "TRUSTED_PROXIES": "1",
     "RATE_LIMIT_ANON": "10000000/minute",
     "RATE_LIMIT_TOKEN": "10000000/minute",
     "WAITING_GAMES_PER_PLAYER": "10000000",

@@ -74,6 +74,10 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_LIMIT_ANON": 20,  # the same per address, for streams opened without a token
     "RATE_LIMIT_TOKEN": "1200/minute",  # per bearer token
     "RATE_LIMIT_ANON": "300/minute",  # per IP, for calls without a token
+    # proxies in front of the API whose X-Forwarded-For (and -Proto, -Host) to believe: 0
+    # (the default) reads the caller's address from the connection; 1 behind one balancer
+    # (HAProxy with `option forwardfor`), so per-address limits count callers, not it
+    "TRUSTED_PROXIES": 0,
     # how long a swept deadline stays claimed before another worker may take it again
     "CLAIM_S": 10,
     # seconds between the retries of a failed job

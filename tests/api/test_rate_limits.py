@@ -54,3 +54,32 @@ def test_counting_goes_on_after_the_server_forgets_its_scripts(tight, r):
         answers.append(tight.get("/v1/rulesets", headers=bearer(player)))
     assert [a.status_code for a in answers] == [200] * 5 + [429]
     assert answers[4].headers["RateLimit"].startswith('"default";r=0;t=')
+
+
+def behind(redis_url, proxies):
+    config = {"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "RATE_LIMIT_ANON": "2/minute"}
+    return create_app({**config, "TRUSTED_PROXIES": proxies}).test_client()
+
+
+def test_behind_a_trusted_balancer_each_forwarded_caller_has_its_own_budget(redis_url):
+    client = behind(redis_url, 1)
+    balancer = {"REMOTE_ADDR": "10.0.0.9"}  # every call arrives from the balancer's address
+
+    def calls(caller):
+        headers = {"X-Forwarded-For": caller}
+        return [
+            client.get("/v1/rulesets", headers=headers, environ_base=balancer).status_code
+            for _ in range(3)
+        ]
+
+    assert calls("203.0.113.1") == [200, 200, 429]
+    assert calls("203.0.113.2") == [200, 200, 429]  # another caller, not the balancer's budget
+
+
+def test_without_trusted_proxies_a_forwarded_header_is_not_believed(redis_url):
+    client = behind(redis_url, 0)
+    spoofed = [
+        client.get("/v1/rulesets", headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
+        for i in range(3)
+    ]
+    assert spoofed == [200, 200, 429]  # a client cannot mint addresses to dodge its limit
