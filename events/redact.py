@@ -8,7 +8,10 @@ decline or withdrawal) goes to the game's private log when its rules keep one
 (`is_private`; docs/architecture.md, "Private steps"), so others never read it at all. In
 an older log (Black Market rules version 2) it reaches the others as an opaque
 placeholder of type `hidden`: its `seq`, `at`, `prev` and `hash`, and nothing that tells
-what happened or who was involved (`actor`, `cause` and `visible_to` blanked).
+what happened or who was involved (`actor`, `cause` and `visible_to` blanked). Its
+parties see a step of the private log without its number there, its hash links and its
+salt until the end (`PRIVATE_CHAIN`): those would tell how many steps of others came
+between two of theirs.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from events.record import FINISHED, Record
 from games.base import Event
 
 HIDDEN_CAUSE = "hidden"  # what others see of a player's Idempotency-Key until the end
+# What even a party does not see of a private step until the end: its number in the whole
+# private log and its hash links, which would tell how many steps of others came between
+PRIVATE_CHAIN = ("private", "prev", "hash", "salt")
 
 
 def is_private(game: Any, event: Event) -> bool:
@@ -47,8 +53,10 @@ def redact(envelope: dict[str, Any], record: Record, seat: int | None) -> dict[s
     if record.status == FINISHED:
         return envelope
     shown = envelope
+    if "private" in envelope:
+        shown = {k: v for k, v in envelope.items() if k not in PRIVATE_CHAIN}
     if isinstance(envelope["actor"], int) and envelope["actor"] != seat:
-        shown = {k: v for k, v in envelope.items() if k not in ("command", "salt")}
+        shown = {k: v for k, v in shown.items() if k not in ("command", "salt")}
         shown["cause"] = HIDDEN_CAUSE
     if may_see(envelope, seat):
         return shown

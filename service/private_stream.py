@@ -33,10 +33,6 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
     from service.game_stream import Frame
 
-# What a party's frame keeps out of a step's envelope: its number in the whole private log
-# and its hash links, which would tell how many steps of others came between
-_GLOBAL = ("private", "prev", "hash", "salt")
-
 
 def follows(rec: Record, player_id: str | None) -> bool:
     """Return True when a stream of `player_id` on this game follows its private log: a
@@ -92,8 +88,7 @@ class PrivateSteps:
             if env["seq"] > upto:
                 keep.append((env, party, k))
             elif party == seat:
-                shown = redact(env, rec, seat)
-                shown = {key: v for key, v in shown.items() if key not in _GLOBAL}
+                shown = redact(env, rec, seat)  # without the private log's number and links
                 data = orjson.dumps(shown).decode()
                 out.append(Frame(f"{env['seq']}.{k}", shown["type"], data))
         self.pending = keep
