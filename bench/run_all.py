@@ -237,11 +237,14 @@ def phases_under_load(quick: bool) -> list[str]:
         check=True,
     ).stdout.splitlines()
     keep = ("|", "load average", "workers:", "  (answers")
-    return [
-        f"- {line}" if line.startswith(("load", "workers")) else line
-        for line in out
-        if line.startswith(keep)
-    ]
+    rows = []
+    for line in out:
+        if not line.startswith(keep):
+            continue
+        if line.startswith("|") and rows and not rows[-1].startswith("|"):
+            rows.append("")  # a table after a list item needs a blank line
+        rows.append(f"- {line}" if line.startswith(("load", "workers")) else line)
+    return rows
 
 
 def header(quick: bool) -> list[str]:

@@ -31,6 +31,13 @@ CODES = {  # gunicorn's statuses for requests it cannot take
 }
 
 
+# gunicorn 24+ opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl): a
+# second server on the machine (a second `serve`, the lab's API hosts, a benchmark's bare
+# endpoint) cannot open it and logs an error, and nothing here uses it. Older gunicorns
+# ignore the name.
+control_socket_disable = True
+
+
 def write_problem(sock, status: int, reason: str, message: str) -> None:
     """Write gunicorn's refusal as problem+json (the signature of gunicorn.util.write_error)."""
     from api.errors import problem
