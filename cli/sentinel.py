@@ -16,7 +16,7 @@ from pathlib import Path
 
 import redis
 
-from cli.embedded import EmbeddedRedis, binary, free_port
+from cli.embedded import EmbeddedRedis, answers, binary, free_port
 from cli.supervisor import spawn
 
 SERVICE = "marketfold-queues"
@@ -60,15 +60,9 @@ class EmbeddedSentinel:
             )
         )
         self.process = spawn([binary(), str(conf), "--sentinel"], {})
-        client, deadline = self.client(), time.monotonic() + timeout
-        while True:
-            try:
-                client.ping()
-                return self
-            except redis.ConnectionError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the sentinel on port {self.port} did not start")
-                time.sleep(0.02)
+        if not answers(self.client(), self.process, timeout):
+            raise RuntimeError(f"the sentinel on port {self.port} did not start")
+        return self
 
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port, socket_timeout=2)
