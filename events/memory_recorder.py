@@ -14,16 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import codec
-from events.recorder import (
-    Append,
-    Appended,
-    Duplicate,
-    GuardFailed,
-    Log,
-    StaleVersion,
-    Stored,
-    Writes,
-)
+from events.recorder import Append, Appended, Log, Stored, Writes
+from events.refusals import Duplicate, GuardFailed, StaleVersion
 
 
 @dataclass

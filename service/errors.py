@@ -12,7 +12,7 @@ from typing import Any
 # names them from here and so needs to know service/ alone (api/errors.py maps each).
 from events.bundle import BundleError  # POST /verify: the file is not a bundle
 from events.decide import NotSeated  # the caller holds no seat in the game
-from events.recorder import StaleVersion  # If-Match named another version of the game
+from events.refusals import StaleVersion  # If-Match named another version of the game
 from events.replication import NotReplicated  # written, but too few replicas confirmed it
 
 __all__ = [

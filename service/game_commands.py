@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import games
 from events import codec, decide, keys, times
 from events.decide import NotSeated
-from events.recorder import GuardFailed, GuardRefused, StaleVersion
+from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment

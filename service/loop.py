@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from events import codec, envelope
-from events.recorder import Duplicate, StaleVersion
+from events.refusals import Duplicate, StaleVersion
 from events.replication import NotReplicated
 from games.base import Event
 from games.rng import Rng

@@ -6,7 +6,8 @@ import pytest
 import redis
 
 from events import keys
-from events.recorder import GuardFailed, GuardRefused, RedisRecorder, StaleVersion
+from events.recorder import RedisRecorder
+from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import GameRepository
 from service.admission import Admission
 from tests.events.recorders import append, envelopes

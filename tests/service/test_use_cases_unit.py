@@ -13,7 +13,8 @@ import pytest
 from events.decide import NotSeated
 from events.memory_recorder import MemoryRecorder
 from events.record import Record, fold_all
-from events.recorder import Log, StaleVersion
+from events.recorder import Log
+from events.refusals import StaleVersion
 from events.repository import GameRepository, Loaded
 from games import schemas
 from games.base import Event
