@@ -74,6 +74,8 @@ def store(tmp_path):
     server.kill()
 
 
+# about 90 s on a quiet machine; over 300 s once beside the lab's 16 hosts (tests/lab)
+@pytest.mark.timeout(600)
 def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(store, worker_process):
     redis_url = store.url
     app = create_app({**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url})
