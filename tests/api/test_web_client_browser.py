@@ -48,8 +48,7 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
             forms = []
         if forms:  # an action built from a schema, sent without values
             forms[0].click()
-            page.wait(lambda: page.find("#refusal").text)
-            shown["refused"] = page.find("#refusal").text
+            shown["refused"] = page.wait(lambda: page.text("#refusal"))
         if clicks == 3 and "axe" not in shown:
             shown["axe"] = page.axe()
             for name, width in WIDTHS.items():
@@ -73,7 +72,8 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
         ".map((r) => [r.dataset.seat, r.querySelector('.place').textContent])"
     )
     assert rows == [[str(s["seat"]), str(s["place"])] for s in final["result"]["standings"]]
-    assert page.find(".replay-link").get_attribute("href").endswith(f"/games/{gid}/replay")
+    href = page.wait(lambda: page.find(".replay-link").get_attribute("href"))  # again if redrawn
+    assert href.endswith(f"/games/{gid}/replay")
     assert page.all("#result-box .rematch") or page.all(".seat-actions .rematch")
     no_script_errors(browser)
 
@@ -132,7 +132,7 @@ def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloade
     browser.refresh()
     page.wait_for("#board .seat-row")
     page.wait(lambda: "gl hf" in page.find("#chat").text)
-    assert page.find("#turn").text.split("left")[0][:12] == before.split("left")[0][:12]
+    assert page.text("#turn").split("left")[0][:12] == before.split("left")[0][:12]
     assert page.all("#log li")
     page.wait(lambda: page.find(".live").text == "live")  # the stream is open again
     # and the table still follows the game: ana's move (through the API) shows up
@@ -182,16 +182,16 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     page.open(f"/#/g/{gid}")
     page.click(".join")
     page.wait_for("#board .seat-row")
-    assert "Turno" in page.find("#turn").text
+    assert "Turno" in page.text("#turn")
     spanish = requests.get(
         f"{live_server}/v1/rulesets/goblin-market/cards", headers={"Accept-Language": "es"}
     ).json()["cards"]
     names = {c["name"] for c in spanish}
-    shown = {c.text for c in page.all("#board .card .cname")}
+    shown = set(page.texts("#board .card .cname"))
     assert shown and shown <= names  # every card drawn carries its Spanish name
     # nobody acts for the idle seats (nor for eva): a default is applied and told in words
     page.wait(lambda: page.all("#log li.timed-out"), timeout=40)
-    assert "se le acabó el tiempo" in page.find("#log li.timed-out").text
+    assert "se le acabó el tiempo" in page.text("#log li.timed-out")
     for name, width in WIDTHS.items():
         page.shot(f"table-goblin-market-es-{name}", width)
     # switched to English: the same table in English words and card names

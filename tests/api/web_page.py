@@ -45,6 +45,17 @@ class WebPage:
     def all(self, css: str) -> list:
         return self.d.find_elements(By.CSS_SELECTOR, css)
 
+    def texts(self, css: str) -> list[str]:
+        """The shown text of every element matching `css`, read in one step: the table may be
+        redrawn between two WebDriver calls, leaving a found element stale."""
+        return self.d.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => e.innerText)", css
+        )
+
+    def text(self, css: str) -> str:
+        """The shown text of the first element matching `css` ("" when there is none)."""
+        return (self.texts(css) or [""])[0]
+
     def wait(self, what, timeout: float = 20):
         try:
             return WebDriverWait(
