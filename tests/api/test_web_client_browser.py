@@ -168,6 +168,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     page = WebPage(browser, live_server)
     page.sign_in("eva")
     assert "Nueva partida" in page.find("#create").text  # the home page in Spanish
+    page.wait(lambda: "comparten la victoria" in page.text("#create"))  # options' help too
     assert page.find("#lang").get_attribute("value") == "es"
     idle = [
         requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in ("cy", "dee")
