@@ -380,7 +380,9 @@ def test_a_hidden_tab_notifies_once_each_time_the_turn_becomes_mine(
     browser.execute_cdp_cmd(
         "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
     )
-    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HIDDEN_TAB})
+    script = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": HIDDEN_TAB}
+    )
     try:
         page = WebPage(browser, live_server)
         page.sign_in("noa")
