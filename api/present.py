@@ -68,8 +68,20 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
         "min_players": game.min_players,
         "max_players": game.max_players,
         "rules_version": game.rules_version,
-        "options": game.options_schema,
+        "options": described(game.options_schema, game.option_texts.get(lang, {})),
     }
+
+
+def described(schema: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """Return an options schema with its options' descriptions in the caller's language
+    (`texts`: option -> description; an option it lacks keeps the English one)."""
+    if not texts:
+        return schema
+    props = {
+        name: {**prop, "description": texts[name]} if name in texts else prop
+        for name, prop in schema["properties"].items()
+    }
+    return {**schema, "properties": props}
 
 
 def legal(rec: Record, specs: list[ActionSpec], seat: int | None, lang: str) -> dict[str, Any]:
