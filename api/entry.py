@@ -67,7 +67,9 @@ def begin() -> None:
         _first_trip(ctx, req, deps, counts)
 
 
-def _quick_trip(ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits) -> None:
+def _quick_trip(
+    ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits
+) -> None:
     """The first round trip of a route that needs no Redis: on the quick client, and not
     at all for QUIET_S after it failed (the call goes through uncounted, as in any
     limiter outage)."""
