@@ -3,6 +3,7 @@ HTTP (schemas, auth, limits, streams, presentation, problem+json)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask, Response, request
@@ -37,6 +38,7 @@ def create_app(deps: Bootstrap) -> Flask:
     """Build the app on `deps`, the process's dependencies and their configuration (built
     by the composition root, cli/compose.py: `cli.compose.create_app(overrides)`)."""
     app = Flask(__name__)
+    _sync_checked_once(app)
     app.json = OrjsonProvider(app)
     app.config.update(deps.config)
     deps.config = cfg = app.config  # one object: what the app's config says, the service reads
@@ -62,9 +64,10 @@ def create_app(deps: Bootstrap) -> Flask:
 
     @app.before_request
     def limit_body() -> None:
-        limit = cfg["MAX_BUNDLE_BYTES"] if request.path == "/v1/verify" else cfg["MAX_BODY_BYTES"]
-        request.max_content_length = limit
-        if (request.content_length or 0) > limit:
+        req = request._get_current_object()  # one lookup of the request's proxy
+        limit = cfg["MAX_BUNDLE_BYTES"] if req.path == "/v1/verify" else cfg["MAX_BODY_BYTES"]
+        req.max_content_length = limit
+        if (req.content_length or 0) > limit:
             raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
 
     @app.after_request
@@ -84,3 +87,23 @@ def create_app(deps: Bootstrap) -> Flask:
         return {"status": "ok"}
 
     return app
+
+
+def _sync_checked_once(app: Flask) -> None:
+    """Flask asks of each view and hook it runs, on every request, whether it is a
+    coroutine function (`inspect`, five or more times a request): ask once a function."""
+    checked: dict[Callable, Callable] = {}
+    plain = app.ensure_sync
+
+    def ensure_sync(func: Callable) -> Callable:
+        try:
+            return checked[func]
+        except KeyError:
+            synced = plain(func)
+            if len(checked) < 1024:  # the app's views and hooks, not callables made per call
+                checked[func] = synced
+            return synced
+        except TypeError:  # an unhashable callable
+            return plain(func)
+
+    app.ensure_sync = ensure_sync  # type: ignore[method-assign]

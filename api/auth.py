@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import request
+from flask import Request, request
 
 from api.context import UNSET, caller_found, current
 from service import players
@@ -29,9 +29,10 @@ def caller(boot: Bootstrap, required: bool = True, strict: bool = True) -> dict[
     return player
 
 
-def bearer() -> str | Unauthorized | None:
-    """Return the request's bearer token (None without one; Unauthorized if malformed)."""
-    header = request.headers.get("Authorization")
+def bearer(req: Request | None = None) -> str | Unauthorized | None:
+    """Return the bearer token of `req` (the request by default): None without one,
+    Unauthorized if malformed."""
+    header = (req or request).headers.get("Authorization")
     if not header:
         return None
     scheme, _, token = header.partition(" ")

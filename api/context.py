@@ -46,9 +46,10 @@ def boot() -> Bootstrap:
 
 def current() -> RequestContext:
     """Return the request's context (a new one if nothing was found out yet)."""
-    ctx = g.get("context")
+    store = g._get_current_object()  # one lookup of the proxy
+    ctx = store.get("context")
     if ctx is None:
-        ctx = g.context = RequestContext()
+        ctx = store.context = RequestContext()
     return ctx
 
 

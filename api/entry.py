@@ -26,13 +26,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Request, current_app, request
 
 from api import auth, limits
 from api.context import UNSET, RequestContext, boot, caller_found, current
 from service import admission, game_commands, tokens
 from service import limits as counting
 from service.admission import Recheck
+from service.bootstrap import Bootstrap
 from service.loop import Outcome
 
 ACTION = "api.post_action"
@@ -55,39 +56,42 @@ def _limits() -> counting.Limits:
 
 def begin() -> None:
     """Admit an action without a round trip, or take the request's first round trip."""
-    if request.path.startswith(limits.UNLIMITED):
+    req = request._get_current_object()  # the request and the app looked up once here
+    if req.path.startswith(limits.UNLIMITED):
         return
-    ctx = current()
-    if limits.needs_no_store():
-        _quick_trip(ctx)
-    elif not _admit(ctx):
-        _first_trip(ctx)
+    app = current_app._get_current_object()
+    ctx, deps, counts = current(), app.extensions["marketfold"], app.extensions["rate_limits"]
+    if limits.needs_no_store(req, app):
+        _quick_trip(ctx, req, deps, counts)
+    elif not _admit(ctx, req, deps, counts):
+        _first_trip(ctx, req, deps, counts)
 
 
-def _quick_trip(ctx: RequestContext) -> None:
+def _quick_trip(
+    ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits
+) -> None:
     """The first round trip of a route that needs no Redis: on the quick client, and not
     at all for QUIET_S after it failed (the call goes through uncounted, as in any
     limiter outage)."""
     global _quiet_until
     if time.monotonic() < _quiet_until:
         return
-    if not _first_trip(ctx, boot().quick or boot().redis):  # Redis is slow or gone
+    if not _first_trip(ctx, req, deps, counts, deps.quick or deps.redis):  # Redis slow or gone
         _quiet_until = time.monotonic() + limits.QUIET_S
 
 
-def _path_game() -> str | None:
-    game_id = (request.view_args or {}).get("game_id")
+def _path_game(req: Request) -> str | None:
+    game_id = (req.view_args or {}).get("game_id")
     return game_id if isinstance(game_id, str) else None
 
 
-def _admit(ctx: RequestContext) -> bool:
-    game_id = _path_game()
-    if request.endpoint != ACTION or game_id is None or "Idempotency-Key" in request.headers:
+def _admit(ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits) -> bool:
+    if req.endpoint != ACTION or "Idempotency-Key" in req.headers:
         return False
-    token = auth.bearer()
-    if not isinstance(token, str):
+    game_id, token = _path_game(req), auth.bearer(req)
+    if game_id is None or not isinstance(token, str):
         return False
-    admitted = admission.admit(boot(), token, game_id, _limits().token)
+    admitted = admission.admit(deps, token, game_id, counts.token)
     if admitted is None:
         return False
     ctx.caller, ctx.admission = admitted.player, admitted.admission
@@ -95,16 +99,19 @@ def _admit(ctx: RequestContext) -> bool:
     return True
 
 
-def _first_trip(ctx: RequestContext, client: Any = None) -> bool:
+def _first_trip(
+    ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits, client: Any = None
+) -> bool:
     """The request's first round trip (on `client`, the store's by default); return
     False if it did not reach Redis."""
-    token = auth.bearer()
+    token = auth.bearer(req)
     digest = tokens.hash_token(token) if isinstance(token, str) else None
-    game_id = _path_game() if request.endpoint in LOADS else None
-    if request.endpoint == ACTION and "Idempotency-Key" in request.headers:
+    endpoint = req.endpoint
+    game_id = _path_game(req) if endpoint in LOADS else None
+    if endpoint == ACTION and "Idempotency-Key" in req.headers:
         game_id = None
-    address = request.remote_addr or "unknown"
-    entry = counting.enter(boot(), _limits(), digest, address, game_id, client)
+    address = req.remote_addr or "unknown"
+    entry = counting.enter(deps, counts, digest, address, game_id, client)
     if not entry.reached:  # a limiter outage must not take the API down; the view
         return False  # answers 503 if the store is really gone
     if digest is not None:
@@ -142,6 +149,6 @@ def act(
         return game_commands.act(*command, ctx.take_game(game_id), ctx.admission)
     except Recheck:
         ctx.admission, ctx.caller = None, UNSET
-        _first_trip(ctx)
+        _first_trip(ctx, request._get_current_object(), boot(), _limits())
         auth.caller(boot())
         return game_commands.act(*command, ctx.take_game(game_id))

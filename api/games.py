@@ -11,7 +11,7 @@ from api.limits import storeless
 from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
-from api.schemas import Action, GameCreate, JoinBody, PlayerCreate, RematchOffer
+from api.schemas import GameCreate, JoinBody, PlayerCreate, RematchOffer, action
 from service import (
     config,
     errors,
@@ -29,7 +29,6 @@ from service.game_queries import Record
 from service.loop import Outcome
 
 bp = Blueprint("api", __name__, url_prefix="/v1")
-ACTION = Action()  # one instance: a schema is built once, then loads any number of bodies
 BUNDLE_JSON, BUNDLE_BYTES = "application/json", "application/octet-stream"
 
 
@@ -144,10 +143,10 @@ def post_action(game_id: str):
     with entry.counted():  # an admitted action is counted by its append (api.entry)
         player = auth.caller(boot())
         game_id_ok(game_id)
-        action = ACTION.load(body())
+        loaded = action(body())
         key = idempotency_key(players.new_id("auto_"))
         try:
-            done = entry.act(game_id, player["id"], action, key, if_match())
+            done = entry.act(game_id, player["id"], loaded, key, if_match())
         except errors.NotReplicated as e:
             e.key = key  # the answer names it: a retry with it is answered, not applied again
             raise

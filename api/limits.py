@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import redis
-from flask import Response, current_app, request
+from flask import Flask, Request, Response, request
 
 from api import auth
 from api.context import RequestContext, boot, current
@@ -29,11 +29,13 @@ def storeless(view: Callable) -> Callable:
     return view
 
 
-def needs_no_store() -> bool:
-    """Return True if the request's route answers without Redis (`storeless`)."""
-    if request.endpoint == "static":
+def needs_no_store(req: Request, app: Flask) -> bool:
+    """Return True if request `req` to `app` goes to a route that answers without Redis
+    (`storeless`)."""
+    endpoint = req.endpoint
+    if endpoint == "static":
         return True
-    view = current_app.view_functions.get(request.endpoint or "")
+    view = app.view_functions.get(endpoint or "")
     return bool(getattr(view, "needs_no_store", False))
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import request
+from flask import Request, request
 from werkzeug.exceptions import HTTPException
 
 from api import present
@@ -32,7 +32,8 @@ def body(check_text: Callable[[bytes], None] | None = None, any_type: bool = Fal
     `check_text` may refuse the raw text first (raising), before it is decoded. With
     `any_type`, the bytes are read as JSON whatever `Content-Type` says (UTF-8, with or
     without a byte order mark)."""
-    raw = raw_body()
+    req = request._get_current_object()  # one lookup of the request's proxy
+    raw = raw_body(req)
     if check_text is not None:
         check_text(raw)
     if codec.nests_deeper_than(raw, MAX_DEPTH):
@@ -42,10 +43,10 @@ def body(check_text: Callable[[bytes], None] | None = None, any_type: bool = Fal
             errors={"_body": [f"at most {MAX_DEPTH} levels of nesting"]},
         )
     try:
-        data = request.get_json(silent=True, force=any_type)
+        data = req.get_json(silent=True, force=any_type)
     except RecursionError:  # belt and braces: the depth check should catch it first
         data = None
-    if data is None and not any_type and not request.is_json:
+    if data is None and not any_type and not req.is_json:
         errors = {"Content-Type": ["must be application/json"]}
         detail = "send the body with Content-Type: application/json"
         raise Invalid("invalid_body", detail, errors=errors)
@@ -73,18 +74,20 @@ def whole_numbers(data: Any) -> Any:
     return data
 
 
-def raw_body() -> bytes:
-    """Return the request's body as sent (413 if it is over this route's limit)."""
-    raw, limit = _raw_body(), request.max_content_length
-    if request.content_length is None and limit and len(raw) >= limit:
+def raw_body(req: Request | None = None) -> bytes:
+    """Return the body of `req` (the request by default) as sent (413 if it is over this
+    route's limit)."""
+    req = req or request._get_current_object()
+    raw, limit = _raw_body(req), req.max_content_length
+    if req.content_length is None and limit and len(raw) >= limit:
         # a chunked body is cut off at the limit (werkzeug); say so rather than "not JSON"
         raise Problem(413, "body_too_large", f"bodies here are limited to {limit} bytes")
     return raw
 
 
-def _raw_body() -> bytes:
+def _raw_body(req: Request) -> bytes:
     try:
-        return request.get_data(cache=True)
+        return req.get_data(cache=True)
     except HTTPException:
         raise  # too large (413), or the client went away
     except Exception as e:  # the server's reader refused the bytes (e.g. a bad chunk size)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from games.base import ActionSpec, Game
 from service import game_queries, tables
 from service.game_log import owed
@@ -68,8 +70,20 @@ def ruleset(game: Game, lang: str) -> dict[str, Any]:
         "min_players": game.min_players,
         "max_players": game.max_players,
         "rules_version": game.rules_version,
-        "options": game.options_schema,
+        "options": described(game.options_schema, game.option_texts.get(lang, {})),
     }
+
+
+def described(schema: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """Return an options schema with its options' descriptions in the caller's language
+    (`texts`: option -> description; an option it lacks keeps the English one)."""
+    if not texts:
+        return schema
+    props = {
+        name: {**prop, "description": texts[name]} if name in texts else prop
+        for name, prop in schema["properties"].items()
+    }
+    return {**schema, "properties": props}
 
 
 def legal(rec: Record, specs: list[ActionSpec], seat: int | None, lang: str) -> dict[str, Any]:
@@ -89,11 +103,20 @@ def catalogue(game: Game, lang: str) -> dict[str, Any]:
     return {"ruleset": game.id, "lang": lang, "cards": game.card_catalogue(None, lang)}
 
 
-_INDEX: dict[tuple[str, int, str, str], dict[str, dict[str, str]]] = {}
+_INDEX: dict[tuple[str, int, str | bytes, str], dict[str, dict[str, str]]] = {}
+
+
+def _options_key(options: dict[str, Any]) -> str | bytes:
+    """Options as a key: orjson's sorted text (a tenth of Python's cost), Python's where
+    orjson refuses them (a non-string key): a str, never equal to a bytes key."""
+    try:
+        return orjson.dumps(options, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return json.dumps(options, sort_keys=True)
 
 
 def _card_index(game: Game, options: dict[str, Any], lang: str) -> dict[str, dict[str, str]]:
-    key = (game.id, game.rules_version, json.dumps(options, sort_keys=True), lang)
+    key = (game.id, game.rules_version, _options_key(options), lang)
     if key not in _INDEX:
         if len(_INDEX) >= 64:  # a small cache: custom GobCon decks make many keys
             _INDEX.clear()

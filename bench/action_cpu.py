@@ -12,7 +12,14 @@ same views, the same Redis round trips and the same rules.
 `--ab PART,...` alternates runs with one part switched off (monkey-patched here, never in
 the service) and runs with everything on, `--runs` pairs each, and prints the median CPU
 per action of each and the difference: what that part costs. PARTS lists what can be
-switched off. `--profile` runs once under cProfile and prints the costliest functions.
+switched off. `--profile` runs once under cProfile and prints the costliest functions
+(its per-call overhead inflates small functions and built-ins: read it for what calls
+what, and the A/B runs for what it costs).
+
+`--b-root CHECKOUT` compares this checkout's code with another's (e.g. `git worktree add
+--detach /tmp/old REV`), on this one's installed packages: `--runs` alternated pairs of
+processes, each playing `--games` games twice on its own Valkey, and prints the median
+CPU per action spent inside the app (the server's side only: no test client) for each.
 """
 
 from __future__ import annotations
@@ -20,9 +27,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+CODE = Path(os.environ.get("BENCH_CODE_ROOT") or ROOT)  # whose code runs (--b-root's child)
+sys.path.insert(0, str(CODE))
 
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from games.schemas import random_action  # noqa: E402
@@ -121,7 +132,7 @@ class Bench:
     """The app on an embedded Valkey, and seated games to play."""
 
     def __init__(self, redis_url: str):
-        if (ROOT / "cli" / "compose.py").exists():
+        if (CODE / "cli" / "compose.py").exists():
             from cli.compose import create_app
         else:  # a checkout from before the composition root (an A/B)
             from api import create_app
@@ -211,6 +222,59 @@ def ab_rows(redis_url: str, parts: list[str], games: int = 8, runs: int = 3) -> 
     return ab(bench, parts, games, runs)
 
 
+def inside(redis_url: str, games: int, seed: int) -> dict[str, float]:
+    """Play `games` games twice on a fresh app; return the median µs per action spent
+    inside the app by the GETs, the POSTs and both (the child of `compare`)."""
+    bench, runs, spent = Bench(redis_url), [], {}
+    bench.run(2, 99, [])  # warm up
+    app = bench.app.wsgi_app
+
+    def timed(environ, start_response):
+        t0 = time.process_time()
+        try:
+            return list(app(environ, start_response))
+        finally:
+            method = environ["REQUEST_METHOD"]
+            spent[method] = spent.get(method, 0.0) + time.process_time() - t0
+
+    bench.app.wsgi_app = timed
+    for r in range(2):
+        tables = [bench.seat(3 + g % 4) for g in range(games)]
+        spent.clear()
+        n, _, _ = bench.play(tables, seed + r)
+        get, post = spent.get("GET", 0.0) * 1e6 / n, spent.get("POST", 0.0) * 1e6 / n
+        runs.append({"get": get, "post": post, "both": get + post})
+    return {k: statistics.median(run[k] for run in runs) for k in runs[0]}
+
+
+def compare(b_root: Path, games: int, pairs: int) -> None:
+    """Alternate processes running this checkout's code (A) and `b_root`'s (B)."""
+    seen: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
+    roots = {"A": ROOT, "B": b_root.resolve()}
+    print(f"A: {ROOT}, B: {roots['B']}; load average {os.getloadavg()}", flush=True)
+    for i in range(pairs):
+        for side in ("A", "B") if i % 2 == 0 else ("B", "A"):
+            env = {
+                **os.environ,
+                "BENCH_CODE_ROOT": str(roots[side]),
+                "PYTHONPATH": str(roots[side]),
+            }
+            argv = [sys.executable, __file__, "--inside", str(games), "--seed", str(100 + i)]
+            out = subprocess.run(argv, env=env, cwd=roots[side], capture_output=True, text=True)
+            if out.returncode:
+                sys.exit(out.stderr[-3000:])
+            seen[side].append(json.loads(out.stdout.splitlines()[-1]))
+            row = seen[side][-1]
+            print(f"{i} {side}: GET {row['get']:.0f} POST {row['post']:.0f} µs", flush=True)
+    print(f"load average {os.getloadavg()}; medians, µs of the app's CPU per action:")
+    for side, rows in seen.items():
+        med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
+        print(
+            f"{side}: GET /legal {med['get']:.0f}, POST /actions {med['post']:.0f}, "
+            f"both {med['both']:.0f}"
+        )
+
+
 def profile(bench: Bench, games: int, top: int) -> None:
     tables = [bench.seat(3 + g % 4) for g in range(games)]
     prof = cProfile.Profile(time.process_time)  # CPU time, not the waits on Redis
@@ -234,9 +298,16 @@ def main() -> None:
     ap.add_argument("--ab", default="", help="parts switched off in turn: " + ",".join(PARTS))
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--top", type=int, default=45)
+    ap.add_argument("--b-root", type=Path, help="compare with this checkout's code")
+    ap.add_argument("--inside", type=int, help=argparse.SUPPRESS)  # compare's child: games
+    ap.add_argument("--seed", type=int, default=100, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.b_root:
+        return compare(args.b_root, args.games, args.runs)
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-cpu-"), port=free_port()).start()
     try:
+        if args.inside:
+            return print(json.dumps(inside(server.url, args.inside, args.seed)))
         bench = Bench(server.url)
         bench.run(2, 99, [])  # warm up: imports, scripts, caches
         if args.profile:

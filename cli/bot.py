@@ -50,6 +50,15 @@ def load_strategy(spec: str | None) -> Strategy:
     return getattr(importlib.import_module(module), name or "strategy")
 
 
+def _retry_after(res: requests.Response) -> float:
+    """How long the server asks a refused caller to wait (`Retry-After` seconds; 1 if it
+    does not say, at most 30)."""
+    try:
+        return min(max(float(res.headers.get("Retry-After", "1")), 0.1), 30.0)
+    except ValueError:
+        return 1.0
+
+
 class Bot:
     """One seat's player, talking HTTP to `server`; `calls` counts its requests."""
 
@@ -157,7 +166,7 @@ class Bot:
                 return None
             if res.status_code in (429, 503):
                 self.refused += res.status_code == 429
-                time.sleep(float(res.headers.get("Retry-After", "1")))
+                time.sleep(_retry_after(res))
                 continue
             res.raise_for_status()
         raise RuntimeError(f"could not post {action}")
@@ -178,6 +187,10 @@ class Bot:
                     if res.status_code == 204:  # the game is over and fully seen
                         self._over = True
                         break
+                    if res.status_code != 200:  # refused (429: its old streams not yet
+                        time.sleep(_retry_after(res))  # counted out; 503): connect again
+                        continue
+                    res.encoding = "utf-8"  # the stream's text, whatever the header says
                     kind = None
                     for line in res.iter_lines(decode_unicode=True):
                         if line.startswith("event: "):
@@ -215,7 +228,7 @@ class Bot:
                 continue
             if res.status_code in (429, 503):
                 self.refused += res.status_code == 429
-                time.sleep(float(res.headers.get("Retry-After", "1")))
+                time.sleep(_retry_after(res))
                 continue
             res.raise_for_status()
             return res.json()

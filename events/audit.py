@@ -374,4 +374,4 @@ def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
 
 
 def _json(value: Any) -> Any:
-    return json.loads(codec.canonical(value))
+    return codec.normal(value)

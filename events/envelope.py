@@ -9,7 +9,6 @@ then adds `prev` and `hash`. Its `data` is exactly what a reload of the stream s
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -48,7 +47,7 @@ def build(
         env.update(
             {
                 "type": event.type,
-                "data": json.loads(codec.canonical(event.data)),
+                "data": codec.normal(event.data),
                 "actor": actor,
                 "at": at,
                 "cause": cause,

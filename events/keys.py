@@ -151,6 +151,12 @@ def heartbeat() -> str:
     return f"{PREFIX}:{{workers}}:heartbeat"
 
 
+def stalled_sweep() -> str:
+    """Held (with a time to live) by the worker whose turn it is to sweep the active games
+    for ready phases nobody will resolve (service.stalled)."""
+    return f"{PREFIX}:{{workers}}:stalled-sweep"
+
+
 def api_heartbeat() -> str:
     """When an API process last beat (a Unix time): a gap longer than OUTAGE_AFTER_S is an
     outage too. Same hash tag `{workers}`: the same script writes it and `outages`."""

@@ -88,8 +88,9 @@ class Record:
 
     def owed(self) -> list[Owed]:
         """Return the decisions owed now (none unless the game is active). Computed once
-        per record (an action asks about a dozen times: deadlines, feeds, the answer), kept
-        beside the fields (`_with` drops it, snapshots and equality ignore it)."""
+        per record (an action asks about a dozen times: deadlines, feeds, the answer), by
+        the fold that made it after a game's event, kept beside the fields (`_with` drops
+        it, snapshots and equality ignore it)."""
         known = self.__dict__.get("_owed")
         if known is None:
             known = self.game.owed(self.state) if self.status == ACTIVE and self.state else []
@@ -135,6 +136,7 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
     """Apply one envelope to the record."""
     kind, data = envelope["type"], envelope["data"]
     changes: dict[str, Any] = {"version": envelope["seq"], "last_hash": envelope["hash"]}
+    owed: list[Owed] | None = None  # the new state's, once computed
     if "private" in envelope:  # a private step: the public version does not move
         changes = {"private": envelope["private"], "private_hash": envelope["hash"]}
         seen = list(record.private_seen) or [0] * record.players
@@ -223,7 +225,10 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         if seat is not None:  # an action in time: this seat is not absent
             base = changes.get("defaults_in_row", record.defaults_in_row)
             changes["defaults_in_row"] = _count(base, seat, None)
-    return _with(record, changes)
+    folded = _with(record, changes)
+    if owed is not None and folded.status == ACTIVE and folded.state:
+        folded.__dict__["_owed"] = owed  # what its `owed()` would compute again
+    return folded
 
 
 def _answer(

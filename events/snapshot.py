@@ -21,6 +21,8 @@ import json
 import typing
 from typing import Any
 
+import orjson
+
 import games
 from events.record import Record, Seat
 
@@ -81,10 +83,14 @@ class _Encoder:
 
     def __init__(self) -> None:
         self.seen: dict[int, int] = {}
+        self.floats = False  # whether a float was met (orjson writes some otherwise)
 
     def plain(self, value: Any) -> Any:
         kind = type(value)
-        if kind is str or kind is int or kind is bool or kind is float or value is None:
+        if kind is str or kind is int or kind is bool or value is None:
+            return value
+        if kind is float:
+            self.floats = True
             return value
         if kind is tuple:
             return {TUPLE: [self.plain(v) for v in value]}
@@ -149,9 +155,20 @@ def _list(value: Any) -> list[Any]:
 
 
 def encode(record: Record) -> bytes:
-    """Return the snapshot of `record`: format, rules version and the record, as JSON."""
+    """Return the snapshot of `record`: format, rules version and the record, as JSON
+    (Python's encoder's compact ASCII text: orjson writes the same for a record without
+    floats or text beyond ASCII, in a tenth of the time)."""
     doc = {"format": FORMAT, "rules_version": record.game.rules_version, "record": record}
-    return json.dumps(_Encoder().plain(doc), separators=(",", ":")).encode()
+    encoder = _Encoder()
+    data = encoder.plain(doc)
+    if not encoder.floats:
+        try:
+            text = orjson.dumps(data)
+        except TypeError:  # an integer past 64 bits
+            text = b"\x80"
+        if text.isascii():
+            return text
+    return json.dumps(data, separators=(",", ":")).encode()
 
 
 def decode(blob: bytes, version: int) -> Record | None:

@@ -130,6 +130,8 @@ class Game(Protocol):
     # private events (`redact` answers None to others) kept in a private log of their own,
     # not in the public one (docs/architecture.md, "Private steps")
     private_log: bool
+    # language -> option -> its description in that language (OPTIONS_SCHEMA's are English)
+    option_texts: dict[str, dict[str, str]]
 
     def normalize_options(self, options: dict[str, Any], players: int) -> dict[str, Any]:
         """Fill defaults and check `options`; raise OptionError naming the field."""

@@ -80,6 +80,9 @@ DEFAULTS: dict[str, Any] = {
     "TRUSTED_PROXIES": 0,
     # how long a swept deadline stays claimed before another worker may take it again
     "CLAIM_S": 10,
+    # how often (s) one worker looks through the active games for a ready phase that nothing
+    # will resolve (a crash between an append and its scheduling: service.stalled)
+    "STALLED_SWEEP_S": 60,
     # seconds between the retries of a failed job
     "RETRY_INTERVALS": [1, 5, 15],
     # no worker heartbeat, or no API heartbeat, for longer than this (s) is an outage; an

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 def fingerprint(payload: Any) -> str:
     """Return a digest of a request body, to tell a retry from a reused key."""
-    return hashlib.sha256(codec.canonical(payload).encode()).hexdigest()[:16]
+    return hashlib.sha256(codec.canonical_bytes(payload)).hexdigest()[:16]
 
 
 def first_result(stored: str) -> tuple[int, int, str, int, int]:

@@ -15,7 +15,7 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import backfill, bootstrap, outages, transparency
+from service import backfill, bootstrap, outages, stalled, transparency
 from workers import jobs
 
 logger = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ def _sweep_forever(
     worker: SimpleWorker | None = None,
 ) -> None:
     scheduler, indexed, logged = boot.scheduler, False, 0.0
+    ready = stalled.Sweep(boot, float(boot.config["STALLED_SWEEP_S"]))
     while not stop.is_set():
         try:
             if worker is not None:
@@ -80,6 +81,8 @@ def _sweep_forever(
             if time.monotonic() - logged > TLOG_SWEEP_EVERY_S or not logged:
                 transparency.sweep(boot)
                 logged = time.monotonic()
+            for game_id, phase in ready.step(time.time(), time.monotonic()):
+                logger.warning("game %s: ready phase %s was never queued; queued", game_id, phase)
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
                 logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)

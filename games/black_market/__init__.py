@@ -11,7 +11,13 @@ from games.black_market.catalogue import card_catalogue
 from games.black_market.evolve import evolve
 from games.black_market.invariants import check_invariants
 from games.black_market.legal import legal
-from games.black_market.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
+from games.black_market.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTION_TEXTS,
+    OPTIONS_SCHEMA,
+    normalize_options,
+)
 from games.black_market.rules import decide, ready, resolve, setup
 from games.black_market.scoring import result
 from games.black_market.state import GAME_ID

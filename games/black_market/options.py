@@ -18,6 +18,12 @@ OPTIONS_SCHEMA = shapes.options_schema(
         "wild: private offers to anyone until all but one player are done",
     },
 )
+OPTION_TEXTS = {
+    "es": {
+        "trade": "regulated: tres rondas de propuestas por turno; "
+        "wild: ofertas privadas a cualquiera hasta que todos menos uno hayan terminado",
+    }
+}
 
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:

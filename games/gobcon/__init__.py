@@ -11,7 +11,13 @@ from games.gobcon.catalogue import card_catalogue
 from games.gobcon.evolve import evolve
 from games.gobcon.invariants import check_invariants
 from games.gobcon.legal import legal
-from games.gobcon.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
+from games.gobcon.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTION_TEXTS,
+    OPTIONS_SCHEMA,
+    normalize_options,
+)
 from games.gobcon.rules import decide, ready, resolve, setup
 from games.gobcon.scoring import result
 from games.gobcon.state import GAME_ID

@@ -40,6 +40,16 @@ OPTIONS_SCHEMA = shapes.options_schema(
         "description": '"default" (the shipped deck) or a deck object of the same format',
     },
 )
+OPTION_TEXTS = {
+    "es": {
+        "goal": "la partida acaba en cuanto la puntuación de un jugador llega a tantos GP",
+        "time_limit": "un número de rondas: tras el último turno de esa ronda, gana quien "
+        "tenga más GP",
+        "end_on_empty_deck": "acabar la partida al robar la última carta, en vez de barajar "
+        "de nuevo",
+        "deck": '"default" (el mazo incluido) o un objeto de mazo del mismo formato',
+    }
+}
 
 
 def _positive(value: Any, name: str, nullable: bool = False) -> int | None:

@@ -11,7 +11,13 @@ from games.goblin_market.catalogue import card_catalogue
 from games.goblin_market.evolve import evolve
 from games.goblin_market.invariants import check_invariants
 from games.goblin_market.legal import legal
-from games.goblin_market.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS_SCHEMA, normalize_options
+from games.goblin_market.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTION_TEXTS,
+    OPTIONS_SCHEMA,
+    normalize_options,
+)
 from games.goblin_market.rules import decide, ready, resolve, setup
 from games.goblin_market.scoring import result
 from games.goblin_market.state import GAME_ID

@@ -21,6 +21,13 @@ OPTIONS_SCHEMA = shapes.options_schema(
         "description": "false builds the Goblin Deck from the four Pawns only",
     },
 )
+OPTION_TEXTS = {
+    "es": {
+        "edition": "en: un empate se rompe por los puntos positivos; "
+        "es: los empatados comparten la victoria",
+        "courts": "false forma el mazo duende solo con los cuatro Peones",
+    }
+}
 
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from games.sorcerous_futures.legal import legal
 from games.sorcerous_futures.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    OPTION_TEXTS,
     OPTIONS_SCHEMA,
     normalize_options,
 )

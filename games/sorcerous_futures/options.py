@@ -17,6 +17,12 @@ OPTIONS_SCHEMA = shapes.options_schema(
         "(not which suit each one values)",
     },
 )
+OPTION_TEXTS = {
+    "es": {
+        "sly_excuse": "solo con cuatro jugadores: quien tiene la Excusa ve las siete cartas "
+        "de valoración (no qué palo valora cada una)",
+    }
+}
 
 
 def normalize_options(options: dict[str, Any] | None, players: int) -> dict[str, Any]:

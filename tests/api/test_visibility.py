@@ -76,6 +76,21 @@ def test_names_follow_accept_language(client):
     assert json.dumps(es["view"]) != json.dumps(en["view"])
 
 
+def test_ruleset_options_are_described_in_the_callers_language(client):
+    es = client.get("/v1/rulesets", headers={"Accept-Language": "es"}).get_json()["rulesets"]
+    en = client.get("/v1/rulesets").get_json()["rulesets"]
+    assert [r["id"] for r in es] == [r["id"] for r in en]
+    for ours, theirs in zip(es, en, strict=True):
+        mine, english = ours["options"]["properties"], theirs["options"]["properties"]
+        assert mine.keys() == english.keys() and mine  # the same options, same schema
+        for name, prop in mine.items():
+            assert prop["description"] != english[name]["description"], (ours["id"], name)
+            rest = {k: v for k, v in prop.items() if k != "description"}
+            assert rest == {k: v for k, v in english[name].items() if k != "description"}
+    sly = next(r for r in es if r["id"] == "sorcerous-futures")["options"]["properties"]
+    assert sly["sly_excuse"]["description"].startswith("solo con cuatro jugadores")
+
+
 def test_get_game_carries_its_version_as_etag(client):
     players = new_players(client, 3)
     gid = new_game(client, players)

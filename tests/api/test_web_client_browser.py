@@ -168,6 +168,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     page = WebPage(browser, live_server)
     page.sign_in("eva")
     assert "Nueva partida" in page.find("#create").text  # the home page in Spanish
+    page.wait(lambda: "comparten la victoria" in page.text("#create"))  # options' help too
     assert page.find("#lang").get_attribute("value") == "es"
     idle = [
         requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in ("cy", "dee")
@@ -352,3 +353,50 @@ def test_a_sealed_submission_waits_for_the_others(browser, live_server):
     page.click("#move .act")  # produce: sealed until every seat has submitted
     page.wait(lambda: page.all("#waiting.sealed"))
     assert page.find("#waiting").text == "Sealed: waiting for 2 others"
+
+
+# In the page before its scripts: the tab hidden (another tab in front), every notification
+# the page shows recorded, and every title the tab takes
+HIDDEN_TAB = """
+Object.defineProperty(Document.prototype, "hidden", { get: () => true });
+window.shown = [];
+window.titles = [];
+const Real = window.Notification;
+window.Notification = class extends Real {
+  constructor(title, options) { super(title, options); window.shown.push(title); }
+};
+document.addEventListener("DOMContentLoaded", () => {
+  const title = document.querySelector("title");
+  new MutationObserver(() => window.titles.push(document.title))
+    .observe(title, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def test_a_hidden_tab_notifies_once_each_time_the_turn_becomes_mine(
+    browser, live_server, worker_process
+):
+    worker_process()  # closes the response windows
+    browser.execute_cdp_cmd(
+        "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
+    )
+    script = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": HIDDEN_TAB}
+    )
+    try:
+        page = WebPage(browser, live_server)
+        page.sign_in("noa")
+        assert page.text("#who .notify") == "Notifications on"  # allowed: nothing to ask
+        gid = page.create("gobcon", 2, {"time_limit": 2})
+        bots_join(live_server, gid, 1)
+        page.play_until_result(random.Random(3))
+        name = requests.get(f"{live_server}/v1/games/{gid}").json()["name"]
+        titles, shown = browser.execute_script("return [window.titles, window.shown]")
+        mine = [t.startswith("●") for t in titles]
+        became = sum(1 for was, now in zip([False, *mine], mine) if now and not was)
+        assert became >= 2 and shown == [f"{name}: your turn"] * became  # once each time
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]}
+        )
+        browser.execute_cdp_cmd("Browser.resetPermissions", {})

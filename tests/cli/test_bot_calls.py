@@ -77,3 +77,35 @@ def test_a_bot_whose_seat_moved_up_before_the_start_plays_to_the_end(redis_url, 
         game = http.get(f"{base}/v1/games/{gid}").json()
     assert game["status"] == "finished", game["owed"]
     assert all(bot.moves > 0 for bot in bots)
+
+
+def test_a_bot_whose_stream_is_refused_waits_and_plays_to_the_end(redis_url, worker_process):
+    """A stream refused (429: the token's streams at the limit, as right after a restart
+    while its old connections are still counted) once killed the bot's reader thread."""
+    worker_process()
+    with api_server(redis_url, MARKETFOLD_STREAM_LIMIT_TOKEN="1") as (base, _):
+        http = requests.Session()
+        people = [http.post(f"{base}/v1/players", json={"name": f"r{i}"}).json() for i in range(2)]
+        auth = {"Authorization": f"Bearer {people[0]['token']}"}
+        gid = http.post(
+            f"{base}/v1/games", json={"ruleset": "gobcon", "players": 2}, headers=auth
+        ).json()["id"]
+        for p in people:
+            http.post(
+                f"{base}/v1/games/{gid}/join", headers={"Authorization": f"Bearer {p['token']}"}
+            ).raise_for_status()
+        held = requests.get(f"{base}/v1/games/{gid}/events/stream", headers=auth, stream=True)
+        assert held.status_code == 200  # the first bot's token has its one stream already
+        refused = requests.get(f"{base}/v1/games/{gid}/events/stream", headers=auth)
+        assert refused.status_code == 429
+        bots = [Bot(base, gid, p["token"], seed=i) for i, p in enumerate(people)]
+        threads = [threading.Thread(target=b.play, daemon=True) for b in bots]
+        for t in threads:
+            t.start()
+        time.sleep(2.5)  # its stream refused again and again meanwhile
+        held.close()
+        for t in threads:
+            t.join(150)
+        game = http.get(f"{base}/v1/games/{gid}").json()
+    assert game["status"] == "finished", game["owed"]
+    assert all(bot.moves > 0 for bot in bots)

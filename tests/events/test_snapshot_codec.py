@@ -135,3 +135,36 @@ def test_a_snapshot_of_another_format_rules_or_version_is_ignored(small_snapshot
     r.hset(keys.game_snapshot(gid), mapping={"version": version - 1, "blob": json.dumps(forged)})
     store.forget()
     assert store.load(gid).record == full_fold(store, gid)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"edition": "en", "courts": True, "n": 2**63 - 1},
+        {"name": "Juego de la Feria ñ ✓", "ratio": 1e-05, "nan": float("nan")},
+        {"big": 2**64, "neg": -(2**63) - 1},
+    ],
+)
+def test_a_snapshot_is_pythons_compact_ascii_json(options):
+    record = replace(Record("g1", ruleset="goblin-market", version=3), options=options)
+    plain = snapshot._Encoder().plain(
+        {"format": snapshot.FORMAT, "rules_version": record.game.rules_version, "record": record}
+    )
+    assert snapshot.encode(record) == json.dumps(plain, separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("ruleset", sorted(games.REGISTRY))
+def test_snapshots_of_a_playout_are_pythons_compact_ascii_json(ruleset):
+    game = games.get(ruleset)
+    options = game.normalize_options({}, game.max_players)
+    checked = []
+
+    def after_each(run):
+        record = record_of(game, run, options, len(run.events))
+        doc = {"format": snapshot.FORMAT, "rules_version": game.rules_version, "record": record}
+        plain = json.dumps(snapshot._Encoder().plain(doc), separators=(",", ":")).encode()
+        assert snapshot.encode(record) == plain
+        checked.append(record.version)
+
+    playout(game, game.max_players, 3, after_each=after_each)
+    assert len(checked) >= 5

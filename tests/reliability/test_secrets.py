@@ -13,25 +13,31 @@ import random
 import pytest
 
 from api import present
-from events.record import Record, fold_all
+from events.record import Record, fold_all, in_order
 from events.redact import redact
 from service import game_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.reliability import hidden
 
-GAMES = [("goblin-market", 4), ("sorcerous-futures", 4), ("black-market", 3), ("gobcon", 2)]
+GAMES = [
+    ("goblin-market", 4, {}),
+    ("sorcerous-futures", 4, {}),
+    ("black-market", 3, {}),
+    ("black-market", 3, {"trade": "wild"}),  # private offers: a log only their parties read
+    ("gobcon", 2, {}),
+]
 MAX_STEPS = 200  # long random games are cut short: the secrets are all in play by then
 
 
 class Playout:
-    def __init__(self, client, app, ruleset: str, players: int, seed: int):
+    def __init__(self, client, app, ruleset: str, players: int, options: dict, seed: int):
         self.client, self.deps = client, app.extensions["marketfold"]
         people = new_players(client, players)
-        self.gid = new_game(client, people, ruleset=ruleset)
+        self.gid = new_game(client, people, ruleset=ruleset, options=options)
         self.seats = by_seat(client, self.gid, people)
         self.rnd = random.Random(seed)
         self.sent: dict[str, int] = {}  # idempotency key -> the seat whose token sent it
-        self.seen = {"numbers": 0, "strings": 0, "streams": 0}
+        self.seen = {"numbers": 0, "strings": 0, "streams": 0, "private steps": 0}
         self.checked: dict[int | None, int] = {}  # viewer -> events already checked
 
     def headers(self, seat: int | None) -> dict[str, str]:
@@ -67,12 +73,15 @@ class Playout:
         """Check every viewer against the raw log as it is now (`full`: also the whole
         feed again, the export and the SSE stream)."""
         log = self.deps.store.read(self.gid)
-        rec = fold_all(Record(self.gid), log)
-        cut = hidden.last_public(log) + 1
-        before, tail = fold_all(Record(self.gid), log[:cut]), log[cut:]
+        # the private log's steps (wild trade's offers), in the order they were decided:
+        # secrets of their two parties, like hidden public events
+        both = in_order(log, self.deps.store.read_private(self.gid))
+        rec = fold_all(Record(self.gid), both)
+        cut = hidden.last_public(both) + 1
+        before, tail = fold_all(Record(self.gid), both[:cut]), both[cut:]
         for seat in [None, *sorted(self.seats)]:
             served = self.served(rec, log, seat, full)
-            self.no_secret_strings(rec, log, seat, served)
+            self.no_secret_strings(rec, both, seat, served)
             self.seen["numbers"] += hidden.non_interference(before, tail, rec, seat)
 
     def served(self, rec, log, seat, full: bool) -> dict:
@@ -92,7 +101,7 @@ class Playout:
         ends = [e["seq"] for e in log if e["seq"] == len(log) or "command" in log[e["seq"]]]
         served["at"] = self.rnd.choice(ends)
         served["past"] = self.get(f"/state?at={served['at']}", seat)
-        past = fold_all(Record(self.gid), log[: served["at"]])
+        past = self.at(served["at"])
         expected = present.game(past, seat, "en")
         if rec.status == "finished" and past.state is not None:  # everything opens at the end
             expected["views"] = [past.game.view(past.state, s, "en") for s in range(past.players)]
@@ -104,9 +113,19 @@ class Playout:
             if seat is not None or rec.status == "finished":
                 served["export"] = self.get("/export", seat)["events"]
                 assert served["export"] == served["events"]["events"]
-            served["stream"] = self.stream(seat, len(log))
+            served["stream"], served["steps"] = self.stream(seat, len(log))
             assert served["stream"] == served["events"]["events"]
+            private = self.deps.store.read_private(self.gid)
+            mine = [e for e in private if seat in e["visible_to"]]
+            assert [f["type"] for f in served["steps"]] == [e["type"] for e in mine]
+            self.seen["private steps"] += len(served["steps"])
         return served
+
+    def at(self, seq: int) -> Record:
+        """The game as it stood after event `seq` (and the private steps that followed it)."""
+        log = self.deps.store.read(self.gid)[:seq]
+        steps = [e for e in self.deps.store.read_private(self.gid) if e["seq"] <= seq]
+        return fold_all(Record(self.gid), in_order(log, steps))
 
     def no_secret_strings(self, rec, log, seat, served) -> None:
         secrets = hidden.secret_strings(rec, log, seat)
@@ -114,17 +133,18 @@ class Playout:
         assert not leaked, f"seat {seat} is served {sorted(leaked)[:5]}"
         at = served["at"]
         if rec.status != "finished":
-            past = fold_all(Record(self.gid), log[:at])
-            then = hidden.secret_strings(past, log[:at], seat)
+            past = self.at(at)
+            then = hidden.secret_strings(past, [e for e in log if e["seq"] <= at], seat)
             assert not hidden.strings(served["past"]) & then
         self.seen["strings"] += bool(secrets)
 
-    def stream(self, seat: int | None, version: int) -> list[dict]:
-        """Read the SSE stream from the start up to `version`, then hang up."""
+    def stream(self, seat: int | None, version: int) -> tuple[list[dict], list[dict]]:
+        """Read the SSE stream from the start up to `version`, then hang up; return its
+        event frames and, apart, its private steps' frames (ids `<seq>.<k>`)."""
         res = self.client.get(
             f"/v1/games/{self.gid}/events/stream", headers=self.headers(seat), buffered=False
         )
-        frames, text = [], ""
+        frames, steps, text = [], [], ""
         for chunk in res.response:
             text += chunk.decode() if isinstance(chunk, bytes) else chunk
             *done, text = text.split("\n\n")
@@ -132,13 +152,15 @@ class Playout:
                 if "\nevent: owes\n" in f"\n{frame}\n":  # where the game stands: checked apart
                     continue
                 data = [ln[6:] for ln in frame.split("\n") if ln.startswith("data: ")]
+                ids = [ln[4:] for ln in frame.split("\n") if ln.startswith("id: ")]
                 # `owes` rides beside the envelope (the seat's own, public, turn signal)
-                frames += [{k: v for k, v in json.loads(d).items() if k != "owes"} for d in data]
+                shown = [{k: v for k, v in json.loads(d).items() if k != "owes"} for d in data]
+                (steps if ids and "." in ids[0] else frames).extend(shown)
             if frames and frames[-1]["seq"] >= version:
                 break
         res.close()
         self.seen["streams"] += 1
-        return frames
+        return frames, steps
 
     def actors_match_tokens(self) -> None:
         """Every action in the log is the acting token's seat's, with its player id."""
@@ -149,9 +171,13 @@ class Playout:
                 assert env["command"]["player"] == self.seats[seat]["id"]
 
 
-@pytest.mark.parametrize(("ruleset", "players"), GAMES)
-def test_no_route_serves_a_seat_the_secrets_of_others(client, app, ruleset, players):
-    play = Playout(client, app, ruleset, players, seed=sum(map(ord, ruleset)))
+@pytest.mark.parametrize(
+    ("ruleset", "players", "options"),
+    GAMES,
+    ids=[f"{r}-{n}" + "".join(f"-{v}" for v in o.values()) for r, n, o in GAMES],
+)
+def test_no_route_serves_a_seat_the_secrets_of_others(client, app, ruleset, players, options):
+    play = Playout(client, app, ruleset, players, options, seed=sum(map(ord, ruleset)))
     play.check(full=True)
     steps, status = 0, 200
     while status is not None and steps < MAX_STEPS:
@@ -162,4 +188,6 @@ def test_no_route_serves_a_seat_the_secrets_of_others(client, app, ruleset, play
     play.check(full=True)
     play.actors_match_tokens()
     assert play.seen["strings"] or play.seen["numbers"], play.seen  # there were secrets
+    if options.get("trade") == "wild":
+        assert play.seen["private steps"], play.seen  # offers were made and streamed
     print(ruleset, steps, play.seen)

@@ -123,3 +123,26 @@ def test_a_retry_repairs_a_first_call_that_died_before_scheduling(
     assert client.post(url, json=body, headers=headers).status_code == 202  # the same key
     worker_process()
     wait_for(lambda: reveals(client, gid))
+
+
+def test_a_ready_phase_whose_caller_never_retries_is_resolved_by_a_workers_sweep(
+    client, app, worker_process, monkeypatch
+):
+    gid, seats, game = sealed_table(client)
+    bidders = [o["seat"] for o in game["owed"]]
+    for seat in bidders[:3]:
+        bid(client, gid, seats, seat, 2)
+
+    def store_lost(*args):  # the process loses Redis right after the append
+        raise redis.ConnectionError("connection lost")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(app.extensions["marketfold"].scheduler, "resolution", store_lost)
+        assert bid(client, gid, seats, bidders[3], 2).status_code == 503
+    now = client.get(f"/v1/games/{gid}").get_json()
+    assert now["owed"] == [] and now["status"] == "active"  # nobody owes: stuck without help
+    worker_process(STALLED_SWEEP_S="1")  # and the caller never sends it again
+    (reveal,) = wait_for(lambda: reveals(client, gid), timeout=30)
+    assert {b["amount"] for b in reveal["data"]["bids"]} == {2}
+    time.sleep(1.5)  # more sweeps: resolved once
+    assert len(reveals(client, gid)) == 1

@@ -1,0 +1,26 @@
+"""events.round_trip packs commands itself (hiredis, one call a command): the bytes on the
+wire must be exactly those redis-py would send, and what redis-py refuses stays refused."""
+
+import pytest
+import redis
+
+from events import round_trip
+
+COMMANDS = [
+    ("EVALSHA", "a" * 40, 2, "game:{g_1}:events", b"token:\x00\xff", 7, -3, 2**70, 1.5),
+    ("GET", "mf:token:é✓"),
+    ("SCRIPT LOAD", "return 1"),  # a two-word name: sent as two words
+    ("XADD", "s", "*", "f", bytearray(b"raw"), "g", memoryview(b"view")),
+    ("EVALSHA", "b" * 40, 0, *range(200), "x" * 7000),  # past redis-py's buffer cutoff
+]
+
+
+@pytest.mark.parametrize("commands", [COMMANDS[:2], COMMANDS[2:3], COMMANDS[3:], COMMANDS])
+def test_commands_are_packed_as_redis_py_packs_them(commands):
+    conn = redis.Connection()  # never connected: packing needs no server
+    assert b"".join(round_trip.packed(conn, commands)) == b"".join(conn.pack_commands(commands))
+
+
+def test_an_argument_redis_py_refuses_is_refused():
+    with pytest.raises(redis.DataError):
+        round_trip.packed(redis.Connection(), [("SET", "k", None)])
