@@ -127,7 +127,7 @@ def test_a_retry_repairs_a_first_call_that_died_before_scheduling(
 def test_a_ready_phase_whose_caller_never_retries_is_resolved_by_a_workers_sweep(
     client, app, worker_process, monkeypatch
 ):
-    gid, seats, game = sealed_table(client)
+    gid, seats, game = sealed_table(client, decision_timeout_s=600)
     bidders = [o["seat"] for o in game["owed"]]
     for seat in bidders[:3]:
         bid(client, gid, seats, seat, 2)
