@@ -33,11 +33,15 @@ Side = Callable[[str, dict[bytes, bytes]], list[Frame]]  # a stream followed alo
 
 
 class StreamClosed(GreenletExit):
-    """Thrown into open streams when the server shuts down (see `close_all`)."""
+    """Thrown into a stream still open a moment after the server began to shut down
+    (see `close_all`)."""
 
 
-_open: set[Any] = set()  # the greenlets serving streams in this process
+# the greenlets serving streams in this process -> the event each one's loop waits on
+# (None until it has subscribed)
+_open: dict[Any, Any] = {}
 _closing = False
+STRAGGLERS_S = 1.0  # how long a stream may take to finish by itself at shutdown
 
 
 def text(frame: Frame) -> str:
@@ -68,7 +72,7 @@ def follow(
     its log; their entries are rendered after the log's that arrived with them."""
     me = _greenlet()
     if me is not None:
-        _open.add(me)
+        _open[me] = None
     ends, refreshed = time.monotonic() + most, time.monotonic()
     sub = None
     sides: list[tuple[Any, Side, str]] = []  # (subscription, render, stream)
@@ -76,6 +80,8 @@ def follow(
     try:
         yield "retry: 1000\n\n" + "".join(text(f) for f in first or ())
         sub, entries = boot.hub.subscribe(stream, after)
+        if me is not None:
+            _open[me] = sub.news  # close_all wakes the loop through it
         for key, start, side_render in also or ():
             side, got = boot.hub.subscribe(key, start, news=sub.news)
             sides.append((side, side_render, key))
@@ -114,7 +120,7 @@ def follow(
                     return
                 yield ": heartbeat\n\n"
     finally:
-        _open.discard(me)
+        _open.pop(me, None)
         if sub is not None:
             boot.hub.unsubscribe(stream, sub)
         for side, _, key in sides:
@@ -146,9 +152,21 @@ def _greenlet() -> Any:
 
 def close_all() -> None:
     """End every open stream of this process now (the server is shutting down): each
-    finishes its response cleanly, and clients reconnect elsewhere with Last-Event-ID."""
+    loop is woken, sees the shutdown and finishes its response cleanly, and clients
+    reconnect elsewhere with Last-Event-ID. A stream still open `STRAGGLERS_S` later (its
+    greenlet held elsewhere, e.g. writing to a client that does not read) is ended with
+    `StreamClosed` thrown into it; nothing is thrown into a greenlet that is no longer
+    serving a stream (one waiting for its connection's next request, say)."""
     global _closing
     _closing = True
     gevent = sys.modules.get("gevent")
+    for news in list(_open.values()):
+        if news is not None:
+            news.set()
+    gevent.spawn_later(STRAGGLERS_S, _end_stragglers)
+
+
+def _end_stragglers() -> None:
+    gevent = sys.modules.get("gevent")
     for greenlet in list(_open):
-        gevent.kill(greenlet, StreamClosed)  # raised where it waits; returns at once
+        gevent.kill(greenlet, StreamClosed)

@@ -44,8 +44,16 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.actions import measure_http, player, seated_game  # noqa: E402
-from bench.common import gunicorn, machine, percentile, start_worker, stop, wait_up  # noqa: E402
+from bench.actions import measure_http, player, seat_tables, seated_game  # noqa: E402
+from bench.common import (  # noqa: E402
+    cpu_seconds,
+    gunicorn,
+    machine,
+    percentile,
+    start_worker,
+    stop,
+    wait_up,
+)
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from cli.serve import raise_open_files_limit  # noqa: E402
 
@@ -170,9 +178,28 @@ def open_streams(base: str, holder: Holder, tables, streams: int, tokens: int, c
     holder.open_all(plan[:streams])
 
 
-def with_streams(base: str, port: int, args) -> tuple:
+class Spent:
+    """CPU seconds the API (its gunicorn's master and workers) and Valkey use while
+    something runs, per action: what an action costs there, less noisy than actions/s on
+    a shared machine. Without pids it measures nothing."""
+
+    def __init__(self, pids: tuple[int, int] | None):
+        self.pids = pids
+        self.at = self._now()
+
+    def _now(self) -> tuple[float, float]:
+        return (cpu_seconds(self.pids[0]), cpu_seconds(self.pids[1])) if self.pids else (0, 0)
+
+    def per_action(self, actions: int) -> tuple[float, float]:
+        """µs per action of (API, Valkey) since this was made."""
+        now = self._now()
+        return tuple((b - a) * 1e6 / max(1, actions) for a, b in zip(self.at, now))  # type: ignore[return-value]
+
+
+def with_streams(base: str, port: int, args, pids: tuple[int, int] | None = None) -> tuple:
     """Open the streams on freshly seated games, play those games, close the streams;
-    return (figures, /healthz idle and busy latencies, holder, seconds to open)."""
+    return (figures, /healthz idle and busy latencies, holder, seconds to open, CPU per
+    action of the API and Valkey while playing)."""
     holder = Holder(port)
     try:
         tables = [
@@ -182,24 +209,31 @@ def with_streams(base: str, port: int, args) -> tuple:
         open_streams(base, holder, tables, args.streams, args.tokens, args.crowd)
         opening = time.perf_counter() - t0
         idle = probe_health(base, 5)
+        spent = Spent(pids)
         played, busy = health_during(
             base, lambda: measure_http(base, args.clients, args.games, tables=tables)
         )
+        cpu = spent.per_action(played.actions)
         time.sleep(1)
-        return played, idle, busy, holder, opening
+        return played, idle, busy, holder, opening, cpu
     finally:
         holder.close()
 
 
-def stream_rows(base: str, port: int, args) -> list[str]:
-    """Measure with and without streams, alternated; return the table and the verdict."""
+def stream_rows(base: str, port: int, args, pids: tuple[int, int] | None = None) -> list[str]:
+    """Measure with and without streams, alternated; return the table and the verdict
+    (`pids`: the API's gunicorn and Valkey, for their CPU per action)."""
     idle = probe_health(base, 5)
-    rows, ratios, worst, notes = [], [], 0.0, []
+    rows, ratios, worst, notes, cpus = [], [], 0.0, [], []
     for _ in range(args.rounds):
+        tables = seat_tables(base, args.games)
+        spent = Spent(pids)
         without, busy_without = health_during(
-            base, lambda: measure_http(base, args.clients, args.games)
+            base, lambda: measure_http(base, args.clients, args.games, tables=tables)
         )
-        played, with_idle, busy_with, holder, opening = with_streams(base, port, args)
+        cpu_without = spent.per_action(without.actions)
+        played, with_idle, busy_with, holder, opening, cpu = with_streams(base, port, args, pids)
+        cpus.append((cpu_without, cpu))
         ratios.append(played.rate / without.rate)
         worst = max(worst, percentile(with_idle, 99), percentile(busy_with, 99))
         rows += [
@@ -226,6 +260,16 @@ def stream_rows(base: str, port: int, args) -> list[str]:
         "- actions/s with streams / without, per round: "
         + ", ".join(f"{r:.0%}" for r in ratios)
         + f"; median {statistics.median(ratios):.0%} (target >= 80%)",
+        *(
+            [
+                "- CPU per action without / with streams, per round (API; Valkey): "
+                + ", ".join(
+                    f"{a[0]:.0f} / {b[0]:.0f} µs ({a[1]:.0f} / {b[1]:.0f})" for a, b in cpus
+                )
+            ]
+            if pids
+            else []
+        ),
     ]
 
 
@@ -253,7 +297,8 @@ def main() -> None:
         wait_up(base + "/healthz")
         m = machine()
         print(f"machine: {m['cores']} cores, {m['cpu']}, Python {m['python']}, {m['date']}")
-        print("\n".join(stream_rows(base, port, args)))
+        pids = (procs[0].pid, server.process.pid)
+        print("\n".join(stream_rows(base, port, args, pids)))
     finally:
         stop(procs)
         server.stop()

@@ -180,7 +180,10 @@ def loads(raw: str | bytes) -> dict[str, Any]:
     elif isinstance(raw, bytes) and raw[:1] == DEFLATE:
         d = zlib.decompressobj(-15, zdict=_dictionary())
         raw = d.decompress(raw[1:]) + d.flush()
-    return json.loads(raw)
+    try:  # orjson: a quarter of the time (each open stream's process decodes each entry)
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:  # what only Python's reads (NaN, integers past 64 bits)
+        return json.loads(raw)
 
 
 def nests_deeper_than(raw: bytes, limit: int) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 
@@ -29,6 +29,15 @@ def position(entry_id: str | bytes) -> tuple[int, int]:
     text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
     ms, _, seq = text.partition("-")
     return int(ms), int(seq or 0)
+
+
+class Batch(NamedTuple):
+    """Entries one read brought, with the positions of the first and last (computed once
+    by the reader, not once per subscriber)."""
+
+    first: tuple[int, int]
+    last: tuple[int, int]
+    entries: list[Entry]
 
 
 class Subscription:
@@ -45,30 +54,82 @@ class Subscription:
         self.news.set()
 
 
+def _entries(reply: Any) -> list[Entry]:
+    """The entries of a raw XREAD reply for one stream (RESP2 or RESP3), as redis-py's
+    client returns them: (id, {field: value})."""
+    if not reply:
+        return []
+    streams = reply.values() if isinstance(reply, dict) else (s[1] for s in reply)
+    out: list[Entry] = []
+    for entries in streams:
+        for entry_id, fields in entries:
+            if isinstance(fields, dict):
+                out.append((entry_id, fields))
+            else:
+                it = iter(fields or ())
+                out.append((entry_id, dict(zip(it, it))))
+    return out
+
+
 class Reader:
-    """Reads one Redis stream with XREAD BLOCK while it has subscribers."""
+    """Reads one Redis stream with XREAD BLOCK while it has subscribers, on a connection
+    it keeps (a plain client's: lending and returning a pooled connection, with its
+    readiness check, cost two to three times the read itself)."""
 
     def __init__(self, hub: Hub, key: str, after: str):
         self.hub, self.key, self.last = hub, key, after
         self.subs: set[Subscription] = set()
+        self.conn: Any = None
+
+    def _read(self) -> list[Entry]:
+        hub = self.hub
+        if hub.pool is None:  # a cluster: the client finds the key's node
+            answer = hub.client.xread({self.key: self.last}, count=200, block=hub.block_ms)
+            return [e for _, entries in answer or () for e in entries]
+        if self.conn is None:
+            self.conn = hub.pool.get_connection()
+        try:
+            self.conn.send_command(
+                "XREAD", "COUNT", 200, "BLOCK", hub.block_ms, "STREAMS", self.key, self.last
+            )
+            return _entries(self.conn.read_response())
+        except (redis.ConnectionError, redis.TimeoutError):
+            # as before, one read through the client, with its retries (e.g. a failover)
+            self._let_go(broken=True)
+            answer = hub.client.xread({self.key: self.last}, count=200, block=hub.block_ms)
+            return [e for _, entries in answer or () for e in entries]
+
+    def _let_go(self, broken: bool = False) -> None:
+        conn, self.conn = self.conn, None
+        if conn is None or self.hub.pool is None:
+            return
+        if broken:
+            conn.disconnect()
+        self.hub.pool.release(conn)
 
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self._let_go()
+
+    def _run(self) -> None:
         while True:
             try:
-                answer = self.hub.client.xread(
-                    {self.key: self.last}, count=200, block=self.hub.block_ms
-                )
+                entries = self._read()
             except redis.RedisError:
                 logger.warning("reading %s failed; its streams end", self.key, exc_info=True)
+                self._let_go(broken=True)
                 with self.hub.lock:
                     self.hub.readers.pop(self.key, None)
                     for sub in self.subs:
                         sub.put(FAILED)
                 return
             with self.hub.lock:
-                for _, entries in answer or ():
+                if entries:
+                    batch = Batch(position(entries[0][0]), position(entries[-1][0]), entries)
                     for sub in self.subs:
-                        sub.put(entries)
+                        sub.put(batch)
                     self.last = entries[-1][0].decode()
                 if not self.subs:
                     del self.hub.readers[self.key]
@@ -80,6 +141,8 @@ class Hub:
 
     def __init__(self, client: redis.Redis, block_s: float):
         self.client, self.block_ms = client, max(1, int(block_s * 1000))
+        # a plain client's pool, whose connections the readers keep (None: a cluster)
+        self.pool = getattr(client, "connection_pool", None)
         self.readers: dict[str, Reader] = {}
         self.lock = threading.Lock()
 
@@ -121,13 +184,16 @@ class Hub:
         if not sub.batches and (timeout <= 0 or not sub.news.wait(timeout)):
             return []
         sub.news.clear()
-        got = []
+        fresh: list[Entry] = []
         while sub.batches:
             batch = sub.batches.popleft()
             if batch is FAILED:
                 return None
-            got += batch
-        fresh = [e for e in got if position(e[0]) > sub.after]
-        if fresh:
-            sub.after = position(fresh[-1][0])
+            if batch.last <= sub.after:
+                continue  # seen already (read in its gap)
+            if batch.first > sub.after:
+                fresh += batch.entries
+            else:
+                fresh += [e for e in batch.entries if position(e[0]) > sub.after]
+            sub.after = batch.last
         return fresh

@@ -29,7 +29,6 @@ streams of one game compute alike (an entry decoded, a frame for one kind of vie
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
@@ -56,28 +55,35 @@ class Frame(NamedTuple):
 
 
 class Shared:
-    """A small per-process LRU of what many streams compute alike."""
+    """A small per-process LRU of what many streams compute alike. No lock: each of its
+    dict operations is atomic, a miss computes the value again, and under gevent a
+    monkey-patched lock cost more than the rest of a look-up."""
 
     def __init__(self, size: int = 8192):
         self.items: OrderedDict[Any, Any] = OrderedDict()
-        self.size, self.lock = size, threading.Lock()
+        self.size = size
 
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        value = make()
-        with self.lock:
-            self.items[key] = value
-            if len(self.items) > self.size:
-                self.items.popitem(last=False)
+        items = self.items
+        try:
+            value = items[key]
+        except KeyError:
+            value = items[key] = make()
+            while len(items) > self.size:
+                try:
+                    items.popitem(last=False)
+                except KeyError:  # emptied meanwhile by another thread
+                    break
+            return value
+        try:
+            items.move_to_end(key)
+        except KeyError:  # evicted meanwhile by another thread
+            pass
         return value
 
     def peek(self, key: Any) -> Any:
         """Return what is kept under `key`, or None."""
-        with self.lock:
-            return self.items.get(key)
+        return self.items.get(key)
 
 
 SHARED = Shared()
@@ -98,10 +104,21 @@ def owes_data(rec: Record, seat: int | None, owed_now: list[dict[str, Any]]) -> 
     actions = []
     if mine and rec.status == ACTIVE:
         actions = shown_actions(rec.game.legal(rec.state, seat))
+    return _owes_body(rec.version, rec.status, seat, mine, owed_now, actions)
+
+
+def _owes_body(
+    version: int,
+    status: str,
+    seat: int | None,
+    mine: list[dict[str, Any]],
+    owed_now: list[dict[str, Any]],
+    actions: list[Any],
+) -> dict[str, Any]:
     return {
         "type": OWES,
-        "version": rec.version,
-        "status": rec.status,
+        "version": version,
+        "status": status,
         "seat": seat,
         "owes": mine,
         "owed": owed_now,
@@ -234,17 +251,24 @@ class GameStream:
                 return []  # already said at a newer version (the first frame)
             if mine == before and all(o["simultaneous"] for o in mine):
                 return []  # nothing new for this seat
-        frame = SHARED.get((self.game_id, seq, seat, OWES), lambda: self._owes_frame(seq, seat))
+        frame = SHARED.get(
+            (self.game_id, seq, seat, OWES), lambda: self._owes_frame(seq, seat, owed_then)
+        )
         if frame is None:
             return []  # the log moved on already: a later append's frame says it
         self.said = (seq, mine)
         return [frame]
 
-    def _owes_frame(self, seq: int, seat: int) -> Frame | None:
+    def _owes_frame(self, seq: int, seat: int, owed_then: list[dict[str, Any]]) -> Frame | None:
+        """The `owes` frame of `seat` after the append ending at `seq`, whose `owed_then`
+        (stored beside it) is what `owed` says of the record at `seq`. A seat that owes
+        nothing then needs no record: the stream knows the status at `seq` (its events)."""
+        if not any(o["seat"] == seat for o in owed_then):
+            return Frame(None, OWES, _json(_owes_body(seq, self.status, seat, [], owed_then, [])))
         rec = RECORDS.get((self.game_id, seq), lambda: self._record(seq))
         if rec is None:
             return None
-        return Frame(None, OWES, _json(owes_data(rec, seat, owed(rec))))
+        return Frame(None, OWES, _json(owes_data(rec, seat, owed_then)))
 
     def _record(self, seq: int) -> Record | None:
         """The game's record at `seq`: this process's own when it made that append, else

@@ -6,8 +6,9 @@ production) and the queueing of the phase's resolution (service.game_log.schedul
 two steps. If the API process dies or loses Redis between them, the append stands and
 nothing is queued: a retry with the same Idempotency-Key schedules it again
 (game_log.reschedule), but a caller that never retries would leave the game with nobody
-owing anything. Every `STALLED_SWEEP_S` one worker's sweeper walks the active games and
-has every ready phase that the deadline index does not hold resolved. A phase that turned
+owing anything. Every `STALLED_SWEEP_S` one worker's sweeper walks the active games that
+have nothing in the deadline index (so, with deadlines, only games nobody owes anything
+in) and has every ready phase that the index does not hold resolved. A phase that turned
 ready within the last `STALLED_AFTER_S` is left to the append that made it ready; one
 queued twice is resolved once (the resolution's job id is its idempotency key).
 """
@@ -41,9 +42,20 @@ class Sweep:
         if not self.todo and monotonic - self.looked >= self.every_s:
             self.looked = monotonic
             if take_turn(self.boot, self.every_s):
-                self.todo = [m.decode() for m in self.boot.redis.zrange(keys.lobby(ACTIVE), 0, -1)]
+                self.todo = candidates(self.boot)
         batch, self.todo = self.todo[: self.batch], self.todo[self.batch :]
         return [queued for game_id in batch if (queued := repair(self.boot, game_id, now))]
+
+
+def candidates(boot: Bootstrap) -> list[str]:
+    """The active games with nothing in the deadline index: a game whose player owes a
+    timed decision, or whose phase is queued, has a member there (`expire|<game>|<key>`,
+    `resolve|<game>|<key>`) and moves on without help; only the others (untimed games
+    too) need a look."""
+    members = (m.split(b"|", 2) for m in boot.redis.zrange(keys.deadlines(), 0, -1))
+    busy = {game for job, game, _ in members if job in (b"expire", b"resolve")}
+    active = boot.redis.zrange(keys.lobby(ACTIVE), 0, -1)
+    return [m.decode() for m in active if m not in busy]
 
 
 def take_turn(boot: Bootstrap, every_s: float) -> bool:

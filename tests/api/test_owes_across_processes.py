@@ -70,3 +70,39 @@ def test_an_owes_frame_elsewhere_folds_the_streams_entries_instead_of_loading(re
 
 def frame_actions(data: str) -> list:
     return orjson.loads(data)["actions"]
+
+
+def test_an_owes_frame_of_a_seat_that_owes_nothing_needs_no_record(redis_url, r):
+    """The append stores who owes what beside its last event: a seat that owes nothing
+    after it is told so from that, in a process that holds no record of the game."""
+    cfg = {**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url}
+    here, there = create_app(cfg), create_app(cfg)
+    client, rnd = here.test_client(), random.Random(5)
+    players = new_players(client, 3)
+    gid = new_game(client, players)
+    seats = by_seat(client, gid, players)
+    boot = there.extensions["marketfold"]
+    with there.app_context():  # one seat's stream: the others' frames are not made here
+        streams = {0: GameStream(boot, gid, seats[0]["id"], 0)}
+    boot.store.held = lambda game_id: None  # this process holds nothing
+    loads = []
+    original = boot.store.load
+    boot.store.load = lambda *a, **k: loads.append(a) or original(*a, **k)
+    after, said = "0-0", []
+    for _ in range(12):
+        owed = client.get(f"/v1/games/{gid}").get_json()["owed"]
+        seat = owed[0]["seat"]
+        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
+        action = rnd.choice([c for a in legal["actions"] for c in a["choices"] or []])
+        client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(seats[seat]))
+        start = after
+        for s, stream in streams.items():
+            frames, after = _frames(stream, r, start)
+            said += [(s, orjson.loads(f.data)) for f in frames if f.event == "owes"]
+    idle = [(s, frame) for s, frame in said if not frame["owes"]]
+    owing = [(s, frame) for s, frame in said if frame["owes"]]
+    assert idle and owing
+    assert len(loads) == len(owing)  # a load for each frame with legal actions, none else
+    for seat, frame in said:  # each as the record folded from the stored log says
+        rec = fold_all(Record(gid), boot.store.read(gid, 0, frame["version"]))
+        assert frame == orjson.loads(orjson.dumps(owes_data(rec, seat, game_log.owed(rec))))

@@ -49,3 +49,13 @@ def test_new_entries_are_zstd_with_the_dictionary():
     env = sample(1)[0]
     stored = codec.dumps(env)
     assert stored[:1] == codec.ZSTD and codec.loads(stored) == env
+
+
+def test_an_envelope_only_pythons_json_reads_still_loads():
+    """orjson decodes envelopes; what it refuses but Python's encoder writes (an integer
+    past 64 bits, NaN) is read by Python's decoder, as before."""
+    env = {"seq": 1, "data": {"big": 2**70, "x": float("nan")}, "type": "t"}
+    back = codec.loads(codec.dumps(env))
+    assert back["data"]["big"] == 2**70 and back["data"]["x"] != back["data"]["x"]
+    plain = {"seq": 2, "data": {"n": -(2**63), "f": 0.1, "s": "é\u2028"}, "type": "t"}
+    assert codec.loads(codec.dumps(plain)) == plain

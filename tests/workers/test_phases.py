@@ -7,14 +7,13 @@ import pytest
 import redis
 from rq.registry import StartedJobRegistry
 
+from service import stalled
 from tests.api.helpers import bearer
 from tests.conftest import kill_group
 from tests.workers.helpers import bid, reveals, sealed_table, wait_for
 
 
-def test_the_fourth_sealed_bid_is_resolved_by_a_worker_and_revealed_once(
-    client, worker_process
-):
+def test_the_fourth_sealed_bid_is_resolved_by_a_worker_and_revealed_once(client, worker_process):
     worker_process()
     gid, seats, game = sealed_table(client)
     bidders = [o["seat"] for o in game["owed"]]
@@ -128,19 +127,22 @@ def test_a_retry_repairs_a_first_call_that_died_before_scheduling(
 def test_a_ready_phase_whose_caller_never_retries_is_resolved_by_a_workers_sweep(
     client, app, worker_process, monkeypatch
 ):
-    gid, seats, game = sealed_table(client)
+    gid, seats, game = sealed_table(client, decision_timeout_s=600)
     bidders = [o["seat"] for o in game["owed"]]
     for seat in bidders[:3]:
         bid(client, gid, seats, seat, 2)
+    deps = app.extensions["marketfold"]
+    assert gid not in stalled.candidates(deps)  # a seat owes a timed bid: no need to look
 
     def store_lost(*args):  # the process loses Redis right after the append
         raise redis.ConnectionError("connection lost")
 
     with monkeypatch.context() as patch:
-        patch.setattr(app.extensions["marketfold"].scheduler, "resolution", store_lost)
+        patch.setattr(deps.scheduler, "resolution", store_lost)
         assert bid(client, gid, seats, bidders[3], 2).status_code == 503
     now = client.get(f"/v1/games/{gid}").get_json()
     assert now["owed"] == [] and now["status"] == "active"  # nobody owes: stuck without help
+    assert gid in stalled.candidates(deps)
     worker_process(STALLED_SWEEP_S="1")  # and the caller never sends it again
     (reveal,) = wait_for(lambda: reveals(client, gid), timeout=30)
     assert {b["amount"] for b in reveal["data"]["bids"]} == {2}

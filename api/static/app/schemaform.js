@@ -2,7 +2,8 @@
 // schema without choices): enum -> select, boolean -> checkbox, integer -> number field,
 // array of an enum -> one select per item, object -> its properties. `form(schema, label)`
 // returns {node, read()}; read() gives the value to send. Nothing here knows a game's rules.
-import { el, add, human, isObj } from "../shared/dom.js";
+import { el, add, isObj } from "../shared/dom.js";
+import { word as human } from "./i18n.js";
 
 let counter = 0;
 const uid = (name) => `sf-${name.replace(/[^A-Za-z0-9_-]/g, "")}-${(counter += 1)}`;
