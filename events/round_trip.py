@@ -10,9 +10,10 @@ The commands are packed by hiredis in one call each (the bytes redis-py's own hi
 packer sends, without its pass over every argument in Python: an append has dozens),
 and by redis-py's packer when hiredis is missing or refuses an argument.
 
-A connection is borrowed from the client's pool once and then kept here for the next
-round trip (up to KEPT idle ones per pool and process): the pool's lending and taking
-back (its queue and lock, its counters, its process check) cost 7-10 µs a round trip.
+A connection is borrowed from the client's pool once and then kept, on the pool (so it
+goes with it), for the next round trip (up to KEPT idle ones per pool and process): the
+pool's lending and taking back (its queue and lock, its counters, its process check)
+cost 7-10 µs a round trip.
 What the pool checks before it lends one, this checks too: a kept connection with data
 waiting, or closed by the server, is dropped and connected again on its next send; one
 that failed mid-call is disconnected; none crosses a fork.
@@ -21,13 +22,12 @@ that failed mid-call is disconnected; none crosses a fork.
 from __future__ import annotations
 
 import os
-import weakref
 from typing import Any
 
 import redis
 
 KEPT = 8  # idle connections kept per pool and process
-_kept: weakref.WeakKeyDictionary[Any, tuple[int, list[Any]]] = weakref.WeakKeyDictionary()
+ATTRIBUTE = "_marketfold_kept"  # on the pool: (pid, idle connections), gone with the pool
 
 try:
     from hiredis import pack_command
@@ -76,10 +76,11 @@ def call(client: redis.Redis, commands: list[tuple[Any, ...]]) -> list[Any]:
 def _idle(pool: Any) -> list[Any]:
     """The connections of `pool` kept idle here by this process (a fork starts afresh:
     its parent's sockets are not its own)."""
-    kept = _kept.get(pool)
+    kept = getattr(pool, ATTRIBUTE, None)
     pid = os.getpid()
     if kept is None or kept[0] != pid:
-        kept = _kept[pool] = (pid, [])
+        kept = (pid, [])
+        setattr(pool, ATTRIBUTE, kept)
     return kept[1]
 
 
