@@ -10,30 +10,37 @@ off (32 clients, 32 games, the median of three rounds of about 1,900 actions), a
 redis-py sends (`bench/round_trips.py`):
 
 - Cut in session 8 (#34, #28: the request path of `GET /legal` and `POST /actions`
-  itself), in one process (`python bench/action_cpu.py --b-root <a checkout of 5dbafd1>
+  itself). In one process (`python bench/action_cpu.py --b-root <a checkout of 5dbafd1>
   --runs 6`: the CPU spent inside the app per action, no test client, six alternated
-  pairs of processes, load average 2.4-5.6): `GET /legal` 379 -> 346 µs, `POST /actions`
-  805 -> 711, both 1,183 -> 1,060 (-10%, lower in every pair); served (`bench/ab_http.py
-  --b-root`, 8 clients, four alternated rounds, load 1.2-3.3): the API 1,886 µs per action
-  against 2,032 (-7%; by round -17%, -12%, -1%, -2%). What went: the round trips'
-  commands packed by hiredis in one call each (redis-py's packer walked each of an
-  append's dozens of arguments in Python); the canonical JSON of envelopes, their hash
-  and a body's fingerprint written by orjson where it writes Python's text byte for byte
-  (no number with a fraction or exponent, no null: else Python's encoder;
-  property-tested), an event's data normalised the same way; snapshots by orjson when
-  they hold no float and only ASCII (60 -> 31 µs a snapshot); Flask's check of each view
-  and hook for a coroutine, made on every request, made once; the request and the app
-  looked up once per hook instead of some fifteen proxy lookups a request (0.8 µs each);
-  then a record keeps the owed decisions its fold computed (the rules' `owed` once less
-  per action and per read of the legal actions), a well-formed action body loaded without
-  marshmallow (6 µs; the same dict, key order and refusals, tested against the schema),
-  and one gevent timer for a whole request body instead of one per read (4 µs each).
-  Measured and left: redis-py's pool lends and takes back a connection for 7-10 µs a
-  round trip (a connection the caller keeps would save that, without the pool's checks);
-  zstd 5-8 µs an envelope (level 1 would save 1-2 µs for entries 0.6% larger); the card
-  glossary of `GET /legal` 11 µs; Flask's session opened for nothing, 2 µs a request; the
-  rest is Flask's and werkzeug's handling of a request (routing, contexts, headers,
-  about a quarter of the app's CPU), the rules, and the round trips themselves.
+  pairs of processes, load average 2.8-4.8): `GET /legal` 378 -> 315 µs, `POST /actions`
+  780 -> 655, both 1,159 -> 967 (-17%, lower in every pair). Served (`python
+  bench/ab_http.py --b-root <the same>`, 8 clients, alternated rounds, load 2.8-4.6): the
+  API 1,859 µs per action against 2,097 (-11%; by round -11%, -9%, -14%, -20%, 0%), Valkey
+  289 against 298; one call a move (`--one-call`, four rounds) 2,371 against 2,576 (-8%;
+  by round -13%, +1%, -17%, +5%). Actions/s swung 165-533 between rounds on the shared
+  machine, so its ratios say nothing here. What went: the round trips' commands packed by
+  hiredis in one call each (redis-py's packer walked each of an append's dozens of
+  arguments in Python), and their connection kept from one round trip to the next
+  instead of lent and taken back by redis-py's pool each time (its queue, lock, counters
+  and process check: 7-10 µs; `events/round_trip.py` checks a kept one as the pool
+  would, and a connection the server closed is connected again); the canonical JSON of
+  envelopes, their hash and a body's fingerprint written by orjson where it writes
+  Python's text byte for byte (no number with a fraction or exponent, no null: else
+  Python's encoder; property-tested), an event's data normalised the same way; snapshots
+  by orjson when they hold no float and only ASCII (60 -> 31 µs a snapshot); Flask's
+  check of each view and hook for a coroutine, made on every request, made once; the
+  request and the app looked up once per hook instead of some fifteen proxy lookups a
+  request (0.8 µs each); a record keeping the owed decisions its fold computed (the
+  rules' `owed` once less per action and per read of the legal actions); a well-formed
+  action body loaded without marshmallow (6 µs; the same dict, key order and refusals,
+  tested against the schema); one gevent timer for a whole request body instead of one
+  per read (4 µs each). Measured and left: zstd 5-8 µs an envelope (level 1 would save
+  1-2 µs for entries 0.6% larger); canonical JSON twice per envelope (its hash without
+  `hash`, then the stored text with it), 2-3 µs each; the card glossary of `GET /legal`
+  11 µs; Flask's session, opened for nothing, 2 µs a request; the rest is Flask's and
+  werkzeug's handling of a request (routing, contexts, headers: about a quarter of the
+  app's CPU), gunicorn's and gevent's (the served API's CPU per action less the app's),
+  the rules, and the round trips themselves.
 - Session 7 (#28's evidence, #34.3), on a machine shared with four other people (load
   average 2-9 while measuring: rates swung from 77 to 357 actions/s between rounds of one
   run, so the figures below are CPU per action, alternated A/B, medians). Against the
