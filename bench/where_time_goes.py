@@ -17,8 +17,10 @@ redis-py sends (`bench/round_trips.py`):
   bench/ab_http.py --b-root <the same>`, 8 clients, alternated rounds, load 2.8-4.6): the
   API 1,859 µs per action against 2,097 (-11%; by round -11%, -9%, -14%, -20%, 0%), Valkey
   289 against 298; one call a move (`--one-call`, four rounds) 2,371 against 2,576 (-8%;
-  by round -13%, +1%, -17%, +5%). Actions/s swung 165-533 between rounds on the shared
-  machine, so its ratios say nothing here. What went: the round trips' commands packed by
+  by round -13%, +1%, -17%, +5%); at 32 clients (three rounds, load 2.4-8.2) 2,113
+  against 2,271 (-7%; by round -7%, -21%, -4%); at 1 client within the noise (2,591
+  against 2,681, rounds of 240 actions). Actions/s swung 102-533 between rounds on the
+  shared machine, so its ratios say nothing here. What went: the round trips' commands packed by
   hiredis in one call each (redis-py's packer walked each of an append's dozens of
   arguments in Python), and their connection kept from one round trip to the next
   instead of lent and taken back by redis-py's pool each time (its queue, lock, counters
