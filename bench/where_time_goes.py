@@ -98,9 +98,29 @@ redis-py sends (`bench/round_trips.py`):
   reach 1.5x FlatFile marketfold would need about half its CPU per move; the fan-out is
   the larger share a design change could take (one reader per process for every game it
   streams, or frames pushed by the append instead of read back), not done in this round.
-  A smaller step, measured but not made: a reader's XREAD through redis-py's client (a
-  connection lent and returned by the pool, its readiness checked) costs 52-93 µs of CPU
-  against 19-38 µs sent on a connection the reader keeps (alone, 2,000 reads each).
+- Cut in session 8 (#34, the fan-out; `service/fanout.py`, `service/game_stream.py`,
+  `events/codec.py`): a reader sends its XREAD on a connection it keeps instead of one
+  lent and returned by redis-py's pool with its readiness check (52-93 µs of CPU against
+  19-38 µs, measured alone; if Redis drops it, one read goes through the client and its
+  retries, and the stream goes on); an `owes` frame for a seat that owes nothing after an
+  append is made from the `owed` stored beside that append's last event, so only the owing
+  seat's frame needs the record at that version (a fold in a process that did not make the
+  append); the per-process cache of shared frames without a lock (gevent's cost more than
+  the look-up); the entries decoded by orjson (1 µs against 4 for Python's decoder, which
+  still reads what only it reads). Where the rest goes, by CPU time (not py-spy):
+  rendering a frame is about 1.3 µs (redaction and JSON); the cost is in waking and
+  writing, gevent's and the kernel's (greenlet switches, timers, one `send` a stream):
+  each stream of a game about 30-50 µs per append, and the first one of a game in a
+  process 80-450 µs (its reader woken and its XREAD sent again; the spread is the
+  machine's noise), measured by adding spectator streams to the games one API process
+  serves. Alternated runs at load 1-3 (the machine shared with another session and the
+  lead), against main just before these cuts: one call a move (`bench/ab_http.py
+  --one-call`, five pairs), the API 2,336 µs per action against 2,653 (medians), actions/s
+  +5-18% in each pair; with 1,000 open streams (`bench/streams.py`, which now prints each
+  round's CPU per action; eight rounds each, the orjson decode in the last four), the
+  streams add a median 1.0 ms of API CPU per action (0.8-1.3) against 1.3 ms (1.0-2.0),
+  and actions/s with streams was a median 81% of without (69-101%) against 75% (39-128%:
+  rounds that a burst of the other sessions' work hit).
 - Cut in session 7: an `owes` frame in an API process that did not make the append
   folds the record it holds through the entries its streams received (each one seen,
   the one at its version byte for byte) instead of loading the game
@@ -155,10 +175,10 @@ redis-py sends (`bench/round_trips.py`):
   instead of EVAL; the action's body schema built once; JSON answers by orjson; envelopes
   by zstd; earlier in #21, deflate's memLevel 9 to 8, the rules' states copied with a
   dict copy instead of `dataclasses.replace`, a record's owed decisions computed once.
-- Open event streams: with 1,000 open, the API workers spend about 0.7-1 ms more CPU per
-  action (some 14 frames go out per action, one gevent send each, plus each process's
-  reader waking per append). A stream also follows its game's chat; it looked at the
-  chat with a zero-timeout wait, and under gevent `Event.wait(0)` yields a full hub turn
-  (5 ms measured with 50 runnable greenlets): now a zero timeout never waits. The seat's
-  `owes` is decoded once per entry, shared.
+- Open event streams: with 1,000 open, the API workers spend about 0.8-1.3 ms more CPU per
+  action (1.0-2.0 before session 8's cuts above; some 14 frames go out per action, one
+  gevent send each, plus each process's reader waking per append). A stream also follows
+  its game's chat; it looked at the chat with a zero-timeout wait, and under gevent
+  `Event.wait(0)` yields a full hub turn (5 ms measured with 50 runnable greenlets): now a
+  zero timeout never waits. The seat's `owes` is decoded once per entry, shared.
 """
