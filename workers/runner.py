@@ -53,10 +53,14 @@ def install_one_line() -> None:
 
 def keep_scheduler(worker: SimpleWorker) -> None:
     """Reap RQ's scheduler child if it has exited (`is_alive` waits for it) and start it
-    again; nothing when this worker runs no scheduler (another one holds the lock)."""
+    again; nothing when this worker runs no scheduler (another one holds the lock), nor
+    once the worker was told to stop: the child then exited on the same signal, and one
+    started again would be waited for at the worker's exit, for ever."""
     scheduler = worker.scheduler
     process = scheduler._process if scheduler is not None else None
     if process is None or process.is_alive():
+        return
+    if getattr(worker, "_shutdown_requested_date", None) is not None:
         return
     logger.warning("RQ's scheduler exited (code %s); starting it again", process.exitcode)
     scheduler._process = None
