@@ -46,12 +46,7 @@ def test_an_owes_frame_elsewhere_folds_the_streams_entries_instead_of_loading(re
     boot.store.load = counted
     after, said = "0-0", []
     for _ in range(12):
-        owed = client.get(f"/v1/games/{gid}").get_json()["owed"]
-        seat = owed[0]["seat"]
-        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
-        action = rnd.choice([c for a in legal["actions"] for c in a["choices"] or []])
-        answer = client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(seats[seat]))
-        assert answer.status_code == 201
+        assert _move(client, gid, seats, rnd).status_code == 201
         start = after
         for s, stream in streams.items():
             frames, after = _frames(stream, r, start)
@@ -66,6 +61,14 @@ def test_an_owes_frame_elsewhere_folds_the_streams_entries_instead_of_loading(re
         rec = fold_all(Record(gid), boot.store.read(gid, 0, version))
         assert frame == orjson.loads(orjson.dumps(owes_data(rec, seat, game_log.owed(rec))))
     assert len(said) > 5 and any(frame_actions(data) for _, data in said)
+
+
+def _move(client, gid: str, seats: dict, rnd: random.Random):
+    """The seat that owes first plays one of its listed choices; return the answer."""
+    seat = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["seat"]
+    legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
+    action = rnd.choice([c for a in legal["actions"] for c in a["choices"] or []])
+    return client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(seats[seat]))
 
 
 def frame_actions(data: str) -> list:
@@ -90,11 +93,7 @@ def test_an_owes_frame_of_a_seat_that_owes_nothing_needs_no_record(redis_url, r)
     boot.store.load = lambda *a, **k: loads.append(a) or original(*a, **k)
     after, said = "0-0", []
     for _ in range(12):
-        owed = client.get(f"/v1/games/{gid}").get_json()["owed"]
-        seat = owed[0]["seat"]
-        legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()
-        action = rnd.choice([c for a in legal["actions"] for c in a["choices"] or []])
-        client.post(f"/v1/games/{gid}/actions", json=action, headers=bearer(seats[seat]))
+        _move(client, gid, seats, rnd)
         start = after
         for s, stream in streams.items():
             frames, after = _frames(stream, r, start)

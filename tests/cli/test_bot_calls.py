@@ -15,19 +15,27 @@ from tests.conftest import api_server
 DEFAULT_LIMIT = 1200  # calls a minute per token (RATE_LIMIT_TOKEN's default)
 
 
+def _seated(http: requests.Session, base: str, prefix: str, n: int) -> tuple[list[dict], str]:
+    """`n` new players seated in a new GobCon game of `n`; return them and the game's id."""
+    people = [
+        http.post(f"{base}/v1/players", json={"name": f"{prefix}{i}"}).json() for i in range(n)
+    ]
+    auth = {"Authorization": f"Bearer {people[0]['token']}"}
+    gid = http.post(
+        f"{base}/v1/games", json={"ruleset": "gobcon", "players": n}, headers=auth
+    ).json()["id"]
+    for p in people:
+        http.post(
+            f"{base}/v1/games/{gid}/join", headers={"Authorization": f"Bearer {p['token']}"}
+        ).raise_for_status()
+    return people, gid
+
+
 def test_bots_play_a_whole_gobcon_game_from_the_stream_alone(redis_url, worker_process):
     worker_process()
     with api_server(redis_url, MARKETFOLD_RATE_LIMIT_TOKEN=f"{DEFAULT_LIMIT}/minute") as (base, _):
         http = requests.Session()
-        people = [http.post(f"{base}/v1/players", json={"name": f"b{i}"}).json() for i in range(3)]
-        auth = {"Authorization": f"Bearer {people[0]['token']}"}
-        gid = http.post(
-            f"{base}/v1/games", json={"ruleset": "gobcon", "players": 3}, headers=auth
-        ).json()["id"]
-        for p in people:
-            http.post(
-                f"{base}/v1/games/{gid}/join", headers={"Authorization": f"Bearer {p['token']}"}
-            ).raise_for_status()
+        people, gid = _seated(http, base, "b", 3)
         bots = [Bot(base, gid, p["token"], seed=i) for i, p in enumerate(people)]
         threads = [threading.Thread(target=b.play, daemon=True) for b in bots]
         for t in threads:
@@ -85,15 +93,8 @@ def test_a_bot_whose_stream_is_refused_waits_and_plays_to_the_end(redis_url, wor
     worker_process()
     with api_server(redis_url, MARKETFOLD_STREAM_LIMIT_TOKEN="1") as (base, _):
         http = requests.Session()
-        people = [http.post(f"{base}/v1/players", json={"name": f"r{i}"}).json() for i in range(2)]
+        people, gid = _seated(http, base, "r", 2)
         auth = {"Authorization": f"Bearer {people[0]['token']}"}
-        gid = http.post(
-            f"{base}/v1/games", json={"ruleset": "gobcon", "players": 2}, headers=auth
-        ).json()["id"]
-        for p in people:
-            http.post(
-                f"{base}/v1/games/{gid}/join", headers={"Authorization": f"Bearer {p['token']}"}
-            ).raise_for_status()
         held = requests.get(f"{base}/v1/games/{gid}/events/stream", headers=auth, stream=True)
         assert held.status_code == 200  # the first bot's token has its one stream already
         refused = requests.get(f"{base}/v1/games/{gid}/events/stream", headers=auth)
