@@ -53,6 +53,10 @@ class Scheduler(Protocol):
     def pending(self, job: str, subject: str, key: str) -> bool:
         """Return True while the work is still to be done (in the index)."""
 
+    def waited_on(self) -> set[str]:
+        """Return the games the index holds a deadline or a queued phase of (`expire`,
+        `resolve` members)."""
+
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from events import codec, keys
-from events.record import ACTIVE
+from events.record import ACTIVE, Record
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -49,13 +49,11 @@ class Sweep:
 
 def candidates(boot: Bootstrap) -> list[str]:
     """The active games with nothing in the deadline index: a game whose player owes a
-    timed decision, or whose phase is queued, has a member there (`expire|<game>|<key>`,
-    `resolve|<game>|<key>`) and moves on without help; only the others (untimed games
-    too) need a look."""
-    members = (m.split(b"|", 2) for m in boot.redis.zrange(keys.deadlines(), 0, -1))
-    busy = {game for job, game, _ in members if job in (b"expire", b"resolve")}
-    active = boot.redis.zrange(keys.lobby(ACTIVE), 0, -1)
-    return [m.decode() for m in active if m not in busy]
+    timed decision, or whose phase is queued, moves on without help; only the others
+    (untimed games too) need a look."""
+    busy = boot.scheduler.waited_on()
+    active = (m.decode() for m in boot.redis.zrange(keys.lobby(ACTIVE), 0, -1))
+    return [game_id for game_id in active if game_id not in busy]
 
 
 def take_turn(boot: Bootstrap, every_s: float) -> bool:
@@ -64,14 +62,20 @@ def take_turn(boot: Bootstrap, every_s: float) -> bool:
     return bool(boot.redis.set(keys.stalled_sweep(), "1", nx=True, px=int(every_s * 1000)))
 
 
-def repair(boot: Bootstrap, game_id: str, now: float) -> tuple[str, str] | None:
-    """Queue the resolution of the game's ready phase if nothing will resolve it; return
-    (game, phase) when it did."""
-    rec = boot.store.load(game_id).record
+def stalled_phase(rec: Record, now: float) -> str | None:
+    """Return the phase of an active game that has been ready for `STALLED_AFTER_S` or
+    more (None if there is none): a pure decision on the record and the time."""
     if rec.status != ACTIVE or (phase := rec.game.ready(rec.state)) is None:
         return None
     last = codec.parse_time(rec.last_at).timestamp() if rec.last_at else 0.0
-    if now - last < STALLED_AFTER_S or boot.scheduler.pending("resolve", game_id, phase):
+    return phase if now - last >= STALLED_AFTER_S else None
+
+
+def repair(boot: Bootstrap, game_id: str, now: float) -> tuple[str, str] | None:
+    """Queue the resolution of the game's stalled phase if nothing will resolve it; return
+    (game, phase) when it did."""
+    phase = stalled_phase(boot.store.load(game_id).record, now)
+    if phase is None or boot.scheduler.pending("resolve", game_id, phase):
         return None
     boot.scheduler.resolution(game_id, phase)
     return game_id, phase

@@ -126,6 +126,11 @@ class RqScheduler:
         """Return True while the work is in the index (not handled, not answered)."""
         return self.redis.zscore(keys.deadlines(), _member(job, subject, key)) is not None
 
+    def waited_on(self) -> set[str]:
+        """Return the games the index holds a deadline or a queued phase of."""
+        members = (m.decode().split("|", 2) for m in self.redis.zrange(keys.deadlines(), 0, -1))
+        return {game for job, game, _ in members if job in ("expire", "resolve")}
+
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
         claim = scripts.registered(self.redis, scripts.CLAIM_DUE)
