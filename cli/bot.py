@@ -31,6 +31,7 @@ import requests
 from games.schemas import random_action
 
 logger = logging.getLogger(__name__)
+RETRIED = (429, 502, 503, 504)  # the server (or its gateway) asks the caller to come back
 Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
@@ -70,6 +71,7 @@ class Bot:
         strategy: Strategy | None = None,
         seed: int | None = None,
         wait_s: float = 5.0,
+        patience_s: float = 600.0,
     ):
         self.base = f"{server.rstrip('/')}/v1/games/{game_id}"
         self.http = requests.Session()
@@ -77,6 +79,7 @@ class Bot:
         self.strategy = strategy or random_strategy
         self.rng = random.Random(seed)
         self.wait_s = wait_s
+        self.patience_s = patience_s
         self.moves = 0
         self.calls = 0
         self._news = threading.Condition()
@@ -148,28 +151,15 @@ class Bot:
         return game
 
     def _act(self, action: dict[str, Any], version: int) -> dict[str, Any] | None:
+        # the same key on every retry: the server applies it once
         headers = {"Idempotency-Key": uuid.uuid4().hex, "If-Match": f'"{version}"'}
-        for _ in range(60):  # the same key on every retry: the server applies it once
-            try:
-                self.calls += 1
-                res = self.http.post(
-                    f"{self.base}/actions", json=action, headers=headers, timeout=30
-                )
-            except requests.ConnectionError:
-                time.sleep(0.5)
-                continue
-            if res.status_code in (201, 202):
-                self.moves += 1
-                return res.json()
-            if res.status_code in (409, 412):  # the game moved on: look again
-                logger.info("action %s refused: %s", action, res.json().get("code"))
-                return None
-            if res.status_code in (429, 503):
-                self.refused += res.status_code == 429
-                time.sleep(_retry_after(res))
-                continue
-            res.raise_for_status()
-        raise RuntimeError(f"could not post {action}")
+        res = self._send("POST", f"{self.base}/actions", json=action, headers=headers)
+        if res.status_code in (409, 412):  # the game moved on: look again
+            logger.info("action %s refused: %s", action, res.json().get("code"))
+            return None
+        res.raise_for_status()
+        self.moves += 1
+        return res.json()
 
     def _watch(self) -> None:
         """Follow the event stream on one connection, resuming with Last-Event-ID if it
@@ -219,17 +209,28 @@ class Bot:
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:
-        for _ in range(60):  # rides out a server restart of up to about 30 s
+        res = self._send("GET", url)
+        res.raise_for_status()
+        return res.json()
+
+    def _send(self, method: str, url: str, **kwargs: Any) -> requests.Response:
+        """Send until the server answers, riding out a restart or an outage: a refused or
+        dropped connection is tried again after a pause that doubles up to 5 s, a refusal
+        (429, 503, or a gateway's 502 or 504) after the wait it asks for; give up after
+        `patience_s` without an answer."""
+        deadline, pause = time.monotonic() + self.patience_s, 0.25
+        while True:
             self.calls += 1
             try:
-                res = self.http.get(url, timeout=30)
-            except requests.ConnectionError:
-                time.sleep(0.5)
-                continue
-            if res.status_code in (429, 503):
+                res = self.http.request(method, url, timeout=30, **kwargs)
+            except (requests.ConnectionError, requests.Timeout):
+                wait, pause = pause, min(pause * 2, 5.0)
+            else:
+                if res.status_code not in RETRIED:
+                    return res
                 self.refused += res.status_code == 429
-                time.sleep(_retry_after(res))
-                continue
-            res.raise_for_status()
-            return res.json()
-        raise RuntimeError(f"{url} keeps refusing")
+                wait = _retry_after(res)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"{method} {url}: no answer in {self.patience_s:.0f} s")
+            time.sleep(min(wait, left))  # the last try falls at the deadline

@@ -7,9 +7,11 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 import requests
 
 from cli.bot import Bot
+from cli.embedded import free_port
 from tests.conftest import api_server
 
 DEFAULT_LIMIT = 1200  # calls a minute per token (RATE_LIMIT_TOKEN's default)
@@ -110,3 +112,15 @@ def test_a_bot_whose_stream_is_refused_waits_and_plays_to_the_end(redis_url, wor
         game = http.get(f"{base}/v1/games/{gid}").json()
     assert game["status"] == "finished", game["owed"]
     assert all(bot.moves > 0 for bot in bots)
+
+
+def test_a_bot_rides_out_a_server_that_is_down_until_its_patience_runs_out():
+    """A bot waits for a server that is down by time, backing off (it once gave up after
+    60 quick tries, about 30 s: the bots of a league stopped for good in an outage)."""
+    port = free_port()  # nothing listens there
+    bot = Bot(f"http://127.0.0.1:{port}", "g_nowhere", "t", patience_s=3.0)
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="no answer in 3 s"):
+        bot.play()
+    assert 2.0 <= time.monotonic() - started < 8.0
+    assert bot.calls < 10  # backing off, not hammering

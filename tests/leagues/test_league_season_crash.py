@@ -139,11 +139,13 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         wait_for(lambda: outages.seen(deps.redis, 0), 30)
         time.sleep(1)
         api = start_api(redis_url, port)
-        wait_for(
-            lambda: all(league_queries.load(deps, lid).status == "finished" for lid in leagues),
-            300,  # about a minute on a quiet machine
-            every=0.5,
+        finished = lambda: all(  # noqa: E731
+            league_queries.load(deps, lid).status == "finished" for lid in leagues
         )
+        try:
+            wait_for(finished, 300, every=0.5)  # about a minute on a quiet machine
+        except AssertionError:
+            raise AssertionError(_stuck(deps, leagues, agents)) from None
         windows = outages.seen(deps.redis, 0)
         assert windows, "the workers' heartbeat did not see the outage"
         assert len(windows) >= 2, "the API's heartbeat did not see its outage"
@@ -189,3 +191,30 @@ def _moved(deps, gid: str, player: str) -> bool:
         e.get("command", {}).get("type") == "act" and e["command"]["player"] == player
         for e in deps.store.read(gid)
     )
+
+
+def _stuck(deps, leagues, agents) -> str:
+    """Say why the season did not finish: the agents' errors, and who each unfinished
+    game waits on."""
+    lines = [f"agent error: {e!r}" for a in agents for e in a.errors]
+    for lid in leagues:
+        for r in league_queries.load(deps, lid).rounds.values():
+            for t in r.tables:
+                if deps.store.exists(t.game):
+                    rec = deps.store.load(t.game).record
+                    if rec.status != "finished":
+                        who = {s.seat: s.player for s in rec.seats}
+                        owed = [(o.key, _playing(agents, who[o.seat], t.game)) for o in rec.owed()]
+                        lines.append(f"{t.game} at {rec.version} owes {owed}")
+    return "the season did not finish:\n" + "\n".join(lines)
+
+
+def _playing(agents, player: str, gid: str) -> str:
+    """Say whether an agent plays `player`'s seat in `gid` now."""
+    agent = next((a for a in agents if a.player["id"] == player), None)
+    if agent is None:
+        return f"{player}: absent"
+    thread = agent.games.get(gid)
+    if thread is None:
+        return f"{player}: never told the game started"
+    return f"{player}: {'playing' if thread.is_alive() else 'stopped'}"
