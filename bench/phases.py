@@ -43,8 +43,12 @@ def start_worker(redis_url: str, rq_url: str | None = None) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
     env["RQ_REDIS_URL"] = rq_url or redis_url
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", "worker"], env=env, cwd=ROOT,
-        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "cli", "worker"],
+        env=env,
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 
@@ -154,7 +158,9 @@ def main() -> None:
     ap.add_argument("--miss", type=float, default=0.1, help="--load: decisions left to time out")
     ap.add_argument("--workers", type=int, default=1, help="--load: worker processes")
     ap.add_argument(
-        "--queues", choices=["shared", "own"], default="own",
+        "--queues",
+        choices=["shared", "own"],
+        default="own",
         help="queues on their own Redis (appendfsync everysec) as `serve` has them, or the store's",
     )
     args = ap.parse_args()
@@ -174,8 +180,11 @@ def main() -> None:
             crew += [start_worker(server.url, queues.url) for _ in range(args.workers)]
             print(
                 f"workers: {args.workers}; {args.games} games on 2-5 s deadlines; queues on "
-                + ("their own Redis (appendfsync everysec)" if args.queues == "own" else
-                   "the store's Redis (appendfsync always)")
+                + (
+                    "their own Redis (appendfsync everysec)"
+                    if args.queues == "own"
+                    else "the store's Redis (appendfsync always)"
+                )
             )
             time.sleep(1.0)
             under_load(base, server.url, args)

@@ -124,7 +124,10 @@ PEER_INTRO = (
     "boardgame.io's `update` to the mover). Each concurrency is five rounds of "
     "alternated pairs (marketfold, then the peer, on new games), and the row is the pair "
     "with the median ratio of moves/s. Targets: marketfold one-call at least 1.5x "
-    "boardgame.io FlatFile and at least 0.6x boardgame.io in memory."
+    "boardgame.io FlatFile and at least 0.6x boardgame.io in memory. The `bare one-POST` "
+    "rows are the stack's ceiling in the same run: `bench/bare_app.py` (Flask, one XADD per "
+    "POST: no rules, no hash chain, no streams) under the same gunicorn, on its own Valkey "
+    "with appendfsync always, 60 POSTs a game (a Goblin Market game's moves)."
 )
 FOLD_INTRO = (
     "`events.record.fold_all` over finished logs (the envelopes the service writes), best "

@@ -4,7 +4,8 @@
  * marketfold next to boardgame.io on the same machine (issue #34.2): one driver plays both.
  *
  *     node bench/peer/driver.cjs [--quick] [--clients 1,8,32] [--rounds 5]
- *          [--pairs one-call/flatfile,one-call/memory,two-call/flatfile] [--kills 5]
+ *          [--pairs one-call/flatfile,one-call/memory,two-call/flatfile,bare/flatfile,bare/memory]
+ *          [--kills 5]
  *          [--games 1:4,8:16,32:32] [--json FILE] [--pause-while FILE]
  *
  * It starts `marketfold serve` (embedded Valkey, appendfsync always; the queues' Valkey;
@@ -13,6 +14,9 @@
  * pairs: marketfold in a mode (one-call: act on the stream's `owes` and the POST answer's
  * `actions`; two-call: GET /legal then POST), then boardgame.io with a storage, each on
  * new games of 3-6 seats (each client plays its share of the games one after another).
+ * The mode `bare` (e.g. `--pairs bare/flatfile,bare/memory`) plays the stack's ceiling
+ * instead of marketfold: bench/bare_app.py, one XADD per POST and nothing else, under the
+ * same gunicorn on its own Valkey (appendfsync always), BARE_MOVES POSTs a game.
  * It prints moves/s, p50/p99 of a move (sending it to the mover seeing the new state),
  * and the CPU per move of each server process (/proc, the server's whole tree) and of
  * the driver; then the kill trials (kills.cjs). The packages come from the cache
@@ -22,11 +26,18 @@ const fs = require('fs');
 const os = require('os');
 const bgio = require('./play_bgio.cjs');
 const mf = require('./play_marketfold.cjs');
-const { agent, percentileMs } = require('./common.cjs');
+const { agent, percentileMs, request } = require('./common.cjs');
 const { killTrials } = require('./kills.cjs');
-const { boardgameio, marketfold, sleep, tempDir, treeCpu } = require('./procs.cjs');
+const { bare, boardgameio, marketfold, sleep, tempDir, treeCpu } = require('./procs.cjs');
 
-const FULL = { rounds: 5, kills: 5, games: '1:4,8:16,32:32', pairs: 'one-call/flatfile,one-call/memory,two-call/flatfile' };
+const BARE_MOVES = 60; // about a Goblin Market game's (the one-call runs: 59 a game)
+
+const FULL = {
+  rounds: 5,
+  kills: 5,
+  games: '1:4,8:16,32:32',
+  pairs: 'one-call/flatfile,one-call/memory,two-call/flatfile,bare/flatfile,bare/memory',
+};
 const QUICK = { rounds: 1, kills: 2, games: '1:2,8:8,32:32', pairs: 'one-call/flatfile,one-call/memory' };
 
 function options(argv) {
@@ -112,6 +123,23 @@ async function runMarketfold(server, mode, clients, games) {
   }
 }
 
+async function runBare(server, clients, games) {
+  const tables = Array.from({ length: games }, (_, g) => `${process.pid}-${Date.now()}-${g}`);
+  const play = async (stream, g, latencies, http) => {
+    for (let i = 0; i < BARE_MOVES; i += 1) {
+      const sent = process.hrtime.bigint();
+      const res = await request(http, 'POST', `${server.url}/xadd/${stream}`, { type: 'bid', amount: i % 7 });
+      if (res.status !== 201) throw new Error(`POST xadd: ${res.status} ${JSON.stringify(res.body)}`);
+      latencies.push(Number(process.hrtime.bigint() - sent) / 1e9);
+    }
+    return BARE_MOVES;
+  };
+  return { system: 'bare one-POST', ...(await timed(server.pid, clients, tables, play)) };
+}
+
+const runOurs = (servers, mode, clients, games) =>
+  mode === 'bare' ? runBare(servers.bare, clients, games) : runMarketfold(servers.marketfold, mode, clients, games);
+
 async function runBgio(server, storage, clients, games) {
   const seated = await bgio.seatTables(server.url, games, agent());
   const tables = await Promise.all(seated.map(t => bgio.connect(server.url, t)));
@@ -180,6 +208,7 @@ async function main() {
     flatfile: await boardgameio('flatfile', tempDir('peer-ff-')),
     memory: await boardgameio('memory'),
   };
+  if (opts.pairs.some(p => p.mode === 'bare')) servers.bare = await bare(tempDir('peer-bare-'));
   const stop = () => Promise.all(Object.values(servers).map(s => s.stop()));
   process.once('SIGINT', () => stop().then(() => process.exit(130)));
   process.once('SIGTERM', () => stop().then(() => process.exit(143)));
@@ -187,7 +216,7 @@ async function main() {
     await Promise.all(Object.values(servers).map(s => s.start()));
     // warm up, unmeasured: a fresh server's first games pay for lazy imports and caches
     for (const { mode, storage } of opts.pairs) {
-      await runMarketfold(servers.marketfold, mode, 2, 2);
+      await runOurs(servers, mode, 2, 2);
       await runBgio(servers[storage], storage, 2, 2);
     }
     for (const clients of opts.clients) {
@@ -195,7 +224,7 @@ async function main() {
       for (let round = 0; round < opts.rounds; round += 1) {
         for (const { mode, storage } of opts.pairs) {
           await pauseWhile(opts.pauseFile);
-          const ours = await runMarketfold(servers.marketfold, mode, clients, games);
+          const ours = await runOurs(servers, mode, clients, games);
           console.log(line(ours));
           const theirs = await runBgio(servers[storage], storage, clients, games);
           console.log(line(theirs));

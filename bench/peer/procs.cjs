@@ -174,6 +174,14 @@ async function marketfold(dataDir) {
   return new Server('marketfold', argv, marketfoldEnv(), `http://127.0.0.1:${port}`, '/healthz');
 }
 
+/** The stack's ceiling: bench/bare_app.py (one XADD per POST) under marketfold's gunicorn
+ * command line, on its own Valkey with appendfsync always (bench/peer/bare_serve.py). */
+async function bare(dataDir) {
+  const port = await freePort();
+  const argv = [pythonPath(), '-m', 'bench.peer.bare_serve', '--port', String(port), '--data-dir', dataDir];
+  return new Server('bare', argv, marketfoldEnv(), `http://127.0.0.1:${port}`, '/healthz');
+}
+
 async function boardgameio(storage, dir) {
   const port = await freePort();
   const argv = [process.execPath, path.join(__dirname, 'server.cjs'), '--port', String(port)];
@@ -281,6 +289,7 @@ function treeCpu(pid) {
 module.exports = {
   ROOT,
   Server,
+  bare,
   boardgameio,
   freePort,
   marketfold,

@@ -74,6 +74,34 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
     assert any("survived" in line for line in lines)
 
 
+@pytest.mark.skipif(
+    shutil.which("node") is None or shutil.which("npm") is None,
+    reason="node and npm are needed to run boardgame.io, the peer",
+)
+def test_the_driver_measures_the_stacks_ceiling_beside_the_peer(tmp_path):
+    """`bare` plays bench/bare_app.py (one XADD per POST) under marketfold's gunicorn."""
+    out = tmp_path / "peer.json"
+    argv = ["--pairs", "bare/memory", "--clients", "1", "--games", "1:2", "--rounds", "1"]
+    done = subprocess.run(
+        ["node", str(ROOT / "bench" / "peer" / "driver.cjs"), *argv, "--kills", "0"]
+        + ["--json", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
+    result = json.loads(out.read_text("utf-8"))
+    assert [(s["kind"], s["clients"]) for s in result["summary"]] == [
+        ("bare one-POST / boardgame.io memory", 1)
+    ]
+    ours = result["summary"][0]["ours"]
+    assert ours["moves"] == 60 * ours["games"] == 120
+    assert ours["cpu"]["gunicorn"] > 0 and ours["cpu"]["valkey"] > 0, ours
+    assert any(line.startswith("| bare one-POST /") for line in report.rows(result))
+
+
 def test_run_all_says_in_one_line_that_it_skipped_the_peer_without_node(monkeypatch):
     monkeypatch.setattr(report.shutil, "which", lambda tool: None)
 
