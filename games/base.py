@@ -180,6 +180,10 @@ class Game(Protocol):
         """Return every card the game can use (with these normalized options; None: the
         defaults), each with `id`, `name` and a short rules `text` in `lang`."""
 
+    def keeps_private_log(self, options: dict[str, Any]) -> bool:
+        """Return True when a game with these normalized options may have private steps
+        (`private_log` and options that use it: Black Market's wild trade)."""
+
 
 RULE_FUNCTIONS = (
     "normalize_options",

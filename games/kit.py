@@ -43,8 +43,8 @@ class Table(Protocol):
 def assemble(namespace: Mapping[str, Any], rules_version: int) -> Game:
     """Build a game from a package's namespace (its `globals()`): the rule functions of the
     protocol and GAME_ID, NAMES, MIN_PLAYERS, MAX_PLAYERS, OPTIONS_SCHEMA (and PRIVATE_LOG,
-    false if absent, and OPTION_TEXTS, none if absent); fail at import if any of the others
-    is missing."""
+    false if absent, with `keeps_private_log(options)` if only some options use it, and
+    OPTION_TEXTS, none if absent); fail at import if any of the others is missing."""
     missing = [name for name in RULE_FUNCTIONS if not callable(namespace.get(name))]
     if missing:
         raise TypeError(f"{namespace.get('GAME_ID')} lacks {', '.join(missing)}")
@@ -55,7 +55,8 @@ def assemble(namespace: Mapping[str, Any], rules_version: int) -> Game:
         max_players=namespace["MAX_PLAYERS"],
         rules_version=rules_version,
         options_schema=namespace["OPTIONS_SCHEMA"],
-        private_log=bool(namespace.get("PRIVATE_LOG", False)),
+        private_log=(private := bool(namespace.get("PRIVATE_LOG", False))),
+        keeps_private_log=namespace.get("keeps_private_log", lambda options: private),
         option_texts=dict(namespace.get("OPTION_TEXTS", {})),
         **{name: namespace[name] for name in RULE_FUNCTIONS},
     )

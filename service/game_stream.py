@@ -290,7 +290,7 @@ class GameStream:
         each of them and the one at `rec`'s version is `last` byte for byte (a load's
         round trip saved); None otherwise, or for a game whose private steps this stream
         does not carry."""
-        if getattr(rec.game, "private_log", False) or rec.private:
+        if rec.keeps_private_log or rec.private:
             return None
         seen = [SHARED.peek((self.game_id, f"{n}-0")) for n in range(rec.version, seq + 1)]
         if any(entry is None for entry in seen) or seen[0][1] != last:

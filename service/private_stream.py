@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
 def follows(rec: Record, player_id: str | None) -> bool:
     """Return True when a stream of `player_id` on this game follows its private log: a
-    signed-in caller (who may hold a seat) in a game whose rules keep one."""
-    return player_id is not None and bool(getattr(rec.game, "private_log", False))
+    signed-in caller (who may hold a seat) in a game whose rules and options keep one."""
+    return player_id is not None and rec.keeps_private_log
 
 
 class PrivateSteps:

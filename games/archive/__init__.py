@@ -24,10 +24,12 @@ LATER_INTERFACE: dict[str, Any] = {"card_catalogue": absent_card_catalogue}
 
 def on_live_interface(archived: Any, live: Any) -> Any:
     """Return `archived` with what the interface gained since its freeze: `private_log`
-    (false: every event in the public log, as then), `option_texts` (none) and, if it had none, the live version's
+    (false: every event in the public log, as then) and `keeps_private_log`, `option_texts` (none) and, if it had none, the live version's
     card catalogue (names and texts for clients; the Decktet's cards did not change)."""
     if not hasattr(archived, "private_log"):
         archived.private_log = False
+    if not hasattr(archived, "keeps_private_log"):
+        archived.keeps_private_log = lambda options, keeps=archived.private_log: keeps
     if not hasattr(archived, "option_texts"):  # its options described in English only
         archived.option_texts = {}
     if archived.card_catalogue is absent_card_catalogue:

@@ -20,7 +20,7 @@ from games.black_market.options import (
 )
 from games.black_market.rules import decide, ready, resolve, setup
 from games.black_market.scoring import result
-from games.black_market.state import GAME_ID
+from games.black_market.state import GAME_ID, WILD_TRADE
 from games.black_market.view import NAMES, redact, view
 from games.kit import assemble, is_over
 
@@ -28,6 +28,12 @@ from games.kit import assemble, is_over
 # so that others learn nothing of them, not even when or how many (from rules version 3;
 # docs/architecture.md, "Private steps").
 PRIVATE_LOG = True
+
+
+def keeps_private_log(options: dict) -> bool:
+    """Only wild trade has private steps: a regulated game's private log stays empty."""
+    return options.get("trade") == WILD_TRADE
+
 
 GAME = assemble(globals(), rules_version=3)
 
