@@ -9,6 +9,22 @@ process spent per action (the table above, from /proc), A/B runs that switch one
 off (32 clients, 32 games, the median of three rounds of about 1,900 actions), and what
 redis-py sends (`bench/round_trips.py`):
 
+- The stack's ceiling (session 9, #34): is it Flask, gunicorn and gevent that keep
+  marketfold from boardgame.io's figures, or marketfold's own work? The peer driver now
+  also plays `bench/bare_app.py` (one XADD per POST, no rules, no hash chain, no streams)
+  under the same gunicorn command line, on its own Valkey with appendfsync always
+  (`--pairs bare/flatfile,bare/memory`; the section "Next to boardgame.io", run at load
+  1.4-2.8). The bare stack made 2.95 / 3.45 / 3.68x boardgame.io FlatFile's moves/s at 1 /
+  8 / 32 clients and 0.67 / 1.26 / 1.31x its in-memory server's, at 0.6-1.0 ms of server
+  CPU per move (gunicorn 0.54-0.83, Valkey 0.05-0.21). So the stack is not what misses
+  the targets: marketfold's one-call moves cost 2.9-4.3 ms of server CPU each in that run
+  (2.3-3.5 ms in a quieter one at 06:50, load 0.5-1.4), three to four times the bare
+  endpoint's. On two cores the moves/s follow the CPU per move of server and driver
+  together, so 1.5x boardgame.io FlatFile (2.1-2.4 ms at 8 and 32 clients, driver 0.4)
+  and 0.6x its in-memory server (0.6-0.8 ms, driver 0.3-0.4) both ask for about 1.2-1.4 ms
+  of server CPU per move: under half of today's, and less than twice a bare XADD's. By the
+  figures above, a served `POST /actions` costs about 1.4-1.6 ms and the streams'
+  fan-out 0.6-1.2 ms, so neither cut alone reaches it.
 - Cut in session 8 (#34, #28: the request path of `GET /legal` and `POST /actions`
   itself). In one process (`python bench/action_cpu.py --b-root <a checkout of 5dbafd1>
   --runs 6`: the CPU spent inside the app per action, no test client, six alternated
