@@ -297,7 +297,10 @@ function legal(G, playerID) {
   if (G.phase === 'bid') {
     const amounts = [];
     for (let a = G.high + 1; a <= G.coins[playerID]; a += 1) amounts.push([a]);
-    return [{ move: 'bid', args: amounts }, { move: 'pass', args: [[]] }];
+    const pass = { move: 'pass', args: [[]] };
+    // no bid when the high bid is all the seat has: an empty bid was refused, unanswered,
+    // and the match stalled (the driver sends one move per state)
+    return amounts.length ? [{ move: 'bid', args: amounts }, pass] : [pass];
   }
   const cards = G.offer.map(card => [card]);
   if (G.phase === 'split') return [{ move: 'takeAll', args: [[]] }, { move: 'takeOne', args: cards }];

@@ -102,6 +102,22 @@ def test_the_driver_measures_the_stacks_ceiling_beside_the_peer(tmp_path):
     assert any(line.startswith("| bare one-POST /") for line in report.rows(result))
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="node runs the peer's game")
+def test_the_peers_legal_moves_never_offer_a_move_without_arguments():
+    """A seat whose coins do not top the high bid may only pass: the driver once picked a
+    bid with no amount, boardgame.io refused it without an answer, and the match stalled."""
+    script = (
+        "const { legal } = require('./bench/peer/auction.cjs');"
+        "const G = { phase: 'bid', toAct: '0', high: 5, coins: { 0: 5 } };"
+        "const poor = legal(G, '0'); G.coins[0] = 7;"
+        "console.log(JSON.stringify([poor, legal(G, '0')]));"
+    )
+    done = subprocess.run(["node", "-e", script], cwd=ROOT, capture_output=True, text=True)
+    poor, rich = json.loads(done.stdout)
+    assert poor == [{"move": "pass", "args": [[]]}]
+    assert rich == [{"move": "bid", "args": [[6], [7]]}, {"move": "pass", "args": [[]]}]
+
+
 def test_run_all_says_in_one_line_that_it_skipped_the_peer_without_node(monkeypatch):
     monkeypatch.setattr(report.shutil, "which", lambda tool: None)
 
