@@ -24,7 +24,8 @@ LATER_INTERFACE: dict[str, Any] = {"card_catalogue": absent_card_catalogue}
 
 def on_live_interface(archived: Any, live: Any) -> Any:
     """Return `archived` with what the interface gained since its freeze: `private_log`
-    (false: every event in the public log, as then) and `keeps_private_log`, `option_texts` (none) and, if it had none, the live version's
+    (false: every event in the public log, as then) and `keeps_private_log` (the same
+    whatever the options), `option_texts` (none) and, if it had none, the live version's
     card catalogue (names and texts for clients; the Decktet's cards did not change)."""
     if not hasattr(archived, "private_log"):
         archived.private_log = False
