@@ -87,9 +87,11 @@ def machine() -> dict[str, str]:
     }
 
 
-def start_worker(redis_url: str) -> subprocess.Popen:
-    """Start `marketfold worker` in its own process group (RQ forks a scheduler)."""
+def start_worker(redis_url: str, rq_url: str | None = None) -> subprocess.Popen:
+    """Start `marketfold worker` in its own process group (RQ forks a scheduler), its
+    queues on `rq_url` (default: the store's Redis)."""
     env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+    env["RQ_REDIS_URL"] = rq_url or redis_url
     return subprocess.Popen(
         [sys.executable, "-m", "cli", "worker"],
         env=env,

@@ -34,22 +34,9 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import gunicorn, percentile, stop, wait_up  # noqa: E402
+from bench.common import gunicorn, percentile, start_worker, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events.codec import parse_time  # noqa: E402
-
-
-def start_worker(redis_url: str, rq_url: str | None = None) -> subprocess.Popen:
-    env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
-    env["RQ_REDIS_URL"] = rq_url or redis_url
-    return subprocess.Popen(
-        [sys.executable, "-m", "cli", "worker"],
-        env=env,
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
 
 
 def under_load(base: str, redis_url: str, args: argparse.Namespace) -> None:
