@@ -179,7 +179,7 @@ def main() -> None:
         print("| workers | last bid → reveal p50 ms | p99 ms | deadline late p50 s | max s |")
         print("| --- | --- | --- | --- | --- |")
         for workers in (1, 2):
-            crew.append(start_worker(server.url))  # one more worker each round
+            crew.append(start_worker(server.url, queues.url))  # one more worker each round
             time.sleep(1.0)
             lat = closed_auction_latencies(base, args.phases)
             late = deadline_lateness(base, args.deadlines)
