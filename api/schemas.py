@@ -85,17 +85,20 @@ class GameCreate(RematchOffer):
     )
 
 
+TYPE_MAX = 64  # an action type's longest name
+
+
 class Action(Schema):
     """Any action object: a `type`; the game checks the rest against its own schema."""
 
     class Meta:
         unknown = INCLUDE
 
-    type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    type = fields.String(required=True, validate=validate.Length(min=1, max=TYPE_MAX))
 
 
 ACTION = Action()  # one instance: a schema is built once, then loads any number of bodies
-_ACTION_FIELDS = {"type"}
+_ACTION_FIELDS = set(ACTION.fields)
 
 
 def action(data: Any) -> dict[str, Any]:
@@ -104,7 +107,7 @@ def action(data: Any) -> dict[str, Any]:
     key order; anything else through the schema, refused in its words."""
     if type(data) is dict:
         kind = data.get("type")
-        if type(kind) is str and 1 <= len(kind) <= 64:
+        if type(kind) is str and 1 <= len(kind) <= TYPE_MAX:
             loaded = {"type": kind}
             for key in set(data) - _ACTION_FIELDS:  # marshmallow's order for unknown fields
                 loaded[key] = data[key]

@@ -86,8 +86,7 @@ class Record:
     def keeps_private_log(self) -> bool:
         """Return True when this game may have private steps: its rules keep a private log
         and its options use it (a regulated Black Market game's stays empty)."""
-        game = self.game
-        return game.private_log and game.keeps_private_log(self.options)
+        return self.game.keeps_private_log(self.options)
 
     def seat_of(self, player_id: str) -> int | None:
         """Return the seat `player_id` holds, or None."""

@@ -31,7 +31,7 @@ def is_private(game: Any, event: Event) -> bool:
     """Return True for a private step: an event nobody but the seats it names may learn
     anything of (the game's `redact` answers None for others), kept in the game's private
     log (docs/architecture.md, "Private steps")."""
-    if not getattr(game, "private_log", False):  # e.g. Black Market rules version 2
+    if not game.private_log:  # e.g. Black Market rules version 2
         return False
     return event.visible_to != "all" and game.redact(event, None) is None
 

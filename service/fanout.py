@@ -84,8 +84,7 @@ class Reader:
     def _read(self) -> list[Entry]:
         hub = self.hub
         if hub.pool is None:  # a cluster: the client finds the key's node
-            answer = hub.client.xread({self.key: self.last}, count=200, block=hub.block_ms)
-            return [e for _, entries in answer or () for e in entries]
+            return self._read_by_client()
         if self.conn is None:
             self.conn = hub.pool.get_connection()
         try:
@@ -96,8 +95,13 @@ class Reader:
         except (redis.ConnectionError, redis.TimeoutError):
             # as before, one read through the client, with its retries (e.g. a failover)
             self._let_go(broken=True)
-            answer = hub.client.xread({self.key: self.last}, count=200, block=hub.block_ms)
-            return [e for _, entries in answer or () for e in entries]
+            return self._read_by_client()
+
+    def _read_by_client(self) -> list[Entry]:
+        """One XREAD BLOCK through the client (its pool, node routing and retries)."""
+        hub = self.hub
+        answer = hub.client.xread({self.key: self.last}, count=200, block=hub.block_ms)
+        return [e for _, entries in answer or () for e in entries]
 
     def _let_go(self, broken: bool = False) -> None:
         conn, self.conn = self.conn, None

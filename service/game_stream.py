@@ -252,18 +252,21 @@ class GameStream:
             if mine == before and all(o["simultaneous"] for o in mine):
                 return []  # nothing new for this seat
         frame = SHARED.get(
-            (self.game_id, seq, seat, OWES), lambda: self._owes_frame(seq, seat, owed_then)
+            (self.game_id, seq, seat, OWES), lambda: self._owes_frame(seq, seat, mine, owed_then)
         )
         if frame is None:
             return []  # the log moved on already: a later append's frame says it
         self.said = (seq, mine)
         return [frame]
 
-    def _owes_frame(self, seq: int, seat: int, owed_then: list[dict[str, Any]]) -> Frame | None:
+    def _owes_frame(
+        self, seq: int, seat: int, mine: list[dict[str, Any]], owed_then: list[dict[str, Any]]
+    ) -> Frame | None:
         """The `owes` frame of `seat` after the append ending at `seq`, whose `owed_then`
-        (stored beside it) is what `owed` says of the record at `seq`. A seat that owes
-        nothing then needs no record: the stream knows the status at `seq` (its events)."""
-        if not any(o["seat"] == seat for o in owed_then):
+        (stored beside it) is what `owed` says of the record at `seq` (`mine`: the seat's
+        part). A seat that owes nothing then needs no record: the stream knows the status
+        at `seq` (its events)."""
+        if not mine:
             return Frame(None, OWES, _json(_owes_body(seq, self.status, seat, [], owed_then, [])))
         rec = RECORDS.get((self.game_id, seq), lambda: self._record(seq))
         if rec is None:
