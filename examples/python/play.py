@@ -2,10 +2,13 @@
 
     python play.py http://127.0.0.1:8000 [goblin-market sorcerous-futures black-market gobcon]
 
-Every seat is a bot picking a random legal action. The first player invites the others
-by handle to an unlisted table; each finds the invitation and accepts by joining. A thread
-follows the game's event stream; at the end the game is exported as a file and that file
-is verified as downloaded, and a rematch offered and declined. One JSON line per game.
+Every seat is a bot picking a random legal action, one call per move (docs/clients.md, "A
+move in one call"): each seat follows its own event stream in a thread, acts on an `owes`
+frame that brings news, and goes on from its answer's `actions` while it owes something;
+it never reads `/legal`. The first player invites the others by handle to an unlisted
+table; each finds the invitation and accepts by joining. A spectator's thread follows the
+stream too; at the end the game is exported as a file and that file is verified as
+downloaded, and a rematch offered and declined. One JSON line per game.
 """
 
 import io
@@ -15,6 +18,8 @@ import sys
 import threading
 import time
 import uuid
+from collections import Counter
+from collections.abc import Iterator
 
 from marketfold_client import AuthenticatedClient, Client, models
 from marketfold_client.api.audit import export_game, verify_bundle
@@ -25,7 +30,6 @@ from marketfold_client.api.games import (
     decline_invitation,
     get_game,
     join_game,
-    legal_actions,
     post_action,
     rematch_game,
 )
@@ -71,6 +75,22 @@ def build(schema: dict, rng: random.Random):
     ]
 
 
+def frames(resp) -> Iterator[tuple[str | None, str, dict]]:
+    """The frames of an open Server-Sent Events response: (id or None, event, data)."""
+    ident, event, data = None, "message", []
+    for line in resp.iter_lines():
+        if line == "":  # a frame ends (a heartbeat comment has no data)
+            if data:
+                yield ident, event, json.loads("\n".join(data))
+            ident, event, data = None, "message", []
+        elif line.startswith("id: "):
+            ident = line[4:]
+        elif line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: "):
+            data.append(line[6:])
+
+
 def follow(base: str, gid: str, seqs: list[int]) -> None:
     """Read the game's Server-Sent Events until the stream ends (after game.Ended)."""
     with (
@@ -78,9 +98,64 @@ def follow(base: str, gid: str, seqs: list[int]) -> None:
         .get_httpx_client()
         .stream("GET", f"/v1/games/{gid}/events/stream") as resp
     ):
-        for line in resp.iter_lines():
-            if line.startswith("id: "):
-                seqs.append(int(line[4:]))
+        seqs += [int(ident) for ident, _, _ in frames(resp) if ident is not None]
+
+
+def choose(actions: list, ruleset: str, rng: random.Random):
+    """One of the legal actions (`choices` when listed, else built from the `schema`)."""
+    spec = rng.choice(actions)
+    if spec.choices:
+        return rng.choice(spec.choices)
+    action = build(spec.schema.to_dict(), rng)  # too many to list: build one
+    return getattr(models, camel(ruleset) + camel(spec.type_) + "Action").from_dict(action)
+
+
+def move(me: AuthenticatedClient, gid: str, version: int, action, tally: Counter):
+    """POST one action read at `version`; return its answer, or None if it was refused (the
+    game moved on without it: the stream's next `owes` frame says what now)."""
+    key = str(uuid.uuid4())  # the same key on a retry: the server applies it once
+    while True:
+        sent = post_action.sync_detailed(
+            id=gid, client=me, body=action, idempotency_key=key, if_match=f'"{version}"'
+        )
+        tally["calls"] += 1
+        if sent.status_code in (429, 503):  # wait as told, then send it again
+            time.sleep(int(sent.headers.get("Retry-After", "1")))
+            continue
+        if sent.status_code in (201, 202):
+            tally["moves"] += 1
+            return sent.parsed
+        return None
+
+
+def seat_plays(me: AuthenticatedClient, gid: str, ruleset: str, seed: int, tally: Counter):
+    """One seat's bot: follow its own stream to the end of the game and move on each `owes`
+    frame at a version newer than any it acted on or was answered with."""
+    rng, acted, last = random.Random(seed), -1, None
+    while True:  # the server ends a stream now and then: resume after the last event
+        headers = {"Last-Event-ID": last} if last else {}
+        stream = me.get_httpx_client().stream(
+            "GET", f"/v1/games/{gid}/events/stream", headers=headers
+        )
+        with stream as resp:
+            if resp.status_code != 200:
+                time.sleep(int(resp.headers.get("Retry-After", "1")))
+                continue
+            for ident, event, data in frames(resp):
+                if ident is not None and "." not in ident:  # `<seq>.<k>`: a private step
+                    last = ident
+                if event == "game.Ended":
+                    return
+                if event != "owes" or data["version"] <= acted:
+                    continue  # not a turn signal, or no news: an answer said it already
+                owes = models.StreamOwes.from_dict(data)
+                version, actions = owes.version, owes.actions
+                while actions:  # several decisions in a row: one call each
+                    answer = move(me, gid, version, choose(actions, ruleset, rng), tally)
+                    if answer is None:
+                        break
+                    acted = version = answer.version
+                    actions = answer.actions
 
 
 def play(base: str, ruleset: str, rng: random.Random) -> dict:
@@ -105,36 +180,17 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     seats[0] = clients[0]  # joined at creation (`join`); the others accept by joining
     for me in clients[1:]:
         seats[join_game.sync(id=gid, client=me).seat] = me
-    while True:  # polls with a token: its rate limit is higher than an address's
-        answer = get_game.sync_detailed(id=gid, client=seats[0])
-        if answer.status_code != 200:  # 429 (or 503): wait as told
-            time.sleep(int(answer.headers.get("Retry-After", "1")))
-            continue
-        if (game := answer.parsed).status == "finished":
-            break
-        acted = False
-        for owed in game.owed:
-            legal = legal_actions.sync(id=gid, client=seats[owed.seat])
-            if not legal.actions:
-                continue  # already submitted to a simultaneous phase
-            spec = rng.choice(legal.actions)
-            if spec.choices:
-                action = rng.choice(spec.choices)
-            else:  # too many to list: build one from the schema
-                action = build(spec.schema.to_dict(), rng)
-                action = getattr(models, camel(ruleset) + camel(spec.type_) + "Action").from_dict(
-                    action
-                )
-            sent = post_action.sync_detailed(
-                id=gid,
-                client=seats[owed.seat],
-                body=action,
-                idempotency_key=str(uuid.uuid4()),
-                if_match=f'"{legal.version}"',
-            )
-            acted = acted or sent.status_code in (201, 202)
-        if not acted:
-            time.sleep(0.05)  # a simultaneous phase is being resolved by a worker
+    tallies = [Counter() for _ in seats]  # one per thread
+    bots = [
+        threading.Thread(target=seat_plays, args=(me, gid, ruleset, rng.random(), tally))
+        for me, tally in zip(seats.values(), tallies, strict=True)
+    ]
+    for bot in bots:
+        bot.start()
+    for bot in bots:
+        bot.join()
+    tally = sum(tallies, Counter())
+    game = get_game.sync(id=gid, client=seats[0])
     watcher.join(60)
     download = export_game.sync(id=gid, client=anon)  # a File: the bytes, untouched
     raw = download.payload.read()
@@ -154,6 +210,8 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
         "streamed": seqs,
         "verified": report.ok,
         "winners": game.result.winners,
+        "moves": tally["moves"],
+        "calls": tally["calls"],  # action calls, accepted or not; `/legal` never read
     }
 
 

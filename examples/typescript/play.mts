@@ -1,10 +1,13 @@
 // Play whole games through a client generated from openapi.yaml (openapi-typescript types,
 // openapi-fetch calls); examples/typescript/run.sh generates, compiles and runs it:
 //   node play.mjs http://127.0.0.1:8000 [goblin-market sorcerous-futures black-market gobcon]
-// Every seat is a bot picking a random legal action; the first player invites the others by
-// handle to an unlisted table, each finds the invitation and accepts by joining; the event
-// stream is followed live; at the end the game is exported as a file and that file is
-// verified as downloaded, and a rematch is offered and declined.
+// Every seat is a bot picking a random legal action, one call per move (docs/clients.md, "A
+// move in one call"): each seat follows its own event stream, acts on an `owes` frame that
+// brings news and goes on from its answer's `actions` while it owes something; it never
+// reads `/legal`. The first player invites the others by handle to an unlisted table, each
+// finds the invitation and accepts by joining; a spectator follows the stream too; at the
+// end the game is exported as a file and that file is verified as downloaded, and a rematch
+// is offered and declined.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
@@ -42,20 +45,84 @@ function build(schema: Json): unknown { // a random value of the schemas `legal`
   return Array.from({ length: int(low, schema.maxItems ?? low) }, () => build(schema.items));
 }
 
-async function follow(api: ReturnType<typeof createClient<paths>>, id: string, seqs: number[]) {
-  const { data } = await api.GET("/v1/games/{id}/events/stream", { params: { path: { id } }, parseAs: "stream" });
-  const reader = data!.pipeThrough(new TextDecoderStream()).getReader();
+type Api = ReturnType<typeof createClient<paths>>;
+type Frame = { id?: string; event: string; data: Json };
+const sleep = (s: number) => new Promise((done) => setTimeout(done, 1000 * s));
+
+// The frames of a game's event stream, resumed after `last` (Last-Event-ID) when given.
+async function* frames(api: Api, id: string, last?: string): AsyncGenerator<Frame> {
+  const headers = last ? { "Last-Event-ID": last } : {};
+  const { data, response } = await api.GET("/v1/games/{id}/events/stream", { params: { path: { id } }, headers, parseAs: "stream" });
+  if (!data) return void (await sleep(Number(response.headers.get("Retry-After") ?? 1)));
+  const reader = data.pipeThrough(new TextDecoderStream()).getReader();
   let rest = "";
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    const lines = (rest + chunk.value).split("\n");
-    rest = lines.pop()!;
-    for (const line of lines) if (line.startsWith("id: ")) seqs.push(Number(line.slice(4)));
+    const blocks = (rest + chunk.value).split("\n\n");
+    rest = blocks.pop()!;
+    for (const block of blocks) {
+      const frame: Frame = { event: "message", data: {} };
+      let text = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("id: ")) frame.id = line.slice(4);
+        else if (line.startsWith("event: ")) frame.event = line.slice(7);
+        else if (line.startsWith("data: ")) text += line.slice(6);
+      }
+      if (text) yield { ...frame, data: JSON.parse(text) }; // a heartbeat comment has no data
+    }
+  }
+}
+
+async function follow(api: Api, id: string, seqs: number[]) {
+  for await (const frame of frames(api, id)) if (frame.id !== undefined) seqs.push(Number(frame.id));
+}
+
+const choose = (actions: S["ActionSpec"][]): Action => {
+  const spec = pick(actions);
+  return spec.choices ? pick(spec.choices) : (build(spec.schema) as Action);
+};
+
+// POST one action read at `version`: its answer, or undefined if it was refused (the game
+// moved on without it: the stream's next `owes` frame says what now).
+async function move(me: Api, id: string, version: number, action: Action, tally: { calls: number; moves: number }) {
+  const key = crypto.randomUUID(); // the same key on a retry: the server applies it once
+  for (;;) {
+    const { data, response } = await me.POST("/v1/games/{id}/actions", {
+      params: { path: { id }, header: { "Idempotency-Key": key, "If-Match": `"${version}"` } },
+      body: action,
+    });
+    tally.calls += 1;
+    if (response.status === 429 || response.status === 503) { // wait as told, then again
+      await sleep(Number(response.headers.get("Retry-After") ?? 1));
+      continue;
+    }
+    if (data) tally.moves += 1;
+    return data;
+  }
+}
+
+// One seat's bot: follow its own stream to the end of the game and move on each `owes` frame
+// at a version newer than any it acted on or was answered with.
+async function seatPlays(me: Api, id: string, tally: { calls: number; moves: number }) {
+  let acted = -1, last: string | undefined;
+  for (;;) { // the server ends a stream now and then: resume after the last event
+    for await (const { id: frameId, event, data } of frames(me, id, last)) {
+      if (frameId !== undefined && !frameId.includes(".")) last = frameId; // `<seq>.<k>`: a private step
+      if (event === "game.Ended") return;
+      if (event !== "owes" || data.version <= acted) continue; // no news: an answer said it already
+      let { version, actions } = data as S["StreamOwes"];
+      while (actions.length > 0) { // several decisions in a row: one call each
+        const answer = await move(me, id, version, choose(actions), tally);
+        if (!answer) break;
+        acted = version = answer.version;
+        actions = answer.actions;
+      }
+    }
   }
 }
 
 async function play(base: string, ruleset: string) {
   const anon = createClient<paths>({ baseUrl: base });
-  const as = (token: string) => createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
+  const as = (token: string): Api => createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token}` } });
   const body = GAMES[ruleset];
   const seats = new Map<number, ReturnType<typeof as>>();
   const tokens: string[] = [], handles: string[] = [], run = crypto.randomUUID().slice(0, 8);
@@ -79,30 +146,9 @@ async function play(base: string, ruleset: string) {
     const { data } = await as(token).POST("/v1/games/{id}/join", { params: { path: { id } } });
     seats.set(data!.seat, as(token));
   }
-  const me0 = seats.get(0)!; // polls with a token: its rate limit is higher than an address's
-  let game: S["Game"] | undefined;
-  for (;;) {
-    const { data, response } = await me0.GET("/v1/games/{id}", { params: { path: { id } } });
-    if (!(game = data)) { // 429 (or 503): wait as told
-      await new Promise((done) => setTimeout(done, 1000 * Number(response.headers.get("Retry-After") ?? 1)));
-      continue;
-    }
-    if (game.status === "finished") break;
-    let acted = false;
-    for (const owed of game.owed) {
-      const me = seats.get(owed.seat)!;
-      const { data: legal } = await me.GET("/v1/games/{id}/legal", { params: { path: { id } } });
-      if (!legal || legal.actions.length === 0) continue; // already submitted
-      const spec = pick(legal.actions);
-      const action = spec.choices ? pick(spec.choices) : (build(spec.schema) as Action);
-      const { response } = await me.POST("/v1/games/{id}/actions", {
-        params: { path: { id }, header: { "Idempotency-Key": crypto.randomUUID(), "If-Match": `"${legal.version}"` } },
-        body: action,
-      });
-      acted ||= response.status === 201 || response.status === 202;
-    }
-    if (!acted) await new Promise((done) => setTimeout(done, 50)); // a worker resolves a phase
-  }
+  const tally = { calls: 0, moves: 0 };
+  await Promise.all([...seats.values()].map((me) => seatPlays(me, id, tally)));
+  const game = (await seats.get(0)!.GET("/v1/games/{id}", { params: { path: { id } } })).data!;
   await watching;
   // The bundle is a file: keep its text exactly as downloaded and post those bytes back.
   const { data: file } = await anon.GET("/v1/games/{id}/export", { params: { path: { id } }, parseAs: "text" });
@@ -117,6 +163,7 @@ async function play(base: string, ruleset: string) {
     invited, rematch: [offer.response.status, offer.data!.rematch_of === id, declined.response.status],
     ruleset, game: id, status: game.status, version: game.version, streamed: seqs,
     verified: report!.ok, winners: game.result?.winners,
+    moves: tally.moves, calls: tally.calls, // action calls, accepted or not; `/legal` never read
   };
 }
 

@@ -35,6 +35,9 @@ def assert_every_ruleset_played_streamed_and_verified(results: dict[str, dict]) 
         assert game["streamed"] == list(range(1, game["version"] + 1)), ruleset
         assert game["verified"] is True, ruleset  # the downloaded file, byte for byte
         assert game["winners"], ruleset
+        # one call per move: every action sent was accepted, so each stream frame the bots
+        # acted on, and each answer, was news and told them all they needed
+        assert game["moves"] > 0 and game["calls"] == game["moves"], (ruleset, game)
         # the table was an invitation (handles, GET /players/me, the invitation list, held
         # seats taken by joining), and a rematch was offered (201) and declined (200)
         assert game["invited"] is True, ruleset
