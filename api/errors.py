@@ -91,6 +91,11 @@ def _domain(e: errors.DomainError):
     return problem(status, e.code, e.detail, **e.extra)
 
 
+def _standing(e: Exception) -> dict[str, Any]:
+    """A refused action's `version` and `actions` now (api.games.standing), when known."""
+    return getattr(e, "standing", None) or {}
+
+
 def _http(e: HTTPException):
     if isinstance(getattr(e, "original_exception", None), STORE_DOWN):
         # Redis failed outside a view (e.g. an after_request hook reading the rate
@@ -156,12 +161,14 @@ def register(app: Flask) -> None:
         OptionError,
         lambda e: problem(422, "invalid_option", str(e), errors={f"options.{e.field}": [e.reason]}),
     )
-    app.register_error_handler(RuleViolation, lambda e: problem(409, e.code, str(e)))
+    app.register_error_handler(
+        RuleViolation, lambda e: problem(409, e.code, str(e), **_standing(e))
+    )
     app.register_error_handler(
         errors.NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")
     )
     app.register_error_handler(
-        errors.StaleVersion, lambda e: problem(412, "version_mismatch", str(e))
+        errors.StaleVersion, lambda e: problem(412, "version_mismatch", str(e), **_standing(e))
     )
     app.register_error_handler(errors.NotReplicated, _not_replicated)
     for exc in STORE_DOWN:

@@ -3,6 +3,8 @@ use case or query, present the answer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify, request
 
 from api import auth, entry, present
@@ -12,6 +14,7 @@ from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
 from api.schemas import GameCreate, JoinBody, PlayerCreate, RematchOffer, action
+from games.base import InvalidAction, RuleViolation
 from service import (
     config,
     errors,
@@ -150,7 +153,18 @@ def post_action(game_id: str):
         except errors.NotReplicated as e:
             e.key = key  # the answer names it: a retry with it is answered, not applied again
             raise
+        except (RuleViolation, errors.StaleVersion) as e:
+            if not isinstance(e, InvalidAction):  # refused by the game as it stands: say how
+                e.standing = standing(game_id, player["id"])
+            raise
     return action_answer(done, player)
+
+
+def standing(game_id: str, player_id: str) -> dict[str, Any]:
+    """What a refused action's answer adds (409, 412): the game's version and what the
+    caller may do at it, so that it moves again in one call (docs/clients.md)."""
+    rec, specs = game_queries.legal(boot(), game_id, player_id)
+    return {"version": rec.version, "actions": game_queries.shown_actions(specs)}
 
 
 def action_answer(done: Outcome, player: dict[str, str]) -> tuple[dict, int]:

@@ -6,7 +6,8 @@ seats' moves since then can take the choice away (a Black Market offer withdrawn
 its partner accepts or declines it, a private step that leaves the public version as it
 was). When the rules refuse a submission sent with `If-Match`, `refine` decides it again
 on the game as its sender read it: if it was allowed then, the refusal becomes 409
-`choice_stale` ("read `legal` again"), its detail naming the rules' own code.
+`choice_stale` (choose again among the actions the answer lists), its detail naming the
+rules' own code.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class ChoiceStale(RuleViolation):
     def __init__(self, refused: RuleViolation, read: int):
         super().__init__(
             f"{refused.code}: {refused} (it was allowed at version {read}, which you read; "
-            "another seat has moved since: read legal again)",
+            "another seat has moved since: choose again among the actions listed)",
             code="choice_stale",
         )
 

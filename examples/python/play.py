@@ -111,8 +111,9 @@ def choose(actions: list, ruleset: str, rng: random.Random):
 
 
 def move(me: AuthenticatedClient, gid: str, version: int, action, tally: Counter):
-    """POST one action read at `version`; return its answer, or None if it was refused (the
-    game moved on without it: the stream's next `owes` frame says what now)."""
+    """POST one action read at `version`; return the version and actions its answer gives,
+    accepted or refused (the game moved on without it: a refusal says what the seat may
+    do now), so that the seat goes on without asking."""
     key = str(uuid.uuid4())  # the same key on a retry: the server applies it once
     while True:
         sent = post_action.sync_detailed(
@@ -124,8 +125,9 @@ def move(me: AuthenticatedClient, gid: str, version: int, action, tally: Counter
             continue
         if sent.status_code in (201, 202):
             tally["moves"] += 1
-            return sent.parsed
-        return None
+            return sent.parsed.version, sent.parsed.actions
+        refused = json.loads(sent.content)  # 409, 412: `version` and `actions` now
+        return refused["version"], [models.ActionSpec.from_dict(a) for a in refused["actions"]]
 
 
 def seat_plays(me: AuthenticatedClient, gid: str, ruleset: str, seed: int, tally: Counter):
@@ -151,11 +153,8 @@ def seat_plays(me: AuthenticatedClient, gid: str, ruleset: str, seed: int, tally
                 owes = models.StreamOwes.from_dict(data)
                 version, actions = owes.version, owes.actions
                 while actions:  # several decisions in a row: one call each
-                    answer = move(me, gid, version, choose(actions, ruleset, rng), tally)
-                    if answer is None:
-                        break
-                    acted = version = answer.version
-                    actions = answer.actions
+                    version, actions = move(me, gid, version, choose(actions, ruleset, rng), tally)
+                    acted = max(acted, version)
 
 
 def play(base: str, ruleset: str, rng: random.Random) -> dict:

@@ -81,12 +81,13 @@ const choose = (actions: S["ActionSpec"][]): Action => {
   return spec.choices ? pick(spec.choices) : (build(spec.schema) as Action);
 };
 
-// POST one action read at `version`: its answer, or undefined if it was refused (the game
-// moved on without it: the stream's next `owes` frame says what now).
+// POST one action read at `version`; return the version and actions its answer gives,
+// accepted or refused (the game moved on without it: a refusal says what the seat may do
+// now), so that the seat goes on without asking.
 async function move(me: Api, id: string, version: number, action: Action, tally: { calls: number; moves: number }) {
   const key = crypto.randomUUID(); // the same key on a retry: the server applies it once
   for (;;) {
-    const { data, response } = await me.POST("/v1/games/{id}/actions", {
+    const { data, error, response } = await me.POST("/v1/games/{id}/actions", {
       params: { path: { id }, header: { "Idempotency-Key": key, "If-Match": `"${version}"` } },
       body: action,
     });
@@ -96,7 +97,8 @@ async function move(me: Api, id: string, version: number, action: Action, tally:
       continue;
     }
     if (data) tally.moves += 1;
-    return data;
+    const answer = (data ?? error) as { version: number; actions: S["ActionSpec"][] }; // 409, 412: now
+    return { version: answer.version, actions: answer.actions };
   }
 }
 
@@ -111,10 +113,8 @@ async function seatPlays(me: Api, id: string, tally: { calls: number; moves: num
       if (event !== "owes" || data.version <= acted) continue; // no news: an answer said it already
       let { version, actions } = data as S["StreamOwes"];
       while (actions.length > 0) { // several decisions in a row: one call each
-        const answer = await move(me, id, version, choose(actions), tally);
-        if (!answer) break;
-        acted = version = answer.version;
-        actions = answer.actions;
+        ({ version, actions } = await move(me, id, version, choose(actions), tally));
+        acted = Math.max(acted, version);
       }
     }
   }

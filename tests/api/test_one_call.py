@@ -5,7 +5,9 @@ never asks `legal`; a retry answers the same actions again."""
 
 from __future__ import annotations
 
+import json
 import random
+import threading
 import time
 import uuid
 
@@ -105,3 +107,114 @@ def test_a_retry_answers_the_actions_of_its_first_answer(live_server):
     again = http.post(f"{url}/actions", json=action, headers={**me, **key})
     assert again.status_code == first.status_code
     assert again.json() == first.json()
+
+
+def test_a_refused_action_says_what_the_caller_may_do_now(live_server, worker_process):
+    """412 (a stale If-Match) and 409 (the rules) carry the game's version and the caller's
+    actions at it, as `legal` lists them, so that a client tries again in one call."""
+    worker_process()  # GobCon's rolls
+    base, http, rnd = live_server, requests.Session(), random.Random(3)
+    gid, seats = seated(base, "gobcon", 2)
+    url = f"{base}/v1/games/{gid}"
+
+    def owed() -> dict:
+        for _ in range(200):
+            if (game := http.get(url).json())["owed"]:
+                return game
+            time.sleep(0.05)  # a worker rolls
+        pytest.fail("nobody owes anything")
+
+    for _ in range(3):  # move the game past version 1
+        seat = owed()["owed"][0]["seat"]
+        legal = http.get(f"{url}/legal", headers=bearer(seats[seat])).json()
+        sent = http.post(
+            f"{url}/actions", json=random_action(rnd, legal["actions"]), headers=bearer(seats[seat])
+        )
+        assert sent.status_code in (201, 202), sent.text
+    seat = owed()["owed"][0]["seat"]
+    owing, idle = bearer(seats[seat]), bearer(seats[1 - seat])
+    legal = http.get(f"{url}/legal", headers=owing).json()
+    assert legal["actions"] and legal["version"] > 1
+
+    stale = http.post(
+        f"{url}/actions",
+        json=random_action(rnd, legal["actions"]),
+        headers={**owing, "If-Match": '"1"'},
+    )
+    assert stale.status_code == 412 and stale.json()["code"] == "version_mismatch"
+    assert stale.json()["version"] == legal["version"]
+    assert stale.json()["actions"] == legal["actions"]
+    # the next call, from the refusal alone, is taken
+    again = http.post(
+        f"{url}/actions",
+        json=random_action(rnd, stale.json()["actions"]),
+        headers={**owing, "If-Match": f'"{stale.json()["version"]}"'},
+    )
+    assert again.status_code in (201, 202), again.text
+
+    now = owed()
+    if any(o["seat"] == 1 - seat for o in now["owed"]):
+        owing, idle = idle, owing
+    refused = http.post(f"{url}/actions", json={"type": "pass"}, headers=idle)
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["version"] == now["version"] and refused.json()["actions"] == []
+    assert http.get(url).json()["version"] == now["version"]  # nothing appended
+
+
+def test_stream_following_bots_finish_a_wild_black_market_game_in_one_call_each(
+    live_server, worker_process
+):
+    """Every seat acts on its stream's `owes` frames and on answers, refusals included,
+    never reading `legal`: in wild trade other seats' offers and deals keep moving the game
+    under a seat's feet, and a refused call must leave it knowing what to do."""
+    worker_process()
+    base = live_server
+    http = requests.Session()
+    people = [http.post(f"{base}/v1/players", json={"name": f"w{i}"}).json() for i in range(3)]
+    body = {"ruleset": "black-market", "players": 3, "options": {"trade": "wild"}}
+    gid = http.post(f"{base}/v1/games", json=body, headers=bearer(people[0])).json()["id"]
+    for p in people:
+        http.post(f"{base}/v1/games/{gid}/join", headers=bearer(p)).raise_for_status()
+    url, calls, failures = f"{base}/v1/games/{gid}", [], []
+
+    def seat_plays(player: dict, seed: int) -> None:
+        rnd, acted, session = random.Random(seed), -1, requests.Session()
+        try:
+            with session.get(f"{url}/events/stream", headers=bearer(player), stream=True) as res:
+                event = None
+                for line in res.iter_lines(decode_unicode=True):
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    if event == "game.Ended":
+                        return
+                    if not line.startswith("data: ") or event != "owes":
+                        continue
+                    frame = json.loads(line[6:])
+                    version, actions = frame["version"], frame["actions"]
+                    if version <= acted:
+                        continue
+                    while actions:
+                        sent = session.post(
+                            f"{url}/actions",
+                            json=random_action(rnd, actions),
+                            headers={**bearer(player), "If-Match": f'"{version}"'},
+                        )
+                        calls.append(sent.status_code)
+                        assert sent.status_code in (201, 202, 409, 412), sent.text
+                        version, actions = sent.json()["version"], sent.json()["actions"]
+                        acted = max(acted, version) if sent.status_code < 300 else acted
+        except Exception as e:  # reported by the test's thread
+            failures.append(e)
+
+    bots = [
+        threading.Thread(target=seat_plays, args=(p, i), daemon=True) for i, p in enumerate(people)
+    ]
+    for bot in bots:
+        bot.start()
+    ends = time.monotonic() + 120
+    for bot in bots:
+        bot.join(max(0.0, ends - time.monotonic()))
+    assert not failures, failures
+    game = http.get(url).json()
+    assert game["status"] == "finished", (game["owed"], len(calls))
+    assert any(code in (409, 412) for code in calls)  # wild trade refuses stale moves
