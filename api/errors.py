@@ -92,7 +92,7 @@ def _domain(e: errors.DomainError):
 
 
 def _standing(e: Exception) -> dict[str, Any]:
-    """A refused action's `version` and `actions` now (api.games.standing), when known."""
+    """A refused action's `version` and `actions` now (service.game_queries.standing)."""
     return getattr(e, "standing", None) or {}
 
 

@@ -3,8 +3,6 @@ use case or query, present the answer."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, request
 
 from api import auth, entry, present
@@ -154,17 +152,10 @@ def post_action(game_id: str):
             e.key = key  # the answer names it: a retry with it is answered, not applied again
             raise
         except (RuleViolation, errors.StaleVersion) as e:
-            if not isinstance(e, InvalidAction):  # refused by the game as it stands: say how
-                e.standing = standing(game_id, player["id"])
+            if not isinstance(e, InvalidAction):  # refused by the game as it stands: say
+                e.standing = game_queries.standing(boot(), game_id, player["id"])  # what now
             raise
     return action_answer(done, player)
-
-
-def standing(game_id: str, player_id: str) -> dict[str, Any]:
-    """What a refused action's answer adds (409, 412): the game's version and what the
-    caller may do at it, so that it moves again in one call (docs/clients.md)."""
-    rec, specs = game_queries.legal(boot(), game_id, player_id)
-    return {"version": rec.version, "actions": game_queries.shown_actions(specs)}
 
 
 def action_answer(done: Outcome, player: dict[str, str]) -> tuple[dict, int]:

@@ -69,6 +69,16 @@ def legal(
     return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
 
 
+def standing(boot: Bootstrap, game_id: str, player_id: str) -> dict[str, Any]:
+    """Return the game's version now and what the player may do at it (nothing for a
+    caller without a seat): what a refused action's answer adds, so that its client tries
+    again in one call."""
+    rec = load(boot, game_id)
+    seat_ = rec.seat_of(player_id)
+    specs = rec.game.legal(rec.state, seat_) if seat_ is not None and rec.status == "active" else []
+    return {"version": rec.version, "actions": shown_actions(specs)}
+
+
 def shown_actions(specs: list[ActionSpec]) -> list[dict[str, Any]]:
     """Return legal actions as the API shows them: type, JSON Schema, choices."""
     return [{"type": s.type, "schema": s.schema, "choices": s.choices} for s in specs]

@@ -132,7 +132,7 @@ def test_a_refused_action_says_what_the_caller_may_do_now(live_server, worker_pr
         )
         assert sent.status_code in (201, 202), sent.text
     seat = owed()["owed"][0]["seat"]
-    owing, idle = bearer(seats[seat]), bearer(seats[1 - seat])
+    owing = bearer(seats[seat])
     legal = http.get(f"{url}/legal", headers=owing).json()
     assert legal["actions"] and legal["version"] > 1
 
@@ -152,13 +152,27 @@ def test_a_refused_action_says_what_the_caller_may_do_now(live_server, worker_pr
     )
     assert again.status_code in (201, 202), again.text
 
-    now = owed()
-    if any(o["seat"] == 1 - seat for o in now["owed"]):
-        owing, idle = idle, owing
+    for _ in range(20):  # until one seat owes and the other does not
+        now = owed()
+        if len(owing_seats := {o["seat"] for o in now["owed"]}) == 1:
+            break
+        both = bearer(seats[0])  # a simultaneous response: seat 0 answers it
+        legal = http.get(f"{url}/legal", headers=both).json()
+        http.post(f"{url}/actions", json=random_action(rnd, legal["actions"]), headers=both)
+    else:
+        pytest.fail("both seats kept owing")
+    idle = bearer(seats[1 - owing_seats.pop()])
     refused = http.post(f"{url}/actions", json={"type": "pass"}, headers=idle)
     assert refused.status_code == 409, refused.text
     assert refused.json()["version"] == now["version"] and refused.json()["actions"] == []
     assert http.get(url).json()["version"] == now["version"]  # nothing appended
+    # a caller without a seat learns the version, and that it may do nothing
+    stranger = http.post(f"{base}/v1/players", json={"name": "x"}).json()
+    outside = http.post(
+        f"{url}/actions", json={"type": "pass"}, headers={**bearer(stranger), "If-Match": '"1"'}
+    )
+    assert outside.status_code == 412, outside.text
+    assert (outside.json()["version"], outside.json()["actions"]) == (now["version"], [])
 
 
 def test_stream_following_bots_finish_a_wild_black_market_game_in_one_call_each(
