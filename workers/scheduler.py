@@ -57,6 +57,11 @@ def _member(job: str, subject: str, key: str) -> str:
     return f"{job}|{subject}|{key}"
 
 
+def _parts(member: bytes) -> list[str]:
+    """A member's job, subject and key (the inverse of `_member`; a key may hold '|')."""
+    return member.decode().split("|", 2)
+
+
 class RqScheduler:
     """The deadline index on the store's Redis, and the RQ queue (maybe on another)."""
 
@@ -128,7 +133,7 @@ class RqScheduler:
 
     def waited_on(self) -> set[str]:
         """Return the games the index holds a deadline or a queued phase of."""
-        members = (m.decode().split("|", 2) for m in self.redis.zrange(keys.deadlines(), 0, -1))
+        members = map(_parts, self.redis.zrange(keys.deadlines(), 0, -1))
         return {game for job, game, _ in members if job in ("expire", "resolve")}
 
     def sweep(self, now: float, batch: int = 100) -> int:
@@ -136,7 +141,7 @@ class RqScheduler:
         claim = scripts.registered(self.redis, scripts.CLAIM_DUE)
         due = claim(keys=[keys.deadlines()], args=[now, now + self.claim_s, batch])
         for member in due:
-            job, subject, key = member.decode().split("|", 2)
+            job, subject, key = _parts(member)
             self._enqueue(job, subject, key)
         return len(due)
 
