@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import audit, bundle, decide
+from events import audit, bundle, decide, times
 from events.record import Record, fold_all, in_order
 from events.redact import redact
 from events.repository import Loaded
@@ -69,14 +70,18 @@ def legal(
     return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
 
 
-def standing(boot: Bootstrap, game_id: str, player_id: str) -> dict[str, Any]:
-    """Return the game's version now and what the player may do at it (nothing for a
-    caller without a seat): what a refused action's answer adds, so that its client tries
-    again in one call."""
+def standing(
+    boot: Bootstrap, game_id: str, player_id: str, now: datetime | None = None
+) -> dict[str, Any]:
+    """Return the game's version now and what the player may do at it: what a refused
+    action's answer adds, so that its client tries again in one call. Nothing for a caller
+    without a seat, nor for a seat past a deadline at `now` (its default is on its way)."""
     rec = load(boot, game_id)
     seat_ = rec.seat_of(player_id)
-    specs = rec.game.legal(rec.state, seat_) if seat_ is not None and rec.status == "active" else []
-    return {"version": rec.version, "actions": shown_actions(specs)}
+    acts = seat_ is not None and rec.status == "active"
+    if acts and not times.overdue(rec, seat_, now or datetime.now(UTC)):
+        return {"version": rec.version, "actions": shown_actions(rec.game.legal(rec.state, seat_))}
+    return {"version": rec.version, "actions": []}
 
 
 def shown_actions(specs: list[ActionSpec]) -> list[dict[str, Any]]:

@@ -6,10 +6,12 @@ what it is asked (the Scheduler port, service.ports)."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
+from events import times
 from events.decide import NotSeated
 from events.memory_recorder import MemoryRecorder
 from events.record import Record, fold_all
@@ -18,7 +20,7 @@ from events.refusals import StaleVersion
 from events.repository import GameRepository, Loaded
 from games import schemas
 from games.base import Event
-from service import config, game_commands, loop
+from service import config, game_commands, game_queries, loop
 from service.admission import Admission, Recheck
 from service.bootstrap import Bootstrap
 from service.game_log import GameLog
@@ -166,3 +168,23 @@ def test_an_admission_a_recorder_cannot_check_takes_the_usual_path(boot):
         game_commands.act(boot, rec.game_id, player, action, "k1", None, held, admission)
     assert admission.count is None
     assert boot.store.load(rec.game_id).record.version == rec.version
+
+
+def test_a_refusal_tells_a_seat_what_it_may_do_and_nothing_once_past_its_deadline(boot):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=60)
+    owing = rec.owed()[0]
+    player = rec.seats[owing.seat].player
+    legal = [
+        {"type": s.type, "schema": s.schema, "choices": s.choices}
+        for s in rec.game.legal(rec.state, owing.seat)
+    ]
+    now = game_queries.standing(boot, rec.game_id, player)
+    assert now == {"version": rec.version, "actions": legal} and legal
+    late = times.parse_time(rec.deadline(owing.key)) + times.GRACE + timedelta(seconds=1)
+    assert game_queries.standing(boot, rec.game_id, player, late)["actions"] == []
+    idle = next(s.player for s in rec.seats if s.seat != owing.seat)
+    assert game_queries.standing(boot, rec.game_id, idle)["actions"] == []
+    assert game_queries.standing(boot, rec.game_id, "dee") == {
+        "version": rec.version,
+        "actions": [],
+    }
