@@ -6,7 +6,7 @@ When it owes something, a strategy picks one of those actions and the bot posts 
 an Idempotency-Key and If-Match (the frame's version); the answer carries the seat's
 next legal actions, so a seat with several decisions in a row goes on without waiting; a
 refused action's answer (409, 412) carries them too, as they are now, and the bot goes on
-from those (but waits for the stream after `deadline_passed`: the default is on its way).
+from those (none after `deadline_passed`: it waits for the stream while the default lands).
 A signal is acted on once: only one newer than the last version the bot acted on or was
 answered with counts. Nothing is polled: a move costs one call, the action (plus the
 game's JSON for a strategy that reads it). A strategy is any function `(game, actions,
@@ -145,7 +145,7 @@ class Bot:
             if getattr(self.strategy, "needs_game", True):
                 game = self._get(self.base)
             answer = self._act(self.strategy(game, actions, self.rng), version)
-            if answer is None:  # refused, past its deadline: the stream says what next
+            if answer is None:  # refused without actions: the stream says what next
                 self._done = max(self._done, version)
                 return game
             self._done = max(self._done, answer["version"])
@@ -159,8 +159,8 @@ class Bot:
         if res.status_code in (409, 412):  # the game moved on: its refusal says what now
             refused = res.json()
             logger.info("action %s refused: %s", action, refused.get("code"))
-            if refused.get("code") == "deadline_passed" or "actions" not in refused:
-                return None  # its default is on its way: the stream says what next
+            if "actions" not in refused:
+                return None  # the stream says what next
             return {"version": refused["version"], "actions": refused["actions"]}
         res.raise_for_status()
         self.moves += 1
