@@ -152,8 +152,8 @@ def post_action(game_id: str):
             e.key = key  # the answer names it: a retry with it is answered, not applied again
             raise
         except (RuleViolation, errors.StaleVersion) as e:
-            if not isinstance(e, InvalidAction):  # refused by the game as it stands: say
-                e.standing = game_queries.standing(boot(), game_id, player["id"])  # what now
+            if not isinstance(e, InvalidAction):  # refused by the game as it stood: say
+                e.standing = game_queries.standing(e.record, player["id"])  # what now
             raise
     return action_answer(done, player)
 

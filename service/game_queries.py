@@ -70,13 +70,11 @@ def legal(
     return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
 
 
-def standing(
-    boot: Bootstrap, game_id: str, player_id: str, now: datetime | None = None
-) -> dict[str, Any]:
-    """Return the game's version now and what the player may do at it: what a refused
-    action's answer adds, so that its client tries again in one call. Nothing for a caller
-    without a seat, nor for a seat past a deadline at `now` (its default is on its way)."""
-    rec = load(boot, game_id)
+def standing(rec: Record, player_id: str, now: datetime | None = None) -> dict[str, Any]:
+    """Return the game's version in `rec` and what the player may do at it: what a refused
+    action's answer adds (from the record it was refused on), so that its client tries
+    again in one call. Nothing for a caller without a seat, nor for a seat past a deadline
+    at `now` (its default is on its way)."""
     seat_ = rec.seat_of(player_id)
     acts = seat_ is not None and rec.status == "active"
     if acts and not times.overdue(rec, seat_, now or datetime.now(UTC)):

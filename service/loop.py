@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from events import codec, envelope
 from events.refusals import Duplicate, StaleVersion
 from events.replication import NotReplicated
-from games.base import Event
+from games.base import Event, RuleViolation
 from games.rng import Rng
 from service.errors import Contention
 
@@ -96,16 +96,22 @@ def run(
     `command` (what was asked, e.g. {"type": "act", "player": ..., "action": {...}}) is
     recorded on the first envelope, so an audit can decide it again. An `if_match` older
     than the log is refused with StaleVersion unless `stale_ok(state, if_match)` says the
-    command still stands (a simultaneous submission whose phase is still open)."""
+    command still stands (a simultaneous submission whose phase is still open). A refusal
+    (StaleVersion, or the rules' RuleViolation) carries the record it was decided on as
+    `record`."""
     for _ in range(int(boot.config["COMMAND_RETRIES"])):
         head = log.load(idem)
         if head.stored is not None:
             return log.repeat(head.stored, head)
-        if if_match is not None and if_match != head.version:
-            if stale_ok is None or not stale_ok(head.state, if_match):
-                raise StaleVersion(if_match, head.version)
         rng = Rng(head.seed or b"", head.draws)
-        actor, events = decide(head.state, rng)
+        try:
+            if if_match is not None and if_match != head.version:
+                if stale_ok is None or not stale_ok(head.state, if_match):
+                    raise StaleVersion(if_match, head.version)
+            actor, events = decide(head.state, rng)
+        except (StaleVersion, RuleViolation) as refused:
+            refused.record = head.state  # what it was refused on: its answer says what now
+            raise
         if not events:
             return log.outcome(head.state, [], False)
         at = codec.now_iso()

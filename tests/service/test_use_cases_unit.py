@@ -178,13 +178,13 @@ def test_a_refusal_tells_a_seat_what_it_may_do_and_nothing_once_past_its_deadlin
         {"type": s.type, "schema": s.schema, "choices": s.choices}
         for s in rec.game.legal(rec.state, owing.seat)
     ]
-    now = game_queries.standing(boot, rec.game_id, player)
+    now = game_queries.standing(rec, player)
     assert now == {"version": rec.version, "actions": legal} and legal
     late = times.parse_time(rec.deadline(owing.key)) + times.GRACE + timedelta(seconds=1)
-    assert game_queries.standing(boot, rec.game_id, player, late)["actions"] == []
+    assert game_queries.standing(rec, player, late)["actions"] == []
     idle = next(s.player for s in rec.seats if s.seat != owing.seat)
-    assert game_queries.standing(boot, rec.game_id, idle)["actions"] == []
-    assert game_queries.standing(boot, rec.game_id, "dee") == {
+    assert game_queries.standing(rec, idle)["actions"] == []
+    assert game_queries.standing(rec, "dee") == {
         "version": rec.version,
         "actions": [],
     }
