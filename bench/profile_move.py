@@ -35,29 +35,36 @@ from bench.common import children, cpu_seconds, gunicorn, machine, start_worker,
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 
 LINE = re.compile(r":\d+\)")  # a frame's line number
-# (part, a frame that puts a sample there), tried in order: the first match wins
+# (part, frames that put a sample there), tried in order: the first part that matches wins
 PARTS = [
-    ("set-up: players, tables, stream opens", "create_player (api/games.py)"),
-    ("set-up: players, tables, stream opens", "create_game (api/games.py)"),
-    ("set-up: players, tables, stream opens", "join_game (api/games.py)"),
-    ("set-up: players, tables, stream opens", "get_game (api/games.py)"),
-    ("set-up: players, tables, stream opens", "stream_events (api/sse.py)"),
-    ("streams: frames written to clients", "write_chunk (gunicorn/util.py)"),
-    ("streams: frames made (redaction, owes, legal actions)", "GameStream.entry "),
-    ("streams: their loops and wake-ups", "follow (api/streams.py)"),
-    ("streams: the shared reader (XREAD)", "Reader.run (service/fanout.py)"),
-    ("action: the append (encoding, Redis round trip)", "RedisRecorder.append "),
-    ("action: the rules (decide)", "act.<locals>.decide_act "),
-    ("action: the fold of the new events", "GameLog.fold "),
-    ("action: players' inboxes and feeds", "after_append (service/inbox.py)"),
-    ("action: the rest of the use case", "act (service/game_commands.py)"),
-    ("action: the answer's next actions", "action_answer (api/games.py)"),
-    ("action: token, rate limit, body (api.entry, api.parse)", "post_action (api/games.py)"),
-    ("action: token, rate limit, body (api.entry, api.parse)", "begin (api/entry.py)"),
-    ("HTTP: answers written", "Response.write (gunicorn/http/wsgi.py)"),
-    ("HTTP: Flask and werkzeug", "Flask.__call__ (flask/app.py)"),
-    ("HTTP: gunicorn reading requests", "(gunicorn/"),
-    ("the gevent hub (event loop)", "Hub.run (gevent/hub.py)"),
+    (
+        "set-up: players, tables, stream opens",
+        (
+            "create_player (api/games.py)",
+            "create_game (api/games.py)",
+            "join_game (api/games.py)",
+            "get_game (api/games.py)",
+            "stream_events (api/sse.py)",
+        ),
+    ),
+    ("streams: frames written to clients", ("write_chunk (gunicorn/util.py)",)),
+    ("streams: frames made (redaction, owes, legal actions)", ("GameStream.entry ",)),
+    ("streams: their loops and wake-ups", ("follow (api/streams.py)",)),
+    ("streams: the shared reader (XREAD)", ("Reader.run (service/fanout.py)",)),
+    ("action: the append (encoding, Redis round trip)", ("RedisRecorder.append ",)),
+    ("action: the rules (decide)", ("act.<locals>.decide_act ",)),
+    ("action: the fold of the new events", ("GameLog.fold ",)),
+    ("action: players' inboxes and feeds", ("after_append (service/inbox.py)",)),
+    ("action: the rest of the use case", ("act (service/game_commands.py)",)),
+    ("action: the answer's next actions", ("action_answer (api/games.py)",)),
+    (
+        "action: token, rate limit, body (api.entry, api.parse)",
+        ("post_action (api/games.py)", "begin (api/entry.py)"),
+    ),
+    ("HTTP: answers written", ("Response.write (gunicorn/http/wsgi.py)",)),
+    ("HTTP: Flask and werkzeug", ("Flask.__call__ (flask/app.py)",)),
+    ("HTTP: gunicorn reading requests", ("(gunicorn/",)),
+    ("the gevent hub (event loop)", ("Hub.run (gevent/hub.py)",)),
 ]
 
 
@@ -65,8 +72,8 @@ def part_of(stack: str) -> str:
     """The part a sampled stack (py-spy's raw format: `function (file:line)` frames joined
     by ';') belongs to."""
     stack = LINE.sub(")", stack)
-    for name, frame in PARTS:
-        if frame in stack:
+    for name, frames in PARTS:
+        if any(frame in stack for frame in frames):
             return name
     return "other (heartbeats, timers, Redis client set-up)"
 
