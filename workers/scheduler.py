@@ -27,7 +27,6 @@ import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry as RedisRetry
 from rq import Queue, Retry
-from rq.job import Job
 
 from events import codec, keys, scripts
 from service import bootstrap
@@ -153,9 +152,13 @@ class RqScheduler:
     def _enqueue(self, job: str, subject: str, key: str) -> None:
         """Enqueue the work's job, unless that job still waits in its queue: a claim that
         lapsed while the queue was long must not add the same job again (each copy would
-        run, and the queue would grow with copies the longer it is)."""
+        run, and the queue would grow with copies the longer it is).
+
+        Waiting means being in the queue's list, not a job whose status says "queued": a
+        worker killed between taking a job off the list and starting it leaves it
+        "queued" in RQ's intermediate queue, which RQ looks at again only minutes later."""
         queue, name = self.queue_of(job), job_id(job, subject, key)
-        if queue.connection.hget(f"{Job.redis_job_namespace_prefix}{name}", "status") == b"queued":
+        if queue.connection.lpos(queue.key, name) is not None:
             return
         queue.enqueue(
             JOBS[job],

@@ -8,6 +8,7 @@ import time
 from rq import Queue
 
 from events import keys
+from service.ports import job_id
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.workers.helpers import bid, reveals, sealed_table, wait_for
 from workers import scheduler
@@ -71,3 +72,30 @@ def test_a_claim_that_lapses_while_its_job_waits_does_not_queue_it_again(client,
         r.zadd(keys.deadlines(), {member: 946684800})
         assert deps.scheduler.sweep(time.time()) == 1
     assert due.count == 1  # one job, not four: a long queue does not feed itself
+
+
+def test_a_job_a_killed_worker_took_off_its_queue_is_queued_again_when_its_claim_lapses(
+    client, app, r, worker_process
+):
+    deps = app.extensions["marketfold"]
+    gid, seats, game = sealed_table(client)  # no worker yet: the resolution waits queued
+    bidders = [o["seat"] for o in game["owed"]]
+    for seat in bidders:
+        bid(client, gid, seats, seat, 1)
+    rec = deps.store.load(gid).record
+    phase = rec.game.ready(rec.state)
+    urgent = deps.scheduler.queue_of("resolve")
+    assert urgent.count == 1
+    # a worker takes the job off the list (RQ moves it to its intermediate queue) and is
+    # killed before it starts it: the job's status still says "queued"
+    conn = urgent.connection
+    assert conn.lmove(urgent.key, urgent.intermediate_queue_key) is not None
+    job = urgent.fetch_job(job_id("resolve", gid, phase))
+    assert urgent.count == 0 and job.get_status() == "queued"
+    r.zadd(keys.deadlines(), {f"resolve|{gid}|{phase}": 946684800})  # its claim lapses
+    assert deps.scheduler.sweep(time.time()) == 1
+    assert urgent.count == 1  # queued again, not taken for a job that still waits
+    worker_process()
+    wait_for(lambda: reveals(client, gid))
+    time.sleep(1.0)
+    assert len(reveals(client, gid)) == 1
