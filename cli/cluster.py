@@ -72,7 +72,7 @@ class EmbeddedCluster:
         """The `redis+cluster://` URL naming every master (any one would do)."""
         return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
 
-    def start(self, timeout: float = 20.0) -> EmbeddedCluster:
+    def start(self, timeout: float = 60.0) -> EmbeddedCluster:
         """Start every master, assign the slots, join them, and wait until the cluster is ok."""
         for node in [*self.nodes, *self.replicas]:
             node.start()
@@ -99,7 +99,7 @@ class EmbeddedCluster:
         share = SLOTS // len(self.nodes)
         return self.nodes[min(slot // share, len(self.nodes) - 1)]
 
-    def restart(self, node: ClusterNode, timeout: float = 20.0) -> None:
+    def restart(self, node: ClusterNode, timeout: float = 60.0) -> None:
         """Start a stopped node again (its nodes.conf and AOF bring back its slots and
         data) and wait until the cluster is ok."""
         node.start()

@@ -130,6 +130,8 @@ class EmbeddedRedis:
         ]
         if self.replica_of is not None:
             args += ["--replicaof", "127.0.0.1", str(self.replica_of.port)]
+        # a replica's full sync starts at once (Valkey waits 5 s for more replicas to share it)
+        args += ["--repl-diskless-sync-delay", "0"]
         args += self.extra_args()
         if self.socket:
             args += ["--unixsocket", str(self.socket), "--unixsocketperm", "700"]
