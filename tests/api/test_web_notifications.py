@@ -4,9 +4,11 @@ person allowed notifications gets one each time the turn becomes theirs, never m
 from __future__ import annotations
 
 import random
+import time
 
 import requests
 
+from cli.bot import random_strategy
 from tests.api.web_page import WebPage, bots_join
 
 # In the page before its scripts: the tab hidden (another tab in front), every notification
@@ -27,6 +29,17 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
+def thinking(game, actions, rng):
+    """The opponent takes a moment over each move, as a person does: the page then sees
+    the turn leave its seat before it comes back (a bot that answers within milliseconds
+    can move before the page has drawn the state between, on a loaded machine)."""
+    time.sleep(0.5)
+    return random_strategy(game, actions, rng)
+
+
+thinking.needs_game = False  # type: ignore[attr-defined]  # the state is not read: saves a GET
+
+
 def test_a_hidden_tab_notifies_once_each_time_the_turn_becomes_mine(
     browser, live_server, worker_process
 ):
@@ -42,7 +55,7 @@ def test_a_hidden_tab_notifies_once_each_time_the_turn_becomes_mine(
         page.sign_in("noa")
         assert page.text("#who .notify") == "Notifications on"  # allowed: nothing to ask
         gid = page.create("gobcon", 2, {"time_limit": 2})
-        bots_join(live_server, gid, 1)
+        bots_join(live_server, gid, 1, strategy=thinking)
         page.play_until_result(random.Random(3))
         name = requests.get(f"{live_server}/v1/games/{gid}").json()["name"]
         titles, shown = browser.execute_script("return [window.titles, window.shown]")

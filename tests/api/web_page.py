@@ -15,7 +15,7 @@ from pathlib import Path
 
 import requests
 
-from cli.bot import Bot
+from cli.bot import Bot, Strategy
 from tests.api.browser import By, WebDriverWait
 from tests.conftest import ROOT
 
@@ -205,8 +205,11 @@ def axe_source() -> str:
     return _AXE[0]
 
 
-def bots_join(base: str, game_id: str, n: int, prefix: str = "bot") -> list[threading.Thread]:
-    """Seat `n` reference bots (cli/bot.py) in the game, each playing in a thread."""
+def bots_join(
+    base: str, game_id: str, n: int, prefix: str = "bot", strategy: Strategy | None = None
+) -> list[threading.Thread]:
+    """Seat `n` reference bots (cli/bot.py) in the game, each playing in a thread (with
+    `strategy`, else at random)."""
     threads = []
     for i in range(n):
         player = requests.post(
@@ -218,7 +221,7 @@ def bots_join(base: str, game_id: str, n: int, prefix: str = "bot") -> list[thre
             timeout=10,
         )
         assert res.status_code == 200, res.text
-        bot = Bot(base, game_id, player["token"], None, seed=i)
+        bot = Bot(base, game_id, player["token"], strategy, seed=i)
         thread = threading.Thread(target=bot.play, daemon=True)
         thread.start()
         threads.append(thread)
