@@ -23,7 +23,7 @@ import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import requests
 
@@ -104,6 +104,16 @@ def new_tables(base: str, games: int, seed: int) -> list[Table]:
         return list(pool.map(lambda p: new_table(base, *p), plan))
 
 
+class Failure(NamedTuple):
+    """A 4xx or 5xx answer, with when (monotonic) its request was sent and answered."""
+
+    sent: float
+    answered: float
+    what: str
+    status: int
+    code: str | None
+
+
 @dataclass
 class Load:
     base: str
@@ -119,7 +129,7 @@ class Load:
     posts: dict[str, Post] = field(default_factory=dict)
     samples: list[tuple[str, int | None, dict]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    failures: list[tuple[float, str, int, str | None]] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
     finished: set[str] = field(default_factory=set)
     lost: int = 0  # posts that got no answer at all
@@ -263,7 +273,9 @@ class Load:
         with self._lock:
             self.statuses[(res.status_code, code)] += 1
             if res.status_code >= 400:
-                self.failures.append((time.monotonic(), what, res.status_code, code))
+                now = time.monotonic()
+                sent = now - res.elapsed.total_seconds()
+                self.failures.append(Failure(sent, now, what, res.status_code, code))
         if res.status_code >= 500 and not (
             res.status_code == 503 and code in CLEAN_503 and res.headers.get("Retry-After")
         ):
