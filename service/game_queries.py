@@ -75,11 +75,11 @@ def standing(rec: Record, player_id: str, now: datetime | None = None) -> dict[s
     action's answer adds (from the record it was refused on), so that its client tries
     again in one call. Nothing for a caller without a seat, nor for a seat past a deadline
     at `now` (its default is on its way)."""
-    seat_ = rec.seat_of(player_id)
-    acts = seat_ is not None and rec.status == "active"
-    if acts and not times.overdue(rec, seat_, now or datetime.now(UTC)):
-        return {"version": rec.version, "actions": shown_actions(rec.game.legal(rec.state, seat_))}
-    return {"version": rec.version, "actions": []}
+    seat_, actions = rec.seat_of(player_id), []
+    if seat_ is not None and rec.status == "active":
+        if not times.overdue(rec, seat_, now or datetime.now(UTC)):
+            actions = shown_actions(rec.game.legal(rec.state, seat_))
+    return {"version": rec.version, "actions": actions}
 
 
 def shown_actions(specs: list[ActionSpec]) -> list[dict[str, Any]]:
