@@ -5,9 +5,7 @@ never asks `legal`; a retry answers the same actions again."""
 
 from __future__ import annotations
 
-import json
 import random
-import threading
 import time
 import uuid
 
@@ -15,6 +13,7 @@ import pytest
 import requests
 
 from tests.api.helpers import bearer, random_action
+from tests.api.stream_seats import play_from_streams, seat_table
 
 
 def seated(base: str, ruleset: str, players: int) -> tuple[str, dict[int, dict]]:
@@ -182,53 +181,8 @@ def test_stream_following_bots_finish_a_wild_black_market_game_in_one_call_each(
     never reading `legal`: in wild trade other seats' offers and deals keep moving the game
     under a seat's feet, and a refused call must leave it knowing what to do."""
     worker_process()
-    base = live_server
-    http = requests.Session()
-    people = [http.post(f"{base}/v1/players", json={"name": f"w{i}"}).json() for i in range(3)]
-    body = {"ruleset": "black-market", "players": 3, "options": {"trade": "wild"}}
-    gid = http.post(f"{base}/v1/games", json=body, headers=bearer(people[0])).json()["id"]
-    for p in people:
-        http.post(f"{base}/v1/games/{gid}/join", headers=bearer(p)).raise_for_status()
-    url, calls, failures = f"{base}/v1/games/{gid}", [], []
-
-    def seat_plays(player: dict, seed: int) -> None:
-        rnd, acted, session = random.Random(seed), -1, requests.Session()
-        try:
-            with session.get(f"{url}/events/stream", headers=bearer(player), stream=True) as res:
-                event = None
-                for line in res.iter_lines(decode_unicode=True):
-                    if line.startswith("event: "):
-                        event = line[7:]
-                    if event == "game.Ended":
-                        return
-                    if not line.startswith("data: ") or event != "owes":
-                        continue
-                    frame = json.loads(line[6:])
-                    version, actions = frame["version"], frame["actions"]
-                    if version <= acted:
-                        continue
-                    while actions:
-                        sent = session.post(
-                            f"{url}/actions",
-                            json=random_action(rnd, actions),
-                            headers={**bearer(player), "If-Match": f'"{version}"'},
-                        )
-                        calls.append(sent.status_code)
-                        assert sent.status_code in (201, 202, 409, 412), sent.text
-                        version, actions = sent.json()["version"], sent.json()["actions"]
-                        acted = max(acted, version) if sent.status_code < 300 else acted
-        except Exception as e:  # reported by the test's thread
-            failures.append(e)
-
-    bots = [
-        threading.Thread(target=seat_plays, args=(p, i), daemon=True) for i, p in enumerate(people)
-    ]
-    for bot in bots:
-        bot.start()
-    ends = time.monotonic() + 120
-    for bot in bots:
-        bot.join(max(0.0, ends - time.monotonic()))
-    assert not failures, failures
-    game = http.get(url).json()
+    gid, people = seat_table(live_server, "black-market", 3, {"trade": "wild"})
+    calls = play_from_streams(live_server, gid, people)
+    game = requests.get(f"{live_server}/v1/games/{gid}").json()
     assert game["status"] == "finished", (game["owed"], len(calls))
     assert any(code in (409, 412) for code in calls)  # wild trade refuses stale moves
