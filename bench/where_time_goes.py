@@ -24,6 +24,16 @@ redis-py sends (`bench/round_trips.py`):
   (one `sendto` per answer instead of two, by strace), whose saving (the head's own send,
   about 2% of the samples) stayed within the noise of four alternated runs (2.6-3.2 ms a
   move either way).
+- Python's garbage collector (session 12, `cli/gunicorn_conf.tune_gc`): each API worker
+  freezes what its loaded app holds and collects at thresholds (7000, 20, 20) instead of
+  (700, 10, 10). Timed with `gc.callbacks` in both workers while 8 clients played 32
+  Goblin Market games one call per move (`bench/actions.py --one-call`, two runs each):
+  at the defaults 81-123 young, 7-11 middle and one full collection a run, 108-183 ms of
+  a worker's 2.8-4.8 s of CPU (about 3.3%); tuned, 8-12 young ones and nothing older,
+  25-41 ms (about 0.9%), with 22,000-29,000 objects tracked instead of 98,000-101,000.
+  About 2.4% of the API's CPU, below what alternated served rounds can show (five pairs,
+  medians: 2,408 µs per action tuned against 2,365 untuned; the untuned rate over the
+  tuned by round 96-107%).
 - The stack's ceiling (session 9, #34): is it Flask, gunicorn and gevent that keep
   marketfold from boardgame.io's figures, or marketfold's own work? The peer driver now
   also plays `bench/bare_app.py` (one XADD per POST, no rules, no hash chain, no streams)

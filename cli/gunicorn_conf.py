@@ -9,11 +9,14 @@ limit, too many or too large headers, a header with control characters, a malfor
 request line), is answered with problem+json like every other error, not gunicorn's
 HTML page: each worker replaces gunicorn's error writer with `write_problem`.
 
+Each worker tunes Python's cyclic garbage collector once its app is loaded (`tune_gc`).
+
 Each worker beats the API's heartbeat (service.outages.keep_beating) in a thread of its
 own (a greenlet: gevent has patched threading by then) until it exits, so that the
 workers do not default decisions while no API process is up (docs/workers.md, "Outages").
 """
 
+import gc
 import json
 import signal
 import threading
@@ -79,9 +82,28 @@ def beat_while_up(app) -> threading.Thread | None:
     return beats
 
 
+# Collect the youngest generation every 7,000 net allocations instead of 700, each older one
+# after 20 of the one below instead of 10: see tune_gc
+GC_THRESHOLDS = (7000, 20, 20)
+
+
+def tune_gc() -> None:
+    """Freeze what the loaded app holds (modules, schemas, the rules' tables: never garbage,
+    so no full collection walks it again) and collect less often. A request allocates
+    thousands of short-lived objects that reference counting frees; at Python's default
+    thresholds the collector still ran some 100 young and 10 middle collections and a full
+    one in a benchmark round of 1,000 one-call moves, 110-130 ms of a worker's 3.5-4.4 s of
+    CPU (3.3%, measured with gc.callbacks); at these, 25-40 ms (0.9%), 28,000 objects left
+    to track instead of 100,000. A cycle of garbage now waits longer to be freed: a few
+    thousand objects more at most."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def post_worker_init(worker):
     from api import streams
 
+    tune_gc()
     util.write_error = write_problem  # gunicorn's workers call util.write_error
     beat_while_up(worker.wsgi)
     for sig, handler in (
