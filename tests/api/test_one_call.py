@@ -17,14 +17,8 @@ from tests.api.stream_seats import play_from_streams, seat_table
 
 
 def seated(base: str, ruleset: str, players: int) -> tuple[str, dict[int, dict]]:
+    gid, people = seat_table(base, ruleset, players)
     http = requests.Session()
-    people = [
-        http.post(f"{base}/v1/players", json={"name": f"o{i}"}).json() for i in range(players)
-    ]
-    body = {"ruleset": ruleset, "players": players}
-    gid = http.post(f"{base}/v1/games", json=body, headers=bearer(people[0])).json()["id"]
-    for p in people:
-        http.post(f"{base}/v1/games/{gid}/join", headers=bearer(p)).raise_for_status()
     seats = {http.get(f"{base}/v1/games/{gid}", headers=bearer(p)).json()["you"]: p for p in people}
     return gid, seats
 
