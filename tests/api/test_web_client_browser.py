@@ -35,7 +35,7 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     axe = page.axe()
     assert not axe, axe  # the home page
     gid = page.create(ruleset, players, OPTIONS.get(ruleset))
-    assert "ana" in page.find("#board").text  # seated, waiting for the others
+    assert "ana" in page.text("#board")  # seated, waiting for the others
     bots_join(live_server, gid, players - 1)
     page.wait_for("#board .seat-row")
     shown = {}
@@ -128,7 +128,7 @@ def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloade
     )
     page.wait(lambda: "gl hf" in page.find("#chat").text)
     # a reload mid-game keeps the place: same table, same turn, chat and events still there
-    before = page.find("#turn").text
+    before = page.text("#turn")
     browser.refresh()
     page.wait_for("#board .seat-row")
     page.wait(lambda: "gl hf" in page.find("#chat").text)
@@ -167,7 +167,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     )
     page = WebPage(browser, live_server)
     page.sign_in("eva")
-    assert "Nueva partida" in page.find("#create").text  # the home page in Spanish
+    assert "Nueva partida" in page.text("#create")  # the home page in Spanish
     page.wait(lambda: "comparten la victoria" in page.text("#create"))  # options' help too
     assert page.find("#lang").get_attribute("value") == "es"
     idle = [
@@ -212,7 +212,7 @@ def test_a_spectator_watches_a_game_read_only(browser, live_server):
     page = WebPage(browser, live_server)
     page.open(f"/#/g/{gid}")  # nobody signed in
     page.wait_for("#board .seat-row")
-    assert "watching" in page.find("#move").text
+    assert "watching" in page.text("#move")
     assert not page.all("#move .act") and not page.all("#chat-input") and not page.all(".join")
     assert not page.all("#board [data-key=hand] .card")  # no seat's hand: only public facts
     fetched = browser.execute_script("return window.__fetched")
@@ -352,4 +352,4 @@ def test_a_sealed_submission_waits_for_the_others(browser, live_server):
     page.click(".join")
     page.click("#move .act")  # produce: sealed until every seat has submitted
     page.wait(lambda: page.all("#waiting.sealed"))
-    assert page.find("#waiting").text == "Sealed: waiting for 2 others"
+    assert page.text("#waiting") == "Sealed: waiting for 2 others"
