@@ -91,11 +91,11 @@ def tune_gc() -> None:
     """Freeze what the loaded app holds (modules, schemas, the rules' tables: never garbage,
     so no full collection walks it again) and collect less often. A request allocates
     thousands of short-lived objects that reference counting frees; at Python's default
-    thresholds the collector still ran some 100 young and 10 middle collections and a full
-    one in a benchmark round of 1,000 one-call moves, 110-130 ms of a worker's 3.5-4.4 s of
-    CPU (3.3%, measured with gc.callbacks); at these, 25-40 ms (0.9%), 28,000 objects left
-    to track instead of 100,000. A cycle of garbage now waits longer to be freed: a few
-    thousand objects more at most."""
+    thresholds the collector still ran 81-123 young, 7-11 middle and one full collection in
+    a benchmark round of 1,000 one-call moves: 108-183 ms of a worker's 2.8-4.8 s of CPU
+    (about 3.3%, timed with gc.callbacks); at these, 25-41 ms (0.9%), with 22,000-29,000
+    objects tracked instead of about 100,000 (docs/performance.md). A cycle of garbage now
+    waits longer to be freed: a few thousand objects more at most."""
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
