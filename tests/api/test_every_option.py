@@ -10,7 +10,8 @@ import concurrent.futures
 
 import requests
 
-from tests.api.stream_seats import play_from_streams, seat_table
+from tests.api.stream_seats import play_from_streams
+from tests.reliability.load import new_table
 
 # values tried for an integer option beside its default (the bound that ends games soonest)
 INTEGER_VALUES = {"time_limit": 2}
@@ -44,8 +45,9 @@ def test_every_ruleset_and_option_plays_to_the_end_and_verifies(live_server, wor
     assert ("sorcerous-futures", 4, {"sly_excuse": True}) in matrix
 
     def play(ruleset: str, players: int, options: dict) -> str | None:
-        gid, people = seat_table(live_server, ruleset, players, options)
-        play_from_streams(live_server, gid, people, within_s=240)
+        table = new_table(live_server, ruleset, players, "opt", options=options)
+        play_from_streams(live_server, table, within_s=240)
+        gid = table.gid
         game = requests.get(f"{live_server}/v1/games/{gid}").json()
         if game["status"] != "finished":
             return f"{ruleset} {players} {options}: {game['status']} at {game['version']}"

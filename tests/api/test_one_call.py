@@ -13,14 +13,13 @@ import pytest
 import requests
 
 from tests.api.helpers import bearer, random_action
-from tests.api.stream_seats import play_from_streams, seat_table
+from tests.api.stream_seats import play_from_streams
+from tests.reliability.load import new_table
 
 
 def seated(base: str, ruleset: str, players: int) -> tuple[str, dict[int, dict]]:
-    gid, people = seat_table(base, ruleset, players)
-    http = requests.Session()
-    seats = {http.get(f"{base}/v1/games/{gid}", headers=bearer(p)).json()["you"]: p for p in people}
-    return gid, seats
+    table = new_table(base, ruleset, players, "o")
+    return table.gid, {seat: {"token": token} for seat, token in table.tokens.items()}
 
 
 @pytest.mark.parametrize(("ruleset", "players"), [("goblin-market", 3), ("black-market", 3)])
@@ -175,8 +174,8 @@ def test_stream_following_bots_finish_a_wild_black_market_game_in_one_call_each(
     never reading `legal`: in wild trade other seats' offers and deals keep moving the game
     under a seat's feet, and a refused call must leave it knowing what to do."""
     worker_process()
-    gid, people = seat_table(live_server, "black-market", 3, {"trade": "wild"})
-    calls = play_from_streams(live_server, gid, people)
-    game = requests.get(f"{live_server}/v1/games/{gid}").json()
+    table = new_table(live_server, "black-market", 3, "w", options={"trade": "wild"})
+    calls = play_from_streams(live_server, table)
+    game = requests.get(f"{live_server}/v1/games/{table.gid}").json()
     assert game["status"] == "finished", (game["owed"], len(calls))
     assert any(code in (409, 412) for code in calls)  # wild trade refuses stale moves

@@ -69,10 +69,15 @@ def auth(token: str | None) -> dict[str, str]:
 
 
 def new_table(
-    base: str, ruleset: str, players: int, tag: str, timeout_s: int | None = None
+    base: str,
+    ruleset: str,
+    players: int,
+    tag: str,
+    timeout_s: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Table:
-    """Register players, create a game (on a decision timeout of `timeout_s`) and seat them
-    all; return the table."""
+    """Register players, create a game (with `options`, on a decision timeout of
+    `timeout_s`) and seat them all; return the table."""
     s = requests.Session()
     people = [
         s.post(f"{base}/v1/players", json={"name": f"{tag}-{i}"}, timeout=10).json()
@@ -80,7 +85,12 @@ def new_table(
     ]
     res = s.post(
         f"{base}/v1/games",
-        json={"ruleset": ruleset, "players": players, "decision_timeout_s": timeout_s},
+        json={
+            "ruleset": ruleset,
+            "players": players,
+            "decision_timeout_s": timeout_s,
+            "options": options or {},
+        },
         headers=auth(people[0]["token"]),
         timeout=10,
     )
