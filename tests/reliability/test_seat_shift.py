@@ -66,9 +66,11 @@ class Reader:
 
 
 def play(base: str, gid: str, seats: dict[int, dict], moves: int, rnd: random.Random) -> None:
-    """Make up to `moves` random legal moves (a worker resolves the sealed phases)."""
+    """Make up to `moves` random legal moves (a worker resolves the sealed phases), then
+    return once the game waits on a seat or has ended: a phase the last move completed is
+    resolved by then, so the log read next is the one the streams end on."""
     http, made, ends = requests.Session(), 0, time.monotonic() + 120
-    while made < moves and time.monotonic() < ends:
+    while time.monotonic() < ends:
         game = http.get(f"{base}/v1/games/{gid}").json()
         if game["status"] != "active":
             return
@@ -76,6 +78,8 @@ def play(base: str, gid: str, seats: dict[int, dict], moves: int, rnd: random.Ra
         if not owing:
             time.sleep(0.05)  # a phase waits for the worker
             continue
+        if made >= moves:
+            return
         player = seats[rnd.choice(owing)]
         legal = http.get(f"{base}/v1/games/{gid}/legal", headers=bearer(player)).json()
         if not legal["actions"]:
