@@ -3,9 +3,12 @@ one part switched off (bench/ab_app.py), alternated on the same Redis.
 
     python bench/ab_http.py PART[,PART...] [--clients 8] [--games 16] [--rounds 3] [--one-call]
     python bench/ab_http.py --b-root CHECKOUT [--b-app api.wsgi:app] ...
+    python bench/ab_http.py --b-env NAME=VALUE [--b-env ...] ...
 
 With --b-root, B is another checkout's API (e.g. `git worktree add --detach /tmp/old REV`:
-the code of an earlier revision, on this one's installed packages) instead.
+the code of an earlier revision, on this one's installed packages) instead. With --b-env,
+B is the same API with more environment variables, e.g. `GUNICORN_CMD_ARGS=--http-parser=python`
+(gunicorn's own HTTP parser, where its C parser gunicorn_h1c is installed).
 
 Each round plays new games on both (bench/actions.py), A then B; prints each round's
 actions/s, and the median CPU per action of each API process (its gunicorn's master and
@@ -41,6 +44,8 @@ def main() -> None:
     ap.add_argument("off", nargs="?", default="", help="parts off on B (bench/action_cpu.PARTS)")
     ap.add_argument("--b-root", help="B runs this checkout's API instead")
     ap.add_argument("--b-app", default="cli.wsgi:app", help="B's WSGI app (with --b-root)")
+    ap.add_argument("--b-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="B runs this API with this environment variable set")
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=3)
@@ -48,15 +53,18 @@ def main() -> None:
     args = ap.parse_args()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-ab-"), port=free_port()).start()
     ports = {"A": free_port(), "B": free_port()}
-    procs = {
-        "A": gunicorn("cli.wsgi:app", ports["A"], server.url),
-        "B": gunicorn("bench.ab_app:app", ports["B"], server.url, BENCH_OFF=args.off)
-        if not args.b_root
-        else gunicorn(args.b_app, ports["B"], server.url, root=Path(args.b_root)),
-    }
+    b_env = dict(pair.split("=", 1) for pair in args.b_env)
+    if args.b_root:
+        b_proc = gunicorn(args.b_app, ports["B"], server.url, root=Path(args.b_root), **b_env)
+    elif b_env:
+        b_proc = gunicorn("cli.wsgi:app", ports["B"], server.url, **b_env)
+    else:
+        b_proc = gunicorn("bench.ab_app:app", ports["B"], server.url, BENCH_OFF=args.off)
+    procs = {"A": gunicorn("cli.wsgi:app", ports["A"], server.url), "B": b_proc}
     bases = {k: f"http://127.0.0.1:{p}" for k, p in ports.items()}
     seen: dict[str, list] = {"A": [], "B": []}
-    b = f"{args.b_root} ({args.b_app})" if args.b_root else f"{args.off} off"
+    b = f"{args.b_root} ({args.b_app})" if args.b_root else f"{args.off} off" if args.off else "A"
+    b += "".join(f", {pair}" for pair in args.b_env)
     print(f"B: {b}; load average {os.getloadavg()}", flush=True)
     try:
         for base in bases.values():

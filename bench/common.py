@@ -20,8 +20,8 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, root: Path =
     `marketfold serve` (cli.serve.gunicorn_argv); `more`: more environment variables;
     `root`: the checkout whose code it runs (another revision, for an A/B)."""
     env = {
-        **more,
         **os.environ,
+        **more,
         "REDIS_URL": redis_url,
         "PYTHONPATH": str(root),
         # the load comes from one address: lift the per-IP and per-token limits

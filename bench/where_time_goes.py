@@ -24,6 +24,27 @@ redis-py sends (`bench/round_trips.py`):
   (one `sendto` per answer instead of two, by strace), whose saving (the head's own send,
   about 2% of the samples) stayed within the noise of four alternated runs (2.6-3.2 ms a
   move either way).
+- Python, not the kernel (session 13). Read from /proc (`utime`, `stime` and the context
+  switches of both workers) while 8 clients played 48 games one call per move, three runs
+  at load 0.7-1.5: 2,470-2,510 µs of user time and 240-310 µs of system time per move,
+  with 3.3-4.0 involuntary switches (the worker preempted) and under one voluntary one.
+  The profile's socket sends (about a fifth of its samples: a POST's answer, the `EVALSHA`,
+  the readers' next `XREAD`, each stream's frame) are mostly that preemption: the send
+  wakes the reader of the other end, which takes the core while the worker stays runnable,
+  and a sampler counts runnable as busy. So the cost is Python code spread thin, and the
+  shares above, with the sends left out, rank it: Flask and werkzeug 15%, frames made 13%,
+  gunicorn's request parsing 13%, the append 9%, the rest of the use case 8%, token and
+  body 7%, the readers 7%, the streams' loops 7%, the rules 5%.
+- gunicorn's C HTTP parser (session 13): gunicorn 25+ uses `gunicorn_h1c` (picohttpparser)
+  instead of its Python parser whenever it is installed. With it installed (0.6.10, the
+  newest this machine's package index has), five alternated rounds (`python
+  bench/ab_http.py --b-env GUNICORN_CMD_ARGS=--http-parser=python --one-call --rounds 5`,
+  load 2.4-2.8) gave the API 2,116 µs per action (median) against 2,138 with the Python
+  parser, rounds 87-104%: within the noise, as the parser's own share (about 5% of the
+  samples) predicts. It is not a dependency: it ships only as source, so installing it
+  needs a C compiler, and gunicorn's own `fast` extra asks for 0.6.14 or newer. An
+  operator who has both can `pip install 'gunicorn[fast]'`; marketfold runs unchanged (the
+  HTTP refusal, slow-body, abuse and stream tests pass with it).
 - Python's garbage collector (session 12, `cli/gunicorn_conf.tune_gc`): each API worker
   freezes what its loaded app holds and collects at thresholds (7000, 20, 20) instead of
   (700, 10, 10). Timed with `gc.callbacks` in both workers while 8 clients played 32
