@@ -353,3 +353,40 @@ def test_a_sealed_submission_waits_for_the_others(browser, live_server):
     page.click("#move .act")  # produce: sealed until every seat has submitted
     page.wait(lambda: page.all("#waiting.sealed"))
     assert page.text("#waiting") == "Sealed: waiting for 2 others"
+
+
+def test_a_screen_reader_is_told_whose_turn_it_is_once_and_warned_of_its_own_deadline(
+    browser, live_server
+):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    idle = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
+    gid = requests.post(
+        f"{live_server}/v1/games",
+        json={"ruleset": "black-market", "players": 3, "decision_timeout_s": 25},
+        headers=_bearer(idle[0]["token"]),
+    ).json()["id"]
+    for p in idle:
+        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page.open(f"/#/g/{gid}")
+    page.click(".join")  # the game starts: every seat owes its secret production
+    page.wait_for("#turn .owe.mine .countdown")
+    # the ticking countdowns are in no live region: a screen reader would read each tick
+    ticking = browser.execute_script(
+        "return [...document.querySelectorAll('[aria-live], [role=status], [role=alert],"
+        " [role=log]')].filter((e) => e.querySelector('.countdown')).length"
+    )
+    assert ticking == 0
+    said = page.find("#turn-said")
+    assert said.get_attribute("role") == "status"
+    turn = page.wait(lambda: page.text("#turn-said"))
+    assert turn.startswith("Turn: ") and "your turn: " in turn, turn
+    assert "x: " in turn and "y: " in turn and "left" not in turn, turn
+    # under 20 s left on its own decision, the reader is warned once
+    warned = page.wait(lambda: (t := page.text("#turn-said")) != turn and t, timeout=15)
+    assert warned.startswith("your turn: 0:1") and warned.endswith(" left"), warned
+    clock = page.text("#turn .owe.mine .countdown")
+    time.sleep(2.2)
+    assert page.text("#turn .owe.mine .countdown") != clock  # the clock ticks on, unsaid
+    assert page.text("#turn-said") == warned
+    no_script_errors(browser)

@@ -36,7 +36,13 @@ export async function drawTable(root, gameId, app, secret = null) {
   const head = el("header", "table-head");
   const turn = el("div", "turn-bar");
   turn.id = "turn";
-  turn.setAttribute("aria-live", "polite");
+  // What a screen reader is told, once each time it changes: whose turn it is and, when
+  // the reader's own deadline gets short, how short. Not the turn bar itself, whose
+  // countdowns change every second and whose redraw follows every event.
+  const said = el("p", "sr-only");
+  said.id = "turn-said";
+  said.setAttribute("role", "status");
+  const told = { turn: "", deadline: "" }; // the last turn said, the deadline warned of
   const result = el("div");
   result.id = "result";
   const move = el("section", "box move");
@@ -52,7 +58,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const log = createLog(logList, name);
   const chat = createChat(gameId, app.fail);
   add(side, logBox, chat.node);
-  add(page, head, turn, result, move, add(el("div", "table-grid"), board, side));
+  add(page, head, turn, said, result, move, add(el("div", "table-grid"), board, side));
   root.replaceChildren(el("p", "muted", t("loading")));
 
   async function load() {
@@ -97,6 +103,9 @@ export async function drawTable(root, gameId, app, secret = null) {
       }
       turn.appendChild(item);
     }
+    const whose = owed.map((o) => `${o.seat === you ? t("yourTurn") : seatName(o.seat)}: ${d.human(o.kind)}`);
+    const now = `${t("turnOf")}: ${whose.length ? whose.join(", ") : game.status === "finished" ? t("gameOver") : t("noDecision")}`;
+    if (now !== told.turn) said.textContent = told.turn = now;
     tick();
     result.replaceChildren(...(game.result ? [drawResult(game, d, seatName)] : []));
     drawMove(game, seated);
@@ -166,6 +175,10 @@ export async function drawTable(root, gameId, app, secret = null) {
       const text = left >= 3600 ? `${Math.floor(left / 3600)}h ${Math.floor((left % 3600) / 60)}m`
         : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
       c.textContent = t("deadline", { time: text });
+      if (left < 20 && c.closest(".owe.mine") && told.deadline !== c.dataset.deadline) {
+        told.deadline = c.dataset.deadline;
+        said.textContent = `${t("yourTurn")}: ${c.textContent}`;
+      }
       c.classList.toggle("urgent", left < 20);
     }
   }
