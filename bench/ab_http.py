@@ -44,8 +44,13 @@ def main() -> None:
     ap.add_argument("off", nargs="?", default="", help="parts off on B (bench/action_cpu.PARTS)")
     ap.add_argument("--b-root", help="B runs this checkout's API instead")
     ap.add_argument("--b-app", default="cli.wsgi:app", help="B's WSGI app (with --b-root)")
-    ap.add_argument("--b-env", action="append", default=[], metavar="NAME=VALUE",
-                    help="B runs this API with this environment variable set")
+    ap.add_argument(
+        "--b-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="B runs this API with this environment variable set",
+    )
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=3)

@@ -164,14 +164,6 @@ class Load:
             t.join(30)
         assert not any(t.is_alive() for t in self._threads), "a bot hangs"
 
-    def run(self, threads: int, seconds: float) -> None:
-        """Play for at most `seconds` (less if every game ends first)."""
-        self.start(threads)
-        ends = time.monotonic() + seconds
-        while time.monotonic() < ends and len(self.finished) < len(self.tables):
-            time.sleep(0.1)
-        self.join()
-
     def _bot(self, seed: int) -> None:
         rnd, s = random.Random(seed), requests.Session()
         while not self.stop.is_set():

@@ -11,6 +11,7 @@ import redis
 
 from cli.embedded import free_port
 from tests.conftest import kill_group
+from tests.leagues.helpers import wait_for
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
 
@@ -28,6 +29,7 @@ def test_killing_the_api_mid_load_leaves_no_partial_command(redis_url, api, work
         time.sleep(0.3)
         proc = api(redis_url, port)
     time.sleep(2.5)
+    wait_for(lambda: len(load.acks) > 100, 60)  # enough acknowledged to check, when loaded
     load.join()
     assert not load.errors, load.errors[:5]
     assert load.lost > 0  # some requests really were cut off

@@ -5,8 +5,11 @@ the fold of the log."""
 
 from __future__ import annotations
 
+import time
+
 import redis
 
+from tests.leagues.helpers import wait_for
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
 
@@ -14,7 +17,11 @@ from tests.reliability.load import Load, new_tables
 def test_32_clients_on_20_games_lose_and_duplicate_nothing(live_server, redis_url, worker_process):
     worker_process()
     load = Load(live_server, new_tables(live_server, 20, seed=1), seed=1)
-    load.run(threads=32, seconds=20)
+    load.start(32)
+    time.sleep(20)
+    # and on until enough was played to check: a loaded machine plays slower
+    wait_for(lambda: len(load.acks) > 300 and len(load.finished) >= 3, 100)
+    load.join()
     load.settle()
     assert not load.errors, load.errors[:5]
     counts = check_everything(live_server, redis.Redis.from_url(redis_url), load)
