@@ -48,6 +48,11 @@ def test_a_finished_game_replays_from_start_to_end_in_a_browser(
     page.click("#back")
     page.wait_for_seq(start)
     page.assert_at(start, at(start))
+    # a screen reader is told the step's event, not the whole board again
+    said = browser.execute_script("return document.getElementById('step-said').textContent")
+    assert said.startswith(f"Event {start} of {version}: "), said
+    assert browser.find_element(By.ID, "step-said").get_attribute("role") == "status"
+    assert not page.all(".board[aria-live], .board [aria-live]")
     assert page.all("#table .seat-row .card") or page.all("#table .panel .card")
     page.shot("1-start")
 

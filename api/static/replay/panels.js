@@ -141,6 +141,7 @@ export function createPanels(app) {
     if (!ev) return;
     const first = st.firsts.has(seq);
     const kind = audit.kindOf(ev, first);
+    $("step-said").textContent = `Event ${seq} of ${$("total").textContent}: ${human(ev.type)}`;
     const p = panel(`Event ${seq}: ${human(ev.type)}`, "event", true);
     p.classList.add(`k-${kind}`);
     const line = el("p", "ev-meta");
