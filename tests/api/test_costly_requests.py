@@ -111,8 +111,10 @@ def test_too_many_waiting_or_one_too_long_is_503_overloaded(redis_url, long_bund
         requests.post(base + "/v1/verify", data=b"{}", timeout=30)
         start = time.monotonic()
         res = requests.post(base + "/v1/verify", data=raw, timeout=60)
+        # cut off: the whole verify would have answered 200. Not a timing check beyond a
+        # hang's: on a loaded machine the upload and the helper's replacement alone took 3.6 s
         assert (res.status_code, res.json()["code"]) == (503, "overloaded")
-        assert time.monotonic() - start < 3
+        assert time.monotonic() - start < 30
         # its helper was replaced: requests are served again. A small one takes a few ms,
         # but on a loaded machine the new helper (at nice +10) may not get a core within
         # this test's 0.05 s: that is an overrun too, and its helper is replaced again
