@@ -69,7 +69,7 @@ def main() -> None:
     bases = {k: f"http://127.0.0.1:{p}" for k, p in ports.items()}
     seen: dict[str, list] = {"A": [], "B": []}
     b = f"{args.b_root} ({args.b_app})" if args.b_root else f"{args.off} off" if args.off else "A"
-    b += "".join(f", {pair}" for pair in args.b_env)
+    b += "".join(f", with {pair}" for pair in args.b_env)
     print(f"B: {b}; load average {os.getloadavg()}", flush=True)
     try:
         for base in bases.values():
