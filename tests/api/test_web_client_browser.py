@@ -25,6 +25,20 @@ def _bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+def _join_idle_table(page: WebPage, names, **game) -> str:
+    """Create a game (`game`: its body) by players called `names`, who join it and never
+    move, then join it in the page as its last seat, which starts it; return its id."""
+    base = page.base
+    idle = [requests.post(f"{base}/v1/players", json={"name": n}).json() for n in names]
+    gid = requests.post(f"{base}/v1/games", json=game, headers=_bearer(idle[0]["token"]))
+    gid = gid.json()["id"]
+    for p in idle:
+        requests.post(f"{base}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page.open(f"/#/g/{gid}")
+    page.click(".join")
+    return gid
+
+
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
 def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     browser, live_server, worker_process, ruleset, players
@@ -170,18 +184,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     assert "Nueva partida" in page.text("#create")  # the home page in Spanish
     page.wait(lambda: "comparten la victoria" in page.text("#create"))  # options' help too
     assert page.find("#lang").get_attribute("value") == "es"
-    idle = [
-        requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in ("cy", "dee")
-    ]
-    gid = requests.post(
-        f"{live_server}/v1/games",
-        json={"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 3},
-        headers=_bearer(idle[0]["token"]),
-    ).json()["id"]
-    for p in idle:
-        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
-    page.open(f"/#/g/{gid}")
-    page.click(".join")
+    _join_idle_table(page, ("cy", "dee"), ruleset="goblin-market", players=3, decision_timeout_s=3)
     page.wait_for("#board .seat-row")
     assert "Turno" in page.text("#turn")
     spanish = requests.get(
@@ -340,16 +343,7 @@ def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
 def test_a_sealed_submission_waits_for_the_others(browser, live_server):
     page = WebPage(browser, live_server)
     page.sign_in("eva")
-    idle = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
-    gid = requests.post(
-        f"{live_server}/v1/games",
-        json={"ruleset": "black-market", "players": 3},
-        headers=_bearer(idle[0]["token"]),
-    ).json()["id"]
-    for p in idle:
-        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
-    page.open(f"/#/g/{gid}")
-    page.click(".join")
+    _join_idle_table(page, "xy", ruleset="black-market", players=3)
     page.click("#move .act")  # produce: sealed until every seat has submitted
     page.wait(lambda: page.all("#waiting.sealed"))
     assert page.text("#waiting") == "Sealed: waiting for 2 others"
@@ -360,16 +354,8 @@ def test_a_screen_reader_is_told_whose_turn_it_is_once_and_warned_of_its_own_dea
 ):
     page = WebPage(browser, live_server)
     page.sign_in("eva")
-    idle = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
-    gid = requests.post(
-        f"{live_server}/v1/games",
-        json={"ruleset": "black-market", "players": 3, "decision_timeout_s": 25},
-        headers=_bearer(idle[0]["token"]),
-    ).json()["id"]
-    for p in idle:
-        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
-    page.open(f"/#/g/{gid}")
-    page.click(".join")  # the game starts: every seat owes its secret production
+    # the game starts: every seat owes its secret production
+    _join_idle_table(page, "xy", ruleset="black-market", players=3, decision_timeout_s=25)
     page.wait_for("#turn .owe.mine .countdown")
     # the ticking countdowns are in no live region: a screen reader would read each tick
     ticking = browser.execute_script(
