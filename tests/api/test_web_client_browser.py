@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from cli.bot import Bot
-from tests.api.web_page import WIDTHS, Select, WebPage, bots_join, no_script_errors
+from tests.api.web_page import WIDTHS, Keys, Select, WebPage, bots_join, no_script_errors
 from tests.conftest import api_server
 from tests.leagues.helpers import new_league
 
@@ -25,9 +25,10 @@ def _bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _join_idle_table(page: WebPage, names, **game) -> str:
+def _join_idle_table(page: WebPage, names, **game) -> tuple[str, list[dict]]:
     """Create a game (`game`: its body) by players called `names`, who join it and never
-    move, then join it in the page as its last seat, which starts it; return its id."""
+    move, then join it in the page as its last seat, which starts it; return its id and
+    those players."""
     base = page.base
     idle = [requests.post(f"{base}/v1/players", json={"name": n}).json() for n in names]
     gid = requests.post(f"{base}/v1/games", json=game, headers=_bearer(idle[0]["token"]))
@@ -36,7 +37,7 @@ def _join_idle_table(page: WebPage, names, **game) -> str:
         requests.post(f"{base}/v1/games/{gid}/join", headers=_bearer(p["token"]))
     page.open(f"/#/g/{gid}")
     page.click(".join")
-    return gid
+    return gid, idle
 
 
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
@@ -375,4 +376,29 @@ def test_a_screen_reader_is_told_whose_turn_it_is_once_and_warned_of_its_own_dea
     time.sleep(2.2)
     assert page.text("#turn .owe.mine .countdown") != clock  # the clock ticks on, unsaid
     assert page.text("#turn-said") == warned
+    no_script_errors(browser)
+
+
+def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(browser, live_server):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    # every seat owes its secret production, a form built from its schema (no choices)
+    gid, idle = _join_idle_table(page, "xy", ruleset="black-market", players=3)
+    page.wait_for("#move .schema-form select")
+    field = page.find("#move .schema-form select")  # the goods to produce
+    Select(field).select_by_index(2)  # chosen, and focused
+    field.send_keys(Keys.DOWN)  # from the keyboard
+    chosen = field.get_attribute("value")
+    assert chosen
+    browser.execute_script("document.querySelector('#board > *').dataset.before = 'yes'")
+    res = requests.post(f"{live_server}/v1/games/{gid}/resign", headers=_bearer(idle[0]["token"]))
+    assert res.status_code == 200, res.text
+    page.wait(lambda: "x resigned" in page.text("#log"))
+    page.wait(lambda: not page.all("#board > [data-before]"))  # the table was drawn again
+    assert browser.execute_script(
+        "const field = document.querySelector('#move .schema-form select');"
+        "return [field.value, document.activeElement === field]"
+    ) == [chosen, True]
+    page.click("#move .schema-form .act")  # and sent as typed: a refusal or a submission
+    page.wait(lambda: page.all("#waiting.sealed") or page.text("#refusal"))
     no_script_errors(browser)

@@ -121,9 +121,16 @@ export async function drawTable(root, gameId, app, secret = null) {
     signal(owed.some((o) => o.seat === you) && game.status === "active", game.name);
   }
 
+  // The move box is drawn again only when what it offers changes: the table is redrawn after
+  // every event, and a person typing a deal or focused on a choice must keep it.
+  let offered = null;
   function drawMove(game, seated) {
-    move.replaceChildren();
     move.hidden = game.status === "finished" || game.status === "cancelled";
+    const actions = seated && st.legal && st.legal.actions && st.legal.actions.length ? st.legal.actions : null;
+    const now = actions && JSON.stringify([actions, st.refusal, document.documentElement.lang]);
+    if (now && now === offered) return;
+    offered = now;
+    move.replaceChildren();
     const h = el("h2", null, t("yourMove"));
     h.id = "move-title";
     move.appendChild(h);
@@ -165,6 +172,7 @@ export async function drawTable(root, gameId, app, secret = null) {
       st.refusal = t("refused", { detail: e.message });
     } finally {
       st.busy = false;
+      offered = null; // its controls were disabled: draw them again, whatever follows
     }
     await load().catch(app.fail);
   }
