@@ -13,7 +13,14 @@ import pytest
 import requests
 
 from cli.bot import Bot
-from tests.api.web_page import WIDTHS, Keys, Select, WebPage, bots_join, no_script_errors
+from tests.api.web_page import (
+    WIDTHS,
+    Select,
+    WebPage,
+    bots_join,
+    join_idle_table,
+    no_script_errors,
+)
 from tests.conftest import api_server
 from tests.leagues.helpers import new_league
 
@@ -23,21 +30,6 @@ OPTIONS = {"gobcon": {"time_limit": 2}}  # two rounds, typed into the options fo
 
 def _bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
-
-
-def _join_idle_table(page: WebPage, names, **game) -> tuple[str, list[dict]]:
-    """Create a game (`game`: its body) by players called `names`, who join it and never
-    move, then join it in the page as its last seat, which starts it; return its id and
-    those players."""
-    base = page.base
-    idle = [requests.post(f"{base}/v1/players", json={"name": n}).json() for n in names]
-    gid = requests.post(f"{base}/v1/games", json=game, headers=_bearer(idle[0]["token"]))
-    gid = gid.json()["id"]
-    for p in idle:
-        requests.post(f"{base}/v1/games/{gid}/join", headers=_bearer(p["token"]))
-    page.open(f"/#/g/{gid}")
-    page.click(".join")
-    return gid, idle
 
 
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
@@ -185,7 +177,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     assert "Nueva partida" in page.text("#create")  # the home page in Spanish
     page.wait(lambda: "comparten la victoria" in page.text("#create"))  # options' help too
     assert page.find("#lang").get_attribute("value") == "es"
-    _join_idle_table(page, ("cy", "dee"), ruleset="goblin-market", players=3, decision_timeout_s=3)
+    join_idle_table(page, ("cy", "dee"), ruleset="goblin-market", players=3, decision_timeout_s=3)
     page.wait_for("#board .seat-row")
     assert "Turno" in page.text("#turn")
     spanish = requests.get(
@@ -339,66 +331,3 @@ def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
     page.wait_for("#board .seat-row")
     seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
     assert {s["name"] for s in seats} == {"ana", "bo"}
-
-
-def test_a_sealed_submission_waits_for_the_others(browser, live_server):
-    page = WebPage(browser, live_server)
-    page.sign_in("eva")
-    _join_idle_table(page, "xy", ruleset="black-market", players=3)
-    page.click("#move .act")  # produce: sealed until every seat has submitted
-    page.wait(lambda: page.all("#waiting.sealed"))
-    assert page.text("#waiting") == "Sealed: waiting for 2 others"
-
-
-def test_a_screen_reader_is_told_whose_turn_it_is_once_and_warned_of_its_own_deadline(
-    browser, live_server
-):
-    page = WebPage(browser, live_server)
-    page.sign_in("eva")
-    # the game starts: every seat owes its secret production
-    _join_idle_table(page, "xy", ruleset="black-market", players=3, decision_timeout_s=25)
-    page.wait_for("#turn .owe.mine .countdown")
-    # the ticking countdowns are in no live region: a screen reader would read each tick
-    ticking = browser.execute_script(
-        "return [...document.querySelectorAll('[aria-live], [role=status], [role=alert],"
-        " [role=log]')].filter((e) => e.querySelector('.countdown')).length"
-    )
-    assert ticking == 0
-    said = page.find("#turn-said")
-    assert said.get_attribute("role") == "status"
-    turn = page.wait(lambda: page.text("#turn-said"))
-    assert turn.startswith("Turn: ") and "your turn: " in turn, turn
-    assert "x: " in turn and "y: " in turn and "left" not in turn, turn
-    # under 20 s left on its own decision, the reader is warned once
-    warned = page.wait(lambda: (t := page.text("#turn-said")) != turn and t, timeout=15)
-    assert warned.startswith("your turn: 0:1") and warned.endswith(" left"), warned
-    clock = page.text("#turn .owe.mine .countdown")
-    time.sleep(2.2)
-    assert page.text("#turn .owe.mine .countdown") != clock  # the clock ticks on, unsaid
-    assert page.text("#turn-said") == warned
-    no_script_errors(browser)
-
-
-def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(browser, live_server):
-    page = WebPage(browser, live_server)
-    page.sign_in("eva")
-    # every seat owes its secret production, a form built from its schema (no choices)
-    gid, idle = _join_idle_table(page, "xy", ruleset="black-market", players=3)
-    page.wait_for("#move .schema-form select")
-    field = page.find("#move .schema-form select")  # the goods to produce
-    Select(field).select_by_index(2)  # chosen, and focused
-    field.send_keys(Keys.DOWN)  # from the keyboard
-    chosen = field.get_attribute("value")
-    assert chosen
-    browser.execute_script("document.querySelector('#board > *').dataset.before = 'yes'")
-    res = requests.post(f"{live_server}/v1/games/{gid}/resign", headers=_bearer(idle[0]["token"]))
-    assert res.status_code == 200, res.text
-    page.wait(lambda: "x resigned" in page.text("#log"))
-    page.wait(lambda: not page.all("#board > [data-before]"))  # the table was drawn again
-    assert browser.execute_script(
-        "const field = document.querySelector('#move .schema-form select');"
-        "return [field.value, document.activeElement === field]"
-    ) == [chosen, True]
-    page.click("#move .schema-form .act")  # and sent as typed: a refusal or a submission
-    page.wait(lambda: page.all("#waiting.sealed") or page.text("#refusal"))
-    no_script_errors(browser)

@@ -226,3 +226,22 @@ def bots_join(
         thread.start()
         threads.append(thread)
     return threads
+
+
+def join_idle_table(page: WebPage, names, **game) -> tuple[str, list[dict]]:
+    """Create a game (`game`: its body) by players called `names`, who join it and never
+    move, then join it in the page as its last seat, which starts it; return its id and
+    those players."""
+    base = page.base
+    idle = [requests.post(f"{base}/v1/players", json={"name": n}, timeout=10).json() for n in names]
+    gid = requests.post(f"{base}/v1/games", json=game, headers=_auth(idle[0]["token"]), timeout=10)
+    gid = gid.json()["id"]
+    for p in idle:
+        requests.post(f"{base}/v1/games/{gid}/join", headers=_auth(p["token"]), timeout=10)
+    page.open(f"/#/g/{gid}")
+    page.click(".join")
+    return gid, idle
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
