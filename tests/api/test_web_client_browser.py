@@ -6,6 +6,7 @@ default shown; chat; a Spanish table; axe-core finding nothing serious; screensh
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 
@@ -331,3 +332,17 @@ def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
     page.wait_for("#board .seat-row")
     seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
     assert {s["name"] for s in seats} == {"ana", "bo"}
+
+
+def test_what_just_happened_names_the_players_who_sat_down_after_the_page_opened(
+    browser, live_server
+):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    gid = page.create("goblin-market", 3)  # eva alone at the table
+    for name in ("xo", "yu"):  # the last join starts the game: its first events name seats
+        player = requests.post(f"{live_server}/v1/players", json={"name": name}).json()
+        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(player["token"]))
+    page.wait(lambda: "opener" in page.text("#log"))
+    page.wait(lambda: not re.search(r"\bseat \d", page.text("#log")), timeout=10)
+    assert re.search(r"opener (eva|xo|yu)\b", page.text("#log")), page.text("#log")

@@ -65,7 +65,9 @@ export async function drawTable(root, gameId, app, secret = null) {
     const game = await get(path);
     if (!game) return;
     st.game = game;
-    for (const s of game.seats || []) st.names.set(s.seat, s.name);
+    const named = (game.seats || []).filter((s) => st.names.get(s.seat) !== s.name);
+    for (const s of named) st.names.set(s.seat, s.name);
+    if (named.length) log.draw(); // events that came before the names said "seat N"
     const key = `${game.ruleset}:${document.documentElement.lang}`;
     if (!catalogues.has(key)) {
       const listed = await get(`/rulesets/${encodeURIComponent(game.ruleset)}/cards`);
