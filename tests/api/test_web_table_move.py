@@ -10,10 +10,7 @@ import time
 import requests
 
 from tests.api.web_page import Keys, Select, WebPage, join_idle_table, no_script_errors
-
-
-def _bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
+from tests.reliability.load import auth
 
 
 def test_a_sealed_submission_waits_for_the_others(browser, live_server):
@@ -66,7 +63,7 @@ def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(bro
     chosen = field.get_attribute("value")
     assert chosen
     browser.execute_script("document.querySelector('#board > *').dataset.before = 'yes'")
-    res = requests.post(f"{live_server}/v1/games/{gid}/resign", headers=_bearer(idle[0]["token"]))
+    res = requests.post(f"{live_server}/v1/games/{gid}/resign", headers=auth(idle[0]["token"]))
     assert res.status_code == 200, res.text
     page.wait(lambda: "x resigned" in page.text("#log"))
     page.wait(lambda: not page.all("#board > [data-before]"))  # the table was drawn again

@@ -18,6 +18,7 @@ import requests
 from cli.bot import Bot, Strategy
 from tests.api.browser import By, WebDriverWait
 from tests.conftest import ROOT
+from tests.reliability.load import auth
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -234,14 +235,10 @@ def join_idle_table(page: WebPage, names, **game) -> tuple[str, list[dict]]:
     those players."""
     base = page.base
     idle = [requests.post(f"{base}/v1/players", json={"name": n}, timeout=10).json() for n in names]
-    gid = requests.post(f"{base}/v1/games", json=game, headers=_auth(idle[0]["token"]), timeout=10)
+    gid = requests.post(f"{base}/v1/games", json=game, headers=auth(idle[0]["token"]), timeout=10)
     gid = gid.json()["id"]
     for p in idle:
-        requests.post(f"{base}/v1/games/{gid}/join", headers=_auth(p["token"]), timeout=10)
+        requests.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]), timeout=10)
     page.open(f"/#/g/{gid}")
     page.click(".join")
     return gid, idle
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
