@@ -1,12 +1,18 @@
 // The home page: pick a name (or paste a token), my games (those waiting on me first), the
 // lobby, my leagues with links to their standings, and the form that creates a game of any
-// ruleset with its options (drawn from the ruleset's options schema).
+// ruleset with its options (drawn from the ruleset's options schema). It stays current by
+// itself: the player's feed redraws my games and invitations when a note arrives (a turn,
+// an invitation, a start, an end), and every REFRESH_S the lists are read again (the lobby,
+// and seats taken, which no note tells of). A status region says what became mine.
 import { el, add } from "../shared/dom.js";
 import { get, post, me, remember } from "./api.js";
 import { t } from "./i18n.js";
 import { field } from "./schemaform.js";
+import { follow } from "./stream.js";
+import { signal } from "./signal.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
+const REFRESH_S = 15;
 
 function section(title, id) {
   const box = el("section", "box");
@@ -34,36 +40,120 @@ function gameLink(g, rulesets, mine) {
   return li;
 }
 
+// A part of the page drawn again as a whole: `slot.put(box)` replaces what it shows when
+// the data behind it changed, and keeps the focus on the same control of the same game.
+function slot() {
+  const box = el("div", "slot");
+  let drawn = null;
+  box.put = (node, key) => {
+    if (key === drawn) return;
+    drawn = key;
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
+    const item = focused && focused.closest("[data-game]");
+    box.replaceChildren(...(node ? [node] : []));
+    if (item) {
+      const again = [...box.querySelectorAll("[data-game]")].find((li) => li.dataset.game === item.dataset.game);
+      const control = again && [...again.querySelectorAll("a, button")].find((c) => c.className === focused.className);
+      if (control) control.focus();
+    }
+  };
+  return box;
+}
+
+async function myGames(names) {
+  const box = section(t("myGames"), "my-games");
+  const list = el("ul", "games");
+  const data = await get("/players/me/games?limit=50");
+  const games = data.games.filter((g) => g.status !== "cancelled");
+  // waiting on me first, then games in play, waiting tables, and finished ones
+  const rank = (g) => (g.owes ? 0 : { active: 1, waiting: 2, finished: 3 }[g.status] ?? 4);
+  games.sort((a, b) => rank(a) - rank(b));
+  for (const g of games) list.appendChild(gameLink(g, names, true));
+  const owing = games.filter((g) => g.owes).map((g) => [g.id, names[g.ruleset] || g.ruleset]);
+  add(box, list.childElementCount ? list : el("p", "muted", t("noGames")));
+  return { box, owing, key: JSON.stringify(games) };
+}
+
+function lobbyBox(games, names) {
+  const open = section(t("lobby"), "lobby");
+  const list = el("ul", "games");
+  for (const g of games) list.appendChild(gameLink(g, names, false));
+  return add(open, list.childElementCount ? list : el("p", "muted", t("lobbyEmpty")));
+}
+
 export async function drawHome(root, app) {
   const player = me();
   const [rulesets, lobby] = await Promise.all([get("/rulesets"), get("/games?status=waiting&limit=30")]);
   const names = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
   const page = el("div", "home");
+  const mine = slot();
+  const invited = slot();
+  const open = slot();
+  const said = el("p", "sr-only");
+  said.id = "home-said";
+  said.setAttribute("role", "status");
+  const known = { owing: null, invited: null }; // game ids, once read
+
+  function tell(kind, pairs, text) {
+    const before = known[kind];
+    known[kind] = new Set(pairs.map(([id]) => id));
+    const fresh = before ? pairs.filter(([id]) => !before.has(id)) : [];
+    if (fresh.length) said.textContent = fresh.map(([, name]) => text(name)).join(". ");
+  }
+
+  async function readMine() {
+    const [games, invites] = await Promise.all([myGames(names), invitations(names, app)]);
+    mine.put(games.box, games.key);
+    invited.put(invites.box, invites.key);
+    tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
+    tell("invited", invites.games, (name) => t("invitedTo", { name }));
+    signal(games.owing.length > 0, games.owing.length ? games.owing[0][1] : "");
+  }
+
+  async function readLobby() {
+    const games = (await get("/games?status=waiting&limit=30")).games;
+    open.put(lobbyBox(games, names), JSON.stringify(games));
+  }
+
   if (!player) page.appendChild(signIn(app));
   else {
-    const mine = section(t("myGames"), "my-games");
-    const list = el("ul", "games");
-    try {
-      const data = await get("/players/me/games?limit=50");
-      const games = data.games.filter((g) => g.status !== "cancelled");
-      // waiting on me first, then games in play, waiting tables, and finished ones
-      const rank = (g) => (g.owes ? 0 : { active: 1, waiting: 2, finished: 3 }[g.status] ?? 4);
-      games.sort((a, b) => rank(a) - rank(b));
-      for (const g of games) list.appendChild(gameLink(g, names, true));
-    } catch (e) {
-      app.fail(e);
-    }
-    page.appendChild(add(mine, list.childElementCount ? list : el("p", "muted", t("noGames"))));
-    const invites = await invitations(names, app);
-    if (invites) page.appendChild(invites);
-    page.appendChild(createForm(rulesets.rulesets, app));
+    await readMine().catch(app.fail);
+    add(page, mine, invited, createForm(rulesets.rulesets, app));
   }
-  const open = section(t("lobby"), "lobby");
-  const lobbyList = el("ul", "games");
-  for (const g of lobby.games) lobbyList.appendChild(gameLink(g, names, false));
-  page.appendChild(add(open, lobbyList.childElementCount ? lobbyList : el("p", "muted", t("lobbyEmpty"))));
+  open.put(lobbyBox(lobby.games, names), JSON.stringify(lobby.games));
+  page.appendChild(open);
   if (player) page.appendChild(await leagues(player));
+  page.appendChild(said);
   root.replaceChildren(page);
+  return follows(player, readMine, readLobby);
+}
+
+// Keep the home page current while it is shown; return what stops it.
+function follows(player, readMine, readLobby) {
+  const quiet = () => {}; // a failed refresh waits for the next one
+  const again = () => {
+    if (document.visibilityState !== "visible") return;
+    readLobby().catch(quiet);
+    if (player) readMine().catch(quiet);
+  };
+  let pending = 0;
+  let opened = false;
+  const feed = player
+    ? follow("/v1/players/me/feed", null, (kind) => {
+      if (kind === "turns" && !opened) return void (opened = true); // as just drawn
+      clearTimeout(pending);
+      pending = setTimeout(() => readMine().catch(quiet), 150);
+    }, () => {})
+    : null;
+  const timer = setInterval(again, REFRESH_S * 1000);
+  document.addEventListener("visibilitychange", again);
+  return () => {
+    if (feed) feed.stop();
+    clearInterval(timer);
+    clearTimeout(pending);
+    document.removeEventListener("visibilitychange", again);
+    signal(false);
+  };
 }
 
 function signIn(app) {
@@ -237,10 +327,11 @@ async function invitations(names, app) {
   try {
     data = await get("/players/me/invitations");
   } catch {
-    return null; // a server without invitations
+    return { box: null, games: [], key: "" }; // a server without invitations
   }
   const box = section(t("invitations"), "invitations");
   const list = el("ul", "games");
+  const games = [];
   for (const inv of data.invitations || []) {
     const li = el("li", "game-item owes");
     li.dataset.game = inv.game;
@@ -264,7 +355,8 @@ async function invitations(names, app) {
     no.addEventListener("click", answer("decline", () => app.route()));
     add(li, yes, no);
     list.appendChild(li);
+    games.push([inv.game, names[inv.ruleset] || inv.ruleset]);
   }
-  if (!list.childElementCount) return null;
-  return add(box, list);
+  const key = JSON.stringify(data.invitations || []);
+  return { box: list.childElementCount ? add(box, list) : null, games, key };
 }

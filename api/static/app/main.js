@@ -9,7 +9,8 @@ import { drawTable } from "./table.js";
 import { askNotifications } from "./signal.js";
 
 const $ = (id) => document.getElementById(id);
-let leaving = null; // closes the table shown (its stream, its timers)
+let leaving = null; // closes the page shown (its streams, its timers)
+let routed = 0; // pages asked for so far
 
 const app = {
   live: "",
@@ -36,9 +37,11 @@ const app = {
     const root = $("app");
     // a table: #/g/<game id>, or #/g/<game id>/<secret> (an unlisted game's invitation link)
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,128}))?/);
+    const turn = ++routed;
     try {
-      if (m) leaving = await drawTable(root, m[1], app, m[2] || null);
-      else await drawHome(root, app);
+      const stop = m ? await drawTable(root, m[1], app, m[2] || null) : await drawHome(root, app);
+      if (turn === routed) leaving = stop;
+      else if (stop) stop(); // another page was asked for meanwhile: this one's stream and timers end
     } catch (e) {
       app.fail(e);
     }
