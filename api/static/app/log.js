@@ -27,23 +27,24 @@ export function sentence(ev, name, first = true) {
   const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
   const about = subject ? d[subject] : Number.isInteger(ev.actor) && first ? ev.actor : null;
   const who = Number.isInteger(about) ? `${seat(about)}: ` : "";
+  // a flag that holds reads as its word alone ("forced"), one that does not is left out
   const facts = Object.entries(d)
     .filter(([k]) => k !== subject)
-    .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length > 6))
+    .filter(([, v]) => v !== null && v !== undefined && v !== false && !(Array.isArray(v) && v.length > 6))
     .slice(0, 5)
-    .map(([k, v]) => `${human(k).toLowerCase()} ${short(k, v, name)}`)
+    .map(([k, v]) => (v === true ? human(k).toLowerCase() : `${human(k).toLowerCase()} ${short(k, v, name)}`))
     .join(" · ");
   return `${who}${human(ev.type)}${facts ? ` — ${facts}` : ""}`;
 }
 
 function short(k, v, name) {
-  if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, name)).join(", ") : "—";
+  if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, name)).join(", ") : t("none");
   if (isObj(v) && Number.isInteger(v.seat)) {
     const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && typeof x !== "object");
-    return [name("seat", v.seat), ...rest.map(([f, x]) => name(f, x))].join(" ");
+    return [name("seat", v.seat), ...rest.map(([f, x]) => short(f, x, name))].join(" ");
   }
   if (isObj(v)) return v.name || v.id || "…";
-  if (typeof v === "boolean") return v ? "✓" : "✗";
+  if (typeof v === "boolean") return `${human(k).toLowerCase()} ${v ? t("yes") : t("no")}`; // words, not ✓ ✗: a screen reader says them
   return name(k, v);
 }
 
