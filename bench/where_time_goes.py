@@ -71,6 +71,18 @@ redis-py sends (`bench/round_trips.py`):
   of server CPU per move: under half of today's, and less than twice a bare XADD's. By the
   figures above, a served `POST /actions` costs about 1.4-1.6 ms and the streams'
   fan-out 0.6-1.2 ms, so neither cut alone reaches it.
+- The in-memory target at one client is the stack's own ceiling (session 14, why #34 is
+  declared blocked). One client plays its moves one after another, so its moves/s is one
+  over a move's latency. 0.6x boardgame.io in memory (0.7-0.9 ms a move, nothing written
+  to disk) leaves 1.35 ms a move, and the bare endpoint above, with no game at all, takes
+  1.37 (0.67x in the same run); a marketfold move adds the rules, the hash chain, a
+  redacted frame for each of 3-6 seats and the next seat's `owes`. Only another HTTP stack
+  or dropping the fsync of each action could meet it.
+- One HTTP process instead of two (session 14, `marketfold serve --http-workers 1`: no
+  second stream reader, every record held where the append was made). The driver's quick
+  run, three rounds, load 1.7-2.5: 1.35 / 1.01 / 0.82x boardgame.io FlatFile at 1 / 8 / 32
+  clients against 1.36 / 1.13 / 1.03x with two processes just before. No better at one
+  client, and worse where the second core is needed; two stay the default.
 - Cut in session 8 (#34, #28: the request path of `GET /legal` and `POST /actions`
   itself). In one process (`python bench/action_cpu.py --b-root <a checkout of 5dbafd1>
   --runs 6`: the CPU spent inside the app per action, no test client, six alternated

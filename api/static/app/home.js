@@ -101,8 +101,11 @@ export async function drawHome(root, app) {
     if (fresh.length) said.textContent = fresh.map(([, name]) => text(name)).join(". ");
   }
 
+  let reads = 0; // a read answered after a later one is dropped
   async function readMine() {
+    const n = ++reads;
     const [games, invites] = await Promise.all([myGames(names), invitations(names, app)]);
+    if (n !== reads) return;
     mine.put(games.box, games.key);
     invited.put(invites.box, invites.key);
     tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
@@ -110,8 +113,11 @@ export async function drawHome(root, app) {
     signal(games.owing.length > 0, games.owing.length ? games.owing[0][1] : "");
   }
 
+  let lobbyReads = 0;
   async function readLobby() {
+    const n = ++lobbyReads;
     const games = (await get("/games?status=waiting&limit=30")).games;
+    if (n !== lobbyReads) return;
     open.put(lobbyBox(games, names), JSON.stringify(games));
   }
 
