@@ -1,35 +1,21 @@
-"""The home page at `/` keeps itself current in headless Chromium: an invitation, a game's
-start and a turn that becomes mine show up without a reload (the player's feed), the focus
-stays on the game it was on when the list is drawn again, and a game opened by someone else
-reaches the lobby (read again every few seconds)."""
+"""The web client keeps itself current in headless Chromium. The home page: an invitation, a
+game's start and a turn that becomes mine show up without a reload (the player's feed),
+the focus stays on the game it was on when the list is drawn again, and a game opened by
+someone else reaches the lobby (read again every few seconds). A table: the header says
+when a decision waits on me in another game, and links to it."""
 
 from __future__ import annotations
 
 import requests
 
-from tests.api.web_page import WIDTHS, WebPage, no_script_errors
+from tests.api.web_page import (
+    WIDTHS,
+    WebPage,
+    new_player,
+    no_script_errors,
+    play_others_until_mine,
+)
 from tests.reliability.load import auth
-
-
-def _player(base: str, name: str, handle: str | None = None) -> dict:
-    body = {"name": name, **({"handle": handle} if handle else {})}
-    return requests.post(f"{base}/v1/players", json=body, timeout=10).json()
-
-
-def _play_others_until_mine(base: str, gid: str, me: dict, others: list[dict]) -> None:
-    """Play the first offered choice for whoever owes, until my seat owes something."""
-    tokens = {p["id"]: p["token"] for p in others}
-    for _ in range(40):
-        game = requests.get(f"{base}/v1/games/{gid}", timeout=10).json()
-        owing = [game["seats"][o["seat"]]["player"] for o in game["owed"]]
-        if me["id"] in owing:
-            return
-        token = tokens[owing[0]]
-        legal = requests.get(f"{base}/v1/games/{gid}/legal", headers=auth(token), timeout=10)
-        action = legal.json()["actions"][-1]["choices"][0]
-        res = requests.post(f"{base}/v1/games/{gid}/actions", json=action, headers=auth(token))
-        assert res.status_code == 201, res.text
-    raise AssertionError("my seat was never owed a decision")
 
 
 def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
@@ -39,7 +25,7 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
     page = WebPage(browser, base)
     bo = page.sign_in("Bo", handle="bo")
     browser.execute_script("window.sameDocument = true")  # gone if the page is loaded again
-    ana, cy = _player(base, "Ana", "ana"), _player(base, "Cy")
+    ana, cy = new_player(base, "Ana", "ana"), new_player(base, "Cy")
     name = next(
         r["name"] for r in requests.get(f"{base}/v1/rulesets").json()["rulesets"]
         if r["id"] == "goblin-market"
@@ -58,7 +44,7 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
     assert not page.all(f'#invitations li[data-game="{gid}"]')  # the seat was taken
 
     page.find(f"{mine} a").send_keys("")  # the keyboard's focus on the game's link
-    _play_others_until_mine(base, gid, bo, [ana, cy])
+    play_others_until_mine(base, gid, bo, [ana, cy])
     page.wait_for(f"{mine} .turn-tag", timeout=15)
     assert page.text("#home-said") == f"your turn: {name}"
     assert browser.title.startswith(f"● your turn · {name}")
@@ -69,11 +55,41 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
     for width_name, width in WIDTHS.items():
         page.shot(f"home-my-turn-{width_name}", width)
 
-    dee = _player(base, "Dee")
+    dee = new_player(base, "Dee")
     made = requests.post(
         f"{base}/v1/games", json={"ruleset": "gobcon", "players": 2}, headers=auth(dee["token"])
     ).json()
     page.wait_for(f'#lobby li[data-game="{made["id"]}"]', timeout=40)  # the lobby read again
     assert browser.execute_script("return window.sameDocument") is True
     assert browser.current_url.endswith("/#/") or "#/g/" not in browser.current_url
+    no_script_errors(browser)
+
+
+def test_a_table_says_when_another_game_waits_on_me(browser, live_server):
+    base = live_server
+    page = WebPage(browser, base)
+    bo = page.sign_in("Bo")
+    ana, cy = new_player(base, "Ana"), new_player(base, "Cy")
+    other = requests.post(
+        f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=auth(ana["token"])
+    ).json()["id"]
+    here = page.create("gobcon", 2)  # a table of my own, waiting for a second player
+    elsewhere = "#turns-elsewhere"
+    assert not page.find(elsewhere).is_displayed()
+
+    for p in (ana, bo, cy):  # the other game starts, with me in it
+        requests.post(f"{base}/v1/games/{other}/join", headers=auth(p["token"]), timeout=10)
+    play_others_until_mine(base, other, bo, [ana, cy])
+    page.wait(lambda: page.find(elsewhere).is_displayed(), timeout=40)  # read again
+    assert page.text(elsewhere) == "Your turn in 1 other game"
+    assert page.text("#elsewhere-said") == "Your turn in 1 other game"
+    assert f"#/g/{here}" in browser.current_url
+    assert not page.axe()
+    for width_name, width in WIDTHS.items():
+        page.shot(f"table-turn-elsewhere-{width_name}", width)
+
+    page.click(elsewhere)
+    page.wait(lambda: f"#/g/{other}" in browser.current_url)
+    page.wait_for("#move .act")  # the decision that waited, offered
+    assert not page.find(elsewhere).is_displayed()  # nothing waits anywhere else
     no_script_errors(browser)

@@ -242,3 +242,26 @@ def join_idle_table(page: WebPage, names, **game) -> tuple[str, list[dict]]:
     page.open(f"/#/g/{gid}")
     page.click(".join")
     return gid, idle
+
+
+def new_player(base: str, name: str, handle: str | None = None) -> dict:
+    """A new player (with its token), made through the API."""
+    body = {"name": name, **({"handle": handle} if handle else {})}
+    return requests.post(f"{base}/v1/players", json=body, timeout=10).json()
+
+
+def play_others_until_mine(base: str, gid: str, me: dict, others: list[dict]) -> None:
+    """Play the first offered choice for whoever of `others` owes in the game, until `me`'s
+    seat owes something."""
+    tokens = {p["id"]: p["token"] for p in others}
+    for _ in range(40):
+        game = requests.get(f"{base}/v1/games/{gid}", timeout=10).json()
+        owing = [game["seats"][o["seat"]]["player"] for o in game["owed"]]
+        if me["id"] in owing:
+            return
+        token = tokens[owing[0]]
+        legal = requests.get(f"{base}/v1/games/{gid}/legal", headers=auth(token), timeout=10)
+        action = legal.json()["actions"][-1]["choices"][0]
+        res = requests.post(f"{base}/v1/games/{gid}/actions", json=action, headers=auth(token))
+        assert res.status_code == 201, res.text
+    raise AssertionError("my seat was never owed a decision")

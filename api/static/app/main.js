@@ -1,12 +1,14 @@
 // The web client at `/`: the header (language, who is playing, sign out, notifications) and
 // the two pages, chosen by the address's hash: `#/` (home: my games, lobby, leagues, a new
-// game) and `#/g/<game id>` (a table: play, watch, join by link).
+// game) and `#/g/<game id>` (a table: play, watch, join by link; the header then says when
+// another game waits on the player, elsewhere.js).
 import { el, add } from "../shared/dom.js";
 import { me, forget } from "./api.js";
 import { t, lang, setLang, LANGS } from "./i18n.js";
 import { drawHome } from "./home.js";
 import { drawTable } from "./table.js";
 import { askNotifications } from "./signal.js";
+import { watchElsewhere } from "./elsewhere.js";
 
 const $ = (id) => document.getElementById(id);
 let leaving = null; // closes the page shown (its streams, its timers)
@@ -38,10 +40,18 @@ const app = {
     // a table: #/g/<game id>, or #/g/<game id>/<secret> (an unlisted game's invitation link)
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,128}))?/);
     const turn = ++routed;
+    $("turns-elsewhere").hidden = true;
     try {
-      const stop = m ? await drawTable(root, m[1], app, m[2] || null) : await drawHome(root, app);
-      if (turn === routed) leaving = stop;
-      else if (stop) stop(); // another page was asked for meanwhile: this one's stream and timers end
+      const page = m ? await drawTable(root, m[1], app, m[2] || null) : await drawHome(root, app);
+      if (turn !== routed) { // another page was asked for meanwhile: this one's streams and timers end
+        if (page) page();
+        return;
+      }
+      const elsewhere = m && me() ? watchElsewhere(m[1], $("turns-elsewhere"), $("elsewhere-said")) : null;
+      leaving = () => {
+        if (page) page();
+        if (elsewhere) elsewhere();
+      };
     } catch (e) {
       app.fail(e);
     }
