@@ -24,7 +24,8 @@ window.__fetched = [];
 const original = window.fetch;
 window.fetch = async function (input, init) {
   const res = await original.apply(this, arguments);
-  if (String(input).includes("/stream")) return res; // a stream's body never ends: not recorded
+  // a stream's body (a game's events, a player's feed) never ends: not recorded
+  if ((res.headers.get("content-type") || "").startsWith("text/event-stream")) return res;
   const headers = (init && init.headers) || {};
   const auth = Object.keys(headers).some((h) => h.toLowerCase() === "authorization");
   const body = await res.clone().text();

@@ -11,6 +11,7 @@ import { createLog } from "./log.js";
 import { createChat } from "./chat.js";
 import { drawResult, lobbyButtons } from "./seats.js";
 import { signal } from "./signal.js";
+import { watchRematch } from "./rematch.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
@@ -45,6 +46,10 @@ export async function drawTable(root, gameId, app, secret = null) {
   const told = { turn: "", deadline: "" }; // the last turn said, the deadline warned of
   const result = el("div");
   result.id = "result";
+  const offer = el("div"); // a rematch another former player offered (rematch.js)
+  offer.id = "rematch-offer";
+  offer.setAttribute("role", "status");
+  let rematch = null; // stops following the offers
   const move = el("section", "box move");
   move.id = "move";
   move.setAttribute("aria-labelledby", "move-title");
@@ -58,7 +63,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const log = createLog(logList, name);
   const chat = createChat(gameId, app.fail);
   add(side, logBox, chat.node);
-  add(page, head, turn, said, result, move, add(el("div", "table-grid"), board, side));
+  add(page, head, turn, said, result, offer, move, add(el("div", "table-grid"), board, side));
   root.replaceChildren(el("p", "muted", t("loading")));
 
   async function load() {
@@ -121,6 +126,7 @@ export async function drawTable(root, gameId, app, secret = null) {
       board.appendChild(d.drawView(game.view, { owed, winners, you, panelsFirst: true }));
     }
     signal(owed.some((o) => o.seat === you) && game.status === "active", game.name);
+    if (game.status === "finished" && seated && !game.league && !rematch) rematch = watchRematch(game, offer, app);
   }
 
   // The move box is drawn again only when what it offers changes: the table is redrawn after
@@ -218,6 +224,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const timer = setInterval(tick, 1000);
   return () => {
     stream.stop();
+    if (rematch) rematch();
     clearInterval(timer);
     clearTimeout(pending);
     signal(false);
