@@ -98,7 +98,9 @@ def test_the_driver_measures_the_stacks_ceiling_beside_the_peer(tmp_path):
     ]
     ours = result["summary"][0]["ours"]
     assert ours["moves"] == 60 * ours["games"] == 120
-    assert ours["cpu"]["gunicorn"] > 0 and ours["cpu"]["valkey"] > 0, ours
+    # Valkey is measured too; its 120 appends can take under one clock tick (/proc counts
+    # 10 ms ticks), so its figure may be 0, but never missing
+    assert ours["cpu"]["gunicorn"] > 0 and "valkey" in ours["cpu"], ours
     assert any(line.startswith("| bare one-POST /") for line in report.rows(result))
 
 
