@@ -9,7 +9,9 @@ import { get, post, me, remember } from "./api.js";
 import { t } from "./i18n.js";
 import { field } from "./schemaform.js";
 import { follow } from "./stream.js";
+import { answerButton } from "./seats.js";
 import { signal } from "./signal.js";
+import { latest, whileShown } from "./refresh.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -83,7 +85,7 @@ function lobbyBox(games, names) {
 
 export async function drawHome(root, app) {
   const player = me();
-  const [rulesets, lobby] = await Promise.all([get("/rulesets"), get("/games?status=waiting&limit=30")]);
+  const rulesets = await get("/rulesets");
   const names = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
   const page = el("div", "home");
   const mine = slot();
@@ -101,32 +103,20 @@ export async function drawHome(root, app) {
     if (fresh.length) said.textContent = fresh.map(([, name]) => text(name)).join(". ");
   }
 
-  let reads = 0; // a read answered after a later one is dropped
-  async function readMine() {
-    const n = ++reads;
-    const [games, invites] = await Promise.all([myGames(names), invitations(names, app)]);
-    if (n !== reads) return;
+  const readMine = latest(() => Promise.all([myGames(names), invitations(names, app)]), ([games, invites]) => {
     mine.put(games.box, games.key);
     invited.put(invites.box, invites.key);
     tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
     tell("invited", invites.games, (name) => t("invitedTo", { name }));
     signal(games.owing.length > 0, games.owing.length ? games.owing[0][1] : "");
-  }
-
-  let lobbyReads = 0;
-  async function readLobby() {
-    const n = ++lobbyReads;
-    const games = (await get("/games?status=waiting&limit=30")).games;
-    if (n !== lobbyReads) return;
+  });
+  const readLobby = latest(() => get("/games?status=waiting&limit=30"), ({ games }) => {
     open.put(lobbyBox(games, names), JSON.stringify(games));
-  }
+  });
 
   if (!player) page.appendChild(signIn(app));
-  else {
-    await readMine().catch(app.fail);
-    add(page, mine, invited, createForm(rulesets.rulesets, app));
-  }
-  open.put(lobbyBox(lobby.games, names), JSON.stringify(lobby.games));
+  else add(page, mine, invited, createForm(rulesets.rulesets, app));
+  await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
   if (player) page.appendChild(await leagues(player));
   page.appendChild(said);
@@ -136,28 +126,20 @@ export async function drawHome(root, app) {
 
 // Keep the home page current while it is shown; return what stops it.
 function follows(player, readMine, readLobby) {
-  const quiet = () => {}; // a failed refresh waits for the next one
-  const again = () => {
-    if (document.visibilityState !== "visible") return;
-    readLobby().catch(quiet);
-    if (player) readMine().catch(quiet);
-  };
   let pending = 0;
   let opened = false;
   const feed = player
     ? follow("/v1/players/me/feed", null, (kind) => {
       if (kind === "turns" && !opened) return void (opened = true); // as just drawn
       clearTimeout(pending);
-      pending = setTimeout(() => readMine().catch(quiet), 150);
+      pending = setTimeout(() => readMine().catch(() => {}), 150);
     }, () => {})
     : null;
-  const timer = setInterval(again, REFRESH_S * 1000);
-  document.addEventListener("visibilitychange", again);
+  const polling = whileShown(REFRESH_S, () => Promise.all([readLobby(), player ? readMine() : null]));
   return () => {
     if (feed) feed.stop();
-    clearInterval(timer);
+    polling();
     clearTimeout(pending);
-    document.removeEventListener("visibilitychange", again);
     signal(false);
   };
 }
@@ -341,24 +323,13 @@ async function invitations(names, app) {
   for (const inv of data.invitations || []) {
     const li = el("li", "game-item owes");
     li.dataset.game = inv.game;
+    const table = `#/g/${encodeURIComponent(inv.game)}`;
     const a = el("a", "game-link", names[inv.ruleset] || inv.ruleset);
-    a.href = `#/g/${encodeURIComponent(inv.game)}`;
+    a.href = table;
     const who = (inv.invited || []).map((i) => i.name).join(", ");
     add(li, a, inv.rematch_of ? el("span", "badge", t("rematchTag")) : null, el("span", "muted names", who));
-    const answer = (path, after) => async () => {
-      try {
-        await post(`/games/${encodeURIComponent(inv.game)}/${path}`);
-        after();
-      } catch (e) {
-        app.fail(e);
-      }
-    };
-    const yes = el("button", "primary accept", t("accept"));
-    yes.type = "button";
-    yes.addEventListener("click", answer("join", () => (location.hash = `#/g/${encodeURIComponent(inv.game)}`)));
-    const no = el("button", "decline", t("decline"));
-    no.type = "button";
-    no.addEventListener("click", answer("decline", () => app.route()));
+    const yes = answerButton(inv.game, "join", "primary accept", () => (location.hash = table), app);
+    const no = answerButton(inv.game, "decline", "decline", () => app.route(), app);
     add(li, yes, no);
     list.appendChild(li);
     games.push([inv.game, names[inv.ruleset] || inv.ruleset]);

@@ -4,9 +4,11 @@
 // note of the player's feed (the game's own stream has ended by then). The offer goes
 // when its held seat lapses.
 import { el, add } from "../shared/dom.js";
-import { get, post } from "./api.js";
+import { get } from "./api.js";
 import { t } from "./i18n.js";
 import { follow } from "./stream.js";
+import { latest } from "./refresh.js";
+import { answerButton } from "./seats.js";
 
 export function watchRematch(game, box, app) {
   let lapse = 0;
@@ -15,38 +17,21 @@ export function watchRematch(game, box, app) {
   function show(inv) {
     clearTimeout(lapse);
     if (!inv) return box.replaceChildren();
-    const path = `/games/${encodeURIComponent(inv.game)}`;
-    const answer = (how, after) => {
-      const b = el("button", how === "join" ? "primary accept-rematch" : "decline-rematch", t(how === "join" ? "accept" : "decline"));
-      b.type = "button";
-      b.addEventListener("click", async () => {
-        try {
-          await post(`${path}/${how}`);
-          after();
-        } catch (e) {
-          app.fail(e);
-        }
-      });
-      return b;
-    };
     const offer = add(
       el("section", "box offer"),
       el("p", null, t("rematchOffer", { name: nameOf(inv.creator) })),
       add(el("div", "inline"),
-        answer("join", () => (location.hash = `#/g/${encodeURIComponent(inv.game)}`)),
-        answer("decline", () => show(null))),
+        answerButton(inv.game, "join", "primary accept-rematch", () => (location.hash = `#/g/${encodeURIComponent(inv.game)}`), app),
+        answerButton(inv.game, "decline", "decline-rematch", () => show(null), app)),
     );
     box.replaceChildren(offer);
     const left = Date.parse(inv.reserved_until) - Date.now();
     if (left > 0) lapse = setTimeout(() => show(null), left);
   }
 
-  let reads = 0;
-  async function read() {
-    const n = ++reads;
-    const data = await get("/players/me/invitations");
-    if (n === reads) show((data.invitations || []).find((i) => i.rematch_of === game.id));
-  }
+  const read = latest(() => get("/players/me/invitations"), (data) => {
+    show((data.invitations || []).find((i) => i.rematch_of === game.id));
+  });
 
   const quiet = () => {}; // a failed read waits for the next note
   read().catch(quiet);

@@ -1,7 +1,7 @@
 // What a person may do about their seat at a table (join, leave, cancel, resign, rematch,
 // invite by link, the replay) and the finished game's result with places and scores.
 import { el, add, isObj } from "../shared/dom.js";
-import { me } from "./api.js";
+import { me, post } from "./api.js";
 import { t } from "./i18n.js";
 
 function button(text, cls, onClick) {
@@ -9,6 +9,19 @@ function button(text, cls, onClick) {
   b.type = "button";
   b.addEventListener("click", onClick);
   return b;
+}
+
+// A button that answers the invitation or rematch offer holding a seat for the caller in
+// game `gameId`: `join` (Accept) or `decline`, then `after()`.
+export function answerButton(gameId, how, cls, after, app) {
+  return button(t(how === "join" ? "accept" : "decline"), cls, async () => {
+    try {
+      await post(`/games/${encodeURIComponent(gameId)}/${how}`);
+      after();
+    } catch (e) {
+      app.fail(e);
+    }
+  });
 }
 
 export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
