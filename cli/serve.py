@@ -106,7 +106,7 @@ class Stack:
         if not self.env.get("REDIS_URL"):
             self.redis = EmbeddedRedis(self.data_dir, appendfsync=self.appendfsync)
             self.env["REDIS_URL"] = self.redis.url
-            sup.add(Child("redis", lambda: self.redis.start().process))
+            sup.add(Child("redis", lambda: self.redis.start().process, store=True))
             if not self._setting("RQ_REDIS_URL"):
                 self._start_queues()
         argv = gunicorn_argv(self.host, self.port, self.http_workers, self.connections)
@@ -128,7 +128,7 @@ class Stack:
         beside every action's."""
         self.queues = EmbeddedRedis(Path(self.data_dir) / "queues", appendfsync="everysec")
         self.env["RQ_REDIS_URL"] = self.queues.url
-        self.supervisor.add(Child("queues", lambda: self.queues.start().process))
+        self.supervisor.add(Child("queues", lambda: self.queues.start().process, store=True))
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         """Wait until the API answers its health check."""

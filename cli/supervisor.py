@@ -74,6 +74,7 @@ class Child:
 
     name: str
     start: Callable[[], subprocess.Popen]
+    store: bool = False  # a store the others use: stopped only once they have all gone
     proc: subprocess.Popen | None = None
     restarts: int = 0
     failures: int = 0  # consecutive short runs, for the backoff
@@ -144,15 +145,18 @@ class Supervisor:
         return {c.name: c.restarts for c in self.children}
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the children in reverse start order within about `timeout` seconds: the
-        last child (the store) gets its own share after every other has gone."""
+        """Stop the children within about `timeout` seconds: every program at once (the
+        API, the workers), then the stores in reverse start order, each once nothing uses
+        it any more. A worker stopped after its queues' store would spend its stop
+        retrying a connection to it (RQ's scheduler releases its lock on the way out)."""
         self.stopping = True
         ends = time.monotonic() + timeout
-        if not self.children:
-            return
-        first, *others = self.children
-        self._stop(list(reversed(others)), ends - min(3.0, timeout / 3))
-        self._stop([first], ends)
+        programs = [c for c in self.children if not c.store]
+        stores = [c for c in reversed(self.children) if c.store]
+        share = min(3.0, timeout / 3) if stores else 0.0
+        self._stop(programs, ends - share)
+        for i, child in enumerate(stores):
+            self._stop([child], ends - share * (len(stores) - 1 - i) / len(stores))
 
     def _stop(self, children: list[Child], until: float) -> None:
         live = [c for c in children if c.proc is not None]

@@ -137,6 +137,29 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
         stop(again)
 
 
+def test_an_idle_serve_stops_on_ctrl_c_within_seconds_killing_nothing(tmp_path):
+    """Ctrl-C stops the programs before the stores they use: a worker stopped after its
+    queues' store spent its stop retrying a connection to it, and was killed for lateness
+    7 s later ("worker-1 did not stop in time; killing it")."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = serve(tmp_path, port)
+    try:
+        wait_up(base)
+        queues = redis.Redis(unix_socket_path=str(tmp_path / "queues" / "valkey.sock"))
+        ends = time.monotonic() + 20
+        while not queues.smembers("rq:workers") or not queues.keys("rq:scheduler-lock:*"):
+            assert time.monotonic() < ends, "the worker and its scheduler did not start"
+            time.sleep(0.1)
+        waiting_game(base)
+    finally:
+        seconds, out, err = stop(proc)
+    print(f"serve stopped in {seconds:.2f} s")
+    assert proc.returncode == 0 and "stopped" in out
+    assert "did not stop in time" not in err and "SIGKILL" not in err, err
+    assert seconds < 6, f"serve took {seconds:.1f} s to stop (about 2 s on an idle machine)"
+
+
 def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
