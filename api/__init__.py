@@ -29,6 +29,7 @@ from api import (
 from api.context import boot
 from api.errors import Problem
 from api.json_provider import OrjsonProvider
+from service import readiness
 from service.bootstrap import Bootstrap
 
 SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
@@ -85,6 +86,11 @@ def create_app(deps: Bootstrap) -> Flask:
     def health():
         boot().ping()
         return {"status": "ok"}
+
+    @app.get("/readyz")
+    def ready():
+        ok, checks = readiness.check(boot())
+        return {"status": "ready" if ok else "unready", "checks": checks}, 200 if ok else 503
 
     return app
 

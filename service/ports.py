@@ -63,5 +63,11 @@ class Scheduler(Protocol):
     def league_result(self, league_id: str, game_id: str) -> None:
         """Have a finished league game recorded now."""
 
+    def health(self, now: float) -> dict[str, Any]:
+        """Return what readiness needs of the work machinery: `workers` (how many are
+        registered), `queues` ({name: {"depth", "oldest_s"}}: jobs waiting and how long
+        the oldest has waited) and `overdue_s` (how long the most overdue deadline in the
+        index has been due, 0 if none)."""
+
     def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
         """Forget work that was handled or is no longer needed (with `pipe`, as above)."""

@@ -26,7 +26,7 @@ from typing import Any
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry as RedisRetry
-from rq import Queue, Retry
+from rq import Queue, Retry, Worker
 
 from events import codec, keys, scripts
 from service import bootstrap
@@ -134,6 +134,20 @@ class RqScheduler:
         """Return the games the index holds a deadline or a queued phase of."""
         members = map(_parts, self.redis.zrange(keys.deadlines(), 0, -1))
         return {game for job, game, _ in members if job in ("expire", "resolve")}
+
+    def health(self, now: float) -> dict[str, Any]:
+        """See service.ports.Scheduler.health. A worker is counted while RQ keeps it
+        registered (it leaves the set when it stops, or when its registration lapses)."""
+        queues = {}
+        for queue in self.queues:
+            head = queue.get_job_ids(0, 1)
+            job = queue.fetch_job(head[0]) if head else None
+            since = job.enqueued_at.timestamp() if job and job.enqueued_at else now
+            queues[queue.name] = {"depth": queue.count, "oldest_s": max(0.0, now - since)}
+        workers = len(Worker.all_keys(connection=self.queue.connection))
+        first = self.redis.zrange(keys.deadlines(), 0, 0, withscores=True)
+        overdue = max(0.0, now - first[0][1]) if first else 0.0
+        return {"workers": workers, "queues": queues, "overdue_s": overdue}
 
     def sweep(self, now: float, batch: int = 100) -> int:
         """Enqueue a job for every due member of the index; return how many were enqueued."""
