@@ -18,6 +18,7 @@ from api import (
     games,
     league_page,
     leagues,
+    metrics,
     offload,
     players,
     replay,
@@ -56,6 +57,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
+    metrics.install(app)  # first: its timing starts before the request's round trips
     entry.install(app, cfg)  # the request's context: admitted, or its first round trip
     cors.install(app, cfg)
     app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]

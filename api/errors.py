@@ -12,7 +12,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from games.base import InvalidAction, OptionError, RuleViolation
-from service import errors
+from service import errors, metrics
 
 logger = logging.getLogger(__name__)
 # a Redis that is down, or in a cluster the master of the request's slots (no replica)
@@ -119,6 +119,7 @@ def _http(e: HTTPException):
 
 
 def _unavailable(e: Exception):
+    metrics.redis_error("api", getattr(e, "original_exception", None) or e)
     return problem(503, "store_unavailable", "the event store is unreachable; retry")
 
 

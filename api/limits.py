@@ -19,7 +19,7 @@ from api.context import RequestContext, boot, current
 from api.errors import Problem
 from service.limits import Count
 
-UNLIMITED = ("/healthz", "/readyz", "/openapi.yaml", "/docs")
+UNLIMITED = ("/healthz", "/readyz", "/metrics", "/openapi.yaml", "/docs")
 QUIET_S = 1.0  # after the quick count failed, routes that need no Redis skip it this long
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from greenlet import GreenletExit
 
+from service import metrics
 from service.game_stream import Frame
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ def follow(
     sub = None
     sides: list[tuple[Any, Side, str]] = []  # (subscription, render, stream)
     side_entries: list[list[Any]] = []
+    metrics.STREAMS.inc()
     try:
         yield "retry: 1000\n\n" + "".join(text(f) for f in first or ())
         sub, entries = boot.hub.subscribe(stream, after)
@@ -120,6 +122,7 @@ def follow(
                     return
                 yield ": heartbeat\n\n"
     finally:
+        metrics.STREAMS.dec()
         _open.pop(me, None)
         if sub is not None:
             boot.hub.unsubscribe(stream, sub)

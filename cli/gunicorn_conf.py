@@ -117,3 +117,13 @@ def post_worker_init(worker):
             handler(signum, frame)
 
         signal.signal(sig, stop)
+
+
+def child_exit(server, worker) -> None:
+    """Drop a gone worker's live gauges (open streams) from /metrics' sums."""
+    import os
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import resource
+import shutil
 import signal
 import sys
 import time
@@ -103,6 +104,8 @@ class Stack:
         keys = "SIGNING_KEY_DIR"
         if keys not in self.env and f"MARKETFOLD_{keys}" not in self.env:
             self.env[keys] = str(Path(self.data_dir) / "keys")  # service/keyring.py
+        if "PROMETHEUS_MULTIPROC_DIR" not in self.env:  # every child's figures (service/metrics.py)
+            self.env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir(Path(self.data_dir)))
         if not self.env.get("REDIS_URL"):
             self.redis = EmbeddedRedis(self.data_dir, appendfsync=self.appendfsync)
             self.env["REDIS_URL"] = self.redis.url
@@ -153,6 +156,24 @@ class Stack:
         """Stop the workers and the API, then the queues, then Redis last, within about
         `timeout` s."""
         self.supervisor.stop(timeout)
+
+
+def metrics_dir(data_dir: Path) -> Path:
+    """Return a fresh directory for this run's figures, `<data>/metrics/<pid>`, removing
+    those of runs that have ended: counters start again at each start, and a second
+    `serve` refused for a data directory in use leaves the first one's figures alone."""
+    root = data_dir / "metrics"
+    for old in root.glob("*"):
+        try:
+            os.kill(int(old.name), 0)
+        except (ValueError, ProcessLookupError):
+            shutil.rmtree(old, ignore_errors=True)
+        except PermissionError:  # alive, someone else's
+            pass
+    mine = root / str(os.getpid())
+    shutil.rmtree(mine, ignore_errors=True)
+    mine.mkdir(parents=True)
+    return mine
 
 
 def run(stack: Stack) -> None:

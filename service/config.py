@@ -102,6 +102,9 @@ DEFAULTS: dict[str, Any] = {
     # web pages on other origins allowed to call /v1 from a browser (CORS): a JSON list or
     # "https://a.example,https://b.example"; none by default (docs/clients.md)
     "CORS_ORIGINS": [],
+    # who may read GET /metrics: a caller presenting this bearer token; with none set,
+    # callers on this machine only (loopback), since the figures tell when games move
+    "METRICS_TOKEN": "",
 }
 PREFIX = "MARKETFOLD_"
 

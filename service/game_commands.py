@@ -17,7 +17,7 @@ from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import expiry, loop, outages, stale_choice, waiting
+from service import expiry, loop, metrics, outages, stale_choice, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
 from service.game_log import GameLog
@@ -236,6 +236,9 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
 
         done = _system(boot, game_id, key, job, decide_expiry, "expire", loaded)
         if done.created:
+            if (deadline := rec.deadline(key)) is not None:
+                late = time.time() - codec.parse_time(deadline).timestamp()
+                metrics.deadline_applied(rec.ruleset, late)
             return Status.APPLIED
         plan = expiry.plan(done.record, key, now, facts)  # the log moved on meanwhile
         if plan.status is Status.APPLIED:  # appended by an earlier run of this job

@@ -13,6 +13,7 @@ how one kind of log is loaded, stored and answered: `service.game_log.GameLog`,
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -22,6 +23,7 @@ from events.refusals import Duplicate, StaleVersion
 from events.replication import NotReplicated
 from games.base import Event, RuleViolation
 from games.rng import Rng
+from service import metrics
 from service.errors import Contention
 
 if TYPE_CHECKING:
@@ -130,6 +132,7 @@ def run(
             envelopes += more
             new = log.fold(new, more)
         boot.before_append()
+        began = time.perf_counter()
         try:
             log.append(head, new, envelopes, idem)
         except StaleVersion:
@@ -139,6 +142,7 @@ def run(
         except NotReplicated:  # written on the master, not acknowledged: what follows it
             log.after(head.state, new)  # is done still, and a retry answers it once confirmed
             raise
+        metrics.appended(log.kind, time.perf_counter() - began)
         log.after(head.state, new)
         return log.outcome(new, envelopes, True)
     raise Contention("contention", f"too many concurrent writes to this {log.kind}; retry")

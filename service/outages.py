@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import redis
 
 from events import codec, keys, scripts
+from service import metrics
 
 if TYPE_CHECKING:
     from events.record import Record
@@ -53,7 +54,14 @@ def beat(
     if not got:
         return None
     start, end = got.decode().split(":")
+    metrics.outage("workers" if key is None else "api", (float(start), float(end)))
     return float(start), float(end)
+
+
+def span(gap: tuple[float, float]) -> str:
+    """Say an outage in readable times: 'from 2026-11-28T04:36:25.109Z to ...Z (12.4 s)'."""
+    start, end = gap
+    return f"from {codec.iso(start)} to {codec.iso(end)} ({end - start:.1f} s)"
 
 
 def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -> None:
@@ -63,8 +71,9 @@ def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -
     while True:
         try:
             if gap := beat_api(client, time.time(), threshold):
-                logger.warning("API outage from %s to %s: deadlines in it get fresh ones", *gap)
+                logger.warning("API outage %s: deadlines in it get fresh ones", span(gap))
         except redis.RedisError as e:  # keep beating through a Redis restart
+            metrics.redis_error("api-heartbeat", e)
             logger.warning("API heartbeat: Redis unreachable (%s); retrying", e)
         if stop.wait(API_BEAT_S):
             return

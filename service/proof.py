@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import audit, signature
 from events import transparency as events_transparency
-from service import transparency
+from service import metrics, transparency
 from service.keyring import Keyring
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ def keyring(boot: Bootstrap) -> Keyring:
 def sign(boot: Bootstrap, bundle: dict[str, Any]) -> dict[str, Any]:
     """Return `bundle` with the service's signature."""
     bundle["signature"] = signature.sign(bundle, keyring(boot).active())
+    metrics.SIGNATURES.inc()
     return bundle
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys, transparency
 from events.record import ACTIVE, FINISHED, WAITING
-from service import proof
+from service import metrics, proof
 from service.errors import Invalid, NotFound
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def head(boot: Bootstrap) -> dict[str, Any]:
             return kept
     root = boot.tlog.tree.root(size)
     signed = transparency.sign_head(size, root, codec.now_iso(), proof.keyring(boot).active())
+    metrics.SIGNATURES.inc()
     boot.tlog.keep_head(signed)
     return signed
 

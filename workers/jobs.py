@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 import time
 
-from service import game_commands, league_commands, league_rounds, outages, tables, waiting
+from rq import get_current_job
+
+from service import game_commands, metrics, league_commands, league_rounds, outages, tables, waiting
 from service.bootstrap import Bootstrap
 from service.ports import Status
 
@@ -70,4 +72,10 @@ def _done(job: str, subject: str, key: str, status: Status) -> str:
     if not status.still_due:
         boot().scheduler.done(job, subject, key)
     logger.info("%s %s of %s: %s", job, key, subject, status)
+    ran = get_current_job()
+    if ran is None:  # called outside RQ (a test)
+        metrics.job_done(job, str(status), None, None, None)
+    else:
+        when = [t.timestamp() if t else None for t in (ran.enqueued_at, ran.started_at)]
+        metrics.job_done(job, str(status), ran.origin, *when)
     return str(status)

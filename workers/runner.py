@@ -15,7 +15,7 @@ import time
 import redis
 from rq import SimpleWorker
 
-from service import backfill, bootstrap, outages, stalled, transparency
+from service import backfill, bootstrap, metrics, outages, stalled, transparency
 from workers import jobs
 
 logger = logging.getLogger(__name__)
@@ -89,9 +89,10 @@ def _sweep_forever(
                 logger.warning("game %s: ready phase %s was never queued; queued", game_id, phase)
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
             if gap := outages.beat(scheduler.redis, time.time(), threshold):
-                logger.warning("outage from %s to %s: deadlines in it get fresh ones", *gap)
+                logger.warning("outage %s: deadlines in it get fresh ones", outages.span(gap))
             scheduler.sweep(time.time())
         except REDIS_DOWN as e:  # keep sweeping through a Redis restart or stall: one line
+            metrics.redis_error("sweeper", e)
             logger.warning("deadline sweep: Redis unreachable (%s); retrying", e)
             stop.wait(1.0)
         except Exception:
