@@ -8,7 +8,7 @@ import json
 import logging
 import sys
 
-from cli import keys, verify
+from cli import backup, keys, verify
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
 
@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     verify.add_parser(sub)
     keys.add_parser(sub)
+    backup.add_parser(sub)
     return parser
 
 
@@ -56,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         return verify.run(args)
     if args.command == "keys":
         return keys.run(args)
+    if args.command in ("backup", "restore"):
+        return backup.run(args)
     if args.command == "bot":
         return bot(args)
     if args.command == "demo":
