@@ -67,8 +67,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"backup written to {args.dir}: " + ", ".join(sorted(made["files"])))
         else:
             restore(Path(args.dir), Path(args.data_dir), force=args.force)
-            print(f"restored into {args.data_dir}; start it with marketfold serve --data-dir "
-                  f"{args.data_dir}")
+            print(
+                f"restored into {args.data_dir}; start it with marketfold serve --data-dir "
+                f"{args.data_dir}"
+            )
         return 0
     except Refused as e:
         print(f"marketfold {args.command}: {e}", file=sys.stderr)
@@ -84,8 +86,10 @@ def stores(data_dir: Path, env: dict[str, str]) -> dict[str, str]:
     store = _setting(env, "REDIS_URL") or f"unix://{(data_dir / 'valkey.sock').resolve()}"
     queues = _setting(env, "RQ_REDIS_URL")
     if not queues:
-        queues = store if _setting(env, "REDIS_URL") else (
-            f"unix://{(data_dir / 'queues' / 'valkey.sock').resolve()}"
+        queues = (
+            store
+            if _setting(env, "REDIS_URL")
+            else (f"unix://{(data_dir / 'queues' / 'valkey.sock').resolve()}")
         )
     return {"store": store, "queues": queues}
 
@@ -138,9 +142,7 @@ def backup(to: Path, data_dir: Path, env: dict[str, str]) -> dict[str, Any]:
     keys = Path(_setting(env, "SIGNING_KEY_DIR") or data_dir / "keys")
     if keys.is_dir():
         shutil.copytree(keys, to / "keys")
-    files = {
-        str(p.relative_to(to)): _sha256(p) for p in sorted(to.rglob("*")) if p.is_file()
-    }
+    files = {str(p.relative_to(to)): _sha256(p) for p in sorted(to.rglob("*")) if p.is_file()}
     manifest = {
         "taken_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "marketfold": version("marketfold"),
@@ -169,8 +171,10 @@ def restore(source: Path, data_dir: Path, force: bool = False) -> None:
     except (OSError, ValueError) as e:
         raise Refused(f"{source} is not a marketfold backup (manifest.json: {e})") from e
     if manifest.get("format") != FORMAT:
-        raise Refused(f"the backup's data format is {manifest.get('format')}; this build "
-                      f"reads format {FORMAT} (docs/operations.md, 'Upgrades')")
+        raise Refused(
+            f"the backup's data format is {manifest.get('format')}; this build "
+            f"reads format {FORMAT} (docs/operations.md, 'Upgrades')"
+        )
     for name, digest in manifest["files"].items():
         if not (source / name).is_file() or _sha256(source / name) != digest:
             raise Refused(f"{source / name} is missing or changed since the backup")

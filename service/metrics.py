@@ -166,7 +166,9 @@ class _Service:
             oldest.add_metric([name], q["oldest_s"])
         yield depth
         yield oldest
-        yield GaugeMetricFamily("marketfold_workers", "RQ workers registered", value=seen["workers"])
+        yield GaugeMetricFamily(
+            "marketfold_workers", "RQ workers registered", value=seen["workers"]
+        )
         yield GaugeMetricFamily(
             "marketfold_deadline_overdue_seconds",
             "How long the most overdue deadline in the index has been due",

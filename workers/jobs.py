@@ -7,7 +7,7 @@ import time
 
 from rq import get_current_job
 
-from service import game_commands, metrics, league_commands, league_rounds, outages, tables, waiting
+from service import game_commands, league_commands, league_rounds, metrics, outages, tables, waiting
 from service.bootstrap import Bootstrap
 from service.ports import Status
 

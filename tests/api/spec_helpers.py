@@ -31,7 +31,12 @@ STREAM, EXPORT, STATE = (
     "/v1/games/{id}/state",
 )
 VERIFY, REPLAY = "/v1/verify", "/games/{id}/replay"
-NOT_LIMITED = {"/healthz", "/readyz", "/metrics", "/openapi.yaml"}  # every other route counts against a rate limit
+NOT_LIMITED = {
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/openapi.yaml",
+}  # every other route counts against a rate limit
 RATE_HEADERS = {"RateLimit-Policy", "RateLimit"}
 FAST = {"RATE_LIMIT_ANON": "100000/minute", "RATE_LIMIT_TOKEN": "100000/minute"}
 

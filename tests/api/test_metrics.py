@@ -52,8 +52,14 @@ def test_metrics_count_requests_appends_and_games(client):
     assert value(after, "marketfold_sweeper_beat_age_seconds") == -1
     unmatched = {"route": "unmatched", "status": "404"}
     client.get("/v1/no/such/route")  # a path's ids never become series of their own
-    assert value(scrape(client.get("/metrics").get_data(as_text=True)),
-                 "marketfold_http_requests_total", **unmatched) >= 1
+    assert (
+        value(
+            scrape(client.get("/metrics").get_data(as_text=True)),
+            "marketfold_http_requests_total",
+            **unmatched,
+        )
+        >= 1
+    )
 
 
 def test_metrics_are_the_operators(redis_url, client):
@@ -126,7 +132,10 @@ def test_metrics_add_up_the_api_processes_and_the_workers(redis_url, worker_proc
         assert value(samples, "marketfold_jobs_total", job="expire", status="applied") >= 1
         assert value(samples, "marketfold_deadline_lateness_seconds_count") >= 1
         joins = value(
-            samples, "marketfold_http_requests_total", route="/v1/games/<game_id>/join", status="200"
+            samples,
+            "marketfold_http_requests_total",
+            route="/v1/games/<game_id>/join",
+            status="200",
         )
         assert joins == 3  # whichever process answered each
         assert value(samples, "marketfold_appends_total", log="game") >= 5  # a default too

@@ -69,9 +69,15 @@ def test_a_backup_taken_while_serving_restores_on_a_fresh_data_directory(tmp_pat
         # the same keys sign, and the log the restored server keeps extends the head a
         # player saved from the first one (a consistency proof from the restored server)
         checked = marketfold(
-            "verify", str(tmp_path / "again.json"), "--json",
-            "--keys", str(tmp_path / "keys.json"),
-            "--seen", str(tmp_path / "head.json"), "--server", base,
+            "verify",
+            str(tmp_path / "again.json"),
+            "--json",
+            "--keys",
+            str(tmp_path / "keys.json"),
+            "--seen",
+            str(tmp_path / "head.json"),
+            "--server",
+            base,
         )
         assert checked.returncode == 0, checked.stdout + checked.stderr
         assert requests.get(base + "/v1/keys").json() == json.loads(

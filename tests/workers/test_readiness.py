@@ -5,10 +5,9 @@ where `/healthz` says ok as long as the store answers (docs/architecture.md)."""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from events import keys
-
 from tests.conftest import kill_group
 
 
@@ -46,7 +45,7 @@ def test_readyz_says_which_queue_or_deadline_is_stalled(client, app, r):
     boot = app.extensions["marketfold"]
     assert client.get("/readyz").get_json()["checks"]["queues"]["ok"]
     job = boot.scheduler.queue.enqueue("os.getpid")  # nobody takes it for a minute
-    job.enqueued_at = datetime.fromtimestamp(time.time() - 60, timezone.utc)
+    job.enqueued_at = datetime.fromtimestamp(time.time() - 60, UTC)
     job.save()
     queues = client.get("/readyz").get_json()["checks"]["queues"]
     assert not queues["ok"] and queues["oldest_job_s"] >= 60
