@@ -42,7 +42,9 @@ from typing import Any
 
 import redis
 
-FORMAT = 1  # the stored data's format (docs/operations.md, "Upgrades")
+from events import keys
+from service.data_format import FORMAT
+
 MANIFEST = "appendonly.aof.manifest"
 
 
@@ -136,17 +138,21 @@ def backup(to: Path, data_dir: Path, env: dict[str, str]) -> dict[str, Any]:
         raise Refused(f"{to} is not empty")
     to.mkdir(parents=True, exist_ok=True)
     urls = stores(data_dir, env)
+    try:
+        stored = redis.Redis.from_url(urls["store"], socket_timeout=10).get(keys.data_format())
+    except redis.RedisError as e:
+        raise Refused(f"cannot reach {urls['store']} ({e}): is the server running?") from e
     snapshot(urls["store"], to / "store.rdb")
     if urls["queues"] != urls["store"]:
         snapshot(urls["queues"], to / "queues.rdb")
-    keys = Path(_setting(env, "SIGNING_KEY_DIR") or data_dir / "keys")
-    if keys.is_dir():
-        shutil.copytree(keys, to / "keys")
+    signing = Path(_setting(env, "SIGNING_KEY_DIR") or data_dir / "keys")
+    if signing.is_dir():
+        shutil.copytree(signing, to / "keys")
     files = {str(p.relative_to(to)): _sha256(p) for p in sorted(to.rglob("*")) if p.is_file()}
     manifest = {
         "taken_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "marketfold": version("marketfold"),
-        "format": FORMAT,
+        "format": int(stored or 1),
         "files": files,
     }
     (to / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 
 import api
-from service import bootstrap, config
+from service import bootstrap, config, data_format
 from service.bootstrap import Bootstrap
 from workers import runner
 from workers.scheduler import RqScheduler
@@ -30,11 +30,15 @@ def settings(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """The API on dependencies built from `settings(overrides)`."""
-    return api.create_app(connect(settings(overrides)))
+    deps = connect(settings(overrides))
+    data_format.check(deps.redis)
+    return api.create_app(deps)
 
 
 def run_worker(burst: bool = False, deps: Bootstrap | None = None) -> None:
     """Run `marketfold worker`: its jobs on `deps` (built from the environment unless
     given), its deadline sweeper on connections of its own."""
     cfg = deps.config if deps is not None else settings()
-    runner.run(deps or connect(cfg), connect(cfg), burst=burst)
+    deps = deps or connect(cfg)
+    data_format.check(deps.redis)
+    runner.run(deps, connect(cfg), burst=burst)

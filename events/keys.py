@@ -59,6 +59,11 @@ def league_snapshot(league_id: str) -> str:
     return f"{PREFIX}:{{l:{league_id}}}:snapshot"
 
 
+def data_format() -> str:
+    """The stored data's format (service.data_format)."""
+    return f"{PREFIX}:format"
+
+
 def leagues() -> str:
     return f"{PREFIX}:leagues"
 
