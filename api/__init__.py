@@ -10,6 +10,7 @@ from flask import Flask, Response, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import (
+    access,
     chat,
     cors,
     docs_ui,
@@ -57,7 +58,8 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
-    metrics.install(app)  # first: its timing starts before the request's round trips
+    app.register_blueprint(metrics.bp)
+    access.install(app, cfg)  # first: its timing starts before the request's round trips
     entry.install(app, cfg)  # the request's context: admitted, or its first round trip
     cors.install(app, cfg)
     app.wsgi_app = uploads.Uploads(app.wsgi_app, cfg)  # type: ignore[method-assign]

@@ -22,7 +22,7 @@ ALLOW = [
     "Last-Event-ID",
     "Accept-Language",
 ]
-EXPOSE = ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy"]
+EXPOSE = ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"]
 
 
 def install(app: Flask, cfg: dict[str, Any]) -> None:

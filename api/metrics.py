@@ -1,4 +1,4 @@
-"""`GET /metrics` (Prometheus text format) and the timing of every request.
+"""`GET /metrics`: the operator's figures in the Prometheus text format (service/metrics.py).
 
 Who may read it: with `METRICS_TOKEN` set, a caller presenting it as a bearer token; with
 none, callers on this machine only (a loopback address, after `TRUSTED_PROXIES`). The
@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import time
 
-from flask import Blueprint, Flask, Response, current_app, request
+from flask import Blueprint, Response, current_app, request
 
 from api.context import boot
 from api.errors import Problem
@@ -45,21 +44,3 @@ def _check_access() -> None:
             "GET /metrics answers callers on the server's own machine only; "
             "set METRICS_TOKEN on the server to read it from elsewhere",
         )
-
-
-def install(app: Flask) -> None:
-    """Time every request and count it by route (the URL rule, never the raw path, so
-    ids do not multiply the series) and status."""
-    app.register_blueprint(bp)
-
-    @app.before_request
-    def started() -> None:
-        request.environ["marketfold.started"] = time.perf_counter()
-
-    @app.after_request
-    def count(response: Response) -> Response:
-        began = request.environ.get("marketfold.started")
-        if began is not None:
-            rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
-            metrics.request(rule, response.status_code, time.perf_counter() - began)
-        return response

@@ -102,7 +102,11 @@ def tune_gc() -> None:
 
 def post_worker_init(worker):
     from api import streams
+    from cli import logs
 
+    config = getattr(worker.wsgi, "config", {})  # marketfold's app (not a bench's bare one)
+    if "LOG_FORMAT" in config:
+        logs.setup(config["LOG_FORMAT"])
     tune_gc()
     util.write_error = write_problem  # gunicorn's workers call util.write_error
     beat_while_up(worker.wsgi)

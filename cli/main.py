@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
+import os
 import sys
 
-from cli import backup, keys, verify
+from cli import backup, keys, logs, verify
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
+from service import config
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--workers", type=int, default=1, help="RQ worker processes")
     serve.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
+    serve.add_argument("--log-format", choices=["text", "json"], help="default: LOG_FORMAT, text")
     worker = sub.add_parser("worker", help="run an RQ worker and deadline sweeper on REDIS_URL")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     bot = sub.add_parser("bot", help="play one seat of a game to its end through the API")
@@ -52,7 +54,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if getattr(args, "log_format", None):  # serve's children read it from the environment
+        os.environ["MARKETFOLD_LOG_FORMAT"] = args.log_format
+    logs.setup(config.load()["LOG_FORMAT"])
     if args.command == "verify":
         return verify.run(args)
     if args.command == "keys":

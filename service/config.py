@@ -105,6 +105,9 @@ DEFAULTS: dict[str, Any] = {
     # who may read GET /metrics: a caller presenting this bearer token; with none set,
     # callers on this machine only (loopback), since the figures tell when games move
     "METRICS_TOKEN": "",
+    # how every process logs: "text" lines or "json" objects (cli/logs.py)
+    "LOG_FORMAT": "text",
+    "ACCESS_LOG": True,  # a line per request (api/access.py); false for a benchmark
 }
 PREFIX = "MARKETFOLD_"
 

@@ -118,6 +118,10 @@ class GameLog:
 
     kind = "game"
 
+    @property
+    def subject(self) -> str:
+        return self.game_id
+
     def __init__(
         self,
         boot: Bootstrap,

@@ -32,6 +32,10 @@ class LeagueLog:
 
     kind = "league"
 
+    @property
+    def subject(self) -> str:
+        return self.league_id
+
     def __init__(self, boot: Bootstrap, league_id: str):
         self.boot, self.league_id = boot, league_id
         self.log = Log.league(league_id)

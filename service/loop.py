@@ -23,7 +23,7 @@ from events.refusals import Duplicate, StaleVersion
 from events.replication import NotReplicated
 from games.base import Event, RuleViolation
 from games.rng import Rng
-from service import metrics
+from service import metrics, oplog
 from service.errors import Contention
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ class Log(Protocol[S]):
     """One log the loop can write (`kind` names it in errors)."""
 
     kind: str
+    subject: str  # the game's or league's id
 
     def load(self, idem: str) -> Head[S]: ...
 
@@ -143,6 +144,7 @@ def run(
             log.after(head.state, new)  # is done still, and a retry answers it once confirmed
             raise
         metrics.appended(log.kind, time.perf_counter() - began)
+        oplog.appended(log.kind, log.subject, envelopes)
         log.after(head.state, new)
         return log.outcome(new, envelopes, True)
     raise Contention("contention", f"too many concurrent writes to this {log.kind}; retry")

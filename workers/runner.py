@@ -51,6 +51,19 @@ def install_one_line() -> None:
             handler.addFilter(OneLine())
 
 
+def log_failure(job, exc_type, exc_value, tb) -> bool:
+    """Say a failed job in one line (RQ retries it as its Retry says, then keeps it in the
+    failed-job registry); True: RQ's own handling follows."""
+    logger.error(
+        "job %s failed: %s: %s",
+        job.id,
+        exc_type.__name__,
+        exc_value,
+        extra={"job": job.id, "error": exc_type.__name__, "retries_left": job.retries_left},
+    )
+    return True
+
+
 def keep_scheduler(worker: SimpleWorker) -> None:
     """Reap RQ's scheduler child if it has exited (`is_alive` waits for it) and start it
     again; nothing when this worker runs no scheduler (another one holds the lock), nor
@@ -109,7 +122,7 @@ def run(deps: bootstrap.Bootstrap, sweeper_boot: bootstrap.Bootstrap, burst: boo
     jobs.use(deps)
     queues = deps.scheduler.queues  # work to do now first, then work that fell due
     stop = threading.Event()
-    worker = SimpleWorker(queues, connection=queues[0].connection)
+    worker = SimpleWorker(queues, connection=queues[0].connection, exception_handlers=[log_failure])
     sweeper = threading.Thread(
         target=_sweep_forever,
         args=(sweeper_boot, stop, float(sweeper_boot.config["OUTAGE_AFTER_S"]), worker),

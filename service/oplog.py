@@ -1,0 +1,50 @@
+"""The lines the operator's log gets for what changed a game or a league beyond ordinary
+play (docs/operations.md, "Logs"): every league event (they are the organizer's and the
+league rounds' doings: created, members joined or withdrawn, rounds started, games
+recorded, pauses, cancellations, and whatever remedies and rulings are added), and a
+game's aborts, claims, resignations, cancellations, extended deadlines and its end. Each
+line names the game or league, the event, who did it, and the event's data, which for
+these events holds no hidden information (hands, bids and offers are never among them)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+logger = logging.getLogger("marketfold.events")
+GAME_EVENTS = {
+    "game.Aborted",
+    "game.Claimed",
+    "game.SeatResigned",
+    "game.Cancelled",
+    "game.DeadlineExtended",
+    "game.Ended",
+}
+
+
+def appended(kind: str, subject: str, envelopes: list[dict[str, Any]]) -> None:
+    """Log the envelopes of one append to the `kind` log ("game", "league") of `subject`."""
+    for env in envelopes:
+        if kind == "league" or env["type"] in GAME_EVENTS:
+            data = env.get("data", {})
+            if env["type"] == "game.Ended":  # the seed and the standings are in the export
+                data = {"reason": (data.get("result") or {}).get("reason")}
+            logger.info(
+                "%s %s: %s by %s",
+                kind,
+                subject,
+                env["type"],
+                env.get("actor"),
+                extra={kind: subject, "event": env["type"], "data": data},
+            )
+
+
+def refused(game_id: str, seat: int | None, code: str, at: str | None = None) -> None:
+    """Log an action of a seated player that the server refused (its code, not its body)."""
+    logger.info(
+        "game %s: seat %s refused %s",
+        game_id,
+        seat,
+        code,
+        extra={"game": game_id, "seat": seat, "refused": code},
+    )
