@@ -20,6 +20,7 @@ from api import (
     league_page,
     leagues,
     metrics,
+    moderation,
     offload,
     players,
     replay,
@@ -53,6 +54,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(leagues.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(chat.bp)
+    app.register_blueprint(moderation.bp)
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
     app.register_blueprint(web.bp)

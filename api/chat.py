@@ -9,7 +9,7 @@ from api.context import boot
 from api.parse import FEED_ID, body
 from api.parse import game_id as game_id_ok
 from api.schemas import ChatPost
-from service import chat, game_queries
+from service import chat, game_queries, moderation
 from service.errors import Invalid
 
 bp = Blueprint("chat", __name__, url_prefix="/v1")
@@ -20,6 +20,7 @@ def post_chat(game_id: str):
     player = auth.caller(boot())
     rec = game_queries.load(boot(), game_id_ok(game_id))
     text = ChatPost().load(body())["text"]
+    moderation.check_may_chat(boot(), player["id"])
     return chat.post(boot(), rec, player, text), 201
 
 
@@ -31,5 +32,6 @@ def read_chat(game_id: str):
     if not FEED_ID.fullmatch(after):
         errors = {"after": ["a message id such as 1712345678901-0"]}
         raise Invalid("invalid_query", "after must be a message id", errors=errors)
-    messages = chat.read(boot(), rec, game_queries.seat(rec, player), after)
+    operator = player is not None and moderation.is_operator(boot(), player["id"])
+    messages = chat.read(boot(), rec, game_queries.seat(rec, player), after, operator)
     return {"messages": messages}

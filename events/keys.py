@@ -135,6 +135,26 @@ def lobby_summaries() -> str:
     return f"{PREFIX}:{{lobby}}:summaries"
 
 
+def game_chat_hidden(game_id: str) -> str:
+    """The game's chat messages an operator hid: {message id: {by, reason, at}}."""
+    return f"{PREFIX}:{{g:{game_id}}}:chat:hidden"
+
+
+def reports() -> str:
+    """Players' reports of players and chat messages (a stream; service.moderation)."""
+    return f"{PREFIX}:reports"
+
+
+def reports_closed() -> str:
+    """Closed reports: {report id: {by, note, at}}."""
+    return f"{PREFIX}:reports:closed"
+
+
+def player_moderation(player_id: str) -> str:
+    """What operators set against a player: `muted`, `banned` ({by, reason, at})."""
+    return f"{PREFIX}:player:{player_id}:moderation"
+
+
 def game_chat(game_id: str) -> str:
     """A game's table chat (a stream, apart from its log)."""
     return f"{PREFIX}:{{g:{game_id}}}:chat"

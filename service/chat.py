@@ -56,22 +56,44 @@ def visible(message: dict[str, Any], seated: bool, status: str) -> bool:
     return status == FINISHED or not seated or message["channel"] == "players"
 
 
-def read(boot: Bootstrap, rec: Record, seat: int | None, after: str) -> list[dict[str, Any]]:
-    """Return up to PAGE messages after id `after` the viewer may read, oldest first."""
+def read(
+    boot: Bootstrap, rec: Record, seat: int | None, after: str, operator: bool = False
+) -> list[dict[str, Any]]:
+    """Return up to PAGE messages after id `after` the viewer may read, oldest first; a
+    message an operator hid has no text but for operators (`operator`)."""
     entries = boot.redis.xrange(keys.game_chat(rec.game_id), f"({after}", "+", count=PAGE)
-    out = []
-    for entry_id, fields in entries:
-        message = decode(entry_id, fields)
-        if visible(message, seat is not None, rec.status):
-            out.append(message)
-    return out
+    messages = [decode(i, f) for i, f in entries]
+    shown = [m for m in messages if visible(m, seat is not None, rec.status)]
+    return _mark_hidden(boot, rec.game_id, shown, operator)
 
 
 def every(boot: Bootstrap, rec: Record, seat: int | None) -> list[dict[str, Any]]:
-    """Return every kept message the viewer may read (for the export)."""
+    """Return every kept message the viewer may read (for the export), hidden ones marked
+    and without their text."""
     entries = boot.redis.xrange(keys.game_chat(rec.game_id))
     messages = [decode(i, f) for i, f in entries]
-    return [m for m in messages if visible(m, seat is not None, rec.status)]
+    shown = [m for m in messages if visible(m, seat is not None, rec.status)]
+    return _mark_hidden(boot, rec.game_id, shown, False)
+
+
+def _mark_hidden(
+    boot: Bootstrap, game_id: str, messages: list[dict[str, Any]], operator: bool
+) -> list[dict[str, Any]]:
+    if not messages:
+        return messages
+    hidden = boot.redis.hgetall(keys.game_chat_hidden(game_id))
+    if not hidden:
+        return messages
+    out = []
+    for m in messages:
+        said = hidden.get(m["id"].encode())
+        if said is None:
+            out.append(m)
+        elif operator:
+            out.append({**m, "hidden": json.loads(said)})
+        else:
+            out.append({**m, "text": "", "hidden": {"reason": json.loads(said)["reason"]}})
+    return out
 
 
 def decode(entry_id: bytes | str, fields: dict[bytes, bytes]) -> dict[str, Any]:

@@ -95,6 +95,10 @@ NOTIFICATIONS = Counter(
     ["channel", "outcome"],
 )
 
+MODERATION = Counter(
+    "marketfold_moderation", "Reports filed and operators' moderation actions", ["action"]
+)
+
 
 def request(route: str, status: int, seconds: float) -> None:
     REQUESTS.labels(route, str(status)).inc()

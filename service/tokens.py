@@ -16,7 +16,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
-from service.errors import Conflict, NotFound
+from service.errors import Conflict, NotFound, Unauthorized
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -93,6 +93,10 @@ def recognise(boot: Bootstrap, digest: str, raw: bytes | None) -> dict[str, Any]
         return None
     key = keys.token(digest)
     record = json.loads(raw)
+    if banned := record.get("banned"):  # service.moderation marks every token of a ban
+        raise Unauthorized(
+            "banned", f"the server's operators banned this account: {banned['reason']}"
+        )
     player = {"id": record["id"], "name": record["name"]}
     token_id, now = record.get("token_id"), time.time()
     if now - record.get("used", 0) >= USED_EVERY_S:

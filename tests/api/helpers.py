@@ -78,9 +78,10 @@ def wait_for_owed(client, gid: str, timeout: float = 20.0) -> dict:
 
 
 def stored(r):
-    """Every key but the rate limiter's, with its serialized value."""
-    skip = keys.rate_limits().encode()
-    return {k: r.dump(k) for k in r.scan_iter() if skip not in k}
+    """Every key but the rate limiter's and the data format's mark, with its serialized
+    value."""
+    skip, mark = keys.rate_limits().encode(), keys.data_format().encode()
+    return {k: r.dump(k) for k in r.scan_iter() if skip not in k and k != mark}
 
 
 def path_of(rule, values: dict[str, str]) -> str:

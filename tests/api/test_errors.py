@@ -19,8 +19,12 @@ def table(client):
 
 
 def stored(r):
-    """Return the keys that hold data (rate-limit counters aside)."""
-    return sorted(k for k in r.keys() if not k.startswith(keys.rate_limits().encode()))
+    """Return the keys that hold data (rate-limit counters and the data format's mark,
+    written when the app starts, aside)."""
+    mark = keys.data_format().encode()
+    return sorted(
+        k for k in r.keys() if not k.startswith(keys.rate_limits().encode()) and k != mark
+    )
 
 
 def log_size(r, gid):
