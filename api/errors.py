@@ -163,7 +163,8 @@ def register(app: Flask) -> None:
         lambda e: problem(422, "invalid_option", str(e), errors={f"options.{e.field}": [e.reason]}),
     )
     app.register_error_handler(
-        RuleViolation, lambda e: problem(409, e.code, str(e), **_standing(e))
+        RuleViolation,
+        lambda e: problem(409, e.code, str(e), **_standing(e), **getattr(e, "extra", {})),
     )
     app.register_error_handler(
         errors.NotSeated, lambda e: problem(403, "not_seated", "you hold no seat in this game")

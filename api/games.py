@@ -3,6 +3,8 @@ use case or query, present the answer."""
 
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint, Response, jsonify, request
 
 from api import auth, entry, present
@@ -14,9 +16,11 @@ from api.parse import game_id as game_id_ok
 from api.schemas import GameCreate, JoinBody, PlayerCreate, RematchOffer, action
 from games.base import InvalidAction, RuleViolation
 from service import (
+    attempts,
     config,
     errors,
     game_commands,
+    game_evidence,
     game_queries,
     league_commands,
     leaving,
@@ -146,6 +150,7 @@ def post_action(game_id: str):
         game_id_ok(game_id)
         loaded = action(body())
         key = idempotency_key(players.new_id("auto_"))
+        arrived = time.time()
         try:
             done = entry.act(game_id, player["id"], loaded, key, if_match())
         except errors.NotReplicated as e:
@@ -154,6 +159,7 @@ def post_action(game_id: str):
         except (RuleViolation, errors.StaleVersion) as e:
             if not isinstance(e, InvalidAction):  # refused by the game as it stood: say
                 e.standing = game_queries.standing(e.record, player["id"])  # what now
+            attempts.record(boot(), getattr(e, "record", None), player["id"], loaded, e, arrived)
             raise
     return action_answer(done, player)
 
@@ -198,6 +204,14 @@ def list_events(game_id: str):
     after = number("after", request.args.get("after", "0"))
     rec, events = game_queries.events(boot(), game_id_ok(game_id), after, player)
     return {"version": rec.version, "events": events}
+
+
+@bp.get("/games/<game_id>/evidence")
+def game_evidence_(game_id: str):
+    """What a dispute needs beside the log: refused attempts and outages (docs/leagues.md)."""
+    player = auth.caller(boot())
+    rec = game_evidence.game(boot(), game_id_ok(game_id))
+    return game_evidence.evidence(boot(), rec, player["id"])
 
 
 @bp.get("/games/<game_id>/export")

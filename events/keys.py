@@ -27,6 +27,12 @@ def game_idem(game_id: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:idem"
 
 
+def game_refused(game_id: str) -> str:
+    """The newest attempts of a game's seated players that the server refused (a late
+    move among them), kept for disputes (service.attempts); not part of the game's log."""
+    return f"{PREFIX}:{{g:{game_id}}}:refused"
+
+
 def game_seed(game_id: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:seed"
 

@@ -17,7 +17,7 @@ from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import Rng, commitment
-from service import expiry, loop, metrics, outages, stale_choice, waiting
+from service import attempts, expiry, loop, metrics, outages, stale_choice, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
 from service.game_log import GameLog
@@ -122,6 +122,7 @@ class Overdue(RuleViolation):
         detail = f"decision {key!r} was due at {deadline}; its default is being applied"
         super().__init__(detail, code="deadline_passed")
         self.key, self.deadline = key, deadline
+        self.extra = {"decision": key, "deadline": deadline, "arrived_at": codec.now_iso()}
 
 
 def act(
@@ -142,7 +143,9 @@ def act(
     append must check and count for a caller admitted without a round trip, on the
     record this process holds (service.admission): then anything decided before the
     append counted the call raises Recheck (decide again on the log as stored), and a
-    count past the limit OverLimit."""
+    count past the limit OverLimit. A move refused because its decision was defaulted
+    meanwhile is refused `deadline_passed` (service.attempts.late)."""
+    arrived = time.time()
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
@@ -151,7 +154,8 @@ def act(
         try:
             return decide.act(rec, player_id, action, rng)
         except RuleViolation as refused:  # maybe allowed at the version read (If-Match)
-            raise stale_choice.refine(boot, rec, player_id, action, if_match, refused) from None
+            refused = stale_choice.refine(boot, rec, player_id, action, if_match, refused)
+            raise attempts.late(boot, rec, seat, refused, arrived, if_match) from None
 
     def run(log: GameLog) -> Outcome:
         return loop.run(

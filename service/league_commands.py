@@ -29,7 +29,16 @@ from service.ports import Status
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-__all__ = ["check_operator", "create", "join", "load", "record_result", "run"]
+__all__ = [
+    "check_operator",
+    "check_organizer",
+    "create",
+    "join",
+    "load",
+    "may_organize",
+    "record_result",
+    "run",
+]
 
 
 def new_id() -> str:
@@ -41,6 +50,22 @@ def check_operator(boot: Bootstrap, player_id: str) -> None:
     """Raise Forbidden unless the player is one of the configured operators."""
     if player_id not in config.operators(boot.config):
         raise Forbidden("not_operator", "only an operator may do this")
+
+
+def may_organize(boot: Bootstrap, league: League, player_id: str) -> bool:
+    """Return True if the player may organize this league (rule on its disputes, see its
+    evidence): one of the configured operators. The one place that decides it."""
+    return player_id in config.operators(boot.config)
+
+
+def check_organizer(boot: Bootstrap, league: League, player_id: str) -> None:
+    """Raise Forbidden unless the player may organize this league (`may_organize`)."""
+    if not may_organize(boot, league, player_id):
+        raise Forbidden(
+            "not_organizer",
+            f"only the organizers of league {league.league_id} may do this (an operator: "
+            "a player id listed in OPERATORS)",
+        )
 
 
 def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:

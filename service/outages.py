@@ -115,6 +115,17 @@ def seen(client: redis.Redis, since: float) -> list[tuple[float, float]]:
     return out
 
 
+def during(client: redis.Redis, start: float, end: float) -> list[dict[str, object]]:
+    """Return the outages on record that overlap [start, end] (Unix times), oldest first,
+    as people read them: ISO times and how long each lasted. The workers' and the API's
+    gaps are kept in one list, so an outage does not say which of them stopped."""
+    return [
+        {"start": codec.iso(a), "end": codec.iso(b), "seconds": round(b - a, 3)}
+        for a, b in seen(client, start)
+        if a <= end
+    ]
+
+
 def grace(rec: Record, config: dict) -> float:
     """Return the grace window of a game: OUTAGE_GRACE_S or its decision timeout if shorter."""
     window = float(config["OUTAGE_GRACE_S"])

@@ -1,0 +1,122 @@
+"""What a seated player tried and the server refused: kept for disputes.
+
+A move that arrives after its decision's default was applied is refused `deadline_passed`
+(not `not_your_turn`), naming the deadline and the arrival time (`late`). Every action a
+seated player sends that the game refuses (409) is kept, newest first, in the game's own
+list `mf:{g:<id>}:refused` (the newest KEEP): when it arrived, the seat, the code and
+detail, the game's version then, the deadline for a late move, and the action.
+
+The list is not in the game's hash-chained log, on purpose: the log holds what the rules
+decided, and the audit decides every command of it again; a refusal decided nothing, must
+not move the game's version (clients send it as `If-Match`), and anyone could grow a log
+with refused calls. It is the server's word about what it received, as the outages are:
+evidence for an organizer's ruling, not a proof like the log.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from events import keys
+from events.codec import iso, parse_time
+from events.record import FINISHED, Record, fold_all
+from games.base import InvalidAction, RuleViolation
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+KEEP = 200  # refused attempts kept per game
+LATE_CODES = ("not_your_turn", "phase_closed")  # what a defaulted decision's move hits
+
+
+class Late(RuleViolation):
+    """A move for a decision whose deadline passed and whose default was applied already:
+    the seat owes nothing more, but the move was meant for that decision."""
+
+    def __init__(self, key: str, deadline: str, arrived: float):
+        arrived_at = iso(arrived)
+        super().__init__(
+            f"decision {key!r} was due at {deadline}; your move arrived at {arrived_at}, "
+            "after its default was applied",
+            code="deadline_passed",
+        )
+        self.extra = {"decision": key, "deadline": deadline, "arrived_at": arrived_at}
+
+
+def late(
+    boot: Bootstrap,
+    rec: Record,
+    seat: int | None,
+    refused: RuleViolation,
+    arrived: float,
+    read: int | None,
+) -> RuleViolation:
+    """Return the refusal to answer a seat whose move the rules refused at `arrived`: Late
+    if the seat's latest decision was defaulted (none of its moves since) and the mover
+    had not seen that default (`read`, its If-Match, is older than it or absent), else
+    `refused`."""
+    if seat is None or refused.code not in LATE_CODES:
+        return refused
+    if not rec.defaults_in_row or seat >= len(rec.defaults_in_row) or not rec.defaults_in_row[seat]:
+        return refused
+    log = boot.store.read(rec.game_id, 0, rec.version)
+    last = next(
+        (
+            i
+            for i in range(len(log) - 1, -1, -1)
+            if log[i]["type"] == "game.DecisionTimedOut" and log[i]["data"].get("seat") == seat
+        ),
+        None,
+    )
+    if last is None or (read is not None and read >= log[last]["seq"]):
+        return refused
+    key = log[last]["data"]["key"]
+    deadline = fold_all(Record(rec.game_id), log[:last]).deadline(key) or log[last]["at"]
+    if arrived <= parse_time(deadline).timestamp():
+        return refused
+    return Late(key, deadline, arrived)
+
+
+def record(
+    boot: Bootstrap,
+    rec: Record | None,
+    player_id: str,
+    action: dict[str, Any],
+    refused: Exception,
+    arrived: float,
+) -> None:
+    """Keep a refused action of a seated player (others' are not about this game)."""
+    if rec is None or isinstance(refused, InvalidAction) or not isinstance(refused, RuleViolation):
+        return
+    seat = rec.seat_of(player_id)
+    if seat is None:
+        return
+    entry = {
+        "at": iso(arrived),
+        "player": player_id,
+        "seat": seat,
+        "code": refused.code,
+        "detail": str(refused),
+        "version": rec.version,
+        **getattr(refused, "extra", {}),
+        "action": action,
+    }
+    key = keys.game_refused(rec.game_id)
+    pipe = boot.redis.pipeline(transaction=False)
+    pipe.lpush(key, json.dumps(entry, separators=(",", ":")))
+    pipe.ltrim(key, 0, KEEP - 1)
+    pipe.execute()
+
+
+def read(boot: Bootstrap, rec: Record, viewer: str | None) -> list[dict[str, Any]]:
+    """Return the game's refused attempts, oldest first. While the game runs, an attempt's
+    action is shown to its author only (a refused sealed bid stays secret); once it is
+    over, to everyone who may read the list."""
+    out = []
+    for raw in reversed(boot.redis.lrange(keys.game_refused(rec.game_id), 0, KEEP - 1)):
+        entry = json.loads(raw)
+        if rec.status != FINISHED and entry["player"] != viewer:
+            entry.pop("action", None)
+        out.append(entry)
+    return out
