@@ -4,7 +4,9 @@ Events: `league.Created` (the settings and the pairing seed), `league.MemberJoin
 `league.MemberWithdrawn` (by timeouts, by the operator, or leaving), `league.RoundStarted`
 (the round's tables and their games), `league.GameRecorded` (one finished game's places,
 points and new ratings; an aborted game's with no points), `league.Paused`,
-`league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`.
+`league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`,
+`league.DisputeOpened` (a seated player's dispute about a game) and `league.DisputeRuled`
+(an organizer's ruling on a recorded game, applied by `leagues.rulings`).
 Standings and ratings are this fold; each game is recorded once (its id is the
 append's idempotency key), so they change exactly once per game.
 """
@@ -17,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from events.codec import GENESIS, parse_time
-from leagues import pairing, standings
+from leagues import pairing, rulings, standings
 
 SCHEDULED, RUNNING, FINISHED = "scheduled", "running", "finished"
 PAUSED, CANCELLED = "paused", "cancelled"
@@ -59,6 +61,10 @@ class League:
     paused: bool = False
     cancelled: bool = False
     resumed: tuple[int, str] | None = None  # (the first round rescheduled, from when)
+    disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # number -> opened
+    rulings: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> newest ruling
+    ruling_log: list[dict[str, Any]] = field(default_factory=list)  # every ruling, in order
+    replays: dict[str, str] = field(default_factory=dict)  # game -> its replay's game
 
     @property
     def status(self) -> str:
@@ -68,6 +74,7 @@ class League:
             return CANCELLED
         last = len(self.rounds) == self.settings["rounds"]
         played = all(t.game in self.results for r in self.rounds.values() for t in r.tables)
+        played = played and all(g in self.results for g in self.replays.values())
         if last and played:
             return FINISHED
         if self.paused:
@@ -95,6 +102,14 @@ class League:
             first, start = self.resumed[0], parse_time(self.resumed[1])
         gap = timedelta(seconds=self.settings["cadence_s"] * (number - first))
         return (start + gap).timestamp()
+
+    def table_of(self, game: str) -> tuple[int, Table] | None:
+        """Return (round, table) of a league game (a replay: its table's), or None."""
+        for number, r in self.rounds.items():
+            for t in r.tables:
+                if t.game == game or self.replays.get(t.game) == game:
+                    return number, t
+        return None
 
     def rating(self, player: str) -> standings.Rating:
         """Return a member's rating (the initial one before their first game)."""
@@ -131,25 +146,22 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         )
     elif kind == "league.GameRecorded":
         league.results[data["game"]] = data
-        if data.get("reason") == "aborted":  # on the record, but it counts for nobody
+        exact = rulings.game_points(league, data, None)
+        if exact is None:  # aborted: on the record, but it counts for nobody
             return league
-        _count_game(league, data["places"])
+        places = {p["player"]: p["place"] for p in data["places"]}
+        ratings = {p["player"]: (p["mu"], p["sigma"]) for p in data["places"]}
+        rulings.count(league, places, exact, ratings)
+    elif kind == "league.DisputeOpened":
+        league.disputes[data["dispute"]] = {**data, "at": envelope["at"]}
+    elif kind == "league.DisputeRuled":
+        ruling = {**data, "at": envelope["at"]}
+        league.rulings[data["game"]] = ruling
+        league.ruling_log.append(ruling)
+        if data.get("replay"):
+            league.replays[data["game"]] = data["replay"]
+        rulings.recount(league)
     return league
-
-
-def _count_game(league: League, places: list[dict[str, Any]]) -> None:
-    table = [p["player"] for p in places]
-    # exact shares (recorded points are rounded to 4 places; sums use the exact values)
-    scale = league.settings.get("points") or standings.DEFAULT_POINTS
-    exact = standings.shares({p["player"]: p["place"] for p in places}, scale)
-    for p in places:
-        player = p["player"]
-        league.points[player] = league.points.get(player, 0) + exact[player]
-        league.games[player] = league.games.get(player, 0) + 1
-        league.ratings[player] = (p["mu"], p["sigma"])
-        league.wins[player] = league.wins.get(player, 0) + (p["place"] == 1)
-        league.opponents.setdefault(player, []).extend(o for o in table if o != player)
-        league.game_points.setdefault(player, []).append(exact[player])
 
 
 def fold_all(league: League, envelopes: list[dict[str, Any]]) -> League:
