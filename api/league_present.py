@@ -113,6 +113,46 @@ def league_json(league: League) -> dict[str, Any]:
             for n, rnd, started in rounds
         ],
         "pairing": {"max_meetings": most, "spread": spread},
+        "disputes": [dispute_json(league, d) for d in league_queries.disputes(league)],
+        "rulings": [ruling_json(r) for r in league.ruling_log],
+    }
+
+
+def dispute_json(league: League, dispute: dict[str, Any]) -> dict[str, Any]:
+    """Return a dispute: its number, game, event, who opened it, why, when, its status
+    (`open` or `ruled`) and the ruling that answered it last."""
+    ruled = [r for r in league.ruling_log if r.get("dispute") == dispute["dispute"]]
+    return {
+        "league": league.league_id,
+        "dispute": dispute["dispute"],
+        "game": dispute["game"],
+        "round": dispute["round"],
+        "table": dispute["table"],
+        "seq": dispute.get("seq"),
+        "player": dispute["player"],
+        "name": league.members.get(dispute["player"], ""),
+        "reason": dispute["reason"],
+        "opened_at": dispute["at"],
+        "status": "ruled" if ruled else "open",
+        "ruling": ruling_json(ruled[-1]) if ruled else None,
+    }
+
+
+def ruling_json(ruling: dict[str, Any]) -> dict[str, Any]:
+    """Return a ruling as its league's log holds it (`at`: when it was recorded)."""
+    return {
+        "ruling": ruling["ruling"],
+        "game": ruling["game"],
+        "round": ruling["round"],
+        "table": ruling["table"],
+        "dispute": ruling.get("dispute"),
+        "kind": ruling["kind"],
+        "reason": ruling["reason"],
+        "by": ruling["by"],
+        "points": ruling.get("points"),
+        "players": ruling.get("players"),
+        "replay": ruling.get("replay"),
+        "at": ruling["at"],
     }
 
 
@@ -162,10 +202,13 @@ def _players(league: League, players) -> list[dict[str, Any]]:
 
 
 def _table(league: League, t, status: str) -> dict[str, Any]:
+    ruling = league.rulings.get(t.game)
     return {
         "table": t.number,
         "game": t.game,
         "status": table_status(league, t.game, status),
         "players": _players(league, t.players),
         "result": places(league, t.game),
+        "ruling": ruling_json(ruling) if ruling else None,
+        "replays": league.chain(t.game)[1:],
     }

@@ -10,10 +10,26 @@ from flask import Blueprint, Response, request
 
 from api import auth
 from api.context import boot
-from api.league_present import league_json, league_summary, member, round_json, standings_json
+from api.league_present import (
+    dispute_json,
+    league_json,
+    league_summary,
+    member,
+    round_json,
+    ruling_json,
+    standings_json,
+)
 from api.parse import body, number
-from api.schemas import LeagueCreate, MemberAdd
-from service import game_commands, inbox, league_commands, league_lifecycle, league_queries, players
+from api.schemas import DisputeOpen, LeagueCreate, MemberAdd, RulingPost
+from service import (
+    game_commands,
+    inbox,
+    league_commands,
+    league_disputes,
+    league_lifecycle,
+    league_queries,
+    players,
+)
 from service.errors import Invalid, NotFound
 from service.league_queries import STATUSES, League
 
@@ -191,6 +207,50 @@ def league_round(league_id: str, n: int):
         raise NotFound("round_not_found", f"the league has rounds 1-{league.settings['rounds']}")
     statuses = league_queries.table_statuses(boot(), league, n) if n in league.rounds else {}
     return round_json(league, n, statuses)
+
+
+@bp.post("/leagues/<league_id>/disputes")
+def open_dispute(league_id: str):
+    player = auth.caller(boot())
+    _league(league_id)
+    spec = DisputeOpen().load(body())
+    league, opened = league_disputes.open_dispute(
+        boot(), league_id, player["id"], spec["game"], spec["seq"], spec["reason"]
+    )
+    return dispute_json(league, opened), 201
+
+
+@bp.get("/leagues/<league_id>/disputes")
+def list_disputes(league_id: str):
+    league = _league(league_id)
+    return {
+        "league": league.league_id,
+        "disputes": [dispute_json(league, d) for d in league_disputes.disputes(league)],
+        "rulings": [ruling_json(r) for r in league.ruling_log],
+    }
+
+
+@bp.post("/leagues/<league_id>/rulings")
+def rule_on_game(league_id: str):
+    player = auth.caller(boot())
+    league_commands.check_organizer(boot(), _league(league_id), player["id"])
+    spec = RulingPost().load(body())
+    league, ruling = league_disputes.rule(boot(), league_id, player["id"], spec)
+    return {"ruling": ruling_json(ruling), **standings_json(league)}, 201
+
+
+@bp.get("/leagues/<league_id>/games/<game_id>/review")
+def review_game(league_id: str, game_id: str):
+    player = auth.caller(boot())
+    league = _league(league_id)
+    found = league_disputes.review(boot(), league, game_id, player["id"])
+    disputes = [d for d in league_disputes.disputes(league) if d["game"] == game_id]
+    rulings = [r for r in league.ruling_log if r["game"] == game_id]
+    return {
+        **found,
+        "disputes": [dispute_json(league, d) for d in disputes],
+        "rulings": [ruling_json(r) for r in rulings],
+    }
 
 
 @bp.get("/players/me/turns")

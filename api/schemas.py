@@ -165,6 +165,49 @@ class MemberAdd(Schema):
     player = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
+def _reason_text(text: str) -> None:
+    """A reason others will read: lines and tabs allowed, no other control character, no
+    bidi override, something visible."""
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in text):
+        raise ValidationError("must not hold control characters (other than line breaks)")
+    _readable_name(text.replace("\n", " ").replace("\t", " "))
+
+
+REASON = [validate.Length(min=1, max=2000), _reason_text]
+GAME_ID = validate.Length(min=1, max=128)
+
+
+class DisputeOpen(Schema):
+    game = fields.String(required=True, validate=GAME_ID)
+    seq = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1)
+    )
+    reason = fields.String(required=True, validate=REASON)
+
+
+class RulingPost(Schema):
+    game = fields.String(required=True, validate=GAME_ID)
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["stands", "adjusted", "annulled", "forfeit", "replay"]),
+    )
+    reason = fields.String(required=True, validate=REASON)
+    dispute = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1)
+    )
+    points = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=64)),
+        values=fields.Float(validate=validate.Range(min=0, max=1000)),
+        load_default=None,
+        validate=validate.Length(max=6),
+    )
+    players = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        load_default=None,
+        validate=validate.Length(max=6),
+    )
+
+
 def _no_control_characters(text: str) -> None:
     if any(unicodedata.category(c) == "Cc" for c in text):
         raise ValidationError("must not hold control characters (line breaks included)")

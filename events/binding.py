@@ -24,10 +24,12 @@ CREATED = {  # header field -> the field of game.Created that binds it
 }
 
 
-def league_game_id(league_id: str, number: int, table: int) -> str:
+def league_game_id(league_id: str, number: int, table: int, replay: int | None = None) -> str:
     """The id of a league's game at `table` of round `number` (fixed: a league creates
-    each of its games once, and the id says where it belongs)."""
-    return f"g_{league_id}_r{number}_t{table}"
+    each of its games once, and the id says where it belongs); the table's `replay`-th
+    replay, ordered by an organizer's ruling, ends in `_p<replay>`."""
+    base = f"g_{league_id}_r{number}_t{table}"
+    return f"{base}_p{replay}" if replay else base
 
 
 def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -60,7 +62,7 @@ def disagreements(header: dict[str, Any], events: list[dict[str, Any]]) -> list[
         out.append("game.id: game.Created does not name its game, so the log binds no id")
     league = said.get("league")
     if isinstance(league, dict) and said["id"] is not None:
-        where = [league.get(k) for k in ("id", "round", "table")]
+        where = [league.get(k) for k in ("id", "round", "table", "replay")]
         if said["id"] != league_game_id(*where):
             out.append(
                 f"game.league: the game id {said['id']} names another league table than "

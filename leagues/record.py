@@ -107,9 +107,16 @@ class League:
         """Return (round, table) of a league game (a replay: its table's), or None."""
         for number, r in self.rounds.items():
             for t in r.tables:
-                if t.game == game or self.replays.get(t.game) == game:
+                if game in self.chain(t.game):
                     return number, t
         return None
+
+    def chain(self, game: str) -> list[str]:
+        """Return a table's game and its replays, in order."""
+        out = [game]
+        while out[-1] in self.replays:
+            out.append(self.replays[out[-1]])
+        return out
 
     def rating(self, player: str) -> standings.Rating:
         """Return a member's rating (the initial one before their first game)."""

@@ -77,6 +77,8 @@ def create_game(
     }
     if league:
         data["league"] = {k: league[k] for k in ("id", "round", "table")}
+        if league.get("replay"):  # a table played again by an organizer's ruling
+            data["league"]["replay"] = league["replay"]
 
     def decide_created(rec: Record, rng: Rng):
         if rec.version:

@@ -132,7 +132,8 @@ def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[st
     """Write league notes: `round_started` (with the member's game) to each seated member
     (and to those sitting the round out, with no game), `withdrawn` to a withdrawn member,
     `league_finished` (with the final place) to every member once the last game is
-    recorded or the league is cancelled. Like game notes, each has `type`, `game`,
+    recorded or the league is cancelled, `dispute_opened` to the game's table and the
+    league's organizers, `dispute_ruled` to the table. Like game notes, each has `type`, `game`,
     `ruleset` and `league` ({id, round, table})."""
     notes: list[tuple[str, dict[str, Any]]] = []
     lid, ruleset = league.league_id, league.settings.get("ruleset")
@@ -152,6 +153,8 @@ def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[st
         elif kind == "league.MemberWithdrawn":
             gone = note("withdrawn", None, data["round"], None, by=data.get("by"))
             notes.append((data["player"], gone))
+        elif kind in DISPUTE_NOTES:
+            notes += _dispute_notes(league, kind, data, note)
     ends = {"league.GameRecorded", "league.Cancelled"} & {e["type"] for e in envelopes}
     if ends and league.over:
         ranks = {r["player"]: r["rank"] for r in table.rows(league)}
@@ -167,6 +170,31 @@ def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[st
             )
             notes.append((p, done))
     _write(boot, notes)
+
+
+DISPUTE_NOTES = {"league.DisputeOpened": "dispute_opened", "league.DisputeRuled": "dispute_ruled"}
+
+
+def organizers(league: League) -> list[str]:
+    """Return who organizes the league, as its log names them: its creator (and the
+    co-organizers its settings list, if any)."""
+    named = [league.settings.get("operator"), *league.settings.get("organizers", ())]
+    return list(dict.fromkeys(p for p in named if p))
+
+
+def _dispute_notes(league: League, kind: str, data: dict[str, Any], note) -> list:
+    """`dispute_opened` to the table and the organizers; `dispute_ruled` to the table."""
+    where = league.table_of(data["game"])
+    table = list(where[1].players) if where else []
+    more = {"dispute": data.get("dispute"), "reason": data["reason"]}
+    if kind == "league.DisputeOpened":
+        more.update(seq=data.get("seq"), by=data["player"])
+        told = table + [p for p in organizers(league) if p not in table]
+    else:
+        more.update(ruling=data["ruling"], ruling_kind=data["kind"], replay=data.get("replay"))
+        told = table
+    made = note(DISPUTE_NOTES[kind], data["game"], data["round"], data["table"], **more)
+    return [(p, made) for p in told]
 
 
 def _write(boot: Bootstrap, notes: list[tuple[str, dict[str, Any]]]) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import keys
 from events.codec import now_iso
-from leagues import pairing, season, table
+from leagues import pairing, rulings, season, table
 from leagues.record import STATUSES, League, fold_all
 from service.errors import Invalid
 from service.league_log import load
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STATUSES",
     "League",
+    "disputes",
     "events",
     "export",
     "listing",
@@ -99,3 +100,8 @@ def meetings(league: League, rounds: list[tuple[int, Any, bool]]) -> tuple[int, 
     """Return, over the `rounds` of `schedule(league)`, the most meetings of any pair of
     members and the most minus the fewest (leagues.pairing)."""
     return pairing.meetings([r for _, r, _ in rounds], league.members)
+
+
+def disputes(league: League) -> list[dict[str, Any]]:
+    """Return the league's disputes, oldest first, with their status (leagues.rulings)."""
+    return rulings.disputes(league)

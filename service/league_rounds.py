@@ -74,9 +74,9 @@ def streaks(boot: Bootstrap, league: League) -> dict[str, int]:
     in time order (a decision made in time ends a run)."""
     marks: dict[str, list[tuple[str, bool]]] = {m: [] for m in league.active()}
     for r in league.rounds.values():
-        for t in r.tables:
+        for gid in (g for t in r.tables for g in league.chain(t.game)):
             seats: dict[int, str] = {}
-            for env in boot.store.read(t.game):
+            for env in boot.store.read(gid):
                 kind, data = env["type"], env["data"]
                 if kind == "game.PlayerJoined":
                     seats[data["seat"]] = data["player"]
@@ -92,8 +92,8 @@ def unrecorded_finished(boot: Bootstrap, league: League) -> list[str]:
     """Return the league's finished games whose result is not in its log yet."""
     out = []
     for r in league.rounds.values():
-        for t in r.tables:
-            if t.game not in league.results and boot.store.exists(t.game):
-                if boot.store.load(t.game).record.status == FINISHED:
-                    out.append(t.game)
+        for gid in (g for t in r.tables for g in league.chain(t.game)):
+            if gid not in league.results and boot.store.exists(gid):
+                if boot.store.load(gid).record.status == FINISHED:
+                    out.append(gid)
     return out

@@ -1,0 +1,167 @@
+"""Disputes and rulings through the HTTP API: a seated player opens one, the organizer
+rules, the standings follow, the table is told, bad input changes nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from events import keys
+from service import league_commands, league_queries, league_rounds
+from tests.api.helpers import bearer, new_players, play_to_end
+from tests.leagues.helpers import in_seconds, new_league, operator
+
+
+def _notes(deps, player, kind):
+    out = []
+    for _, fields in deps.redis.xrange(keys.player_feed(player["id"])):
+        note = json.loads(fields[b"n"])
+        if note["type"] == kind:
+            out.append(note)
+    return out
+
+
+def _played_league(client, app, rounds=1):
+    """A league of three whose first game has been played to its end and recorded."""
+    op = operator(client, app)
+    players = new_players(client, 3, "m")
+    lid = new_league(
+        client, op, players, start_at=in_seconds(0.3), rounds=rounds, table_size=3,
+        decision_timeout_s=600,
+    )
+    time.sleep(0.35)
+    deps = app.extensions["marketfold"]
+    assert league_rounds.start_round(deps, lid, 1) == "started"
+    gid = league_queries.load(deps, lid).rounds[1].tables[0].game
+    seats = {client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p
+             for p in players}
+    play_to_end(client, app, gid, seats, random.Random(7))
+    assert league_commands.record_result(deps, lid, gid) in ("recorded", "noop")
+    return deps, op, players, lid, gid
+
+
+def _version(client, lid):
+    return client.get(f"/v1/leagues/{lid}").get_json()["version"]
+
+
+def test_a_seated_player_opens_a_dispute_and_the_table_and_organizer_are_told(client, app):
+    deps, op, players, lid, gid = _played_league(client, app)
+    url = f"/v1/leagues/{lid}/disputes"
+    (stranger,) = new_players(client, 1, "x")
+    before = _version(client, lid)
+    body = {"game": gid, "seq": 5, "reason": "the server was slow\nwhen I bid"}
+    res = client.post(url, json=body, headers=bearer(stranger))
+    assert res.status_code == 403 and res.get_json()["code"] == "not_seated"
+    for bad, field in [
+        ({"game": gid}, "reason"),
+        ({"game": gid, "reason": "  "}, "reason"),
+        ({"game": gid, "reason": "x", "seq": 0}, "seq"),
+        ({"game": gid, "reason": "x", "seq": 100000}, "seq"),
+        ({"game": "g_other", "reason": "x"}, "game"),
+        ({"game": gid, "reason": "x", "extra": 1}, "extra"),
+    ]:
+        res = client.post(url, json=bad, headers=bearer(players[0]))
+        problem = res.get_json()
+        assert res.status_code == 422 and field in problem["errors"], (bad, problem)
+    assert client.post(url, json=body).status_code == 401
+    assert _version(client, lid) == before  # nothing half-written
+
+    res = client.post(url, json=body, headers=bearer(players[0]))
+    assert res.status_code == 201, res.get_json()
+    opened = res.get_json()
+    assert opened["dispute"] == 1 and opened["status"] == "open" and opened["ruling"] is None
+    assert (opened["game"], opened["seq"], opened["player"]) == (gid, 5, players[0]["id"])
+    assert opened["reason"] == body["reason"] and opened["round"] == 1
+    for who in [*players, op]:
+        (note,) = _notes(deps, who, "dispute_opened")
+        assert note["game"] == gid and note["dispute"] == 1 and note["by"] == players[0]["id"]
+    listed = client.get(f"/v1/leagues/{lid}/disputes").get_json()
+    assert [d["dispute"] for d in listed["disputes"]] == [1] and listed["rulings"] == []
+    log = client.get(f"/v1/leagues/{lid}/events").get_json()["events"]
+    assert log[-1]["type"] == "league.DisputeOpened"
+
+
+def test_the_organizer_rules_and_the_standings_and_the_league_page_follow(client, app):
+    deps, op, players, lid, gid = _played_league(client, app)
+    client.post(f"/v1/leagues/{lid}/disputes", json={"game": gid, "reason": "a default beat me"},
+                headers=bearer(players[1]))
+    url = f"/v1/leagues/{lid}/rulings"
+    before = _version(client, lid)
+    standing = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
+    first = standing[0]["player"]
+    ruling = {"game": gid, "kind": "forfeit", "players": [first], "reason": "collusion",
+              "dispute": 1}
+    res = client.post(url, json=ruling, headers=bearer(players[0]))
+    assert res.status_code == 403 and res.get_json()["code"] == "not_organizer"
+    assert "OPERATORS" in res.get_json()["detail"]
+    for bad, status, code, field in [
+        ({**ruling, "kind": "maybe"}, 422, "invalid_body", "kind"),
+        ({**ruling, "reason": ""}, 422, "invalid_body", "reason"),
+        ({**ruling, "kind": "adjusted", "players": None}, 422, "invalid_body", "points"),
+        ({**ruling, "kind": "adjusted", "players": None, "points": {"p_x": 1}}, 422,
+         "invalid_body", "points"),
+        ({**ruling, "players": [p["id"] for p in players]}, 422, "invalid_body", "players"),
+        ({**ruling, "players": ["p_nobody"]}, 422, "invalid_body", "players"),
+        ({**ruling, "kind": "annulled"}, 422, "invalid_body", "players"),
+        ({**ruling, "points": {first: -1}, "kind": "adjusted", "players": None}, 422,
+         "invalid_body", "points"),
+        ({**ruling, "game": "g_elsewhere"}, 422, "invalid_body", "game"),
+        ({**ruling, "dispute": 9}, 404, "dispute_not_found", None),
+    ]:
+        res = client.post(url, json=bad, headers=bearer(op))
+        problem = res.get_json()
+        assert (res.status_code, problem["code"]) == (status, code), (bad, problem)
+        assert field is None or any(k.startswith(field) for k in problem["errors"]), problem
+    assert _version(client, lid) == before  # nothing half-written
+
+    res = client.post(url, json=ruling, headers=bearer(op))
+    assert res.status_code == 201, res.get_json()
+    got = res.get_json()
+    assert got["ruling"]["kind"] == "forfeit" and got["ruling"]["by"] == op["id"]
+    assert got["ruling"]["reason"] == "collusion" and got["ruling"]["players"] == [first]
+    rows = {r["player"]: r for r in got["standings"]}
+    assert rows[first]["points"] == 0 and rows[first]["wins"] == 0
+    assert client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"] == got["standings"]
+    league = client.get(f"/v1/leagues/{lid}").get_json()
+    assert league["disputes"][0]["status"] == "ruled"
+    assert league["disputes"][0]["ruling"]["ruling"] == 1
+    assert [r["kind"] for r in league["rulings"]] == ["forfeit"]
+    table = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]
+    assert table["ruling"]["kind"] == "forfeit"
+    log = client.get(f"/v1/leagues/{lid}/events").get_json()["events"]
+    assert log[-1]["type"] == "league.DisputeRuled" and log[-1]["data"]["by"] == op["id"]
+    for p in players:
+        (note,) = _notes(deps, p, "dispute_ruled")
+        assert note["ruling_kind"] == "forfeit" and note["dispute"] == 1 and note["game"] == gid
+
+    # a revised ruling replaces it: the result stands again
+    res = client.post(url, json={"game": gid, "kind": "stands", "reason": "on appeal"},
+                      headers=bearer(op))
+    rows = {r["player"]: r for r in res.get_json()["standings"]}
+    assert rows[first]["points"] == 3 and rows[first]["wins"] == 1
+
+
+def test_the_organizers_review_has_the_replay_the_audit_the_refusals_and_the_outages(
+    client, app
+):
+    deps, op, players, lid, gid = _played_league(client, app)
+    res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(players[0]))
+    assert res.status_code == 409  # the game is over: refused, and kept
+    url = f"/v1/leagues/{lid}/games/{gid}/review"
+    got = client.get(url, headers=bearer(op)).get_json()
+    assert got["replay_url"] == f"/games/{gid}/replay" and got["status"] == "finished"
+    assert got["audit"]["ok"] and {c["name"] for c in got["audit"]["checks"]} >= {
+        "hash chain", "every command decided again"
+    }
+    assert got["refused"][-1]["code"] == "game_over"
+    assert got["refused"][-1]["action"] == {"type": "pass"}  # shown in full after the end
+    assert isinstance(got["outages"], list)
+    assert got["recorded"]["game"] == gid and sum(got["counted"].values()) == 3 + 2 + 1
+    assert got["disputes"] == [] and got["rulings"] == []
+    assert client.get(url, headers=bearer(players[2])).status_code == 200
+    (stranger,) = new_players(client, 1, "x")
+    res = client.get(url, headers=bearer(stranger))
+    assert res.status_code == 403 and res.get_json()["code"] == "not_seated"
+    res = client.get(f"/v1/leagues/{lid}/games/g_nope/review", headers=bearer(op))
+    assert res.status_code == 404 and res.get_json()["code"] == "game_not_found"
