@@ -29,6 +29,7 @@ from service import (
     league_lifecycle,
     league_queries,
     players,
+    proof,
 )
 from service.errors import Invalid, NotFound
 from service.league_queries import STATUSES, League
@@ -194,8 +195,13 @@ def export_league(league_id: str):
         "league": league_summary(league),
         "exported_at": exported_at,
         "events": envelopes,
-        "games": [t.game for r in sorted(league.rounds) for t in league.rounds[r].tables],
+        "games": [
+            g for r in sorted(league.rounds) for t in league.rounds[r].tables
+            for g in league.chain(t.game)
+        ],
+        "standings": league_queries.standings(league),  # as recounted: `marketfold verify`
     }
+    proof.sign(boot(), body_)  # format, league id, events and head (events.signature)
     name = f'attachment; filename="{league.league_id}.json"'
     return body_, 200, {"Content-Disposition": name}
 

@@ -130,7 +130,7 @@ def verify(
         return report
     logged_id = binding.from_log(events)["id"]
     report.game_id = str(logged_id) if logged_id else report.game_id
-    _check_chain(events, chain)
+    check_chain(events, chain)
     if chain.ok and private:
         _check_private(private, len(events), chain)
     if problems := binding.disagreements(header, events):
@@ -159,7 +159,8 @@ def _check_times(clock: Clock, check: Check, replayed: bool) -> None:
         check.detail = "times never go backwards; every action, default, resolution in time"
 
 
-def _check_chain(events: list[dict[str, Any]], check: Check) -> None:
+def check_chain(events: list[dict[str, Any]], check: Check) -> None:
+    """Check the hash chain of a log's envelopes (a game's or a league's)."""
     prev = codec.GENESIS
     for i, env in enumerate(events, start=1):
         if env.get("seq") != i:

@@ -20,6 +20,10 @@ plus, for a bundle with private steps (docs/architecture.md, "Private steps"),
 The head hash commits to every event before it (each envelope's hash covers `prev`), so
 with the chain checked, the signature covers every event, the seed commitment in the
 first and the reveal in the last. The table chat lies outside (it is not play).
+
+A league's export (`marketfold-league/1`) is signed the same way over
+`{"format", "league": <its id>, "events", "head"}`: its log holds every member, round,
+recorded game (each with its own final hash) and ruling, so the signature covers them.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from events import codec
 
 ALG = "Ed25519"
+LEAGUE_FORMAT = "marketfold-league/1"
 CHECK = "signed by the service"
 
 
@@ -79,6 +84,14 @@ def statement(bundle: Mapping[str, Any]) -> dict[str, Any]:
     """Return what a signature on `bundle` states (see the module's text)."""
     events = bundle.get("events") or []
     last = events[-1] if events and isinstance(events[-1], dict) else {}
+    if bundle.get("format") == LEAGUE_FORMAT:
+        league = bundle.get("league")
+        return {
+            "format": LEAGUE_FORMAT,
+            "league": league.get("id") if isinstance(league, dict) else None,
+            "events": len(events),
+            "head": last.get("hash"),
+        }
     out = {
         "format": bundle.get("format"),
         "game": bundle.get("game"),
@@ -145,7 +158,8 @@ def check(
     if said is None:
         return None, kid
     ours = json.loads(codec.canonical(statement(bundle)))
-    for field in ("format", "game", "events", "head", "seed", "private", "private_head"):
+    fields = ("format", "game", "league", "events", "head", "seed", "private", "private_head")
+    for field in fields:
         if not isinstance(said, dict) or said.get(field) != ours.get(field):
             got = _short(said.get(field) if isinstance(said, dict) else said)
             return (
