@@ -215,3 +215,45 @@ def test_marketfold_verify_recounts_a_league_export_with_its_rulings(client, app
     # without a key the league is not verified
     assert cli_main.main(["verify", str(saved)]) == 1
     assert "no trusted key" in capsys.readouterr().out
+
+
+def test_a_replay_ruling_opens_a_rematch_of_the_table_that_counts_in_its_place(client, app):
+    from events import audit
+
+    deps, op, players, lid, gid = _played_league(client, app)
+    assert client.get(f"/v1/leagues/{lid}").get_json()["status"] == "finished"
+    res = client.post(
+        f"/v1/leagues/{lid}/rulings",
+        json={"game": gid, "kind": "replay", "reason": "the server lost a bid"},
+        headers=bearer(op),
+    )
+    assert res.status_code == 201, res.get_json()
+    again = res.get_json()["ruling"]["replay"]
+    assert again == f"{gid}_p1"
+    assert all(r["games"] == 0 for r in res.get_json()["standings"])  # the first one is void
+    game = client.get(f"/v1/games/{again}").get_json()
+    assert game["status"] == "active" and deps.store.load(again).record.league["replay"] == 1
+    first = client.get(f"/v1/games/{gid}").get_json()
+    assert [s["player"] for s in game["seats"]] == [s["player"] for s in first["seats"]]
+    assert client.get(f"/v1/leagues/{lid}").get_json()["status"] == "running"
+    table = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]
+    assert table["replays"] == [again] and table["ruling"]["kind"] == "replay"
+    # the first game cannot be ruled on again; its replay can, once recorded
+    res = client.post(f"/v1/leagues/{lid}/rulings",
+                      json={"game": gid, "kind": "stands", "reason": "x"}, headers=bearer(op))
+    assert res.status_code == 409 and res.get_json()["code"] == "game_replayed"
+    res = client.post(f"/v1/leagues/{lid}/rulings",
+                      json={"game": again, "kind": "stands", "reason": "x"}, headers=bearer(op))
+    assert res.status_code == 409 and res.get_json()["code"] == "game_not_recorded"
+
+    seats = {s["seat"]: next(p for p in players if p["id"] == s["player"]) for s in game["seats"]}
+    play_to_end(client, app, again, seats, random.Random(9))
+    assert league_commands.record_result(deps, lid, again) in ("recorded", "noop")
+    league = client.get(f"/v1/leagues/{lid}").get_json()
+    assert league["status"] == "finished"
+    rows = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
+    assert sorted(r["games"] for r in rows) == [1, 1, 1]
+    assert sum(r["points"] for r in rows) == 3 + 2 + 1
+    assert audit.verify(client.get(f"/v1/games/{again}/export").get_json()).ok
+    export = client.get(f"/v1/leagues/{lid}/export").get_json()
+    assert export["games"] == [gid, again]
