@@ -207,7 +207,7 @@ def list_events(game_id: str):
 
 
 @bp.get("/games/<game_id>/evidence")
-def game_evidence_(game_id: str):
+def read_game_evidence(game_id: str):
     """What a dispute needs beside the log: refused attempts and outages (docs/leagues.md)."""
     player = auth.caller(boot())
     rec = game_evidence.game(boot(), game_id_ok(game_id))

@@ -26,8 +26,11 @@ def test_a_move_after_its_default_is_refused_for_its_deadline_and_kept(client, a
     owed, deadline = _default_first_decision(client, app, gid)
     late = next(p for p in people if p["id"] == app.extensions["marketfold"].store.load(
         gid).record.seats[owed.seat].player)
+    from tests.api.openapi_check import check
+
     sent = time.time()
     res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(late))
+    check(res, "POST", "/v1/games/{id}/actions")
     problem = res.get_json()
     assert res.status_code == 409 and problem["code"] == "deadline_passed", problem
     assert problem["deadline"] == deadline and problem["decision"] == owed.key
