@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import signature
-from events.audit import Check, check_chain
+from events.audit import Check, Report, check_chain
 from leagues import table
 from leagues.record import League, fold_all
 
@@ -24,33 +24,20 @@ COMPARED = ("player", "rank", "points", "games", "wins", "byes", "buchholz", "mu
 
 
 @dataclass
-class LeagueReport:
-    league_id: str
-    events: int
-    checks: list[Check] = field(default_factory=list)
-    signed_by: str | None = None
+class LeagueReport(Report):
+    """A game's report (events.audit.Report) of a league: `game_id` holds the league's id;
+    with the rulings and the recounted standings."""
+
     rulings: list[dict[str, Any]] = field(default_factory=list)
     standings: list[dict[str, Any]] = field(default_factory=list)
 
-    @property
-    def ok(self) -> bool:
-        return all(c.ok for c in self.checks)
-
     def to_json(self) -> dict[str, Any]:
-        return {
-            "league": self.league_id,
-            "events": self.events,
-            "ok": self.ok,
-            "signed_by": self.signed_by,
-            "checks": [
-                {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
-            ],
-            "rulings": self.rulings,
-            "standings": self.standings,
-        }
+        out = super().to_json()
+        return {"league": out.pop("game"), **out, "rulings": self.rulings,
+                "standings": self.standings}
 
     def to_text(self) -> str:
-        lines = [f"league {self.league_id}: {self.events} events"]
+        lines = [f"league {self.game_id}: {self.events} events"]
         for c in self.checks:
             where = f" (event {c.seq})" if c.seq is not None else ""
             lines.append(f"  {'PASS' if c.ok else 'FAIL'} {c.name}{where}: {c.detail}")

@@ -203,7 +203,7 @@ def test_marketfold_verify_recounts_a_league_export_with_its_rulings(client, app
 
     # a ruling edited after the export breaks the chain; other standings fail the recount
     forged = json.loads(saved.read_bytes())
-    forged["events"][-1]["data"]["players"] = [players[1]["id"]]
+    forged["events"][-1]["data"]["reason"] = "no reason at all"
     (tmp_path / "forged.json").write_text(json.dumps(forged))
     assert cli_main.main(["verify", *keys, str(tmp_path / "forged.json")]) == 1
     assert "FAIL hash chain" in capsys.readouterr().out

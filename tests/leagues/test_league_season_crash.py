@@ -8,6 +8,7 @@ the workers' heartbeat or the API's)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,9 +20,10 @@ import requests
 
 from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
-from events import audit
+from events import audit, signature
 from events.codec import parse_time
 from events.record import Record, fold
+from leagues import audit as league_audit
 from service import league_queries, outages
 from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
@@ -38,8 +40,8 @@ TIMEOUT_S, CADENCE_S = 4, 15
 WORKER_ENV = {"MARKETFOLD_OUTAGE_AFTER_S": "1", "MARKETFOLD_CLAIM_S": "2"}
 
 
-def start_api(redis_url: str, port: int) -> subprocess.Popen:
-    env = {**_env(redis_url), **WORKER_ENV}
+def start_api(redis_url: str, port: int, operator_id: str) -> subprocess.Popen:
+    env = {**_env(redis_url), **WORKER_ENV, "MARKETFOLD_OPERATORS": json.dumps([operator_id])}
     proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=env, cwd=ROOT)
     wait_for(lambda: _up(port), 30)
     return proc
@@ -105,7 +107,7 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         leagues[lid] = (members, set(small[:2]), resigner)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    api = start_api(redis_url, port)
+    api = start_api(redis_url, port, op["id"])
     killed = worker_process(**env)
     stopped = worker_process(**env)
     agents = [
@@ -138,7 +140,7 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         worker_process(**env)
         wait_for(lambda: outages.seen(deps.redis, 0), 30)
         time.sleep(1)
-        api = start_api(redis_url, port)
+        api = start_api(redis_url, port, op["id"])
         finished = lambda: all(  # noqa: E731
             league_queries.load(deps, lid).status == "finished" for lid in leagues
         )
@@ -171,11 +173,50 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         withdrawn = {p for lid in leagues for p in league_queries.load(deps, lid).withdrawn}
         assert withdrawn & {p for _, absent, _ in leagues.values() for p in absent}
         assert not [e for a in agents for e in a.errors]
+        _dispute_and_rulings(base, op, leagues)
     finally:
         for a in agents:
             a.stop.set()
         api.terminate()
         api.wait(15)
+
+
+def _dispute_and_rulings(base: str, op: dict, leagues: dict) -> None:
+    """An absent member disputes a game, the organizer reviews one played through the
+    outage (its audit and the outage on one page) and rules twice; the league's signed
+    export recounts, with the rulings, to the standings the API shows."""
+    lid, (members, absent, resigner) = next(iter(leagues.items()))
+    league = requests.get(f"{base}/v1/leagues/{lid}").json()
+    tables = {n: s["tables"] for n, s in enumerate(league["schedule"], start=1)}
+    who = next(m for m in members if m["id"] in absent)
+    theirs = next(t["game"] for t in tables[1] if who["id"] in t["players"])
+    quit_ = next(t["game"] for t in tables[1] if resigner["id"] in t["players"])
+    opened = requests.post(
+        f"{base}/v1/leagues/{lid}/disputes",
+        json={"game": theirs, "reason": "I was away for a week: my defaults lost it"},
+        headers=bearer(who),
+    )
+    assert opened.status_code == 201, opened.text
+    second = tables[2][0]["game"]
+    review = requests.get(
+        f"{base}/v1/leagues/{lid}/games/{second}/review", headers=bearer(op)
+    ).json()
+    assert review["audit"]["ok"] and review["outages"], review
+    rulings = [
+        {"game": quit_, "kind": "forfeit", "players": [resigner["id"]], "reason": "left"},
+        {"game": theirs, "kind": "adjusted", "points": {who["id"]: 1}, "reason": "away",
+         "dispute": opened.json()["dispute"]},
+    ]
+    for ruling in rulings:
+        res = requests.post(f"{base}/v1/leagues/{lid}/rulings", json=ruling, headers=bearer(op))
+        assert res.status_code == 201, res.text
+    export = requests.get(f"{base}/v1/leagues/{lid}/export").json()
+    trusted = signature.keyset(requests.get(f"{base}/v1/keys").json())
+    report = league_audit.verify(export, trusted)
+    assert report.ok, report.to_text()
+    assert [r["kind"] for r in report.rulings] == ["forfeit", "adjusted"]
+    shown = requests.get(f"{base}/v1/leagues/{lid}/standings").json()["standings"]
+    assert report.standings == shown
 
 
 def _game_of(deps, lid: str, number: int, player: str) -> str | None:
