@@ -1,6 +1,7 @@
 """A league's standings as a page a person reads: `GET /leagues/{id}` (HTML, no script).
 
-The table (rank, points, games won, Buchholz, rating), then every round with its tables,
+The table (rank, points, games won, Buchholz, rating), the organizer's rulings (what each
+did and why), then every round with its tables,
 their players and places, and a link to each game's replay. Everything shown is public
 (the league's log and its games' statuses); names are escaped.
 """
@@ -65,10 +66,46 @@ def _page(league: League):
         yield (
             f"<tr{cls}>" + "".join(f"<td{_num(h)}>{c}</td>" for h, c in zip(heads, cells)) + "</tr>"
         )
-    yield "</tbody></table><h2>Rounds</h2>"
+    yield "</tbody></table>"
+    yield from _rulings(league)
+    yield "<h2>Rounds</h2>"
     for number, rnd, started in league_queries.schedule(league):
         yield from _round(league, number, rnd, started)
     yield "</body></html>"
+
+
+RULED = {
+    "stands": "the result stands",
+    "adjusted": "points adjusted",
+    "annulled": "game annulled",
+    "forfeit": "forfeit",
+    "replay": "to be replayed",
+}
+
+
+def _rulings(league: League):
+    """The organizer's rulings, newest last, each with its game, what it did and why."""
+    if not league.ruling_log:
+        return
+    yield "<h2>Rulings</h2><ol id='rulings'>"
+    for r in league.ruling_log:
+        who = lambda ps: ", ".join(escape(league.members.get(p, p)) for p in ps)  # noqa: E731
+        what = RULED[r["kind"]]
+        if r.get("players"):
+            what += f": {who(r['players'])}"
+        if r.get("points"):
+            what += ": " + ", ".join(
+                f"{who([p])} {_n(v)}" for p, v in r["points"].items()
+            )
+        if r.get("replay"):
+            what += f" as <a href='/games/{escape(r['replay'])}/replay'>{escape(r['replay'])}</a>"
+        about = f" (dispute {r['dispute']})" if r.get("dispute") else ""
+        yield (
+            f"<li>Round {r['round']}, table {r['table']}, "
+            f"<a href='/games/{escape(r['game'])}/replay'>{escape(r['game'])}</a>{about}: "
+            f"{what}. <q>{escape(r['reason'])}</q> ({escape(r['at'])})</li>"
+        )
+    yield "</ol>"
 
 
 HEADINGS = {

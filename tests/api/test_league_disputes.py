@@ -300,3 +300,18 @@ def test_dispute_answers_match_the_spec(client, app):
     ]:
         check(resp, method, path)
     assert client.get(disputes).get_json()["disputes"][0]["status"] == "ruled"
+
+
+def test_the_league_page_lists_the_rulings_with_their_reasons_escaped(client, app):
+    deps, op, players, lid, gid = _played_league(client, app)
+    reason = "<script>alert(1)</script> played for a friend"
+    res = client.post(
+        f"/v1/leagues/{lid}/rulings",
+        json={"game": gid, "kind": "forfeit", "players": [players[0]["id"]], "reason": reason},
+        headers=bearer(op),
+    )
+    assert res.status_code == 201
+    page = client.get(f"/leagues/{lid}").get_data(as_text=True)
+    assert "<h2>Rulings</h2>" in page and f"forfeit: {players[0]['name']}" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; played for a friend" in page
+    assert "<script>" not in page
