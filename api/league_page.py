@@ -94,9 +94,7 @@ def _rulings(league: League):
         if r.get("players"):
             what += f": {who(r['players'])}"
         if r.get("points"):
-            what += ": " + ", ".join(
-                f"{who([p])} {_n(v)}" for p, v in r["points"].items()
-            )
+            what += ": " + ", ".join(f"{who([p])} {_n(v)}" for p, v in r["points"].items())
         if r.get("replay"):
             what += f" as <a href='/games/{escape(r['replay'])}/replay'>{escape(r['replay'])}</a>"
         about = f" (dispute {r['dispute']})" if r.get("dispute") else ""

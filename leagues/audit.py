@@ -33,8 +33,12 @@ class LeagueReport(Report):
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        return {"league": out.pop("game"), **out, "rulings": self.rulings,
-                "standings": self.standings}
+        return {
+            "league": out.pop("game"),
+            **out,
+            "rulings": self.rulings,
+            "standings": self.standings,
+        }
 
     def to_text(self) -> str:
         lines = [f"league {self.game_id}: {self.events} events"]
@@ -67,8 +71,11 @@ def verify(data: Any, trusted: Mapping[str, Any] | None = None) -> LeagueReport:
     chain, signed = Check("hash chain"), Check(signature.CHECK)
     recount = Check("standings recounted with rulings")
     report.checks = [chain, signed, recount]
-    if data.get("format") != FORMAT or not isinstance(events, list) or not events or not all(
-        isinstance(e, dict) for e in events
+    if (
+        data.get("format") != FORMAT
+        or not isinstance(events, list)
+        or not events
+        or not all(isinstance(e, dict) for e in events)
     ):
         chain.fail(None, f"not a {FORMAT} export with events")
         for c in (signed, recount):

@@ -118,7 +118,6 @@ def disputes(league: League) -> list[dict[str, Any]]:
     out = []
     for number, opened in sorted(league.disputes.items()):
         ruled = [r for r in league.ruling_log if r.get("dispute") == number]
-        out.append(
-            {**opened, "status": "ruled" if ruled else "open", "ruling": ruled[-1] if ruled else None}
-        )
+        status, last = ("ruled", ruled[-1]) if ruled else ("open", None)
+        out.append({**opened, "status": status, "ruling": last})
     return out

@@ -84,7 +84,8 @@ def decide_ruling(league: League, by: str, spec: dict[str, Any]) -> list[Event]:
     if dispute is not None:
         opened = league.disputes.get(dispute)
         if opened is None:
-            raise NotFound("dispute_not_found", f"league {league.league_id} has no dispute {dispute}")
+            why = f"league {league.league_id} has no dispute {dispute}"
+            raise NotFound("dispute_not_found", why)
         if opened["game"] != game:
             errors = {"dispute": [f"dispute {dispute} is about {opened['game']}, not {game}"]}
             raise Invalid("invalid_body", "the dispute is about another game", errors=errors)
@@ -156,8 +157,13 @@ def open_replay(boot: Bootstrap, league: League, ruling: dict[str, Any]) -> str:
     replay = len(league.chain(t.game)) - 1
     where = {"id": league.league_id, "round": number, "table": t.number, "game": gid}
     game_commands.create_game(
-        boot, s["operator"], s["ruleset"], len(t.players), s["options"],
-        s["decision_timeout_s"], league={**where, "replay": replay},
+        boot,
+        s["operator"],
+        s["ruleset"],
+        len(t.players),
+        s["options"],
+        s["decision_timeout_s"],
+        league={**where, "replay": replay},
     )
     for player in t.players:
         game_commands.join(boot, gid, {"id": player, "name": league.members[player]}, again=True)

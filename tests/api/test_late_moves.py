@@ -24,8 +24,11 @@ def test_a_move_after_its_default_is_refused_for_its_deadline_and_kept(client, a
     people = new_players(client, 3)
     gid = new_game(client, people, decision_timeout_s=1)
     owed, deadline = _default_first_decision(client, app, gid)
-    late = next(p for p in people if p["id"] == app.extensions["marketfold"].store.load(
-        gid).record.seats[owed.seat].player)
+    late = next(
+        p
+        for p in people
+        if p["id"] == app.extensions["marketfold"].store.load(gid).record.seats[owed.seat].player
+    )
     from tests.api.openapi_check import check
 
     sent = time.time()

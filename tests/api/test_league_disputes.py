@@ -27,15 +27,21 @@ def _played_league(client, app, rounds=1):
     op = operator(client, app)
     players = new_players(client, 3, "m")
     lid = new_league(
-        client, op, players, start_at=in_seconds(0.3), rounds=rounds, table_size=3,
+        client,
+        op,
+        players,
+        start_at=in_seconds(0.3),
+        rounds=rounds,
+        table_size=3,
         decision_timeout_s=600,
     )
     time.sleep(0.35)
     deps = app.extensions["marketfold"]
     assert league_rounds.start_round(deps, lid, 1) == "started"
     gid = league_queries.load(deps, lid).rounds[1].tables[0].game
-    seats = {client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p
-             for p in players}
+    seats = {
+        client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p for p in players
+    }
     play_to_end(client, app, gid, seats, random.Random(7))
     assert league_commands.record_result(deps, lid, gid) in ("recorded", "noop")
     return deps, op, players, lid, gid
@@ -84,14 +90,22 @@ def test_a_seated_player_opens_a_dispute_and_the_table_and_organizer_are_told(cl
 
 def test_the_organizer_rules_and_the_standings_and_the_league_page_follow(client, app):
     deps, op, players, lid, gid = _played_league(client, app)
-    client.post(f"/v1/leagues/{lid}/disputes", json={"game": gid, "reason": "a default beat me"},
-                headers=bearer(players[1]))
+    client.post(
+        f"/v1/leagues/{lid}/disputes",
+        json={"game": gid, "reason": "a default beat me"},
+        headers=bearer(players[1]),
+    )
     url = f"/v1/leagues/{lid}/rulings"
     before = _version(client, lid)
     standing = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
     first = standing[0]["player"]
-    ruling = {"game": gid, "kind": "forfeit", "players": [first], "reason": "collusion",
-              "dispute": 1}
+    ruling = {
+        "game": gid,
+        "kind": "forfeit",
+        "players": [first],
+        "reason": "collusion",
+        "dispute": 1,
+    }
     res = client.post(url, json=ruling, headers=bearer(players[0]))
     assert res.status_code == 403 and res.get_json()["code"] == "not_organizer"
     assert "OPERATORS" in res.get_json()["detail"]
@@ -99,13 +113,21 @@ def test_the_organizer_rules_and_the_standings_and_the_league_page_follow(client
         ({**ruling, "kind": "maybe"}, 422, "invalid_body", "kind"),
         ({**ruling, "reason": ""}, 422, "invalid_body", "reason"),
         ({**ruling, "kind": "adjusted", "players": None}, 422, "invalid_body", "points"),
-        ({**ruling, "kind": "adjusted", "players": None, "points": {"p_x": 1}}, 422,
-         "invalid_body", "points"),
+        (
+            {**ruling, "kind": "adjusted", "players": None, "points": {"p_x": 1}},
+            422,
+            "invalid_body",
+            "points",
+        ),
         ({**ruling, "players": [p["id"] for p in players]}, 422, "invalid_body", "players"),
         ({**ruling, "players": ["p_nobody"]}, 422, "invalid_body", "players"),
         ({**ruling, "kind": "annulled"}, 422, "invalid_body", "players"),
-        ({**ruling, "points": {first: -1}, "kind": "adjusted", "players": None}, 422,
-         "invalid_body", "points"),
+        (
+            {**ruling, "points": {first: -1}, "kind": "adjusted", "players": None},
+            422,
+            "invalid_body",
+            "points",
+        ),
         ({**ruling, "game": "g_elsewhere"}, 422, "invalid_body", "game"),
         ({**ruling, "dispute": 9}, 404, "dispute_not_found", None),
     ]:
@@ -136,15 +158,14 @@ def test_the_organizer_rules_and_the_standings_and_the_league_page_follow(client
         assert note["ruling_kind"] == "forfeit" and note["dispute"] == 1 and note["game"] == gid
 
     # a revised ruling replaces it: the result stands again
-    res = client.post(url, json={"game": gid, "kind": "stands", "reason": "on appeal"},
-                      headers=bearer(op))
+    res = client.post(
+        url, json={"game": gid, "kind": "stands", "reason": "on appeal"}, headers=bearer(op)
+    )
     rows = {r["player"]: r for r in res.get_json()["standings"]}
     assert rows[first]["points"] == 3 and rows[first]["wins"] == 1
 
 
-def test_the_organizers_review_has_the_replay_the_audit_the_refusals_and_the_outages(
-    client, app
-):
+def test_the_organizers_review_has_the_replay_the_audit_the_refusals_and_the_outages(client, app):
     deps, op, players, lid, gid = _played_league(client, app)
     res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(players[0]))
     assert res.status_code == 409  # the game is over: refused, and kept
@@ -152,7 +173,8 @@ def test_the_organizers_review_has_the_replay_the_audit_the_refusals_and_the_out
     got = client.get(url, headers=bearer(op)).get_json()
     assert got["replay_url"] == f"/games/{gid}/replay" and got["status"] == "finished"
     assert got["audit"]["ok"] and {c["name"] for c in got["audit"]["checks"]} >= {
-        "hash chain", "every command decided again"
+        "hash chain",
+        "every command decided again",
     }
     assert got["refused"][-1]["code"] == "game_over"
     assert got["refused"][-1]["action"] == {"type": "pass"}  # shown in full after the end
@@ -239,11 +261,17 @@ def test_a_replay_ruling_opens_a_rematch_of_the_table_that_counts_in_its_place(c
     table = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]
     assert table["replays"] == [again] and table["ruling"]["kind"] == "replay"
     # the first game cannot be ruled on again; its replay can, once recorded
-    res = client.post(f"/v1/leagues/{lid}/rulings",
-                      json={"game": gid, "kind": "stands", "reason": "x"}, headers=bearer(op))
+    res = client.post(
+        f"/v1/leagues/{lid}/rulings",
+        json={"game": gid, "kind": "stands", "reason": "x"},
+        headers=bearer(op),
+    )
     assert res.status_code == 409 and res.get_json()["code"] == "game_replayed"
-    res = client.post(f"/v1/leagues/{lid}/rulings",
-                      json={"game": again, "kind": "stands", "reason": "x"}, headers=bearer(op))
+    res = client.post(
+        f"/v1/leagues/{lid}/rulings",
+        json={"game": again, "kind": "stands", "reason": "x"},
+        headers=bearer(op),
+    )
     assert res.status_code == 409 and res.get_json()["code"] == "game_not_recorded"
 
     seats = {s["seat"]: next(p for p in players if p["id"] == s["player"]) for s in game["seats"]}
@@ -269,34 +297,76 @@ def test_dispute_answers_match_the_spec(client, app):
     seated, (stranger,) = bearer(players[0]), new_players(client, 1, "x")
     client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=seated)
     for resp, method, path in [
-        (client.post(disputes, json={"game": gid, "reason": "r"}, headers=seated), "POST",
-         f"{base}/disputes"),
-        (client.post(disputes, json={"game": gid, "reason": "r"}, headers=bearer(stranger)),
-         "POST", f"{base}/disputes"),
+        (
+            client.post(disputes, json={"game": gid, "reason": "r"}, headers=seated),
+            "POST",
+            f"{base}/disputes",
+        ),
+        (
+            client.post(disputes, json={"game": gid, "reason": "r"}, headers=bearer(stranger)),
+            "POST",
+            f"{base}/disputes",
+        ),
         (client.post(disputes, json={"game": gid}, headers=seated), "POST", f"{base}/disputes"),
-        (client.post("/v1/leagues/l_nope/disputes", json={"game": gid, "reason": "r"},
-                     headers=seated), "POST", f"{base}/disputes"),
+        (
+            client.post(
+                "/v1/leagues/l_nope/disputes", json={"game": gid, "reason": "r"}, headers=seated
+            ),
+            "POST",
+            f"{base}/disputes",
+        ),
         (client.get(disputes), "GET", f"{base}/disputes"),
         (client.get("/v1/leagues/l_nope/disputes"), "GET", f"{base}/disputes"),
-        (client.post(rulings, json={"game": gid, "kind": "stands", "reason": "r"},
-                     headers=seated), "POST", f"{base}/rulings"),
-        (client.post(rulings, json={"game": gid, "kind": "x", "reason": "r"},
-                     headers=bearer(op)), "POST", f"{base}/rulings"),
-        (client.post(rulings, json={"game": gid, "kind": "stands", "reason": "r", "dispute": 7},
-                     headers=bearer(op)), "POST", f"{base}/rulings"),
-        (client.post(rulings, json={"game": gid, "kind": "adjusted", "reason": "r", "dispute": 1,
-                                    "points": {players[1]["id"]: 2.5}},
-                     headers=bearer(op)), "POST", f"{base}/rulings"),
+        (
+            client.post(
+                rulings, json={"game": gid, "kind": "stands", "reason": "r"}, headers=seated
+            ),
+            "POST",
+            f"{base}/rulings",
+        ),
+        (
+            client.post(
+                rulings, json={"game": gid, "kind": "x", "reason": "r"}, headers=bearer(op)
+            ),
+            "POST",
+            f"{base}/rulings",
+        ),
+        (
+            client.post(
+                rulings,
+                json={"game": gid, "kind": "stands", "reason": "r", "dispute": 7},
+                headers=bearer(op),
+            ),
+            "POST",
+            f"{base}/rulings",
+        ),
+        (
+            client.post(
+                rulings,
+                json={
+                    "game": gid,
+                    "kind": "adjusted",
+                    "reason": "r",
+                    "dispute": 1,
+                    "points": {players[1]["id"]: 2.5},
+                },
+                headers=bearer(op),
+            ),
+            "POST",
+            f"{base}/rulings",
+        ),
         (client.get(disputes), "GET", f"{base}/disputes"),
         (client.get(f"/v1/leagues/{lid}"), "GET", base),
         (client.get(f"/v1/leagues/{lid}/rounds/1"), "GET", f"{base}/rounds/{{n}}"),
         (client.get(f"/v1/leagues/{lid}/export"), "GET", f"{base}/export"),
         (client.get(review, headers=bearer(op)), "GET", f"{base}/games/{{id}}/review"),
         (client.get(review, headers=bearer(stranger)), "GET", f"{base}/games/{{id}}/review"),
-        (client.get(f"/v1/games/{gid}/evidence", headers=seated), "GET",
-         "/v1/games/{id}/evidence"),
-        (client.get(f"/v1/games/{gid}/evidence", headers=bearer(stranger)), "GET",
-         "/v1/games/{id}/evidence"),
+        (client.get(f"/v1/games/{gid}/evidence", headers=seated), "GET", "/v1/games/{id}/evidence"),
+        (
+            client.get(f"/v1/games/{gid}/evidence", headers=bearer(stranger)),
+            "GET",
+            "/v1/games/{id}/evidence",
+        ),
     ]:
         check(resp, method, path)
     assert client.get(disputes).get_json()["disputes"][0]["status"] == "ruled"

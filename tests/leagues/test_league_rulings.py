@@ -84,9 +84,10 @@ def test_a_forfeit_keeps_ties_among_the_others_and_defaults_to_zero():
     )
     league = _fold(log)
     assert rulings.places_after(league.results["g1"], league.rulings["g1"]) == {
-        "b": 1, "c": 1, "a": 3
+        "b": 1,
+        "c": 1,
+        "a": 3,
     }
-    rows = _rows(league)
     assert _pts(league, "a") == 0 and _pts(league, "b") == _pts(league, "c") == 2.5
 
 
@@ -107,8 +108,10 @@ def test_a_replayed_game_counts_for_nobody_and_its_replay_counts_in_its_place():
 
 
 def test_disputes_are_open_until_a_ruling_answers_them():
-    opened = ("league.DisputeOpened", {"dispute": 1, "game": "g1", "seq": 4, "player": "a",
-                                       "reason": "the server was slow"})
+    opened = (
+        "league.DisputeOpened",
+        {"dispute": 1, "game": "g1", "seq": 4, "player": "a", "reason": "the server was slow"},
+    )
     league = _fold(_season(opened))
     assert [d["status"] for d in rulings.disputes(league)] == ["open"]
     league = _fold(_season(opened, _ruled("g1", "stands", dispute=1)))

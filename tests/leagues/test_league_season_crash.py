@@ -204,8 +204,13 @@ def _dispute_and_rulings(base: str, op: dict, leagues: dict) -> None:
     assert review["audit"]["ok"] and review["outages"], review
     rulings = [
         {"game": quit_, "kind": "forfeit", "players": [resigner["id"]], "reason": "left"},
-        {"game": theirs, "kind": "adjusted", "points": {who["id"]: 1}, "reason": "away",
-         "dispute": opened.json()["dispute"]},
+        {
+            "game": theirs,
+            "kind": "adjusted",
+            "points": {who["id"]: 1},
+            "reason": "away",
+            "dispute": opened.json()["dispute"],
+        },
     ]
     for ruling in rulings:
         res = requests.post(f"{base}/v1/leagues/{lid}/rulings", json=ruling, headers=bearer(op))
