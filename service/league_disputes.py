@@ -67,8 +67,8 @@ def open_dispute(
         }
         return [Event("league.DisputeOpened", data)]
 
-    league = league_commands.run(boot, league_id, decide, f"dispute:{player}").record
-    return league, league.disputes[max(league.disputes)]
+    done = league_commands.run(boot, league_id, decide, f"dispute:{player}")
+    return done.record, _appended(done.envelopes, "league.DisputeOpened")
 
 
 def decide_ruling(league: League, by: str, spec: dict[str, Any]) -> list[Event]:
@@ -142,11 +142,26 @@ def rule(boot: Bootstrap, league_id: str, by: str, spec: dict[str, Any]) -> tupl
     """Record an organizer's ruling (and open the replay a `replay` ruling orders)."""
     league_commands.check_organizer(boot, load(boot, league_id), by)
     decide = lambda lg, rng: decide_ruling(lg, by, spec)  # noqa: E731
-    league = league_commands.run(boot, league_id, decide, f"rule:{by}").record
-    ruling = league.ruling_log[-1]
-    if ruling.get("replay"):
-        open_replay(boot, league, ruling)
-    return league, ruling
+    done = league_commands.run(boot, league_id, decide, f"rule:{by}")
+    ruling = _appended(done.envelopes, "league.DisputeRuled")
+    open_replays(boot, done.record)
+    return done.record, ruling
+
+
+def _appended(envelopes: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    """Return the data of the event of `kind` this command appended, with its time."""
+    env = next(e for e in envelopes if e["type"] == kind)
+    return {**env["data"], "at": env["at"]}
+
+
+def open_replays(boot: Bootstrap, league: League) -> list[str]:
+    """Open every replay the league's rulings ordered that does not exist yet (a ruling's
+    own, or one whose opening was cut short: each ruling and each round start looks)."""
+    opened = []
+    for ruling in league.ruling_log:
+        if ruling.get("replay") and not boot.store.exists(ruling["replay"]):
+            opened.append(open_replay(boot, league, ruling))
+    return opened
 
 
 def open_replay(boot: Bootstrap, league: League, ruling: dict[str, Any]) -> str:
@@ -154,7 +169,7 @@ def open_replay(boot: Bootstrap, league: League, ruling: dict[str, Any]) -> str:
     (each step only once, like a round's table)."""
     s, gid = league.settings, ruling["replay"]
     number, t = league.table_of(ruling["game"])
-    replay = len(league.chain(t.game)) - 1
+    replay = league.chain(t.game).index(gid)
     where = {"id": league.league_id, "round": number, "table": t.number, "game": gid}
     game_commands.create_game(
         boot,

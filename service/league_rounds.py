@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from events.record import FINISHED
 from leagues import standings
 from leagues.record import League
-from service import game_commands, league_lifecycle
+from service import game_commands, league_disputes, league_lifecycle
 from service import league_decisions as decisions
 from service.errors import NotFound
 from service.league_commands import load, run
@@ -51,6 +51,7 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> Status:
         boot.scheduler.league_round(league_id, number + 1, league.due(number + 1))
     for gid in unrecorded_finished(boot, league):  # a safety net for a lost schedule
         boot.scheduler.league_result(league_id, gid)
+    league_disputes.open_replays(boot, league)  # and for a replay whose opening was cut short
     return status
 
 
