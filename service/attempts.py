@@ -2,7 +2,7 @@
 
 A move that arrives after its decision's default was applied is refused `deadline_passed`
 (not `not_your_turn`), naming the deadline and the arrival time (`late`). Every action a
-seated player sends that the game refuses (409) is kept, newest first, in the game's own
+seated player sends that the game refuses (409, or 412 for a stale `If-Match`) is kept, newest first, in the game's own
 list `mf:{g:<id>}:refused` (the newest KEEP): when it arrived, the seat, the code and
 detail, the game's version then, the deadline for a late move, and the action.
 
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from events import keys
 from events.codec import iso, parse_time
 from events.record import FINISHED, Record, fold_all
+from events.refusals import StaleVersion
 from games.base import InvalidAction, RuleViolation
 
 if TYPE_CHECKING:
@@ -86,8 +87,15 @@ def record(
     refused: Exception,
     arrived: float,
 ) -> None:
-    """Keep a refused action of a seated player (others' are not about this game)."""
-    if rec is None or isinstance(refused, InvalidAction) or not isinstance(refused, RuleViolation):
+    """Keep a refused action of a seated player (others' are not about this game): one the
+    rules refused (409), or one sent with an `If-Match` the game had moved past (412)."""
+    if rec is None or isinstance(refused, InvalidAction):
+        return
+    if isinstance(refused, StaleVersion):
+        code = "version_mismatch"
+    elif isinstance(refused, RuleViolation):
+        code = refused.code
+    else:
         return
     seat = rec.seat_of(player_id)
     if seat is None:
@@ -96,7 +104,7 @@ def record(
         "at": iso(arrived),
         "player": player_id,
         "seat": seat,
-        "code": refused.code,
+        "code": code,
         "detail": str(refused),
         "version": rec.version,
         **getattr(refused, "extra", {}),

@@ -57,7 +57,15 @@ def test_a_move_after_its_default_is_refused_for_its_deadline_and_kept(client, a
     )
     assert res.get_json()["code"] != "deadline_passed"
 
+    # a move sent with a version the game has moved past (412) is kept too
+    res = client.post(
+        f"/v1/games/{gid}/actions",
+        json={"type": "pass"},
+        headers={**bearer(late), "If-Match": "1"},
+    )
+    assert res.status_code == 412
     evidence = client.get(f"/v1/games/{gid}/evidence", headers=bearer(late)).get_json()
+    assert evidence["refused"][-1]["code"] == "version_mismatch"
     first = evidence["refused"][0]
     assert first["code"] == "deadline_passed" and first["player"] == late["id"]
     assert first["deadline"] == deadline and first["arrived_at"] == problem["arrived_at"]
