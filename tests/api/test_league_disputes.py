@@ -258,6 +258,9 @@ def test_a_replay_ruling_opens_a_rematch_of_the_table_that_counts_in_its_place(c
     first = client.get(f"/v1/games/{gid}").get_json()
     assert [s["player"] for s in game["seats"]] == [s["player"] for s in first["seats"]]
     assert client.get(f"/v1/leagues/{lid}").get_json()["status"] == "running"
+    # the organizer holds no seat but reads the running replay's evidence
+    seen = client.get(f"/v1/games/{again}/evidence", headers=bearer(op))
+    assert seen.status_code == 200 and seen.get_json()["status"] == "active"
     table = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]
     assert table["replays"] == [again] and table["ruling"]["kind"] == "replay"
     # the first game cannot be ruled on again; its replay can, once recorded
