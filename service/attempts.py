@@ -2,9 +2,10 @@
 
 A move that arrives after its decision's default was applied is refused `deadline_passed`
 (not `not_your_turn`), naming the deadline and the arrival time (`late`). Every action a
-seated player sends that the game refuses (409, or 412 for a stale `If-Match`) is kept, newest first, in the game's own
-list `mf:{g:<id>}:refused` (the newest KEEP): when it arrived, the seat, the code and
-detail, the game's version then, the deadline for a late move, and the action.
+seated player sends that the game refuses (409, or 412 for a stale `If-Match`) is kept,
+newest first, in the game's own list `mf:{g:<id>}:refused` (the newest KEEP): when it
+arrived, the seat, the code and detail, the game's version then, the deadline for a late
+move, and the action.
 
 The list is not in the game's hash-chained log, on purpose: the log holds what the rules
 decided, and the audit decides every command of it again; a refusal decided nothing, must
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import keys
 from events.codec import iso, parse_time
-from events.record import FINISHED, Record, fold_all
+from events.record import FINISHED, Record, fold_all, in_order
 from events.refusals import StaleVersion
 from games.base import InvalidAction, RuleViolation
 
@@ -72,8 +73,10 @@ def late(
     )
     if last is None or (read is not None and read >= log[last]["seq"]):
         return refused
-    key = log[last]["data"]["key"]
-    deadline = fold_all(Record(rec.game_id), log[:last]).deadline(key) or log[last]["at"]
+    key, before = log[last]["data"]["key"], log[:last]
+    steps = [e for e in boot.store.read_private(rec.game_id, 0, rec.private) if e["seq"] < last + 1]
+    then = fold_all(Record(rec.game_id), in_order(before, steps) if steps else before)
+    deadline = then.deadline(key) or log[last]["at"]
     if arrived <= parse_time(deadline).timestamp():
         return refused
     return Late(key, deadline, arrived)
