@@ -56,6 +56,10 @@ def open_dispute(
             raise Forbidden(
                 "not_seated", "only the players seated at this game may open a dispute on it"
             )
+        for d in rulings.disputes(lg):  # a second click, a retry: one open dispute per event
+            if (d["player"], d["game"], d.get("seq"), d["status"]) == (player, game, seq, "open"):
+                what = f"event {seq} of {game}" if seq else game
+                raise Conflict("already_disputed", f"your dispute {d['dispute']} on {what} is open")
         data = {
             "dispute": len(lg.disputes) + 1,
             "game": game,

@@ -80,10 +80,14 @@ def test_a_seated_player_opens_a_dispute_and_the_table_and_organizer_are_told(cl
     assert (opened["game"], opened["seq"], opened["player"]) == (gid, 5, players[0]["id"])
     assert opened["reason"] == body["reason"] and opened["round"] == 1
     for who in [*players, op]:
-        (note,) = _notes(deps, who, "dispute_opened")
+        note = _notes(deps, who, "dispute_opened")[0]
         assert note["game"] == gid and note["dispute"] == 1 and note["by"] == players[0]["id"]
+    again = client.post(url, json=body, headers=bearer(players[0]))  # a second click
+    assert again.status_code == 409 and again.get_json()["code"] == "already_disputed"
+    other = client.post(url, json={**body, "seq": 6}, headers=bearer(players[0]))
+    assert other.status_code == 201 and other.get_json()["dispute"] == 2  # another event
     listed = client.get(f"/v1/leagues/{lid}/disputes").get_json()
-    assert [d["dispute"] for d in listed["disputes"]] == [1] and listed["rulings"] == []
+    assert [d["dispute"] for d in listed["disputes"]] == [1, 2] and listed["rulings"] == []
     log = client.get(f"/v1/leagues/{lid}/events").get_json()["events"]
     assert log[-1]["type"] == "league.DisputeOpened"
 
@@ -300,6 +304,11 @@ def test_dispute_answers_match_the_spec(client, app):
     seated, (stranger,) = bearer(players[0]), new_players(client, 1, "x")
     client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=seated)
     for resp, method, path in [
+        (
+            client.post(disputes, json={"game": gid, "reason": "r"}, headers=seated),
+            "POST",
+            f"{base}/disputes",
+        ),
         (
             client.post(disputes, json={"game": gid, "reason": "r"}, headers=seated),
             "POST",
