@@ -27,9 +27,6 @@ from service.league_log import load
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-REASON_MAX = 2000  # characters of a dispute's or a ruling's reason
-
-
 def _table(league: League, game: str):
     where = league.table_of(game)
     if where is None:
