@@ -226,5 +226,5 @@ def hide(boot: Bootstrap, operator: str, game_id: str, message_id: str, reason: 
         raise NotFound("message_not_found", f"no message {message_id!r} in game {game_id!r}")
     said = {"by": operator, "reason": _reason(reason), "at": codec.now_iso()}
     boot.redis.hset(keys.game_chat_hidden(game_id), message_id, json.dumps(said))
-    _done("hide", operator, game=game_id, message=message_id)
+    _done("hide", operator, game=game_id, chat_message=message_id)
     return {"game": game_id, "message": message_id, "hidden": said}
