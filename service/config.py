@@ -70,7 +70,7 @@ DEFAULTS: dict[str, Any] = {
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
-    "STREAM_LIMIT_TOKEN": 20,  # event streams one token may hold open at once
+    "STREAM_LIMIT_TOKEN": 20,  # event streams one player (all its tokens) may hold open
     "STREAM_LIMIT_ANON": 20,  # the same per address, for streams opened without a token
     "RATE_LIMIT_TOKEN": "1200/minute",  # per bearer token
     "RATE_LIMIT_ANON": "300/minute",  # per IP, for calls without a token
