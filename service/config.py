@@ -61,6 +61,9 @@ DEFAULTS: dict[str, Any] = {
     # long (s) a game may wait for its seats before a worker cancels it (service.waiting)
     "WAITING_GAMES_PER_PLAYER": 10,
     "WAITING_EXPIRE_S": 24 * 3600,
+    # the shortest idle time (s) a creator may set before an untimed game may be claimed
+    # (`claim_after_s`): shorter, a creator could claim a second into the joiner's turn
+    "CLAIM_MIN_S": 24 * 3600,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)

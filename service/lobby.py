@@ -16,6 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys, scripts
+from events.decide import claim_after
 from events.record import ACTIVE, FINISHED, WAITING, Record
 from service.errors import Invalid
 
@@ -42,6 +43,8 @@ def summary(rec: Record) -> dict[str, Any]:
         "seats_taken": len(rec.seats),
         "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in rec.seats],
         "decision_timeout_s": rec.decision_timeout_s,
+        # an untimed game's idle time before a claim, shown before anyone joins (#49)
+        "claim_after_s": claim_after(rec),
         "created_at": rec.created_at,
         "creator": rec.creator,
         "league": rec.league,

@@ -58,6 +58,9 @@ def terms(
         raise Invalid("invalid_body", "more invitations than seats", errors={"invite": [why]})
     unlisted = bool(options.get("unlisted"))
     claim = options.get("claim_after_s")
+    if claim is not None and claim < (least := int(boot.config["CLAIM_MIN_S"])):
+        why = f"at least {least} s (the server's CLAIM_MIN_S): nobody is claimed on for a nap"
+        raise Invalid("invalid_body", "claim_after_s is too short", errors={"claim_after_s": [why]})
     if not (unlisted or invited or claim):
         return None
     default = "REMATCH_RESERVE_S" if rematch_of else "INVITATION_EXPIRES_S"
@@ -189,7 +192,11 @@ def invitation(rec: Record) -> dict[str, Any]:
         "invited": invited(rec),
         "reserved_until": rec.reserved_until,
         "rematch_of": rec.rematch_of,
+        "claim_after_s": claim_after(rec),
     }
+
+
+claim_after = decide.claim_after  # what the game, its lobby entry and invitations show
 
 
 def invited(rec: Record) -> list[dict[str, str]]:
@@ -198,7 +205,3 @@ def invited(rec: Record) -> list[dict[str, str]]:
     return [{"player": p, "name": n, "answer": a} for p, n, a in rec.invited]
 
 
-def claim_after(rec: Record) -> int | None:
-    """Return how long an untimed game may sit idle before a seat may claim it (None for a
-    timed game: its deadlines end it)."""
-    return None if rec.decision_timeout_s else rec.claim_after_s or decide.CLAIM_AFTER_S
