@@ -130,6 +130,11 @@ def lobby_ruleset(ruleset: str) -> str:
     return f"{PREFIX}:{{lobby}}:ruleset:{ruleset}"
 
 
+def lobby_cursor_key() -> str:
+    """The secret (32 random bytes) that seals the lobby's `next` cursors."""
+    return f"{PREFIX}:{{lobby}}:cursor_key"
+
+
 def lobby_summaries() -> str:
     """Each listed game's summary (hash: game id -> JSON with its version)."""
     return f"{PREFIX}:{{lobby}}:summaries"

@@ -74,7 +74,10 @@ def test_a_seat_cannot_abort_a_game_of_three_once_an_opponent_moved(api, client)
         moved.add(owed)
     for seat in range(3):  # the one that has not moved, and the two that have
         late = api.post("/v1/games/{id}/abort", gid, seats[seat]["token"])
-        assert late.status_code == 409 and late.get_json()["code"] == "abort_too_late", (seat, moved)
+        assert late.status_code == 409 and late.get_json()["code"] == "abort_too_late", (
+            seat,
+            moved,
+        )
     assert client.get(f"/v1/games/{gid}").get_json()["status"] == "active"
 
 
