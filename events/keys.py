@@ -213,6 +213,16 @@ def player_invitations(player_id: str) -> str:
     return f"{PREFIX}:player:{player_id}:invitations"
 
 
+def invitations_sent(player_id: str) -> str:
+    """How many invitations a player sent in the current window (service.tables)."""
+    return f"{PREFIX}:player:{player_id}:invitations_sent"
+
+
+def invitations_sent_to(player_id: str, target: str) -> str:
+    """How many invitations a player sent one other player in the current window."""
+    return f"{PREFIX}:player:{player_id}:invitations_sent:{target}"
+
+
 def tlog_hashes() -> str:
     """The public log of games (events/transparency.py): its leaf hashes in order (a list
     of 32-byte values). Its keys share the hash tag `{tlog}`: one script appends a leaf."""

@@ -64,6 +64,11 @@ DEFAULTS: dict[str, Any] = {
     # the shortest idle time (s) a creator may set before an untimed game may be claimed
     # (`claim_after_s`): shorter, a creator could claim a second into the joiner's turn
     "CLAIM_MIN_S": 24 * 3600,
+    # invitations (seats held for named players, each with a note on their feed) one
+    # player may send, all its tokens together, and send to one other player, per hour;
+    # withdrawn ones count (429 `too_many_invitations`)
+    "INVITES_PER_HOUR": 30,
+    "INVITES_PER_TARGET": 3,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)
