@@ -167,8 +167,13 @@ def slow_bodies(base: str, port: int, total: int, n_tokens: int, seconds: float)
         s.post(f"{base}/v1/players", json={"name": f"slow-{i}"}, timeout=10).json()["token"]
         for i in range(n_tokens)
     ]
+    return in_child(attack, port, tokens, total, seconds)
+
+
+def in_child(target, *args):
+    """Run `target(*args, conn)` in a child process; return what it sends back."""
     ours, theirs = multiprocessing.Pipe()
-    proc = multiprocessing.Process(target=attack, args=(port, tokens, total, seconds, theirs))
+    proc = multiprocessing.Process(target=target, args=(*args, theirs))
     proc.start()
     answers = ours.recv()
     proc.join(30)
@@ -229,8 +234,7 @@ def mixed_load(port: int, raw: bytes, seconds: float, clients: int, conn) -> Non
             counts[f"slow {send(raw, chunked=n % 2 == 1, pause=0.05)}"] += 1
 
     threads = [
-        threading.Thread(target=hostile if n % 2 == 0 else slow, args=(n,))
-        for n in range(clients)
+        threading.Thread(target=hostile if n % 2 == 0 else slow, args=(n,)) for n in range(clients)
     ]
     for t in threads:
         t.start()
@@ -240,12 +244,7 @@ def mixed_load(port: int, raw: bytes, seconds: float, clients: int, conn) -> Non
 
 
 def mixed(port: int, raw: bytes, seconds: float, clients: int = 8) -> dict[str, int]:
-    ours, theirs = multiprocessing.Pipe()
-    proc = multiprocessing.Process(target=mixed_load, args=(port, raw, seconds, clients, theirs))
-    proc.start()
-    answers = ours.recv()
-    proc.join(30)
-    return answers
+    return in_child(mixed_load, port, raw, seconds, clients)
 
 
 def ms(values: list[float], p: float) -> str:

@@ -139,7 +139,9 @@ def abort_early(rec: Record, player_id: str, rule: int = RULE) -> list[Event]:
     seat = seat_of(rec, player_id)  # only a seated player
     _playing(rec)
     if rule >= 2 and rec.moved - {seat}:
-        raise RuleViolation("an opponent has made a decision: resign instead", code="abort_too_late")
+        raise RuleViolation(
+            "an opponent has made a decision: resign instead", code="abort_too_late"
+        )
     if all(s in rec.moved for s in range(rec.players)):
         raise RuleViolation("every seat has made a decision: resign instead", code="abort_too_late")
     return [Event("game.Aborted", {"by": player_id})]
