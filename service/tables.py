@@ -60,7 +60,7 @@ def terms(
     unlisted = bool(options.get("unlisted"))
     claim = options.get("claim_after_s")
     if claim is not None and claim < (least := int(boot.config["CLAIM_MIN_S"])):
-        why = f"at least {least} s (the server's CLAIM_MIN_S): nobody is claimed on for a nap"
+        why = f"at least {least} s (the server's CLAIM_MIN_S), so no joiner is claimed on at once"
         raise Invalid("invalid_body", "claim_after_s is too short", errors={"claim_after_s": [why]})
     if not (unlisted or invited or claim):
         return None
@@ -116,16 +116,19 @@ def _count_invitations(boot: Bootstrap, sender: str, invited: list[str]) -> None
     so this bounds the notes one player can send another, too (#49.5)."""
     cfg = boot.config
     for target in (p for p in invited if p != sender):
-        for counter, most in (
-            (keys.invitations_sent(sender), int(cfg["INVITES_PER_HOUR"])),
-            (keys.invitations_sent_to(sender, target), int(cfg["INVITES_PER_TARGET"])),
+        for counter, most, whom in (
+            (keys.invitations_sent(sender), int(cfg["INVITES_PER_HOUR"]), ""),
+            (
+                keys.invitations_sent_to(sender, target),
+                int(cfg["INVITES_PER_TARGET"]),
+                " to one player",
+            ),
         ):
             counted = limits.count(boot, counter, (most, 3600))
             if counted is not None and counted.over:
                 raise TooFast(
                     "too_many_invitations",
-                    f"at most {most} invitations an hour"
-                    + (" to one player" if counter.endswith(target) else ""),
+                    f"at most {most} invitations an hour{whom}",
                     retry_after=max(1, counted.reset_s),
                 )
 

@@ -10,6 +10,7 @@ import time
 
 from cli.compose import create_app
 from tests.api.helpers import bearer, by_seat, new_game, new_players
+from tests.api.test_private_offer_stream import meetable_offer
 from tests.api.wild_trade import act, wild_trade
 from tests.conftest import TEST_CONFIG
 
@@ -98,8 +99,6 @@ def test_a_refused_claim_counts_no_seconds_from_others_private_steps(client, app
     first = _claim(client, gid, c)
     assert first.status_code == 409 and first.get_json()["code"] == "claim_too_early"
     assert "idle 1 s" in first.get_json()["detail"]
-    from tests.api.test_private_offer_stream import meetable_offer
-
     act(client, gid, a, meetable_offer(app, gid, 0, 1))  # private: a and b only
     after = _claim(client, gid, c)
     assert after.status_code == 409
