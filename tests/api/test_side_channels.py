@@ -52,6 +52,8 @@ ALL_GET = {  # every GET route of the API a caller may reach without being a par
     "/v1/players/<player_id>",
     "/v1/games/<game_id>/chat",
     "/games/<game_id>/replay",
+    "/v1/reports",  # operators' (moderation): refused alike
+    "/v1/players/<player_id>/moderation",
 }
 STREAMS = {"/v1/games/<game_id>/events/stream", "/v1/players/me/feed"}  # measured live
 SHOWN = ("ETag", "Content-Type", "Content-Length", "Vary", "Cache-Control")
@@ -90,9 +92,11 @@ def probes(gid: str, version: int, parties: list[dict]) -> list[str]:
         "/v1/games",
         "/v1/games?status=active",
         "/v1/games?ruleset=black-market",
+        "/v1/reports",
     ]
     for p in parties:
         out += [f"/v1/players/{p['id']}", f"/v1/games?player={p['id']}"]
+        out += [f"/v1/players/{p['id']}/moderation"]
     return out
 
 
