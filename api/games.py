@@ -97,7 +97,8 @@ def rematch_game(game_id: str):
     player = auth.caller(boot())
     offer = _optional(RematchOffer())
     rec, created = lobby_commands.rematch(boot(), game_id_ok(game_id), player, offer)
-    return _game_response(rec, rec.seat_of(player["id"]), 201 if created else 200)
+    secret = tables.secret(boot(), rec, player["id"])  # the creator's link, as on its GET
+    return _game_response(rec, rec.seat_of(player["id"]), 201 if created else 200, secret)
 
 
 @bp.get("/games/<game_id>")

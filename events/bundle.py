@@ -107,6 +107,7 @@ COMMAND = {
         },
         "key": {"type": "string"},
         "at": {"type": "string"},
+        "rule": {"type": "integer", "minimum": 1},
     },
     "allOf": [
         _when("type", "join", {"required": ["player"]}),

@@ -125,21 +125,39 @@ def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
     return seat, events + resigned_defaults(rec, events, rng, gone)
 
 
-def abort_early(rec: Record, player_id: str) -> list[Event]:
+# Commands decided under the rules of #49 carry `"rule": 2` (events.decide.decide): an
+# abort only before any other seat has moved, a claim's idle time counted from what the
+# claimer may see. Commands logged before keep being decided as they were.
+RULE = 2
+
+
+def abort_early(rec: Record, player_id: str, rule: int = RULE) -> list[Event]:
     """End an active game without a result that counts, for any of its seated players,
-    while some seat has made no decision yet (`game.Aborted`; the log adds game.Ended)."""
-    seat_of(rec, player_id)  # only a seated player
+    before any other seat has made a decision (its own action, a deadline's default or a
+    resignation): `game.Aborted`; the log adds game.Ended. (Rule 1, before #49: while some
+    seat had made none, so a seat of a game of three could wipe out two opponents' moves.)"""
+    seat = seat_of(rec, player_id)  # only a seated player
     _playing(rec)
+    if rule >= 2 and rec.moved - {seat}:
+        raise RuleViolation(
+            "an opponent has made a decision: resign instead", code="abort_too_late"
+        )
     if all(s in rec.moved for s in range(rec.players)):
         raise RuleViolation("every seat has made a decision: resign instead", code="abort_too_late")
     return [Event("game.Aborted", {"by": player_id})]
 
 
-def claim(rec: Record, player_id: str, at: str) -> tuple[int, list[Event]]:
+def claim(rec: Record, player_id: str, at: str, rule: int = RULE) -> tuple[int, list[Event]]:
     """End an idle game for a seat that owes nothing while no seat has acted for the
-    game's `claim_after_s` (untimed games only): it ends `abandoned`, scored as it stands."""
+    game's `claim_after_s` (untimed games only): it ends `abandoned`, scored as it stands.
+    The idle time runs from the last step the claimer may see: a public event or a private
+    step it is party to, never others' private steps (rule 1, before #49: any step)."""
     seat = seat_of(rec, player_id)
     _playing(rec)
+    if rule >= 2 and rec.league:
+        raise RuleViolation(
+            "a league's game ends by the league's rules (its deadlines)", code="claim_not_allowed"
+        )
     if rec.decision_timeout_s:
         raise RuleViolation("a timed game ends through its deadlines", code="claim_not_allowed")
     if seat in rec.resigned or any(o.seat == seat for o in rec.owed()):
@@ -147,16 +165,23 @@ def claim(rec: Record, player_id: str, at: str) -> tuple[int, list[Event]]:
     if not any(o.seat not in rec.resigned for o in rec.owed()):
         raise RuleViolation("no seat is keeping the game waiting", code="claim_not_allowed")
     after = rec.claim_after_s or CLAIM_AFTER_S
-    idle = (parse_time(at) - parse_time(rec.last_at)).total_seconds()
+    since = rec.seen_at(seat) if rule >= 2 else rec.last_at
+    idle = (parse_time(at) - parse_time(since)).total_seconds()
     if idle < after:
         raise RuleViolation(
             f"the game has been idle {int(idle)} s of the {after} s before a claim",
             code="claim_too_early",
         )
-    return seat, [Event("game.Claimed", {"seat": seat, "idle_since": rec.last_at})]
+    return seat, [Event("game.Claimed", {"seat": seat, "idle_since": since})]
 
 
 CLAIM_AFTER_S = 3 * 24 * 3600  # an untimed game's idle time before a claim, by default
+
+
+def claim_after(rec: Record) -> int | None:
+    """Return how long an untimed game may sit idle before a seat may claim it (None for a
+    timed game: its deadlines end it)."""
+    return None if rec.decision_timeout_s else rec.claim_after_s or CLAIM_AFTER_S
 
 
 def abort(rec: Record, by: str) -> list[Event]:
@@ -253,9 +278,9 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
     if kind == "abort":
         return "system", abort(rec, cmd["by"])
     if kind == "abort_early":
-        return "system", abort_early(rec, cmd["player"])
+        return "system", abort_early(rec, cmd["player"], cmd.get("rule", 1))
     if kind == "claim":
-        return claim(rec, cmd["player"], cmd["at"])
+        return claim(rec, cmd["player"], cmd["at"], cmd.get("rule", 1))
     if kind == "decline":
         return "system", decline(rec, cmd["player"])
     if kind == "release":

@@ -130,6 +130,11 @@ def lobby_ruleset(ruleset: str) -> str:
     return f"{PREFIX}:{{lobby}}:ruleset:{ruleset}"
 
 
+def lobby_cursor_key() -> str:
+    """The secret (32 random bytes) that seals the lobby's `next` cursors."""
+    return f"{PREFIX}:{{lobby}}:cursor_key"
+
+
 def lobby_summaries() -> str:
     """Each listed game's summary (hash: game id -> JSON with its version)."""
     return f"{PREFIX}:{{lobby}}:summaries"
@@ -206,6 +211,16 @@ def game_secret(game_id: str) -> str:
 def player_invitations(player_id: str) -> str:
     """The waiting games that hold a seat for a player (sorted by when it was reserved)."""
     return f"{PREFIX}:player:{player_id}:invitations"
+
+
+def invitations_sent(player_id: str) -> str:
+    """How many invitations a player sent in the current window (service.tables)."""
+    return f"{PREFIX}:player:{player_id}:invitations_sent"
+
+
+def invitations_sent_to(player_id: str, target: str) -> str:
+    """How many invitations a player sent one other player in the current window."""
+    return f"{PREFIX}:player:{player_id}:invitations_sent:{target}"
 
 
 def tlog_hashes() -> str:

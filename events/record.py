@@ -62,7 +62,9 @@ class Record:
     open_when_lapsed: bool = False  # the lapse lists an unlisted game in the lobby
     rematch_of: str | None = None  # the finished game this one is the rematch of
     claim_after_s: int | None = None  # an untimed game's idle time before a claim (None: default)
-    last_at: str = ""  # when the last event was appended
+    last_at: str = ""  # when the last event was appended (a private step included)
+    public_at: str = ""  # when the last public event was appended
+    party_at: tuple[str, ...] = ()  # per seat, when the last private step it is party to was
     moved: frozenset[int] = frozenset()  # seats that made a decision (own, default, resigned)
     claimed: bool = False  # a seat claimed the idle game (game.Claimed): it ends abandoned
     # the private log (docs/architecture.md, "Private steps"): how many private steps are
@@ -81,6 +83,12 @@ class Record:
     def game(self) -> Game:
         """Return the rules this game is played under (its recorded rules version)."""
         return games.get(self.ruleset, self.rules_version)
+
+    def seen_at(self, seat: int) -> str:
+        """Return when `seat` last saw the game move: its last public event, or a later
+        private step the seat is party to (others' private steps never count)."""
+        party = self.party_at[seat] if 0 <= seat < len(self.party_at) else ""
+        return max(self.public_at, party)
 
     @property
     def keeps_private_log(self) -> bool:
@@ -150,6 +158,13 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             if 0 <= seat < len(seen):
                 seen[seat] += 1
         changes["private_seen"] = tuple(seen)
+        party = list(record.party_at) or [""] * record.players
+        for seat in envelope["visible_to"]:
+            if 0 <= seat < len(party):
+                party[seat] = envelope["at"]
+        changes["party_at"] = tuple(party)
+    else:
+        changes["public_at"] = envelope.get("at", record.public_at)
     changes["last_at"] = envelope.get("at", record.last_at)  # private steps too: activity
     if "draws" in envelope:
         changes["draws"] = envelope["draws"][1]

@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
+from events.decide import claim_after
 from events.record import ACTIVE, CANCELLED, FINISHED, PENDING, WAITING, Record
 from events.recorder import Writes
 from leagues import table
@@ -117,7 +118,11 @@ def _invitation_notes(old: Record, new: Record, pipe: Writes) -> list[tuple[str,
         if player in held and before.get(player) != PENDING:
             pipe.zadd(keys.player_invitations(player), {new.game_id: time.time()})
             if player != new.creator and not new.rematch_of:
-                invite = {"from": new.creator, "reserved_until": new.reserved_until}
+                invite = {
+                    "from": new.creator,
+                    "reserved_until": new.reserved_until,
+                    "claim_after_s": claim_after(new),  # known before accepting (#49)
+                }
                 notes.append((player, {"type": "invitation", **base, **invite}))
         elif player not in held and before.get(player) == PENDING:
             pipe.zrem(keys.player_invitations(player), new.game_id)
