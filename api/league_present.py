@@ -8,6 +8,9 @@ from typing import Any
 from service import league_queries
 from service.league_queries import League
 
+# settings added after leagues were first stored: shown with their defaults
+NEWER = ("absence_window", "absence_share", "absence_days", "forfeit_points", "vacation_days")
+
 
 def member(league: League, player_id: str) -> dict[str, Any]:
     return {
@@ -87,7 +90,11 @@ def league_json(league: League) -> dict[str, Any]:
         "points": s["points"],
         "late_join_until_round": s.get("late_join_until_round", 0),
         "bye_points": s.get("bye_points"),
+        **{k: league_queries.setting(league, k) for k in NEWER},
         "operator": s["operator"],
+        "organizers": [
+            {"player": p, "name": league.organizer_names.get(p, "")} for p in league.organizers
+        ],
         "seed": s["seed"],
         "created_at": league.created_at,
         "version": league.version,

@@ -4,7 +4,9 @@ Events: `league.Created` (the settings and the pairing seed), `league.MemberJoin
 `league.MemberWithdrawn` (by timeouts, by the operator, or leaving), `league.RoundStarted`
 (the round's tables and their games), `league.GameRecorded` (one finished game's places,
 points and new ratings; an aborted game's with no points), `league.Paused`,
-`league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`.
+`league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`,
+`league.OrganizerAdded` / `league.OrganizerRemoved` (the creator is the first organizer),
+`league.SettingsChanged` (settings not in effect yet; a new cadence reschedules).
 Standings and ratings are this fold; each game is recorded once (its id is the
 append's idempotency key), so they change exactly once per game.
 """
@@ -59,6 +61,8 @@ class League:
     paused: bool = False
     cancelled: bool = False
     resumed: tuple[int, str] | None = None  # (the first round rescheduled, from when)
+    organizers: list[str] = field(default_factory=list)  # the creator, then co-organizers
+    organizer_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -114,10 +118,21 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
     league.version, league.last_hash = envelope["seq"], envelope["hash"]
     if kind == "league.Created":
         league.settings, league.created_at = dict(data), envelope["at"]
+        league.organizers = [data["operator"]]
+        league.organizer_names[data["operator"]] = data.get("operator_name", "")
+    elif kind == "league.OrganizerAdded":
+        league.organizers.append(data["player"])
+        league.organizer_names[data["player"]] = data["name"]
+    elif kind == "league.OrganizerRemoved":
+        league.organizers.remove(data["player"])
     elif kind == "league.MemberJoined":
         league.members[data["player"]] = data["name"]
     elif kind == "league.MemberWithdrawn":
         league.withdrawn[data["player"]] = data["round"]
+    elif kind == "league.SettingsChanged":
+        league.settings.update(data["changes"])
+        if "from" in data:  # a new cadence: the rounds to come are rescheduled
+            league.resumed = (data["round"], data["from"])
     elif kind == "league.Paused":
         league.paused = True
     elif kind == "league.Resumed":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import binding
 from games.base import Event
-from leagues import pairing, standings
+from leagues import pairing, settings, standings
 from leagues.record import League
 from service.errors import Conflict, NotFound
 from service.ports import Status
@@ -169,3 +169,40 @@ def record_result(league: League, rec: Record, commitment: str | None = None) ->
     data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
     fixed = {"seed_commitment": commitment, "events": rec.version, "head": rec.last_hash}
     return [Event("league.GameRecorded", {**data, "reason": reason, "places": rows, **fixed})]
+
+
+def add_organizer(league: League, player: dict[str, str], by: str) -> list[Event]:
+    """A co-organizer joins the league's organizers (any registered player)."""
+    _running(league)
+    if player["id"] in league.organizers:
+        raise Conflict("already_organizer", "the player organizes this league already")
+    data = {"player": player["id"], "name": player["name"], "by": by}
+    return [Event("league.OrganizerAdded", data)]
+
+
+def remove_organizer(league: League, player: str, by: str) -> list[Event]:
+    """An organizer leaves the league's organizers; the last one stays."""
+    _running(league)
+    if player not in league.organizers:
+        raise NotFound("organizer_not_found", f"{player!r} does not organize this league")
+    if league.organizers == [player]:
+        raise Conflict("last_organizer", "a league keeps at least one organizer")
+    return [Event("league.OrganizerRemoved", {"player": player, "by": by})]
+
+
+def change_settings(league: League, changes: dict[str, Any], by: str, now: float) -> list[Event]:
+    """Change settings not in effect yet (leagues.settings.in_effect), all or none: 409
+    `setting_in_effect` names the first that is. A new cadence reschedules the rounds not
+    started: the next one a new cadence after the last round started (now, if that time
+    has passed)."""
+    _running(league)
+    for key, value in changes.items():
+        field = "table_size" if key in ("table_min", "table_max") else key
+        if why := settings.in_effect(league, field, value, now):
+            raise Conflict("setting_in_effect", why, errors={field: [why]})
+    data: dict[str, Any] = {"changes": changes, "by": by}
+    following = len(league.rounds) + 1
+    if "cadence_s" in changes and league.rounds and following <= league.settings["rounds"]:
+        last = league.due(len(league.rounds)) + changes["cadence_s"]
+        data.update({"round": following, "from": iso(max(last, now))})
+    return [Event("league.SettingsChanged", data)]

@@ -9,6 +9,7 @@ from events import keys
 from events.codec import now_iso
 from leagues import pairing, season, table
 from leagues.record import STATUSES, League, fold_all
+from leagues.settings import get as setting
 from service.errors import Invalid
 from service.league_log import load
 
@@ -24,6 +25,7 @@ __all__ = [
     "load",
     "meetings",
     "schedule",
+    "setting",
     "standings",
     "table_statuses",
 ]

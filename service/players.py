@@ -131,6 +131,15 @@ def player(boot: Bootstrap, player_id: str) -> dict[str, str]:
     return {"id": player_id, "name": name.decode()}
 
 
+def named(boot: Bootstrap, ref: str) -> dict[str, str]:
+    """Return {id, name} of the player a reference names (a player id or a handle), or
+    raise NotFound."""
+    player_id = ref if PLAYER_ID.fullmatch(ref) else by_handle(boot, ref)
+    if player_id is None:
+        raise NotFound("player_not_found", f"no player with the id or handle {ref!r}")
+    return player(boot, player_id)
+
+
 def profile(boot: Bootstrap, player_id: str) -> dict[str, Any]:
     """Return a player's public profile: name, when registered, games finished per
     ruleset, and the rating in every league the player is a member of."""

@@ -33,7 +33,7 @@ def test_only_an_operator_creates_a_league_or_adds_members(client, app):
     }
     assert client.post("/v1/leagues", json=body).status_code == 401
     res = client.post("/v1/leagues", json=body, headers=bearer(ana))
-    assert res.status_code == 403 and res.get_json()["code"] == "not_operator"
+    assert res.status_code == 403 and res.get_json()["code"] == "not_organizer"
     lid = new_league(client, op)
     res = client.post(f"/v1/leagues/{lid}/members", json={"player": bo["id"]}, headers=bearer(ana))
     assert res.status_code == 403
@@ -225,7 +225,7 @@ def test_league_answers_match_the_spec(client, app):
     ana, bo, cy, dee = new_players(client, 4)
     starts = time.monotonic() + 3  # time for the calls below on a loaded machine
     body = league_body(start_at=in_seconds(3), table_size=3)
-    expect(call("POST", "/v1/leagues", ana, json=body), 403, "not_operator")
+    expect(call("POST", "/v1/leagues", ana, json=body), 403, "not_organizer")
     expect(call("POST", "/v1/leagues", op, json={"ruleset": 1}), 422, "invalid_body")
     lid = expect(call("POST", "/v1/leagues", op, json=body), 201)["id"]
     one, members = "/v1/leagues/{league_id}", "/v1/leagues/{league_id}/members"
@@ -234,7 +234,7 @@ def test_league_answers_match_the_spec(client, app):
     for p in (bo, cy):
         expect(call("POST", members, op, lid, json={"player": p["id"]}), 201)
     expect(call("POST", members, op, lid, json={"player": "p_x"}), 404, "player_not_found")
-    expect(call("POST", members, ana, lid, json={"player": dee["id"]}), 403, "not_operator")
+    expect(call("POST", members, ana, lid, json={"player": dee["id"]}), 403, "not_league_organizer")
     expect(call("POST", join, bo, lid), 409, "already_member")
     expect(call("GET", one, lid="l_missing"), 404, "league_not_found")
     expect(call("GET", one, lid=lid), 200)
