@@ -99,7 +99,13 @@ def league_json(league: League) -> dict[str, Any]:
         "created_at": league.created_at,
         "version": league.version,
         "members": [
-            {"player": p, "name": name, "withdrawn_from_round": league.withdrawn.get(p)}
+            {
+                "player": p,
+                "name": name,
+                "withdrawn_from_round": league.withdrawn.get(p),
+                "withdrawn_reason": league.why_withdrawn.get(p),
+                "substitute_for": league.substitutes.get(p),
+            }
             for p, name in league.members.items()
         ],
         "schedule": [

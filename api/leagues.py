@@ -12,7 +12,7 @@ from api import auth
 from api.context import boot
 from api.league_present import league_json, league_summary, member, round_json, standings_json
 from api.parse import body, number
-from api.schemas import LeagueCreate, LeagueUpdate, MemberAdd
+from api.schemas import LeagueCreate, LeagueUpdate, MemberAdd, Substitution
 from service import (
     game_commands,
     inbox,
@@ -20,6 +20,7 @@ from service import (
     league_lifecycle,
     league_organizers,
     league_queries,
+    league_remedies,
     players,
     roles,
 )
@@ -106,9 +107,37 @@ def add_league_member(league_id: str):
 
 @bp.delete("/leagues/<league_id>/members/<player_id>")
 def remove_league_member(league_id: str, player_id: str):
-    _organizer(league_id, "removing a member")
-    league = league_lifecycle.withdraw(boot(), league_id, player_id, "organizer")
+    organizer, _ = _organizer(league_id, "removing a member")
+    league = league_lifecycle.withdraw(boot(), league_id, player_id, "organizer", organizer["id"])
     return member(league, player_id), 200
+
+
+@bp.post("/leagues/<league_id>/members/<player_id>/reinstate")
+def reinstate_league_member(league_id: str, player_id: str):
+    organizer, _ = _organizer(league_id, "reinstating a member")
+    league = league_remedies.reinstate(boot(), league_id, player_id, organizer["id"])
+    return member(league, player_id), 200
+
+
+@bp.post("/leagues/<league_id>/substitutions")
+def substitute_league_member(league_id: str):
+    organizer, _ = _organizer(league_id, "substituting a member")
+    data = Substitution().load(body())
+    sub = players.named(boot(), data["substitute"])
+    league = league_remedies.substitute(boot(), league_id, data["player"], sub, organizer["id"])
+    return league_json(league), 200
+
+
+@bp.post("/leagues/<league_id>/rounds/<int:n>/tables/<int:table>/pause")
+def pause_league_table(league_id: str, n: int, table: int):
+    organizer, _ = _organizer(league_id, "pausing a table")
+    return league_json(league_remedies.pause_table(boot(), league_id, n, table, organizer["id"]))
+
+
+@bp.post("/leagues/<league_id>/rounds/<int:n>/tables/<int:table>/resume")
+def resume_league_table(league_id: str, n: int, table: int):
+    organizer, _ = _organizer(league_id, "resuming a table")
+    return league_json(league_remedies.resume_table(boot(), league_id, n, table, organizer["id"]))
 
 
 @bp.post("/leagues/<league_id>/leave")

@@ -188,6 +188,11 @@ class LeagueUpdate(LeagueCreate):
             raise ValidationError("name at least one setting to change")
 
 
+class Substitution(Schema):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    substitute = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
 class MemberAdd(Schema):
     player = fields.String(required=True, validate=validate.Length(min=1, max=64))
 

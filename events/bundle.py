@@ -96,6 +96,9 @@ COMMAND = {
                 "claim",
                 "decline",
                 "release",
+                "substitute",
+                "pause",
+                "resume",
             ]
         },
         "player": {"type": "string"},
@@ -118,6 +121,9 @@ COMMAND = {
         _when("type", "abort_early", {"required": ["player"]}),
         _when("type", "claim", {"required": ["player", "at"]}),
         _when("type", "decline", {"required": ["player"]}),
+        _when("type", "substitute", {"required": ["player", "name", "seat", "by"]}),
+        _when("type", "pause", {"required": ["by"]}),
+        _when("type", "resume", {"required": ["by", "at"]}),
     ],
 }
 EVENT = {

@@ -1,7 +1,8 @@
 """The folded record of one game: lobby facts around the game's own state.
 
 `game.*` events (created, joined, started, timed out, resigned, deadline extended,
-aborted, ended) are folded here; every other event goes to the game's own `evolve`.
+aborted, seat taken by a substitute, paused, resumed, ended) are folded here; every other
+event goes to the game's own `evolve`.
 Knows no Redis and no HTTP.
 """
 
@@ -65,6 +66,7 @@ class Record:
     last_at: str = ""  # when the last event was appended
     moved: frozenset[int] = frozenset()  # seats that made a decision (own, default, resigned)
     claimed: bool = False  # a seat claimed the idle game (game.Claimed): it ends abandoned
+    paused_at: str | None = None  # its clock stopped (game.Paused) until game.Resumed
     # the private log (docs/architecture.md, "Private steps"): how many private steps are
     # folded, the hash of the last, and per seat how many of them it is party to
     private: int = 0
@@ -107,9 +109,13 @@ class Record:
         """Return the players whose seats are held for them (pending invitations)."""
         return [p for p, _, answer in self.invited if answer == PENDING]
 
-    def deadline(self, key: str) -> str | None:
-        """Return the ISO deadline of decision `key`, or None without a time control: the
-        one source of deadlines (a `game.DeadlineExtended` replaces the computed one)."""
+    def deadline(self, key: str, running: bool = False) -> str | None:
+        """Return the ISO deadline of decision `key`, or None without a time control or
+        while the game is paused (`running`: the deadline it had when its clock stopped):
+        the one source of deadlines (a `game.DeadlineExtended` replaces the computed
+        one)."""
+        if self.paused_at and not running:
+            return None
         for k, when in self.extended:
             if k == key:
                 return when
@@ -209,6 +215,17 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         changes["extended"] = (*kept, (data["key"], data["new_deadline"]))
     elif kind == "game.Aborted":
         changes["aborted"] = True
+    elif kind == "game.SeatTaken":  # a substitute plays the seat from now on
+        changes["seats"] = tuple(
+            Seat(s.seat, data["player"], data["name"]) if s.seat == data["seat"] else s
+            for s in record.seats
+        )
+        changes["resigned"] = record.resigned - {data["seat"]}
+        changes["defaults_in_row"] = _count(record.defaults_in_row, data["seat"], None)
+    elif kind == "game.Paused":
+        changes["paused_at"] = envelope["at"]
+    elif kind == "game.Resumed":
+        changes["paused_at"] = None
     elif not kind.startswith("game."):
         game = record.game
         state = game.evolve(record.state, Event(kind, data, _visible(envelope["visible_to"])))

@@ -1,7 +1,9 @@
 """A league folded from its own event log (`mf:{l:<id>}:events`). Pure: no I/O.
 
 Events: `league.Created` (the settings and the pairing seed), `league.MemberJoined`,
-`league.MemberWithdrawn` (by timeouts, by the operator, or leaving), `league.RoundStarted`
+`league.MemberWithdrawn` (for absence, removed by an organizer, or leaving),
+`league.MemberReinstated`, `league.MemberSubstituted` (a substitute takes the member's
+place), `league.TablePaused` / `league.TableResumed` (one table's clock), `league.RoundStarted`
 (the round's tables and their games), `league.GameRecorded` (one finished game's places,
 points and new ratings; an aborted game's with no points), `league.Paused`,
 `league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`,
@@ -19,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from events.codec import GENESIS, parse_time
-from leagues import pairing, standings
+from leagues import forfeits, pairing, settings, standings
 
 SCHEDULED, RUNNING, FINISHED = "scheduled", "running", "finished"
 PAUSED, CANCELLED = "paused", "cancelled"
@@ -50,6 +52,10 @@ class League:
     created_at: str = ""
     members: dict[str, str] = field(default_factory=dict)  # player -> name, in join order
     withdrawn: dict[str, int] = field(default_factory=dict)  # player -> first round missed
+    # why each withdrawn member went: left, removed, absence (timeouts), substituted
+    why_withdrawn: dict[str, str] = field(default_factory=dict)
+    substitutes: dict[str, str] = field(default_factory=dict)  # substitute -> who they replaced
+    paused_tables: dict[str, str] = field(default_factory=dict)  # game -> who paused it
     rounds: dict[int, RoundPlay] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> GameRecorded
     points: dict[str, Fraction] = field(default_factory=dict)  # exact; rounded for display
@@ -118,8 +124,9 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
     league.version, league.last_hash = envelope["seq"], envelope["hash"]
     if kind == "league.Created":
         league.settings, league.created_at = dict(data), envelope["at"]
-        league.organizers = [data["operator"]]
-        league.organizer_names[data["operator"]] = data.get("operator_name", "")
+        creator = data.get("operator")
+        league.organizers = [creator] if creator else []
+        league.organizer_names = {creator: data.get("operator_name", "")} if creator else {}
     elif kind == "league.OrganizerAdded":
         league.organizers.append(data["player"])
         league.organizer_names[data["player"]] = data["name"]
@@ -129,6 +136,21 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         league.members[data["player"]] = data["name"]
     elif kind == "league.MemberWithdrawn":
         league.withdrawn[data["player"]] = data["round"]
+        league.why_withdrawn[data["player"]] = withdrawal_reason(data)
+    elif kind == "league.MemberReinstated":
+        league.withdrawn.pop(data["player"], None)
+        league.why_withdrawn.pop(data["player"], None)
+    elif kind == "league.MemberSubstituted":
+        out, sub = data["player"], data["substitute"]
+        league.members.setdefault(sub, data["name"])
+        league.withdrawn.pop(sub, None)
+        league.why_withdrawn.pop(sub, None)
+        league.withdrawn[out], league.why_withdrawn[out] = data["round"], "substituted"
+        league.substitutes[sub] = out
+    elif kind == "league.TablePaused":
+        league.paused_tables[data["game"]] = data["by"]
+    elif kind == "league.TableResumed":
+        league.paused_tables.pop(data["game"], None)
     elif kind == "league.SettingsChanged":
         league.settings.update(data["changes"])
         if "from" in data:  # a new cadence: the rounds to come are rescheduled
@@ -152,19 +174,36 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
     return league
 
 
+def withdrawal_reason(data: dict[str, Any]) -> str:
+    """Return why a `league.MemberWithdrawn` withdrew its member: `left` (by self),
+    `removed` (by an organizer or operator), `absence` (by the absence rule)."""
+    if "reason" in data:
+        return data["reason"]
+    return {"self": "left", "timeouts": "absence"}.get(data.get("by"), "removed")
+
+
 def _count_game(league: League, places: list[dict[str, Any]]) -> None:
     table = [p["player"] for p in places]
     # exact shares (recorded points are rounded to 4 places; sums use the exact values)
-    scale = league.settings.get("points") or standings.DEFAULT_POINTS
-    exact = standings.shares({p["player"]: p["place"] for p in places}, scale)
+    scored = scored_game(league, places)
+    exact = scored.points
     for p in places:
         player = p["player"]
         league.points[player] = league.points.get(player, 0) + exact[player]
         league.games[player] = league.games.get(player, 0) + 1
         league.ratings[player] = (p["mu"], p["sigma"])
-        league.wins[player] = league.wins.get(player, 0) + (p["place"] == 1)
+        league.wins[player] = league.wins.get(player, 0) + (scored.places[player] == 1)
         league.opponents.setdefault(player, []).extend(o for o in table if o != player)
         league.game_points.setdefault(player, []).append(exact[player])
+
+
+def scored_game(league: League, places: list[dict[str, Any]]) -> forfeits.Scored:
+    """Return a recorded game's exact points and league places under the league's points
+    and forfeit rule (its rows mark each forfeiting seat `forfeit`)."""
+    scale = league.settings.get("points") or standings.DEFAULT_POINTS
+    forfeited = {p["player"] for p in places if p.get("forfeit")}
+    by_place = {p["player"]: p["place"] for p in places}
+    return forfeits.score(by_place, forfeited, scale, settings.get(league, "forfeit_points"))
 
 
 def fold_all(league: League, envelopes: list[dict[str, Any]]) -> League:

@@ -13,9 +13,10 @@ When a setting is in effect (docs/leagues.md, "Changing settings"):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from leagues.record import League
+if TYPE_CHECKING:
+    from leagues.record import League
 
 DEFAULTS: dict[str, Any] = {
     "bye_points": None,

@@ -215,6 +215,43 @@ def abort(boot: Bootstrap, game_id: str, operator: str) -> Outcome:
     )
 
 
+def take_seat(boot: Bootstrap, game_id: str, seat: int, player: dict[str, str], by: str) -> Outcome:
+    """A substitute (`player`: {id, name}) takes over `seat` of a running game (for its
+    league's organizer `by`); the log says from which event the seat's moves are theirs."""
+    command = {"type": "substitute", "seat": seat, "player": player["id"], "name": player["name"]}
+    command["by"] = by
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.take_seat(rec, seat, player["id"], player["name"], by)),
+        cause=f"substitute:{by}",
+        command=command,
+    )
+
+
+def pause(boot: Bootstrap, game_id: str, by: str) -> Outcome:
+    """Stop the game's clock: no deadline runs and no move is taken until it resumes."""
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.pause(rec, by)),
+        cause=f"pause:{by}",
+        command={"type": "pause", "by": by},
+    )
+
+
+def resume(boot: Bootstrap, game_id: str, by: str) -> Outcome:
+    """Start the game's clock again: each owed decision gets back the time it had left."""
+    at = codec.now_iso()
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.resume(rec, by, at)),
+        cause=f"resume:{by}",
+        command={"type": "resume", "by": by, "at": at},
+    )
+
+
 def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
     unless an outage covers its deadline (then it gets a fresh one: EXTENDED) or the API

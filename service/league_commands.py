@@ -131,9 +131,10 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     rec = boot.store.load(gid).record
     if rec.status != FINISHED or not rec.league or rec.league["id"] != league_id:
         return Status.NOT_FINISHED
-    created = boot.store.read(gid, 0, 1)[0]["data"]  # its seed commitment, for the record
-    commitment = created.get("seed_commitment")
-    decide = lambda lg, rng: league_decisions.record_result(lg, rec, commitment)  # noqa: E731
+    events = boot.store.read(gid)
+    commitment = events[0]["data"].get("seed_commitment")  # fixed in the record
+    acted = {e["actor"] for e in events if e.get("command", {}).get("type") == "act"}
+    decide = lambda lg, rng: league_decisions.record_result(lg, rec, commitment, acted)  # noqa: E731
     appended = run(boot, league_id, decide, f"result:{gid}", idem=gid).created
     return Status.RECORDED if appended else Status.NOOP
 

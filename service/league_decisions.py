@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import binding
 from games.base import Event
-from leagues import pairing, settings, standings
+from leagues import forfeits, pairing, settings, standings
 from leagues.record import League
 from service.errors import Conflict, NotFound
 from service.ports import Status
@@ -77,15 +77,82 @@ def resume(league: League, by: str, now: float) -> list[Event]:
     return [Event("league.Resumed", {"by": by, "round": following, "from": start})]
 
 
-def withdraw(league: League, player: str, by: str) -> list[Event]:
-    """A member is paired no more (`by`: "operator" or "self")."""
-    _running(league)
+def _member(league: League, player: str) -> None:
     if player not in league.members:
         raise NotFound("member_not_found", f"{player!r} is not a member of this league")
+
+
+def withdraw(league: League, player: str, by: str, who: str | None = None) -> list[Event]:
+    """A member is paired no more: `by` "self" (they left) or "organizer" (removed by
+    `who`, an organizer or operator)."""
+    _running(league)
+    _member(league, player)
     if player in league.withdrawn:
         raise Conflict("already_withdrawn", "the member has withdrawn already")
+    reason = "left" if by == "self" else "removed"
+    data = {"player": player, "round": len(league.rounds) + 1, "by": by, "reason": reason}
+    return [Event("league.MemberWithdrawn", {**data, **({"who": who} if who else {})})]
+
+
+def reinstate(league: League, player: str, by: str) -> list[Event]:
+    """A withdrawn member is paired again from the next round (their games resigned
+    meanwhile stay resigned)."""
+    _running(league)
+    _member(league, player)
+    if player not in league.withdrawn:
+        raise Conflict("not_withdrawn", "the member has not withdrawn")
     data = {"player": player, "round": len(league.rounds) + 1, "by": by}
-    return [Event("league.MemberWithdrawn", data)]
+    return [Event("league.MemberReinstated", data)]
+
+
+def substitute(
+    league: League, player: str, sub: dict[str, str], by: str, games: list[str]
+) -> list[Event]:
+    """`sub` takes `player`'s place: paired instead of them from the next round, and at
+    `games` (their running games of the league) from now on."""
+    _running(league)
+    _member(league, player)
+    if sub["id"] == player or (sub["id"] in league.members and sub["id"] not in league.withdrawn):
+        raise Conflict("already_member", "the substitute plays in this league already")
+    data = {
+        "player": player,
+        "substitute": sub["id"],
+        "name": sub["name"],
+        "round": len(league.rounds) + 1,
+        "by": by,
+        "games": games,
+    }
+    return [Event("league.MemberSubstituted", data)]
+
+
+def table(league: League, number: int, table_no: int) -> str:
+    """Return the game of table `table_no` of started round `number`, or raise NotFound."""
+    if number not in league.rounds:
+        raise NotFound("round_not_found", f"round {number} has not started")
+    tables = league.rounds[number].tables
+    if not 1 <= table_no <= len(tables):
+        raise NotFound("table_not_found", f"round {number} has tables 1-{len(tables)}")
+    return tables[table_no - 1].game
+
+
+def pause_table(league: League, number: int, table_no: int, by: str) -> list[Event]:
+    """One table's clock stops (the caller then pauses its game)."""
+    _running(league)
+    game = table(league, number, table_no)
+    if game in league.paused_tables:
+        raise Conflict("table_paused", "the table is paused already")
+    data = {"round": number, "table": table_no, "game": game, "by": by}
+    return [Event("league.TablePaused", data)]
+
+
+def resume_table(league: League, number: int, table_no: int, by: str) -> list[Event]:
+    """One table's clock runs again (the caller then resumes its game)."""
+    _running(league)
+    game = table(league, number, table_no)
+    if game not in league.paused_tables:
+        raise Conflict("table_not_paused", "the table is not paused")
+    data = {"round": number, "table": table_no, "game": game, "by": by}
+    return [Event("league.TableResumed", data)]
 
 
 def round_due(league: League, number: int, now: float) -> Status | None:
@@ -136,11 +203,15 @@ def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Ev
 table_game = binding.league_game_id
 
 
-def record_result(league: League, rec: Record, commitment: str | None = None) -> list[Event]:
+def record_result(
+    league: League, rec: Record, commitment: str | None = None, acted: set[int] | None = None
+) -> list[Event]:
     """Log a finished game's places, league points and new ratings, once (an aborted
     game's with no points and unchanged ratings), with what fixes the game itself: its
     seed commitment and its log's length and final hash (a game later rewritten no longer
-    matches its league's log)."""
+    matches its league's log). The seats that forfeit (never `acted`, or resigned when
+    their player was removed or withdrawn for absence) are marked `forfeit` and scored by
+    leagues.forfeits; the others are rated among themselves."""
     gid = rec.game_id
     if gid in league.results:
         return []
@@ -148,12 +219,21 @@ def record_result(league: League, rec: Record, commitment: str | None = None) ->
     by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
     reason = rec.result.get("reason", "completed")
     places = {p: s["place"] for p, s in by_player.items()}
+    forfeited: set[str] = set()
     if reason == "aborted":  # recorded, but neither points nor ratings change
         pts: dict[str, Any] = {p: 0 for p in places}
         ratings = {p: league.rating(p) for p in places}
     else:
-        pts = standings.points(places, league.settings["points"])
-        ratings = standings.rate({p: league.rating(p) for p in places}, places)
+        if settings.get(league, "forfeit_points") is not None:
+            moved = set(seats) if acted is None else acted
+            forfeited = forfeits.forfeiting(seats, moved, rec.resigned, league.why_withdrawn)
+        scale, per_forfeit = league.settings["points"], settings.get(league, "forfeit_points")
+        scored = forfeits.score(places, forfeited, scale, per_forfeit)
+        pts = {p: round(float(v), 4) for p, v in scored.points.items()}
+        ratings = {p: league.rating(p) for p in places}  # a forfeit leaves a rating alone
+        played = {p: place for p, place in scored.places.items() if place is not None}
+        if len(played) > 1:
+            ratings.update(standings.rate({p: league.rating(p) for p in played}, played))
     rows = [
         {
             "player": p,
@@ -161,6 +241,7 @@ def record_result(league: League, rec: Record, commitment: str | None = None) ->
             "place": places[p],
             "score": by_player[p]["score"],
             "points": pts[p],
+            "forfeit": p in forfeited,
             "mu": ratings[p][0],
             "sigma": ratings[p][1],
         }

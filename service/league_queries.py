@@ -33,11 +33,14 @@ SCAN = 50  # leagues read per Redis call while filtering a page
 
 
 def table_statuses(boot: Bootstrap, league: League, number: int) -> dict[str, str]:
-    """Return the status of each game of a started round ("opening" before it exists)."""
+    """Return the status of each game of a started round ("opening" before it exists,
+    "paused" while its clock is stopped)."""
     out = {}
     for t in league.rounds[number].tables:
         rec = boot.store.load(t.game).record
         out[t.game] = rec.status if rec.version else "opening"
+        if rec.status == "active" and rec.paused_at:  # its clock stopped by an organizer
+            out[t.game] = "paused"
     return out
 
 

@@ -155,7 +155,7 @@ def test_a_member_leaves_or_is_removed_and_resigns_from_their_running_game(clien
         if s["round"] == 2
         for t in s["tables"]
     )
-    assert [n["by"] for n in feed(r, players[1]) if n["type"] == "withdrawn"] == ["organizer"]
+    assert [n["by"] for n in feed(r, players[1]) if n["type"] == "removed"] == ["organizer"]
 
 
 def test_late_joining_is_open_until_its_round_starts(client, app):
