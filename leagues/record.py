@@ -56,6 +56,8 @@ class League:
     why_withdrawn: dict[str, str] = field(default_factory=dict)
     substitutes: dict[str, str] = field(default_factory=dict)  # substitute -> who they replaced
     paused_tables: dict[str, str] = field(default_factory=dict)  # game -> who paused it
+    vacations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (from, until)
+    reinstated_at: dict[str, str] = field(default_factory=dict)  # absence counts from then
     rounds: dict[int, RoundPlay] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> GameRecorded
     points: dict[str, Fraction] = field(default_factory=dict)  # exact; rounded for display
@@ -106,6 +108,11 @@ class League:
         gap = timedelta(seconds=self.settings["cadence_s"] * (number - first))
         return (start + gap).timestamp()
 
+    def away(self, player: str) -> list[tuple[float, float]]:
+        """Return a member's declared vacations as (start, end) Unix times."""
+        spans = self.vacations.get(player, [])
+        return [(parse_time(a).timestamp(), parse_time(b).timestamp()) for a, b in spans]
+
     def rating(self, player: str) -> standings.Rating:
         """Return a member's rating (the initial one before their first game)."""
         return self.ratings.get(player, standings.initial())
@@ -140,6 +147,7 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
     elif kind == "league.MemberReinstated":
         league.withdrawn.pop(data["player"], None)
         league.why_withdrawn.pop(data["player"], None)
+        league.reinstated_at[data["player"]] = envelope["at"]
     elif kind == "league.MemberSubstituted":
         out, sub = data["player"], data["substitute"]
         league.members.setdefault(sub, data["name"])
@@ -147,6 +155,8 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         league.why_withdrawn.pop(sub, None)
         league.withdrawn[out], league.why_withdrawn[out] = data["round"], "substituted"
         league.substitutes[sub] = out
+    elif kind == "league.VacationDeclared":
+        league.vacations.setdefault(data["player"], []).append((data["from"], data["until"]))
     elif kind == "league.TablePaused":
         league.paused_tables[data["game"]] = data["by"]
     elif kind == "league.TableResumed":

@@ -276,6 +276,7 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
             if (deadline := rec.deadline(key)) is not None:
                 late = time.time() - codec.parse_time(deadline).timestamp()
                 metrics.deadline_applied(rec.ruleset, late)
+            _absence(boot, done)
             return Status.APPLIED
         plan = expiry.plan(done.record, key, now, facts)  # the log moved on meanwhile
         if plan.status is Status.APPLIED:  # appended by an earlier run of this job
@@ -285,6 +286,26 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     elif plan.status in (Status.EARLY, Status.POSTPONED):
         boot.scheduler.expiry(game_id, key, plan.deadline)
     return plan.status
+
+
+def _absence(boot: Bootstrap, done: Outcome) -> None:
+    """After defaults applied to a league game, withdraw those players the league's
+    absence rule now calls absent (service.league_absence): checked when it happens."""
+    rec = done.record
+    if not rec.league:
+        return
+    seats = {s.seat: s.player for s in rec.seats}
+    timed_out = {
+        e["data"].get("seat") for e in done.envelopes if e["type"] == "game.DecisionTimedOut"
+    }
+    players = {seats[s] for s in timed_out if s in seats and s not in rec.resigned}
+    if players:
+        from service import league_absence  # the league layer sits above the game commands
+
+        try:
+            league_absence.check(boot, rec.league["id"], players)
+        except DomainError:  # the league is gone or busy: the next round start checks again
+            return
 
 
 def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> expiry.Facts:

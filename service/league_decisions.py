@@ -2,7 +2,7 @@
 (`now`, a Unix time, read once by the caller): no I/O, no clock. The commands in
 `service.league_commands`, `service.league_lifecycle` and `service.league_rounds` load
 the league (and what else a decision needs: a finished game's record, the members'
-timeout streaks), call these, append what they return, then schedule.
+absences), call these, append what they return, then schedule.
 """
 
 from __future__ import annotations
@@ -94,6 +94,18 @@ def withdraw(league: League, player: str, by: str, who: str | None = None) -> li
     return [Event("league.MemberWithdrawn", {**data, **({"who": who} if who else {})})]
 
 
+def withdraw_absent(
+    league: League, player: str, why: str, number: int | None = None
+) -> list[Event]:
+    """A member absent by the league's rule (`why`, in words) is paired no more from
+    round `number` (default: the next round to start)."""
+    if league.over or player in league.withdrawn or player not in league.members:
+        return []
+    first = number if number is not None else len(league.rounds) + 1
+    data = {"player": player, "round": first, "by": "timeouts", "reason": "absence", "why": why}
+    return [Event("league.MemberWithdrawn", data)]
+
+
 def reinstate(league: League, player: str, by: str) -> list[Event]:
     """A withdrawn member is paired again from the next round (their games resigned
     meanwhile stay resigned)."""
@@ -168,18 +180,15 @@ def round_due(league: League, number: int, now: float) -> Status | None:
     return None
 
 
-def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Event]:
-    """Log round `number`'s tables (and the members it withdraws for their runs of
-    timeouts, `streaks`), unless it started already or the league is paused or
-    cancelled."""
+def start_round(league: League, number: int, absent: dict[str, str]) -> list[Event]:
+    """Log round `number`'s tables (and the members it withdraws for absence, `absent`:
+    member -> why), unless it started already or the league is paused or cancelled."""
     if number in league.rounds or league.paused or league.cancelled:
         return []
     out = []
-    limit = league.settings["withdraw_after_timeouts"]
-    for player, streak in (streaks if limit else {}).items():
-        if streak >= limit and player not in league.withdrawn:
-            data = {"player": player, "round": number, "timeouts": streak, "by": "timeouts"}
-            out.append(Event("league.MemberWithdrawn", data))
+    for player, why in absent.items():
+        if player not in league.withdrawn:
+            out += withdraw_absent(league, player, why, number)
     gone = {e.data["player"] for e in out}
     active = [m for m in league.active() if m not in gone]
     s = league.settings
