@@ -19,7 +19,13 @@ def member(league: League, player_id: str) -> dict[str, Any]:
         "name": league.members[player_id],
         "members": len(league.active()),
         "withdrawn_from_round": league.withdrawn.get(player_id),
+        "vacations": vacations(league, player_id),
     }
+
+
+def vacations(league: League, player_id: str) -> list[dict[str, str]]:
+    """Return a member's declared vacations, soonest first."""
+    return [{"from": a, "until": b} for a, b in sorted(league.vacations.get(player_id, []))]
 
 
 def _iso(ts: float) -> str:
@@ -105,6 +111,7 @@ def league_json(league: League) -> dict[str, Any]:
                 "withdrawn_from_round": league.withdrawn.get(p),
                 "withdrawn_reason": league.why_withdrawn.get(p),
                 "substitute_for": league.substitutes.get(p),
+                "vacations": vacations(league, p),
             }
             for p, name in league.members.items()
         ],

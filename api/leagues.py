@@ -12,7 +12,7 @@ from api import auth
 from api.context import boot
 from api.league_present import league_json, league_summary, member, round_json, standings_json
 from api.parse import body, number
-from api.schemas import LeagueCreate, LeagueUpdate, MemberAdd, Substitution
+from api.schemas import LeagueCreate, LeagueUpdate, MemberAdd, Substitution, Vacation
 from service import (
     game_commands,
     inbox,
@@ -21,6 +21,7 @@ from service import (
     league_organizers,
     league_queries,
     league_remedies,
+    league_vacations,
     players,
     roles,
 )
@@ -138,6 +139,15 @@ def pause_league_table(league_id: str, n: int, table: int):
 def resume_league_table(league_id: str, n: int, table: int):
     organizer, _ = _organizer(league_id, "resuming a table")
     return league_json(league_remedies.resume_table(boot(), league_id, n, table, organizer["id"]))
+
+
+@bp.post("/leagues/<league_id>/vacations")
+def declare_vacation(league_id: str):
+    player = auth.caller(boot())
+    _league(league_id)
+    data = Vacation().load(body())
+    league = league_vacations.declare(boot(), league_id, player["id"], data["start"], data["end"])
+    return member(league, player["id"]), 201
 
 
 @bp.post("/leagues/<league_id>/leave")

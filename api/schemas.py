@@ -188,6 +188,11 @@ class LeagueUpdate(LeagueCreate):
             raise ValidationError("name at least one setting to change")
 
 
+class Vacation(Schema):
+    start = fields.AwareDateTime(required=True, format="iso", data_key="from")
+    end = fields.AwareDateTime(required=True, format="iso", data_key="until")
+
+
 class Substitution(Schema):
     player = fields.String(required=True, validate=validate.Length(min=1, max=64))
     substitute = fields.String(required=True, validate=validate.Length(min=1, max=64))

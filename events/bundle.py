@@ -99,6 +99,7 @@ COMMAND = {
                 "substitute",
                 "pause",
                 "resume",
+                "away",
             ]
         },
         "player": {"type": "string"},
@@ -124,6 +125,7 @@ COMMAND = {
         _when("type", "substitute", {"required": ["player", "name", "seat", "by"]}),
         _when("type", "pause", {"required": ["by"]}),
         _when("type", "resume", {"required": ["by", "at"]}),
+        _when("type", "away", {"required": ["seat", "from", "until", "by"]}),
     ],
 }
 EVENT = {

@@ -135,6 +135,15 @@ def take_seat(rec: Record, seat: int, player_id: str, name: str, by: str) -> lis
     return [Event("game.SeatTaken", data)]
 
 
+def away(rec: Record, seat: int, start: str, end: str, by: str) -> list[Event]:
+    """The seat's player is away from `start` to `end` (a vacation declared in their
+    league): a deadline of theirs falling in it moves on by its length."""
+    _playing(rec)
+    if not any(s.seat == seat for s in rec.seats):
+        raise RuleViolation(f"the game has no seat {seat}", code="rule_violation")
+    return [Event("game.SeatAway", {"seat": seat, "from": start, "until": end, "by": by})]
+
+
 def pause(rec: Record, by: str) -> list[Event]:
     """Stop the game's clock (for a league's organizer): no deadline runs and no move is
     taken until it resumes."""
@@ -313,6 +322,8 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return "system", release(rec)
     if kind == "substitute":
         return "system", take_seat(rec, cmd["seat"], cmd["player"], cmd["name"], cmd["by"])
+    if kind == "away":
+        return "system", away(rec, cmd["seat"], cmd["from"], cmd["until"], cmd["by"])
     if kind == "pause":
         return "system", pause(rec, cmd["by"])
     if kind == "resume":

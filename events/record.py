@@ -1,7 +1,7 @@
 """The folded record of one game: lobby facts around the game's own state.
 
 `game.*` events (created, joined, started, timed out, resigned, deadline extended,
-aborted, seat taken by a substitute, paused, resumed, ended) are folded here; every other
+aborted, seat taken by a substitute, seat away, paused, resumed, ended) are folded here; every other
 event goes to the game's own `evolve`.
 Knows no Redis and no HTTP.
 """
@@ -67,6 +67,7 @@ class Record:
     moved: frozenset[int] = frozenset()  # seats that made a decision (own, default, resigned)
     claimed: bool = False  # a seat claimed the idle game (game.Claimed): it ends abandoned
     paused_at: str | None = None  # its clock stopped (game.Paused) until game.Resumed
+    away: tuple[tuple[int, str, str], ...] = ()  # (seat, from, until): a declared vacation
     # the private log (docs/architecture.md, "Private steps"): how many private steps are
     # folded, the hash of the last, and per seat how many of them it is party to
     private: int = 0
@@ -123,6 +124,11 @@ class Record:
         if since is None or not self.decision_timeout_s:
             return None
         when = parse_time(since) + timedelta(seconds=self.decision_timeout_s)
+        if self.away:  # a deadline in a vacation of a seat that owes it moves on by its length
+            seats = {o.seat for o in self.owed() if o.key == key}
+            for seat, start, end in sorted(self.away, key=lambda a: a[1]):
+                if seat in seats and parse_time(start) <= when <= parse_time(end):
+                    when += parse_time(end) - parse_time(start)
         return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
     def still_open(self, player_id: str, version: int) -> bool:
@@ -222,6 +228,8 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         )
         changes["resigned"] = record.resigned - {data["seat"]}
         changes["defaults_in_row"] = _count(record.defaults_in_row, data["seat"], None)
+    elif kind == "game.SeatAway":
+        changes["away"] = (*record.away, (data["seat"], data["from"], data["until"]))
     elif kind == "game.Paused":
         changes["paused_at"] = envelope["at"]
     elif kind == "game.Resumed":

@@ -229,6 +229,21 @@ def take_seat(boot: Bootstrap, game_id: str, seat: int, player: dict[str, str], 
     )
 
 
+def away(boot: Bootstrap, game_id: str, seat: int, span: tuple[str, str], by: str) -> Outcome:
+    """Log that the seat's player is away over `span` (from, until): their deadlines in it
+    move on by its length, visibly to the table."""
+    start, end = span
+    command = {"type": "away", "seat": seat, "from": start, "until": end, "by": by}
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.away(rec, seat, start, end, by)),
+        cause=f"away:{by}",
+        idem=f"away:{seat}:{start}",
+        command=command,
+    )
+
+
 def pause(boot: Bootstrap, game_id: str, by: str) -> Outcome:
     """Stop the game's clock: no deadline runs and no move is taken until it resumes."""
     return loop.run(

@@ -7,6 +7,7 @@ absences), call these, append what they return, then schedule.
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -14,8 +15,10 @@ from events import binding
 from games.base import Event
 from leagues import forfeits, pairing, settings, standings
 from leagues.record import League
-from service.errors import Conflict, NotFound
+from service.errors import Conflict, Invalid, NotFound
 from service.ports import Status
+
+DAY = 86400
 
 if TYPE_CHECKING:
     from events.record import Record
@@ -296,3 +299,37 @@ def change_settings(league: League, changes: dict[str, Any], by: str, now: float
         last = league.due(len(league.rounds)) + changes["cadence_s"]
         data.update({"round": following, "from": iso(max(last, now))})
     return [Event("league.SettingsChanged", data)]
+
+
+def declare_vacation(
+    league: League, player: str, start: float, end: float, now: float
+) -> list[Event]:
+    """A member declares days away, within the league's `vacation_days` (each started day
+    counts whole), not in the past and not overlapping a vacation declared before."""
+    _running(league)
+    _member(league, player)
+    if player in league.withdrawn:
+        raise Conflict("already_withdrawn", "the member has withdrawn from the league")
+    if end <= start:
+        raise Invalid(
+            "invalid_body",
+            "a vacation ends after it starts",
+            errors={"until": ["must be after from"]},
+        )
+    if start < now - 60:
+        raise Invalid(
+            "invalid_body",
+            "a vacation cannot start in the past",
+            errors={"from": ["must not be in the past"]},
+        )
+    days = math.ceil((end - start) / DAY)
+    used = sum(math.ceil((b - a) / DAY) for a, b in league.away(player))
+    allowed = settings.get(league, "vacation_days")
+    if used + days > allowed:
+        left = max(0, allowed - used)
+        why = f"this league allows {allowed} days away; {left} left, this vacation takes {days}"
+        raise Conflict("vacation_limit", why, errors={"until": [why]})
+    if any(a < end and start < b for a, b in league.away(player)):
+        raise Conflict("vacation_overlaps", "this vacation overlaps one declared before")
+    data = {"player": player, "from": iso(start), "until": iso(end), "days": days}
+    return [Event("league.VacationDeclared", data)]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from events.record import FINISHED
 from leagues.record import League
-from service import game_commands, league_absence, league_lifecycle
+from service import game_commands, league_absence, league_lifecycle, league_vacations
 from service import league_decisions as decisions
 from service.errors import NotFound
 from service.league_commands import load, run
@@ -65,6 +65,9 @@ def open_table(boot: Bootstrap, league: League, number: int, table: int) -> str:
     for player in t.players:
         seat = {"id": player, "name": league.members[player]}
         game_commands.join(boot, t.game, seat, again=True)
+    for player in t.players:  # a vacation declared before the game opened
+        if league.vacations.get(player):
+            league_vacations.mark_game(boot, league, t.game, player)
     return t.game
 
 
