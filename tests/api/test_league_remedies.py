@@ -10,19 +10,8 @@ import random
 import time
 
 from events import keys
-from service import league_rounds
 from tests.api.helpers import bearer, new_players, play_to_end
-from tests.leagues.helpers import in_seconds, new_league, operator
-
-
-def running(client, app, n=3, **overrides):
-    """A league whose round 1 has started; return (its id, its organizer, its members)."""
-    op = operator(client, app)
-    players = new_players(client, n, "m")
-    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
-    time.sleep(0.35)
-    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
-    return lid, op, players
+from tests.leagues.helpers import running_league
 
 
 def feed(r, player) -> list[dict]:
@@ -39,7 +28,7 @@ def seats_of(client, gid, players) -> dict[int, dict]:
 
 
 def test_a_substitute_takes_the_seat_now_and_the_place_in_later_rounds(client, app, r):
-    lid, op, players = running(client, app, 3, rounds=2, table_size=3)
+    lid, op, players = running_league(client, app, 3, rounds=2, table_size=3)
     sub, stranger = new_players(client, 2, "s")
     client.patch("/v1/players/me", json={"handle": "subby"}, headers=bearer(sub))
     url = f"/v1/leagues/{lid}"
@@ -114,7 +103,7 @@ def test_a_substitute_takes_the_seat_now_and_the_place_in_later_rounds(client, a
 
 
 def test_a_removed_member_is_reinstated_and_both_are_told(client, app, r):
-    lid, op, players = running(client, app, 4, rounds=3, table_size={"min": 3, "max": 4})
+    lid, op, players = running_league(client, app, 4, rounds=3, table_size={"min": 3, "max": 4})
     url = f"/v1/leagues/{lid}"
     gone = players[0]
     res = client.delete(f"{url}/members/{gone['id']}", headers=bearer(op))
@@ -144,7 +133,9 @@ def test_a_removed_member_is_reinstated_and_both_are_told(client, app, r):
 
 
 def test_one_table_or_the_whole_league_is_paused_and_resumed_with_its_time_left(client, app):
-    lid, op, players = running(client, app, 3, rounds=2, table_size=3, decision_timeout_s=600)
+    lid, op, players = running_league(
+        client, app, 3, rounds=2, table_size=3, decision_timeout_s=600
+    )
     url = f"/v1/leagues/{lid}"
     gid = client.get(f"{url}/rounds/1").get_json()["tables"][0]["game"]
     before = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["deadline"]

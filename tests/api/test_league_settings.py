@@ -7,9 +7,9 @@ import random
 import time
 from datetime import datetime
 
-from service import league_commands, league_queries, league_rounds
+from service import league_commands, league_queries
 from tests.api.helpers import bearer, new_players, play_to_end
-from tests.leagues.helpers import in_seconds, new_league, operator
+from tests.leagues.helpers import in_seconds, new_league, operator, running_league
 
 
 def when(iso: str) -> float:
@@ -73,18 +73,8 @@ def test_an_organizer_changes_settings_before_the_start_and_the_schedule_follows
     )
 
 
-def running(client, app, n=3, **overrides):
-    """A league whose round 1 has started; return (its id, its organizer, its members)."""
-    op = operator(client, app)
-    players = new_players(client, n, "m")
-    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
-    time.sleep(0.35)
-    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
-    return lid, op, players
-
-
 def test_settings_in_effect_are_refused_whole_and_later_rounds_can_still_move(client, app):
-    lid, op, players = running(client, app, 3, rounds=3, cadence_s=3600)
+    lid, op, players = running_league(client, app, 3, rounds=3, cadence_s=3600)
     url = f"/v1/leagues/{lid}"
     before = client.get(url).get_json()
     for bad, field in [

@@ -205,3 +205,13 @@ def started_league(client, app, n: int = 3, **overrides) -> tuple[str, list[dict
     time.sleep(0.35)
     assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
     return lid, players
+
+
+def running_league(client, app, n: int = 3, **overrides) -> tuple[str, dict, list[dict]]:
+    """A league whose round 1 has started: (its id, its organizer, its members)."""
+    op = operator(client, app)
+    players = new_players(client, n, "m")
+    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
+    time.sleep(0.35)
+    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
+    return lid, op, players
