@@ -44,8 +44,7 @@ def revoke_token(token_id: str):
 
 @bp.get("/players/me")
 def whoami():
-    caller = auth.caller(boot())
-    return {**players.me(boot(), caller), "roles": roles.roles_of(boot(), caller["id"])}
+    return players.me(boot(), auth.caller(boot()))
 
 
 def _operator(doing: str) -> dict[str, str]:

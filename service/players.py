@@ -7,7 +7,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
-from service import tokens
+from service import roles, tokens
 from service.errors import Conflict, Invalid, NotFound
 from service.tokens import PREFIX as TOKEN_PREFIX
 from service.tokens import hash_token
@@ -84,8 +84,8 @@ def set_handle(boot: Bootstrap, caller: dict[str, Any], handle: str) -> dict[str
 
 
 def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
-    """Return who a token is: the player's id, name, handle, registration time and the
-    id of the token used."""
+    """Return who a token is: the player's id, name, handle, registration time, the id
+    of the token used and the roles the player holds (service.roles)."""
     name, handle, created = boot.redis.hmget(keys.player(caller["id"]), "name", "handle", "created")
     if name is None:
         raise NotFound("player_not_found", f"no player {caller['id']!r}")
@@ -95,6 +95,7 @@ def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
         "handle": handle.decode() if handle else None,
         "created": created.decode() if created else None,
         "token_id": caller.get("token_id"),
+        "roles": roles.roles_of(boot, caller["id"]),
     }
 
 
