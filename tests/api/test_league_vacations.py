@@ -5,12 +5,10 @@ owed deadlines); bad or excessive declarations are refused and change nothing.""
 from __future__ import annotations
 
 import random
-import time
 from datetime import datetime
 
-from service import league_rounds
 from tests.api.helpers import bearer, new_players, play_to_end
-from tests.leagues.helpers import in_seconds, new_league, operator
+from tests.leagues.helpers import in_seconds, running_league
 
 DAY = 86400
 
@@ -20,21 +18,10 @@ def when(iso: str) -> float:
 
 
 def test_a_vacation_moves_the_members_deadlines_in_it_and_the_table_sees_it(client, app):
-    op = operator(client, app)
-    players = new_players(client, 3, "m")
     outsider = new_players(client, 1, "x")[0]
-    lid = new_league(
-        client,
-        op,
-        players,
-        start_at=in_seconds(0.3),
-        rounds=2,
-        table_size=3,
-        decision_timeout_s=600,
-        vacation_days=3,
+    lid, op, players = running_league(
+        client, app, 3, rounds=2, table_size=3, decision_timeout_s=600, vacation_days=3
     )
-    time.sleep(0.35)
-    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
     gid = client.get(f"/v1/leagues/{lid}/rounds/1").get_json()["tables"][0]["game"]
     game = client.get(f"/v1/games/{gid}").get_json()
     owed = game["owed"][0]

@@ -211,7 +211,8 @@ def running_league(client, app, n: int = 3, **overrides) -> tuple[str, dict, lis
     """A league whose round 1 has started: (its id, its organizer, its members)."""
     op = operator(client, app)
     players = new_players(client, n, "m")
-    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
-    time.sleep(0.35)
+    starts = time.monotonic() + 2  # time to add the members on a loaded machine
+    lid = new_league(client, op, players, start_at=in_seconds(2), **overrides)
+    time.sleep(max(0.0, starts - time.monotonic()) + 0.05)
     assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
     return lid, op, players

@@ -9,8 +9,8 @@ import time
 from events import keys
 from leagues.absence import DAY, absent
 from service import game_commands, league_queries, league_rounds
-from tests.api.helpers import bearer, new_players
-from tests.leagues.helpers import in_seconds, new_league, operator, wait_for
+from tests.api.helpers import bearer
+from tests.leagues.helpers import running_league, wait_for
 
 RULE = {"withdraw_after_timeouts": 3, "absence_window": 10, "absence_share": 0.6, "absence_days": 7}
 
@@ -48,13 +48,10 @@ def feed(r, player) -> list[dict]:
 
 
 def test_a_default_withdraws_an_absent_member_at_once_and_reinstating_undoes_it(client, app, r):
-    op = operator(client, app)
-    players = new_players(client, 4, "m")
-    lid = new_league(
+    lid, op, players = running_league(
         client,
-        op,
-        players,
-        start_at=in_seconds(0.3),
+        app,
+        4,
         rounds=2,
         table_size=4,
         cadence_s=2,
@@ -64,9 +61,7 @@ def test_a_default_withdraws_an_absent_member_at_once_and_reinstating_undoes_it(
         absence_share=1,
         absence_days=0,
     )
-    time.sleep(0.35)
     deps = app.extensions["marketfold"]
-    assert league_rounds.start_round(deps, lid, 1) == "started"
     gid = league_queries.load(deps, lid).rounds[1].tables[0].game
     rec = deps.store.load(gid).record
     owed = rec.owed()[0]

@@ -4,14 +4,13 @@ the players who played are placed among themselves; the standings follow."""
 from __future__ import annotations
 
 import random
-import time
 from fractions import Fraction
 
 from leagues import forfeits, table
 from leagues.record import League, fold_all
-from service import league_commands, league_queries, league_rounds
-from tests.api.helpers import bearer, new_players, play_to_end
-from tests.leagues.helpers import assert_recount, in_seconds, new_league, operator
+from service import league_commands, league_queries
+from tests.api.helpers import bearer, play_to_end
+from tests.leagues.helpers import assert_recount, running_league
 from tests.leagues.league_log import game_recorded, league_log, round_started
 
 POINTS = (3, 2, 1, 0)
@@ -53,12 +52,8 @@ def test_the_standings_count_a_forfeit_as_its_points_and_no_win():
 
 
 def test_a_seat_that_never_moved_scores_the_forfeit_over_http(client, app):
-    op = operator(client, app)
-    players = new_players(client, 3, "m")
-    lid = new_league(client, op, players, start_at=in_seconds(0.3), rounds=1, table_size=3)
-    time.sleep(0.35)
+    lid, _, players = running_league(client, app, 3, rounds=1, table_size=3)
     deps = app.extensions["marketfold"]
-    assert league_rounds.start_round(deps, lid, 1) == "started"
     gid = league_queries.load(deps, lid).rounds[1].tables[0].game
     absent = players[2]
     assert client.post(f"/v1/games/{gid}/resign", headers=bearer(absent)).status_code == 200
@@ -74,5 +69,9 @@ def test_a_seat_that_never_moved_scores_the_forfeit_over_http(client, app):
     by = {r["player"]: r for r in rows}
     assert by[absent["id"]]["points"] == 0 and rows[-1]["player"] == absent["id"]
     assert sorted(by[p["id"]]["points"] for p in players[:2]) in ([2, 3], [2.5, 2.5])
-    assert rnd["tables"][0]["result"]
+    assert [r["forfeit"] for r in rnd["tables"][0]["result"] if r["player"] == absent["id"]] == [
+        True
+    ]
+    page = client.get(f"/leagues/{lid}").get_data(as_text=True)
+    assert f"{absent['name']} (forfeit)" in page
     assert_recount(client, deps, lid)  # recounted from the game's own log
