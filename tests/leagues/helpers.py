@@ -199,11 +199,7 @@ def forfeited_seats(league, events: list[dict], who: dict[int, str]) -> set[str]
 
 def started_league(client, app, n: int = 3, **overrides) -> tuple[str, list[dict]]:
     """A league whose first round the test starts itself (as a worker would)."""
-    op = operator(client, app)
-    players = new_players(client, n, "m")
-    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
-    time.sleep(0.35)
-    assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
+    lid, _, players = running_league(client, app, n, **overrides)
     return lid, players
 
 
