@@ -25,13 +25,21 @@ if TYPE_CHECKING:
 RULE = ("withdraw_after_timeouts", "absence_window", "absence_share", "absence_days")
 
 
-def marks(boot: Bootstrap, league: League) -> dict[str, list[absence.Mark]]:
-    """Return each active member's decisions across their league games, in time order:
-    (time, defaulted). A seat's decisions are its holder's at the time (a substitute's
-    from the moment they took it)."""
-    out: dict[str, list[absence.Mark]] = {m: [] for m in league.active()}
+def marks(
+    boot: Bootstrap, league: League, only: set[str] | None = None
+) -> dict[str, list[absence.Mark]]:
+    """Return each active member's (or only those of `only`) decisions across their league
+    games, in time order: (time, defaulted). A seat's decisions are its holder's at the
+    time (a substitute's from the moment they took it)."""
+    out: dict[str, list[absence.Mark]] = {
+        m: [] for m in league.active() if only is None or m in only
+    }
+    # the tables they were paired at, or that of the member a substitute replaced
+    seated = set(out) | {league.substitutes[m] for m in out if m in league.substitutes}
     for r in league.rounds.values():
         for t in r.tables:
+            if only is not None and not seated & set(t.players):
+                continue
             seats: dict[int, str] = {}
             for env in boot.store.read(t.game):
                 kind, data = env["type"], env["data"]
@@ -45,13 +53,15 @@ def marks(boot: Bootstrap, league: League) -> dict[str, list[absence.Mark]]:
     return {m: sorted(ms) for m, ms in out.items()}
 
 
-def absences(boot: Bootstrap, league: League, now: float) -> dict[str, str]:
-    """Return the active members absent at `now`, each with why (in words)."""
+def absences(
+    boot: Bootstrap, league: League, now: float, only: set[str] | None = None
+) -> dict[str, str]:
+    """Return the active members (or those of `only`) absent at `now`, each with why."""
     rule = {k: settings.get(league, k) for k in RULE}
     if not any(rule[k] for k in ("withdraw_after_timeouts", "absence_window", "absence_days")):
         return {}
     out = {}
-    for member, ms in marks(boot, league).items():
+    for member, ms in marks(boot, league, only).items():
         if member in league.reinstated_at:  # reinstated: only what came after counts
             since = _ts(league.reinstated_at[member])
             ms = [m for m in ms if m[0] > since]
@@ -66,7 +76,7 @@ def check(boot: Bootstrap, league_id: str, players: set[str]) -> list[str]:
     league = load(boot, league_id)
     if league.over or not players & set(league.active()):
         return []
-    found = {p: why for p, why in absences(boot, league, time.time()).items() if p in players}
+    found = absences(boot, league, time.time(), players)
     gone = []
     for player, why in found.items():
         decide = lambda lg, rng, p=player, w=why: decisions.withdraw_absent(lg, p, w)  # noqa: E731
