@@ -175,10 +175,17 @@ def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[st
     }
 
 
-def _players(league: League, players) -> list[dict[str, Any]]:
-    return [
-        {"seat": i, "player": p, "name": league.members.get(p, "")} for i, p in enumerate(players)
-    ]
+def _players(league: League, players, game: str | None = None) -> list[dict[str, Any]]:
+    """Return a table's seats: the member paired there, and their substitute if one took
+    the seat over."""
+    taken = league.taken.get(game or "", {})
+    out = []
+    for i, p in enumerate(players):
+        row = {"seat": i, "player": p, "name": league.members.get(p, "")}
+        if p in taken:
+            row["substitute"] = taken[p]
+        out.append(row)
+    return out
 
 
 def _table(league: League, t, status: str) -> dict[str, Any]:
@@ -186,6 +193,6 @@ def _table(league: League, t, status: str) -> dict[str, Any]:
         "table": t.number,
         "game": t.game,
         "status": table_status(league, t.game, status),
-        "players": _players(league, t.players),
+        "players": _players(league, t.players, t.game),
         "result": places(league, t.game),
     }

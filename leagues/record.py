@@ -55,6 +55,7 @@ class League:
     # why each withdrawn member went: left, removed, absence (timeouts), substituted
     why_withdrawn: dict[str, str] = field(default_factory=dict)
     substitutes: dict[str, str] = field(default_factory=dict)  # substitute -> who they replaced
+    taken: dict[str, dict[str, str]] = field(default_factory=dict)  # game -> {member: substitute}
     paused_tables: dict[str, str] = field(default_factory=dict)  # game -> who paused it
     vacations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (from, until)
     reinstated_at: dict[str, str] = field(default_factory=dict)  # absence counts from then
@@ -155,6 +156,8 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         league.why_withdrawn.pop(sub, None)
         league.withdrawn[out], league.why_withdrawn[out] = data["round"], "substituted"
         league.substitutes[sub] = out
+        for game in data.get("games", []):
+            league.taken.setdefault(game, {})[out] = sub
     elif kind == "league.VacationDeclared":
         league.vacations.setdefault(data["player"], []).append((data["from"], data["until"]))
     elif kind == "league.TablePaused":

@@ -10,6 +10,7 @@ import random
 import time
 
 from events import keys
+from service import league_commands
 from tests.api.helpers import bearer, new_players, play_to_end
 from tests.leagues.helpers import running_league
 
@@ -65,6 +66,8 @@ def test_a_substitute_takes_the_seat_now_and_the_place_in_later_rounds(client, a
     second = res.get_json()["schedule"][1]["tables"][0]["players"]
     assert sub["id"] in second and absent["id"] not in second
 
+    seats_now = client.get(f"{url}/rounds/1").get_json()["tables"][0]["players"]
+    assert [r.get("substitute") for r in seats_now if r["player"] == absent["id"]] == [sub["id"]]
     game = client.get(f"/v1/games/{gid}", headers=bearer(sub)).get_json()
     assert game["you"] == seat and game["seats"][seat]["player"] == sub["id"]
     taken = [
@@ -100,6 +103,9 @@ def test_a_substitute_takes_the_seat_now_and_the_place_in_later_rounds(client, a
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     checked = client.post("/v1/verify", json=bundle).get_json()
     assert checked.get("ok"), checked  # the audit replays it
+    league_commands.record_result(app.extensions["marketfold"], lid, gid)
+    page = client.get(f"/leagues/{lid}").get_data(as_text=True)
+    assert f"{absent['name']} → {sub['name']} (" in page  # the substitute's place
 
 
 def test_a_removed_member_is_reinstated_and_both_are_told(client, app, r):
