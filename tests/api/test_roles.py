@@ -84,6 +84,10 @@ def test_an_operator_from_the_setting_cannot_be_revoked_through_the_api(client, 
     url = f"/v1/players/{other['id']}/roles/operator"
     assert client.put(url, headers=bearer(op)).get_json()["roles"] == ["operator"]
     assert client.get("/v1/roles", headers=bearer(other)).status_code == 200  # no restart
+    assert client.get("/v1/reports", headers=bearer(other)).status_code == 200  # moderates too
+    client.delete(url, headers=bearer(op))
+    refused = client.get("/v1/reports", headers=bearer(other))
+    assert refused.status_code == 403 and refused.get_json()["missing_role"] == "operator"
 
 
 def test_a_league_has_organizers_and_co_organizers_run_it(client, app):
