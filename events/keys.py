@@ -242,3 +242,13 @@ def tlog_ids() -> str:
 def tlog_head() -> str:
     """The log's newest signed tree head (JSON), reused until the log grows."""
     return f"{PREFIX}:{{tlog}}:head"
+
+
+def role(name: str) -> str:
+    """The set of player ids granted role `name` (operator, organizer) in the store."""
+    return f"{PREFIX}:role:{name}"
+
+
+def role_log() -> str:
+    """The stream of role grants and revocations: who, what, by whom, when."""
+    return f"{PREFIX}:roles:log"

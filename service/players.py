@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import redis
 
 from events import codec, keys
-from service import tokens
+from service import roles, tokens
 from service.errors import Conflict, Invalid, NotFound
 from service.tokens import PREFIX as TOKEN_PREFIX
 from service.tokens import hash_token
@@ -112,8 +112,8 @@ def _free(boot: Bootstrap, folded: str, player_id: str) -> None:
 
 
 def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
-    """Return who a token is: the player's id, name, handle, registration time and the
-    id of the token used."""
+    """Return who a token is: the player's id, name, handle, registration time, the id
+    of the token used and the roles the player holds (service.roles)."""
     name, handle, created = boot.redis.hmget(keys.player(caller["id"]), "name", "handle", "created")
     if name is None:
         raise NotFound("player_not_found", f"no player {caller['id']!r}")
@@ -123,6 +123,7 @@ def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
         "handle": handle.decode() if handle else None,
         "created": created.decode() if created else None,
         "token_id": caller.get("token_id"),
+        "roles": roles.roles_of(boot, caller["id"]),
     }
 
 
@@ -157,6 +158,15 @@ def player(boot: Bootstrap, player_id: str) -> dict[str, str]:
     if name is None:
         raise NotFound("player_not_found", f"no player {player_id!r}")
     return {"id": player_id, "name": name.decode()}
+
+
+def named(boot: Bootstrap, ref: str) -> dict[str, str]:
+    """Return {id, name} of the player a reference names (a player id or a handle), or
+    raise NotFound."""
+    player_id = ref if PLAYER_ID.fullmatch(ref) else by_handle(boot, ref)
+    if player_id is None:
+        raise NotFound("player_not_found", f"no player with the id or handle {ref!r}")
+    return player(boot, player_id)
 
 
 def profile(boot: Bootstrap, player_id: str) -> dict[str, Any]:
