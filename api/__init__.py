@@ -80,7 +80,7 @@ def create_app(deps: Bootstrap) -> Flask:
     @app.after_request
     def per_caller(response: Response) -> Response:
         if request.path.startswith("/v1/"):  # answers depend on who asks, in which language
-            response.headers["Vary"] = "Authorization, Accept-Language"
+            response.vary.update(("Authorization", "Accept-Language"))  # keeps `Origin`
             response.headers.setdefault("Cache-Control", "no-cache")
         return response
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 from flask_cors import CORS
 
 # what a client sends and reads beyond the CORS-safelisted headers
@@ -35,8 +35,18 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
         resources={r"/v1/*": {"origins": "*" if "*" in origins else origins}},
         allow_headers=ALLOW,
         expose_headers=EXPOSE,
-        methods=["GET", "POST", "DELETE", "OPTIONS"],
+        methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
         supports_credentials=False,
         max_age=600,
-        vary_header=True,
+        vary_header=False,  # flask-cors adds it only when two or more origins are listed
     )
+    if "*" in origins:
+        return  # one answer for every origin
+
+    @app.after_request
+    def vary_by_origin(response: Response) -> Response:
+        """A cache between the server and browsers keeps one answer per origin: the one
+        for a listed origin carries `Access-Control-Allow-Origin`, any other none."""
+        if request.path.startswith("/v1/"):
+            response.vary.add("Origin")  # beside the app's own (Authorization, ...)
+        return response

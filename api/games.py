@@ -17,17 +17,16 @@ from api.schemas import GameCreate, JoinBody, PlayerCreate, RematchOffer, action
 from games.base import InvalidAction, RuleViolation
 from service import (
     attempts,
-    config,
     errors,
     game_commands,
     game_evidence,
     game_queries,
-    league_commands,
     leaving,
     lobby,
     lobby_commands,
     players,
     proof,
+    roles,
     tables,
 )
 from service.game_queries import Record
@@ -101,7 +100,8 @@ def rematch_game(game_id: str):
     player = auth.caller(boot())
     offer = _optional(RematchOffer())
     rec, created = lobby_commands.rematch(boot(), game_id_ok(game_id), player, offer)
-    return _game_response(rec, rec.seat_of(player["id"]), 201 if created else 200)
+    secret = tables.secret(boot(), rec, player["id"])  # the creator's link, as on its GET
+    return _game_response(rec, rec.seat_of(player["id"]), 201 if created else 200, secret)
 
 
 @bp.get("/games/<game_id>")
@@ -182,12 +182,12 @@ def resign_game(game_id: str):
 def abort_game(game_id: str):
     player = auth.caller(boot())
     gid = game_id_ok(game_id)
-    if player["id"] in config.operators(boot().config):
+    if roles.has(boot(), player["id"], roles.OPERATOR):
         done = game_commands.abort(boot(), gid, player["id"])
     elif game_queries.load(boot(), gid).seat_of(player["id"]) is not None:
         done = leaving.abort(boot(), gid, player["id"])  # before every seat has moved
     else:
-        league_commands.check_operator(boot(), player["id"])
+        roles.require(boot(), player["id"], roles.OPERATOR, "aborting a game you do not sit at")
     return {"version": done.version, "status": done.record.status, "result": done.record.result}
 
 

@@ -124,9 +124,15 @@ def _round(league: League, number: int, rnd, started: bool):
     yield f"<table><thead><tr>{heads}</tr></thead><tbody>"
     for i, players in enumerate(rnd.tables, start=1):
         game = league.rounds[number].tables[i - 1].game if started else None
-        placed = {p["player"]: p["place"] for p in places(league, game) or []}
+        placed = {
+            p["player"]: "forfeit" if p.get("forfeit") else f"place {p['place']}"
+            for p in places(league, game) or []
+        }
+        taken = league.taken.get(game or "", {})  # seats a substitute took over
         names = ", ".join(
-            escape(league.members.get(p, p)) + (f" (place {placed[p]})" if p in placed else "")
+            escape(league.members.get(p, p))
+            + (f" → {escape(league.members.get(taken[p], taken[p]))}" if p in taken else "")
+            + (f" ({placed[taken.get(p, p)]})" if taken.get(p, p) in placed else "")
             for p in players
         )
         link = "—"

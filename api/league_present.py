@@ -8,6 +8,9 @@ from typing import Any
 from service import league_queries
 from service.league_queries import League
 
+# settings added after leagues were first stored: shown with their defaults
+NEWER = ("absence_window", "absence_share", "absence_days", "forfeit_points", "vacation_days")
+
 
 def member(league: League, player_id: str) -> dict[str, Any]:
     return {
@@ -16,7 +19,13 @@ def member(league: League, player_id: str) -> dict[str, Any]:
         "name": league.members[player_id],
         "members": len(league.active()),
         "withdrawn_from_round": league.withdrawn.get(player_id),
+        "vacations": vacations(league, player_id),
     }
+
+
+def vacations(league: League, player_id: str) -> list[dict[str, str]]:
+    """Return a member's declared vacations, soonest first."""
+    return [{"from": a, "until": b} for a, b in sorted(league.vacations.get(player_id, []))]
 
 
 def _iso(ts: float) -> str:
@@ -87,12 +96,23 @@ def league_json(league: League) -> dict[str, Any]:
         "points": s["points"],
         "late_join_until_round": s.get("late_join_until_round", 0),
         "bye_points": s.get("bye_points"),
+        **{k: league_queries.setting(league, k) for k in NEWER},
         "operator": s["operator"],
+        "organizers": [
+            {"player": p, "name": league.organizer_names.get(p, "")} for p in league.organizers
+        ],
         "seed": s["seed"],
         "created_at": league.created_at,
         "version": league.version,
         "members": [
-            {"player": p, "name": name, "withdrawn_from_round": league.withdrawn.get(p)}
+            {
+                "player": p,
+                "name": name,
+                "withdrawn_from_round": league.withdrawn.get(p),
+                "withdrawn_reason": league.why_withdrawn.get(p),
+                "substitute_for": league.substitutes.get(p),
+                "vacations": vacations(league, p),
+            }
             for p, name in league.members.items()
         ],
         "schedule": [
@@ -195,10 +215,17 @@ def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[st
     }
 
 
-def _players(league: League, players) -> list[dict[str, Any]]:
-    return [
-        {"seat": i, "player": p, "name": league.members.get(p, "")} for i, p in enumerate(players)
-    ]
+def _players(league: League, players, game: str | None = None) -> list[dict[str, Any]]:
+    """Return a table's seats: the member paired there, and their substitute if one took
+    the seat over."""
+    taken = league.taken.get(game or "", {})
+    out = []
+    for i, p in enumerate(players):
+        row = {"seat": i, "player": p, "name": league.members.get(p, "")}
+        if p in taken:
+            row["substitute"] = taken[p]
+        out.append(row)
+    return out
 
 
 def _table(league: League, t, status: str) -> dict[str, Any]:
@@ -207,7 +234,7 @@ def _table(league: League, t, status: str) -> dict[str, Any]:
         "table": t.number,
         "game": t.game,
         "status": table_status(league, t.game, status),
-        "players": _players(league, t.players),
+        "players": _players(league, t.players, t.game),
         "result": places(league, t.game),
         "ruling": ruling_json(ruling) if ruling else None,
         "replays": league.chain(t.game)[1:],

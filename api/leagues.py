@@ -20,16 +20,28 @@ from api.league_present import (
     standings_json,
 )
 from api.parse import body, number
-from api.schemas import DisputeOpen, LeagueCreate, MemberAdd, RulingPost
+from api.schemas import (
+    DisputeOpen,
+    LeagueCreate,
+    LeagueUpdate,
+    MemberAdd,
+    RulingPost,
+    Substitution,
+    Vacation,
+)
 from service import (
     game_commands,
     inbox,
     league_commands,
     league_disputes,
     league_lifecycle,
+    league_organizers,
     league_queries,
+    league_remedies,
+    league_vacations,
     players,
     proof,
+    roles,
 )
 from service.errors import Invalid, NotFound
 from service.league_queries import STATUSES, League
@@ -45,17 +57,21 @@ def _league(league_id: str) -> League:
     return league_queries.load(boot(), league_id)
 
 
-def _operator() -> dict[str, str]:
+def _organizer(league_id: str, doing: str) -> tuple[dict[str, str], League]:
+    """Return the caller and the league if the caller may run it (one of its organizers,
+    or an operator), else refuse with the role missing (403 `not_league_organizer`)."""
     player = auth.caller(boot())
-    league_commands.check_operator(boot(), player["id"])
-    return player
+    league = _league(league_id)
+    league_organizers.require(boot(), league, player["id"], doing)
+    return player, league
 
 
 @bp.post("/leagues")
 def create_league():
-    player = _operator()
+    player = auth.caller(boot())
+    roles.require(boot(), player["id"], roles.ORGANIZER, "creating a league")
     data = LeagueCreate().load(body())
-    return league_json(league_commands.create(boot(), player["id"], data)), 201
+    return league_json(league_commands.create(boot(), player, data)), 201
 
 
 @bp.get("/leagues")
@@ -85,6 +101,13 @@ def get_league(league_id: str):
     return league_json(_league(league_id))
 
 
+@bp.patch("/leagues/<league_id>")
+def update_league(league_id: str):
+    organizer, _ = _organizer(league_id, "changing a league's settings")
+    changes = LeagueUpdate().load(body())
+    return league_json(league_commands.change(boot(), league_id, changes, organizer["id"]))
+
+
 @bp.post("/leagues/<league_id>/join")
 def join_league(league_id: str):
     player = auth.caller(boot())
@@ -95,19 +118,54 @@ def join_league(league_id: str):
 
 @bp.post("/leagues/<league_id>/members")
 def add_league_member(league_id: str):
-    _operator()
-    _league(league_id)
-    player = players.player(boot(), MemberAdd().load(body())["player"])
+    _organizer(league_id, "adding a member")
+    player = players.named(boot(), MemberAdd().load(body())["player"])
     league = league_commands.join(boot(), league_id, player, "operator")
     return member(league, player["id"]), 201
 
 
 @bp.delete("/leagues/<league_id>/members/<player_id>")
 def remove_league_member(league_id: str, player_id: str):
-    _operator()
-    _league(league_id)
-    league = league_lifecycle.withdraw(boot(), league_id, player_id, "operator")
+    organizer, _ = _organizer(league_id, "removing a member")
+    league = league_lifecycle.withdraw(boot(), league_id, player_id, "organizer", organizer["id"])
     return member(league, player_id), 200
+
+
+@bp.post("/leagues/<league_id>/members/<player_id>/reinstate")
+def reinstate_league_member(league_id: str, player_id: str):
+    organizer, _ = _organizer(league_id, "reinstating a member")
+    league = league_remedies.reinstate(boot(), league_id, player_id, organizer["id"])
+    return member(league, player_id), 200
+
+
+@bp.post("/leagues/<league_id>/substitutions")
+def substitute_league_member(league_id: str):
+    organizer, _ = _organizer(league_id, "substituting a member")
+    data = Substitution().load(body())
+    sub = players.named(boot(), data["substitute"])
+    league = league_remedies.substitute(boot(), league_id, data["player"], sub, organizer["id"])
+    return league_json(league), 200
+
+
+@bp.post("/leagues/<league_id>/rounds/<int:n>/tables/<int:table>/pause")
+def pause_league_table(league_id: str, n: int, table: int):
+    organizer, _ = _organizer(league_id, "pausing a table")
+    return league_json(league_remedies.pause_table(boot(), league_id, n, table, organizer["id"]))
+
+
+@bp.post("/leagues/<league_id>/rounds/<int:n>/tables/<int:table>/resume")
+def resume_league_table(league_id: str, n: int, table: int):
+    organizer, _ = _organizer(league_id, "resuming a table")
+    return league_json(league_remedies.resume_table(boot(), league_id, n, table, organizer["id"]))
+
+
+@bp.post("/leagues/<league_id>/vacations")
+def declare_vacation(league_id: str):
+    player = auth.caller(boot())
+    _league(league_id)
+    data = Vacation().load(body())
+    league = league_vacations.declare(boot(), league_id, player["id"], data["start"], data["end"])
+    return member(league, player["id"]), 201
 
 
 @bp.post("/leagues/<league_id>/leave")
@@ -120,23 +178,34 @@ def leave_league(league_id: str):
 
 @bp.post("/leagues/<league_id>/cancel")
 def cancel_league(league_id: str):
-    operator = _operator()
-    _league(league_id)
-    return league_json(league_lifecycle.cancel(boot(), league_id, operator["id"]))
+    organizer, _ = _organizer(league_id, "cancelling a league")
+    return league_json(league_lifecycle.cancel(boot(), league_id, organizer["id"]))
 
 
 @bp.post("/leagues/<league_id>/pause")
 def pause_league(league_id: str):
-    operator = _operator()
-    _league(league_id)
-    return league_json(league_lifecycle.pause(boot(), league_id, operator["id"]))
+    organizer, _ = _organizer(league_id, "pausing a league")
+    return league_json(league_lifecycle.pause(boot(), league_id, organizer["id"]))
 
 
 @bp.post("/leagues/<league_id>/resume")
 def resume_league(league_id: str):
-    operator = _operator()
-    _league(league_id)
-    return league_json(league_lifecycle.resume(boot(), league_id, operator["id"]))
+    organizer, _ = _organizer(league_id, "resuming a league")
+    return league_json(league_lifecycle.resume(boot(), league_id, organizer["id"]))
+
+
+@bp.post("/leagues/<league_id>/organizers")
+def add_league_organizer(league_id: str):
+    organizer, _ = _organizer(league_id, "adding an organizer")
+    player = players.named(boot(), MemberAdd().load(body())["player"])
+    league = league_organizers.add(boot(), league_id, player, organizer["id"])
+    return league_json(league), 201
+
+
+@bp.delete("/leagues/<league_id>/organizers/<player_id>")
+def remove_league_organizer(league_id: str, player_id: str):
+    organizer, _ = _organizer(league_id, "removing an organizer")
+    return league_json(league_organizers.remove(boot(), league_id, player_id, organizer["id"]))
 
 
 @bp.get("/leagues/<league_id>/standings")
@@ -145,8 +214,21 @@ def league_standings(league_id: str):
     return {"league": league.league_id, "status": league.status, **standings_json(league)}
 
 
-CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye_points",
-               "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
+CSV_COLUMNS = [
+    "rank",
+    "player",
+    "name",
+    "points",
+    "games",
+    "wins",
+    "byes",
+    "bye_points",
+    "buchholz",
+    "mu",
+    "sigma",
+    "ordinal",
+    "withdrawn",
+]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -238,8 +320,7 @@ def list_disputes(league_id: str):
 
 @bp.post("/leagues/<league_id>/rulings")
 def rule_on_game(league_id: str):
-    player = auth.caller(boot())
-    league_commands.check_organizer(boot(), _league(league_id), player["id"])
+    player, _ = _organizer(league_id, "ruling on a league game")
     spec = RulingPost().load(body())
     league, ruling = league_disputes.rule(boot(), league_id, player["id"], spec)
     return {"ruling": ruling_json(ruling), **standings_json(league)}, 201

@@ -10,7 +10,7 @@ configuration and answers with the response; the serving process only moves byte
 waits cooperatively.
 
 Each API process keeps `OFFLOAD_PROCESSES` helpers (1; started with the process, and
-again after one dies), run at a lower CPU priority (nice +10) so that serving wins the
+again after one dies), run at the lowest CPU priority (nice +19) so that serving wins the
 cores; one request at a time each. At most `OFFLOAD_QUEUE` requests (8) wait for a
 helper; past that, and for a request that takes longer than `OFFLOAD_TIMEOUT_S` (30 s:
 its helper is killed and replaced), the answer is `503 overloaded` with `Retry-After`.
@@ -38,7 +38,7 @@ from service import config
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = struct.Struct("!I")  # each message: its length, then a pickle
-NICE = 10
+NICE = 19  # the lowest priority: at 10 a helper still took 1/10 of a core from serving
 STARTUP_S = 60  # a helper imports and builds the app before its first request
 FRAMING = {"content-length", "transfer-encoding", "connection"}  # each side frames its own
 

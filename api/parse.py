@@ -17,7 +17,7 @@ from events import codec
 from service.errors import Invalid, NotFound
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-CURSOR = re.compile(r"[0-9]{1,18}-[A-Za-z0-9_-]{1,64}")
+CURSOR = re.compile(r"[A-Za-z0-9_-]{1,128}")  # opaque: service.lobby seals it
 DIGITS = re.compile(r"[0-9]{1,18}")
 EVENT_ID = re.compile(r"([0-9]{1,18})(?:\.([0-9]{1,18}))?")  # `12`, or `12.3` (private steps)
 IDEM_KEY = re.compile(r"[\x21-\x7e]{1,128}")
@@ -215,7 +215,8 @@ def lobby_query(with_player: bool = True) -> dict[str, Any]:
         value = args.get(name)
         pattern = CURSOR if name == "cursor" else GAME_ID
         if value is not None and not pattern.fullmatch(value):
-            errors = {name: ["1-64 characters of A-Z, a-z, 0-9, _ and -"]}
+            size = "1-128" if name == "cursor" else "1-64"
+            errors = {name: [f"{size} characters of A-Z, a-z, 0-9, _ and -"]}
             raise Invalid("invalid_query", f"{name} is malformed", errors=errors)
         query[name] = value
     limit = number("limit", args.get("limit", "20"), least=1)

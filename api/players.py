@@ -10,7 +10,7 @@ from api import auth, present
 from api.context import boot
 from api.parse import body, lobby_query
 from api.schemas import PlayerUpdate
-from service import inbox, lobby, players, tables, tokens
+from service import inbox, lobby, players, roles, tables, tokens
 from service.errors import NotFound
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
@@ -45,6 +45,34 @@ def revoke_token(token_id: str):
 @bp.get("/players/me")
 def whoami():
     return players.me(boot(), auth.caller(boot()))
+
+
+def _operator(doing: str) -> dict[str, str]:
+    caller = auth.caller(boot())
+    roles.require(boot(), caller["id"], roles.OPERATOR, doing)
+    return caller
+
+
+@bp.get("/roles")
+def list_roles():
+    _operator("listing roles")
+    return {"roles": roles.holders(boot())}
+
+
+@bp.put("/players/<player_id>/roles/<role>")
+def grant_role(player_id: str, role: str):
+    caller = _operator("granting a role")
+    player = players.named(boot(), _id(player_id, "player_not_found", "player"))
+    held = roles.grant(boot(), player["id"], roles.check_role(role), caller["id"])
+    return {"player": player["id"], "name": player["name"], "roles": held}
+
+
+@bp.delete("/players/<player_id>/roles/<role>")
+def revoke_role(player_id: str, role: str):
+    caller = _operator("revoking a role")
+    player = players.named(boot(), _id(player_id, "player_not_found", "player"))
+    held = roles.revoke(boot(), player["id"], roles.check_role(role), caller["id"])
+    return {"player": player["id"], "name": player["name"], "roles": held}
 
 
 @bp.patch("/players/me")

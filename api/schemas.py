@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 # Bidirectional embeddings, overrides and isolates: text after one of them is shown in
 # another order ("\u202egnp.exe" reads as "exe.png"), so a name could pass for another.
@@ -159,6 +159,43 @@ class LeagueCreate(Schema):
     bye_points = fields.Float(
         load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000)
     )
+    absence_window = fields.Integer(
+        load_default=10, strict=True, validate=validate.Range(min=0, max=1000)
+    )
+    absence_share = fields.Float(load_default=0.6, validate=validate.Range(min=0.05, max=1))
+    absence_days = fields.Integer(
+        load_default=7, strict=True, validate=validate.Range(min=0, max=365)
+    )
+    forfeit_points = fields.Float(
+        load_default=0, allow_none=True, validate=validate.Range(min=0, max=1000)
+    )
+    vacation_days = fields.Integer(
+        load_default=14, strict=True, validate=validate.Range(min=0, max=365)
+    )
+
+
+class LeagueUpdate(LeagueCreate):
+    """Any of a league's settings, each optional; at least one."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for f in self.fields.values():
+            f.required, f.load_default = False, fields.missing_
+
+    @validates_schema
+    def _something(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data:
+            raise ValidationError("name at least one setting to change")
+
+
+class Vacation(Schema):
+    start = fields.AwareDateTime(required=True, format="iso", data_key="from")
+    end = fields.AwareDateTime(required=True, format="iso", data_key="until")
+
+
+class Substitution(Schema):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    substitute = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
 class MemberAdd(Schema):

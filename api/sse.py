@@ -15,8 +15,8 @@ It sends a comment line as a heartbeat every `SSE_HEARTBEAT_S` seconds, ends aft
 EventSource to stop) and after the caller's own `game.PlayerLeft`, ends within one
 heartbeat once its token is revoked, and closes after `SSE_MAX_S` seconds so that a
 client reconnects (with Last-Event-ID). A feed starts with a `turns` frame (the caller's
-open turns). A caller holds at most `STREAM_LIMIT_TOKEN` streams open at once
-(`STREAM_LIMIT_ANON` per address without a token); past that it gets 429
+open turns). A player holds at most `STREAM_LIMIT_TOKEN` streams open at once, all its tokens
+together (`STREAM_LIMIT_ANON` per address without a token); past that it gets 429
 `too_many_streams`.
 """
 

@@ -65,7 +65,8 @@ def follow(
     also: list[tuple[str, str, Side]] | None = None,
 ) -> Iterator[str]:
     """Yield SSE frames: `first`, then those `render` makes of the entries of Redis
-    stream `stream` after id `after`, a comment line every `beat` seconds without news,
+    stream `stream` after id `after`, a comment line every `beat` seconds from the connect
+    (a fixed schedule, news or not),
     until `render` says the stream ends, `most` seconds pass, the slot's token is revoked,
     the client goes away or the server shuts down. The stream is read through the
     process's shared reader (service.fanout). Each of `also` (a stream, where to start, its
@@ -74,7 +75,12 @@ def follow(
     me = _greenlet()
     if me is not None:
         _open[me] = None
-    ends, refreshed = time.monotonic() + most, time.monotonic()
+    opened = time.monotonic()
+    ends, refreshed = opened + most, opened
+    # heartbeats on a fixed schedule from the connect: `opened + k * beat`, whatever was
+    # sent or read in between, so their timing tells nothing (above all not when others'
+    # private steps woke the loop: #49.1)
+    next_beat = opened + beat
     sub = None
     sides: list[tuple[Any, Side, str]] = []  # (subscription, render, stream)
     side_entries: list[list[Any]] = []
@@ -103,11 +109,11 @@ def follow(
                     yield "".join(frames)  # one write for what one append brought
                 if last:
                     return
-            left = ends - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            if now >= ends:
                 return
             try:
-                entries = boot.hub.take(sub, min(beat, left))
+                entries = boot.hub.take(sub, max(0.0, min(next_beat, ends) - now))
                 side_entries = [boot.hub.take(side, 0) for side, _, _ in sides]
             except StreamClosed:
                 return
@@ -117,10 +123,12 @@ def follow(
                 if not slot.refresh():
                     return  # its token was revoked: no more frames for it
                 refreshed = time.monotonic()
-            if not entries and not any(side_entries) and time.monotonic() < ends:
+            if next_beat <= (now := time.monotonic()) < ends:
+                while next_beat <= now:
+                    next_beat += beat  # a beat missed (a slow client) is not made up
                 if client is not None and gone(client):
                     return
-                yield ": heartbeat\n\n"
+                yield ": heartbeat\n\n"  # what was just read is sent right after it
     finally:
         metrics.STREAMS.dec()
         _open.pop(me, None)

@@ -167,12 +167,84 @@ def slow_bodies(base: str, port: int, total: int, n_tokens: int, seconds: float)
         s.post(f"{base}/v1/players", json={"name": f"slow-{i}"}, timeout=10).json()["token"]
         for i in range(n_tokens)
     ]
+    return in_child(attack, port, tokens, total, seconds)
+
+
+def in_child(target, *args):
+    """Run `target(*args, conn)` in a child process; return what it sends back."""
     ours, theirs = multiprocessing.Pipe()
-    proc = multiprocessing.Process(target=attack, args=(port, tokens, total, seconds, theirs))
+    proc = multiprocessing.Process(target=target, args=(*args, theirs))
     proc.start()
     answers = ours.recv()
     proc.join(30)
     return answers
+
+
+def hostile_bodies(raw: bytes) -> list[tuple[str, bytes]]:
+    """Bundles sent to `POST /v1/verify` by the mixed load's hostile clients: 15 MB of
+    brackets (refused 422), one over the 16 MiB limit (413), one nested past the depth
+    limit, and a real 1.6 MB bundle (verified)."""
+    brackets = b'{"game": ' + b"[" * 7_500_000 + b"]" * 7_500_000 + b"}"
+    deep = b'{"events": [' + b'{"a": ' * 5000 + b"1" + b"}" * 5000 + b"]}"
+    return [
+        ("brackets", brackets),
+        ("too large", b" " * (16 * 1024 * 1024 + 1)),
+        ("deep", deep),
+        ("real", raw),
+    ]
+
+
+def mixed_load(port: int, raw: bytes, seconds: float, clients: int, conn) -> None:
+    """The mixed hostile load (issue #49.6), in a child process so that its threads
+    never hold the probe's interpreter: half the clients send hostile bundles in a loop,
+    the other half upload a real bundle slowly (64 KiB every 50 ms, chunked or with a
+    length); send back the answers by kind and status."""
+    bodies, counts, ends = hostile_bodies(raw), Counter(), time.monotonic() + seconds
+
+    def send(body: bytes, chunked: bool, pause: float) -> str:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        try:
+            framing = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {len(body)}"
+            head = f"POST /v1/verify HTTP/1.1\r\nHost: x\r\n{framing}\r\n"
+            sock.sendall(f"{head}Content-Type: application/json\r\n\r\n".encode())
+            step = 64 * 1024 if pause else 4 * 1024 if chunked else 1024 * 1024
+            for i in range(0, len(body), step):
+                piece = body[i : i + step]
+                sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                if pause:
+                    time.sleep(pause)
+            if chunked:
+                sock.sendall(b"0\r\n\r\n")
+            answer = sock.recv(64)
+            return answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/") else "closed"
+        except OSError:
+            return "cut"
+        finally:
+            sock.close()
+
+    def hostile(n: int) -> None:
+        i = n
+        while time.monotonic() < ends:
+            kind, body = bodies[i % len(bodies)]
+            counts[f"{kind} {send(body, chunked=i % 2 == 1, pause=0)}"] += 1
+            i += 1
+
+    def slow(n: int) -> None:
+        while time.monotonic() < ends:
+            counts[f"slow {send(raw, chunked=n % 2 == 1, pause=0.05)}"] += 1
+
+    threads = [
+        threading.Thread(target=hostile if n % 2 == 0 else slow, args=(n,)) for n in range(clients)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    conn.send(dict(counts))
+
+
+def mixed(port: int, raw: bytes, seconds: float, clients: int = 8) -> dict[str, int]:
+    return in_child(mixed_load, port, raw, seconds, clients)
 
 
 def ms(values: list[float], p: float) -> str:
@@ -209,6 +281,14 @@ def rows(base: str, port: int, redis_url: str, args, label: str = "on") -> list[
         f"| {label} | 4 clients verifying + state?at | {ms(lat, 50)} | {ms(lat, 99)} | "
         f"{failed} | {note} |"
     )
+    work = lambda: mixed(port, raw, args.seconds)  # noqa: E731
+    answers, lat, failed = under(base, work)
+    out.append(
+        f"| {label} | 8 clients: hostile bundles + slow uploads | {ms(lat, 50)} | "
+        f"{ms(lat, 99)} | {failed} | answers {answers} |"
+    )
+    if args.only_mixed:
+        return out
     work = lambda: slow_bodies(base, port, args.slow, args.tokens, args.seconds)  # noqa: E731
     (answers, refused, opened), lat, failed = under(base, work)
     note = f"{opened} connections opened ({refused} connects failed); answers {answers}"
@@ -231,6 +311,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--slow", type=int, default=4300)
     ap.add_argument("--tokens", type=int, default=5)
     ap.add_argument("--compare", action="store_true", help="also with the defences off")
+    ap.add_argument("--only-mixed", action="store_true", help="idle, costly and mixed only")
     return ap
 
 

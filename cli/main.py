@@ -1,5 +1,6 @@
 """The `marketfold` command: `serve` runs the whole service, `worker` runs one worker,
-`bot` and `demo` play through the API, `verify` checks an exported game offline."""
+`bot` and `demo` play through the API, `verify` checks an exported game offline, `admin`
+grants and revokes roles (operator, organizer) in the store."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import os
 import sys
 
-from cli import backup, keys, logs, verify
+from cli import admin, backup, keys, logs, verify
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
 from service import config
@@ -48,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_parser(sub)
     keys.add_parser(sub)
     backup.add_parser(sub)
+    admin.add_parser(sub)
     return parser
 
 
@@ -63,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         return keys.run(args)
     if args.command in ("backup", "restore"):
         return backup.run(args)
+    if args.command == "admin":
+        return admin.run(args)
     if args.command == "bot":
         return bot(args)
     if args.command == "demo":

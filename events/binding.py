@@ -40,6 +40,14 @@ def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
     for env in events:  # a seat left frees it, and the later seats move up one (as the fold)
         if _type(env) == "game.PlayerJoined":
             seats.append({k: _data(env).get(k) for k in ("seat", "player", "name")})
+        elif _type(env) == "game.SeatTaken":  # a substitute holds the seat from here on
+            taken = _data(env)
+            seats = [
+                {**s, "player": taken.get("player"), "name": taken.get("name")}
+                if s["seat"] == taken.get("seat")
+                else s
+                for s in seats
+            ]
         elif _type(env) == "game.PlayerLeft":
             kept = [s for s in seats if s["player"] != _data(env).get("player")]
             seats = [{**s, "seat": i} for i, s in enumerate(kept)]

@@ -96,6 +96,10 @@ COMMAND = {
                 "claim",
                 "decline",
                 "release",
+                "substitute",
+                "pause",
+                "resume",
+                "away",
             ]
         },
         "player": {"type": "string"},
@@ -107,6 +111,7 @@ COMMAND = {
         },
         "key": {"type": "string"},
         "at": {"type": "string"},
+        "rule": {"type": "integer", "minimum": 1},
     },
     "allOf": [
         _when("type", "join", {"required": ["player"]}),
@@ -118,6 +123,10 @@ COMMAND = {
         _when("type", "abort_early", {"required": ["player"]}),
         _when("type", "claim", {"required": ["player", "at"]}),
         _when("type", "decline", {"required": ["player"]}),
+        _when("type", "substitute", {"required": ["player", "name", "seat", "by"]}),
+        _when("type", "pause", {"required": ["by"]}),
+        _when("type", "resume", {"required": ["by", "at"]}),
+        _when("type", "away", {"required": ["seat", "from", "until", "by"]}),
     ],
 }
 EVENT = {

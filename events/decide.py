@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from events.codec import parse_time
+from events.codec import iso, parse_time
 from events.record import ACTIVE, CANCELLED, FINISHED, WAITING, Record
 from games.base import Event, RuleViolation
 from games.rng import Rng
@@ -110,8 +110,68 @@ def act(rec: Record, player_id: str, action: dict[str, Any], rng: Rng) -> tuple[
     _playing(rec)
     if seat in rec.resigned:
         raise RuleViolation("you resigned from this game", code="resigned")
+    if rec.paused_at:
+        raise RuleViolation("the table is paused by its league's organizer", code="game_paused")
     events = rec.game.decide(rec.state, seat, action, rng)
     return seat, events + resigned_defaults(rec, events, rng)
+
+
+def take_seat(rec: Record, seat: int, player_id: str, name: str, by: str) -> list[Event]:
+    """A substitute takes over `seat` of a running game (for a league's organizer): from
+    now on the seat's moves are the substitute's (`game.SeatTaken`; the moves before stay
+    the first player's, as their commands name them). A resigned seat is played again.
+    Allowed unless the rules version says `seat_changes = False` (none does: the rules
+    know seats, never players)."""
+    _playing(rec)
+    if not getattr(rec.game, "seat_changes", True):
+        why = "these rules do not allow a seat to change hands"
+        raise RuleViolation(why, code="rule_violation")
+    holder = next((s for s in rec.seats if s.seat == seat), None)
+    if holder is None:
+        raise RuleViolation(f"the game has no seat {seat}", code="rule_violation")
+    if rec.seat_of(player_id) is not None:
+        raise RuleViolation("the substitute holds a seat in this game", code="already_seated")
+    data = {"seat": seat, "player": player_id, "name": name, "replaces": holder.player, "by": by}
+    return [Event("game.SeatTaken", data)]
+
+
+def away(rec: Record, seat: int, start: str, end: str, by: str) -> list[Event]:
+    """The seat's player is away from `start` to `end` (a vacation declared in their
+    league): a deadline of theirs falling in it moves on by its length."""
+    _playing(rec)
+    if not any(s.seat == seat for s in rec.seats):
+        raise RuleViolation(f"the game has no seat {seat}", code="rule_violation")
+    return [Event("game.SeatAway", {"seat": seat, "from": start, "until": end, "by": by})]
+
+
+def pause(rec: Record, by: str) -> list[Event]:
+    """Stop the game's clock (for a league's organizer): no deadline runs and no move is
+    taken until it resumes."""
+    _playing(rec)
+    if rec.paused_at:
+        raise RuleViolation("the game is paused already", code="game_paused")
+    return [Event("game.Paused", {"by": by})]
+
+
+def resume(rec: Record, by: str, at: str) -> list[Event]:
+    """Start the clock again at `at`: every decision owed gets back the time it had left
+    when the game was paused (`game.DeadlineExtended`, reason `paused`)."""
+    _playing(rec)
+    if not rec.paused_at:
+        raise RuleViolation("the game is not paused", code="rule_violation")
+    events = [Event("game.Resumed", {"by": by, "paused_at": rec.paused_at})]
+    stopped = parse_time(at) - parse_time(rec.paused_at)
+    since = dict(rec.owed_since)
+    for key in sorted({o.key for o in rec.owed()}):
+        old = rec.deadline(key, running=True)
+        if old is None:
+            continue
+        lost = min(stopped, parse_time(at) - parse_time(since.get(key, rec.paused_at)))
+        new = iso((parse_time(old) + lost).timestamp())
+        seats = sorted({o.seat for o in rec.owed() if o.key == key})
+        data = {"key": key, "seats": seats, "old_deadline": old, "new_deadline": new}
+        events.append(Event("game.DeadlineExtended", {**data, "reason": "paused"}))
+    return events
 
 
 def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
@@ -125,21 +185,39 @@ def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
     return seat, events + resigned_defaults(rec, events, rng, gone)
 
 
-def abort_early(rec: Record, player_id: str) -> list[Event]:
+# Commands decided under the rules of #49 carry `"rule": 2` (events.decide.decide): an
+# abort only before any other seat has moved, a claim's idle time counted from what the
+# claimer may see. Commands logged before keep being decided as they were.
+RULE = 2
+
+
+def abort_early(rec: Record, player_id: str, rule: int = RULE) -> list[Event]:
     """End an active game without a result that counts, for any of its seated players,
-    while some seat has made no decision yet (`game.Aborted`; the log adds game.Ended)."""
-    seat_of(rec, player_id)  # only a seated player
+    before any other seat has made a decision (its own action, a deadline's default or a
+    resignation): `game.Aborted`; the log adds game.Ended. (Rule 1, before #49: while some
+    seat had made none, so a seat of a game of three could wipe out two opponents' moves.)"""
+    seat = seat_of(rec, player_id)  # only a seated player
     _playing(rec)
+    if rule >= 2 and rec.moved - {seat}:
+        raise RuleViolation(
+            "an opponent has made a decision: resign instead", code="abort_too_late"
+        )
     if all(s in rec.moved for s in range(rec.players)):
         raise RuleViolation("every seat has made a decision: resign instead", code="abort_too_late")
     return [Event("game.Aborted", {"by": player_id})]
 
 
-def claim(rec: Record, player_id: str, at: str) -> tuple[int, list[Event]]:
+def claim(rec: Record, player_id: str, at: str, rule: int = RULE) -> tuple[int, list[Event]]:
     """End an idle game for a seat that owes nothing while no seat has acted for the
-    game's `claim_after_s` (untimed games only): it ends `abandoned`, scored as it stands."""
+    game's `claim_after_s` (untimed games only): it ends `abandoned`, scored as it stands.
+    The idle time runs from the last step the claimer may see: a public event or a private
+    step it is party to, never others' private steps (rule 1, before #49: any step)."""
     seat = seat_of(rec, player_id)
     _playing(rec)
+    if rule >= 2 and rec.league:
+        raise RuleViolation(
+            "a league's game ends by the league's rules (its deadlines)", code="claim_not_allowed"
+        )
     if rec.decision_timeout_s:
         raise RuleViolation("a timed game ends through its deadlines", code="claim_not_allowed")
     if seat in rec.resigned or any(o.seat == seat for o in rec.owed()):
@@ -147,16 +225,23 @@ def claim(rec: Record, player_id: str, at: str) -> tuple[int, list[Event]]:
     if not any(o.seat not in rec.resigned for o in rec.owed()):
         raise RuleViolation("no seat is keeping the game waiting", code="claim_not_allowed")
     after = rec.claim_after_s or CLAIM_AFTER_S
-    idle = (parse_time(at) - parse_time(rec.last_at)).total_seconds()
+    since = rec.seen_at(seat) if rule >= 2 else rec.last_at
+    idle = (parse_time(at) - parse_time(since)).total_seconds()
     if idle < after:
         raise RuleViolation(
             f"the game has been idle {int(idle)} s of the {after} s before a claim",
             code="claim_too_early",
         )
-    return seat, [Event("game.Claimed", {"seat": seat, "idle_since": rec.last_at})]
+    return seat, [Event("game.Claimed", {"seat": seat, "idle_since": since})]
 
 
 CLAIM_AFTER_S = 3 * 24 * 3600  # an untimed game's idle time before a claim, by default
+
+
+def claim_after(rec: Record) -> int | None:
+    """Return how long an untimed game may sit idle before a seat may claim it (None for a
+    timed game: its deadlines end it)."""
+    return None if rec.decision_timeout_s else rec.claim_after_s or CLAIM_AFTER_S
 
 
 def abort(rec: Record, by: str) -> list[Event]:
@@ -253,13 +338,21 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
     if kind == "abort":
         return "system", abort(rec, cmd["by"])
     if kind == "abort_early":
-        return "system", abort_early(rec, cmd["player"])
+        return "system", abort_early(rec, cmd["player"], cmd.get("rule", 1))
     if kind == "claim":
-        return claim(rec, cmd["player"], cmd["at"])
+        return claim(rec, cmd["player"], cmd["at"], cmd.get("rule", 1))
     if kind == "decline":
         return "system", decline(rec, cmd["player"])
     if kind == "release":
         return "system", release(rec)
+    if kind == "substitute":
+        return "system", take_seat(rec, cmd["seat"], cmd["player"], cmd["name"], cmd["by"])
+    if kind == "away":
+        return "system", away(rec, cmd["seat"], cmd["from"], cmd["until"], cmd["by"])
+    if kind == "pause":
+        return "system", pause(rec, cmd["by"])
+    if kind == "resume":
+        return "system", resume(rec, cmd["by"], cmd["at"])
     if kind == "extend":
         return "system", extend(rec, cmd["key"], cmd["old"], cmd["new"], cmd["reason"])
     raise ValueError(f"unknown command type {kind!r}")

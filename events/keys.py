@@ -136,6 +136,11 @@ def lobby_ruleset(ruleset: str) -> str:
     return f"{PREFIX}:{{lobby}}:ruleset:{ruleset}"
 
 
+def lobby_cursor_key() -> str:
+    """The secret (32 random bytes) that seals the lobby's `next` cursors."""
+    return f"{PREFIX}:{{lobby}}:cursor_key"
+
+
 def lobby_summaries() -> str:
     """Each listed game's summary (hash: game id -> JSON with its version)."""
     return f"{PREFIX}:{{lobby}}:summaries"
@@ -214,6 +219,16 @@ def player_invitations(player_id: str) -> str:
     return f"{PREFIX}:player:{player_id}:invitations"
 
 
+def invitations_sent(player_id: str) -> str:
+    """How many invitations a player sent in the current window (service.tables)."""
+    return f"{PREFIX}:player:{player_id}:invitations_sent"
+
+
+def invitations_sent_to(player_id: str, target: str) -> str:
+    """How many invitations a player sent one other player in the current window."""
+    return f"{PREFIX}:player:{player_id}:invitations_sent:{target}"
+
+
 def tlog_hashes() -> str:
     """The public log of games (events/transparency.py): its leaf hashes in order (a list
     of 32-byte values). Its keys share the hash tag `{tlog}`: one script appends a leaf."""
@@ -233,3 +248,13 @@ def tlog_ids() -> str:
 def tlog_head() -> str:
     """The log's newest signed tree head (JSON), reused until the log grows."""
     return f"{PREFIX}:{{tlog}}:head"
+
+
+def role(name: str) -> str:
+    """The set of player ids granted role `name` (operator, organizer) in the store."""
+    return f"{PREFIX}:role:{name}"
+
+
+def role_log() -> str:
+    """The stream of role grants and revocations: who, what, by whom, when."""
+    return f"{PREFIX}:roles:log"

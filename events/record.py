@@ -1,7 +1,8 @@
 """The folded record of one game: lobby facts around the game's own state.
 
 `game.*` events (created, joined, started, timed out, resigned, deadline extended,
-aborted, ended) are folded here; every other event goes to the game's own `evolve`.
+aborted, seat taken by a substitute, seat away, paused, resumed, ended) are folded here; every other
+event goes to the game's own `evolve`.
 Knows no Redis and no HTTP.
 """
 
@@ -62,9 +63,13 @@ class Record:
     open_when_lapsed: bool = False  # the lapse lists an unlisted game in the lobby
     rematch_of: str | None = None  # the finished game this one is the rematch of
     claim_after_s: int | None = None  # an untimed game's idle time before a claim (None: default)
-    last_at: str = ""  # when the last event was appended
+    last_at: str = ""  # when the last event was appended (a private step included)
+    public_at: str = ""  # when the last public event was appended
+    party_at: tuple[str, ...] = ()  # per seat, when the last private step it is party to was
     moved: frozenset[int] = frozenset()  # seats that made a decision (own, default, resigned)
     claimed: bool = False  # a seat claimed the idle game (game.Claimed): it ends abandoned
+    paused_at: str | None = None  # its clock stopped (game.Paused) until game.Resumed
+    away: tuple[tuple[int, str, str], ...] = ()  # (seat, from, until): a declared vacation
     # the private log (docs/architecture.md, "Private steps"): how many private steps are
     # folded, the hash of the last, and per seat how many of them it is party to
     private: int = 0
@@ -81,6 +86,12 @@ class Record:
     def game(self) -> Game:
         """Return the rules this game is played under (its recorded rules version)."""
         return games.get(self.ruleset, self.rules_version)
+
+    def seen_at(self, seat: int) -> str:
+        """Return when `seat` last saw the game move: its last public event, or a later
+        private step the seat is party to (others' private steps never count)."""
+        party = self.party_at[seat] if 0 <= seat < len(self.party_at) else ""
+        return max(self.public_at, party)
 
     @property
     def keeps_private_log(self) -> bool:
@@ -107,9 +118,13 @@ class Record:
         """Return the players whose seats are held for them (pending invitations)."""
         return [p for p, _, answer in self.invited if answer == PENDING]
 
-    def deadline(self, key: str) -> str | None:
-        """Return the ISO deadline of decision `key`, or None without a time control: the
-        one source of deadlines (a `game.DeadlineExtended` replaces the computed one)."""
+    def deadline(self, key: str, running: bool = False) -> str | None:
+        """Return the ISO deadline of decision `key`, or None without a time control or
+        while the game is paused (`running`: the deadline it had when its clock stopped):
+        the one source of deadlines (a `game.DeadlineExtended` replaces the computed
+        one)."""
+        if self.paused_at and not running:
+            return None
         for k, when in self.extended:
             if k == key:
                 return when
@@ -117,6 +132,11 @@ class Record:
         if since is None or not self.decision_timeout_s:
             return None
         when = parse_time(since) + timedelta(seconds=self.decision_timeout_s)
+        if self.away:  # a deadline in a vacation of a seat that owes it moves on by its length
+            seats = {o.seat for o in self.owed() if o.key == key}
+            for seat, start, end in sorted(self.away, key=lambda a: a[1]):
+                if seat in seats and parse_time(start) <= when <= parse_time(end):
+                    when += parse_time(end) - parse_time(start)
         return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
     def still_open(self, player_id: str, version: int) -> bool:
@@ -150,6 +170,13 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             if 0 <= seat < len(seen):
                 seen[seat] += 1
         changes["private_seen"] = tuple(seen)
+        party = list(record.party_at) or [""] * record.players
+        for seat in envelope["visible_to"]:
+            if 0 <= seat < len(party):
+                party[seat] = envelope["at"]
+        changes["party_at"] = tuple(party)
+    else:
+        changes["public_at"] = envelope.get("at", record.public_at)
     changes["last_at"] = envelope.get("at", record.last_at)  # private steps too: activity
     if "draws" in envelope:
         changes["draws"] = envelope["draws"][1]
@@ -209,6 +236,19 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
         changes["extended"] = (*kept, (data["key"], data["new_deadline"]))
     elif kind == "game.Aborted":
         changes["aborted"] = True
+    elif kind == "game.SeatTaken":  # a substitute plays the seat from now on
+        changes["seats"] = tuple(
+            Seat(s.seat, data["player"], data["name"]) if s.seat == data["seat"] else s
+            for s in record.seats
+        )
+        changes["resigned"] = record.resigned - {data["seat"]}
+        changes["defaults_in_row"] = _count(record.defaults_in_row, data["seat"], None)
+    elif kind == "game.SeatAway":
+        changes["away"] = (*record.away, (data["seat"], data["from"], data["until"]))
+    elif kind == "game.Paused":
+        changes["paused_at"] = envelope["at"]
+    elif kind == "game.Resumed":
+        changes["paused_at"] = None
     elif not kind.startswith("game."):
         game = record.game
         state = game.evolve(record.state, Event(kind, data, _visible(envelope["visible_to"])))

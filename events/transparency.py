@@ -10,6 +10,13 @@ append-only Merkle tree (events.merkle) for each fact that fixes a game:
 - `ended`: how many events the log holds, its final hash (which commits to every event)
   and the result.
 
+A game created unlisted keeps its facts to its own players: each of its leaves is sealed
+(`sealed`), holding only its kind, its game's reference and a SHA-256 commitment to the
+leaf above keyed by the game's id, so the log shows no players, names, times, options or
+result of it, and whoever holds the game (its players, with its export) recomputes the
+commitment and checks inclusion as for any other game. Once the game is listed (its
+held seats lapsed with `open_when_lapsed`) its later leaves are plain.
+
 A leaf is the canonical JSON text of such an object (`text`). The service signs tree
 heads (size, root, time) with its key; an export carries its game's leaves, each with an
 inclusion proof to one signed tree head, so a verifier needs nothing else to see that
@@ -81,19 +88,46 @@ def ended(game_id: str, events: int, head: str, result: Any) -> dict[str, Any]:
     }
 
 
+def sealed(game_id: Any, leaf: dict[str, Any]) -> dict[str, Any]:
+    """The leaf an unlisted game logs in place of `leaf`: its kind and game reference, and
+    SHA-256("marketfold-leaf:" + game id + ":" + the leaf's text), a commitment nobody can
+    open or guess without the game's id (random, as long as a key)."""
+    digest = hashlib.sha256(f"marketfold-leaf:{game_id}:{text(leaf)}".encode()).hexdigest()
+    return {"log": LOG, "kind": leaf["kind"], "game": leaf["game"], "sealed": digest}
+
+
+def _shown(game_id: Any, leaf: dict[str, Any], unlisted: bool) -> dict[str, Any]:
+    return sealed(game_id, leaf) if unlisted else leaf
+
+
 def due(old: Any, new: Any, envelopes: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """The leaves a game's write calls for, as (leaf id, text): from the record before it,
-    the record after it (sealed) and the envelopes it appends."""
-    gid, out = new.game_id, []
+    the record after it (sealed) and the envelopes it appends. An unlisted game's are
+    sealed (`sealed`)."""
+    gid, out, hide = new.game_id, [], new.unlisted
     for env in envelopes:
         if env.get("type") == "game.Created":
-            out.append((f"{gid}:created", text(created(env))))
+            out.append((f"{gid}:created", text(_shown(gid, created(env), hide))))
     if old.status == "waiting" and new.status in ("active", "finished"):
         seats = [{"seat": s.seat, "player": s.player, "name": s.name} for s in new.seats]
-        out.append((f"{gid}:started", text(started(gid, seats))))
+        out.append((f"{gid}:started", text(_shown(gid, started(gid, seats), hide))))
     if new.status == "finished" and old.status != "finished":
-        out.append((f"{gid}:ended", text(ended(gid, new.version, new.last_hash, new.result))))
+        leaf = ended(gid, new.version, new.last_hash, new.result)
+        out.append((f"{gid}:ended", text(_shown(gid, leaf, hide))))
     return out
+
+
+def unlisted(events: list[dict[str, Any]]) -> bool:
+    """Return True if the game is unlisted after `events` (as events.record folds it: its
+    `game.Terms`, until a lapse lists it)."""
+    hidden = False
+    for env in events:
+        kind, data = env.get("type"), env.get("data") or {}
+        if kind == "game.Terms":
+            hidden = bool(data.get("unlisted"))
+        elif kind == "game.ReservationsLapsed" and data.get("listed"):
+            hidden = False
+    return hidden
 
 
 def text(leaf: Mapping[str, Any]) -> str:
@@ -105,14 +139,17 @@ def from_log(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     if not events or events[0].get("type") != "game.Created":
         return {}
     game_id = events[0]["data"].get("game_id")
-    out = {"created": created(events[0])}
+    first = [e for e in events[:2] if e.get("type") in ("game.Created", "game.Terms")]
+    out = {"created": _shown(game_id, created(events[0]), unlisted(first))}
     for i, env in enumerate(events):
         if env.get("type") == "game.Started":
-            out["started"] = started(game_id, binding.from_log(events[: i + 1])["seats"])
+            leaf = started(game_id, binding.from_log(events[: i + 1])["seats"])
+            out["started"] = _shown(game_id, leaf, unlisted(events[: i + 1]))
             break
     last = events[-1]
     if last.get("type") == "game.Ended":
-        out["ended"] = ended(game_id, len(events), last["hash"], last["data"].get("result"))
+        leaf = ended(game_id, len(events), last["hash"], last["data"].get("result"))
+        out["ended"] = _shown(game_id, leaf, unlisted(events))
     return out
 
 

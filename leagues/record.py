@@ -1,10 +1,14 @@
 """A league folded from its own event log (`mf:{l:<id>}:events`). Pure: no I/O.
 
 Events: `league.Created` (the settings and the pairing seed), `league.MemberJoined`,
-`league.MemberWithdrawn` (by timeouts, by the operator, or leaving), `league.RoundStarted`
+`league.MemberWithdrawn` (for absence, removed by an organizer, or leaving),
+`league.MemberReinstated`, `league.MemberSubstituted` (a substitute takes the member's
+place), `league.TablePaused` / `league.TableResumed` (one table's clock), `league.RoundStarted`
 (the round's tables and their games), `league.GameRecorded` (one finished game's places,
 points and new ratings; an aborted game's with no points), `league.Paused`,
 `league.Resumed` (the remaining rounds rescheduled from then), `league.Cancelled`,
+`league.OrganizerAdded` / `league.OrganizerRemoved` (the creator is the first organizer),
+`league.SettingsChanged` (settings not in effect yet; a new cadence reschedules),
 `league.DisputeOpened` (a seated player's dispute about a game) and `league.DisputeRuled`
 (an organizer's ruling on a recorded game, applied by `leagues.rulings`).
 Standings and ratings are this fold; each game is recorded once (its id is the
@@ -50,6 +54,13 @@ class League:
     created_at: str = ""
     members: dict[str, str] = field(default_factory=dict)  # player -> name, in join order
     withdrawn: dict[str, int] = field(default_factory=dict)  # player -> first round missed
+    # why each withdrawn member went: left, removed, absence (timeouts), substituted
+    why_withdrawn: dict[str, str] = field(default_factory=dict)
+    substitutes: dict[str, str] = field(default_factory=dict)  # substitute -> who they replaced
+    taken: dict[str, dict[str, str]] = field(default_factory=dict)  # game -> {member: substitute}
+    paused_tables: dict[str, str] = field(default_factory=dict)  # game -> who paused it
+    vacations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (from, until)
+    reinstated_at: dict[str, str] = field(default_factory=dict)  # absence counts from then
     rounds: dict[int, RoundPlay] = field(default_factory=dict)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> GameRecorded
     points: dict[str, Fraction] = field(default_factory=dict)  # exact; rounded for display
@@ -61,6 +72,8 @@ class League:
     paused: bool = False
     cancelled: bool = False
     resumed: tuple[int, str] | None = None  # (the first round rescheduled, from when)
+    organizers: list[str] = field(default_factory=list)  # the creator, then co-organizers
+    organizer_names: dict[str, str] = field(default_factory=dict)
     disputes: dict[int, dict[str, Any]] = field(default_factory=dict)  # number -> opened
     rulings: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> newest ruling
     ruling_log: list[dict[str, Any]] = field(default_factory=list)  # every ruling, in order
@@ -118,6 +131,11 @@ class League:
             out.append(self.replays[out[-1]])
         return out
 
+    def away(self, player: str) -> list[tuple[float, float]]:
+        """Return a member's declared vacations as (start, end) Unix times."""
+        spans = self.vacations.get(player, [])
+        return [(parse_time(a).timestamp(), parse_time(b).timestamp()) for a, b in spans]
+
     def rating(self, player: str) -> standings.Rating:
         """Return a member's rating (the initial one before their first game)."""
         return self.ratings.get(player, standings.initial())
@@ -136,10 +154,42 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
     league.version, league.last_hash = envelope["seq"], envelope["hash"]
     if kind == "league.Created":
         league.settings, league.created_at = dict(data), envelope["at"]
+        creator = data.get("operator")
+        league.organizers = [creator] if creator else []
+        league.organizer_names = {creator: data.get("operator_name", "")} if creator else {}
+    elif kind == "league.OrganizerAdded":
+        league.organizers.append(data["player"])
+        league.organizer_names[data["player"]] = data["name"]
+    elif kind == "league.OrganizerRemoved":
+        league.organizers.remove(data["player"])
     elif kind == "league.MemberJoined":
         league.members[data["player"]] = data["name"]
     elif kind == "league.MemberWithdrawn":
         league.withdrawn[data["player"]] = data["round"]
+        league.why_withdrawn[data["player"]] = withdrawal_reason(data)
+    elif kind == "league.MemberReinstated":
+        league.withdrawn.pop(data["player"], None)
+        league.why_withdrawn.pop(data["player"], None)
+        league.reinstated_at[data["player"]] = envelope["at"]
+    elif kind == "league.MemberSubstituted":
+        out, sub = data["player"], data["substitute"]
+        league.members.setdefault(sub, data["name"])
+        league.withdrawn.pop(sub, None)
+        league.why_withdrawn.pop(sub, None)
+        league.withdrawn[out], league.why_withdrawn[out] = data["round"], "substituted"
+        league.substitutes[sub] = out
+        for game in data.get("games", []):
+            league.taken.setdefault(game, {})[out] = sub
+    elif kind == "league.VacationDeclared":
+        league.vacations.setdefault(data["player"], []).append((data["from"], data["until"]))
+    elif kind == "league.TablePaused":
+        league.paused_tables[data["game"]] = data["by"]
+    elif kind == "league.TableResumed":
+        league.paused_tables.pop(data["game"], None)
+    elif kind == "league.SettingsChanged":
+        league.settings.update(data["changes"])
+        if "from" in data:  # a new cadence: the rounds to come are rescheduled
+            league.resumed = (data["round"], data["from"])
     elif kind == "league.Paused":
         league.paused = True
     elif kind == "league.Resumed":
@@ -153,12 +203,11 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         )
     elif kind == "league.GameRecorded":
         league.results[data["game"]] = data
-        exact = rulings.game_points(league, data, None)
-        if exact is None:  # aborted: on the record, but it counts for nobody
+        result = rulings.scored(league, data, league.rulings.get(data["game"]))
+        if result is None:  # aborted: on the record, but it counts for nobody
             return league
-        places = {p["player"]: p["place"] for p in data["places"]}
         ratings = {p["player"]: (p["mu"], p["sigma"]) for p in data["places"]}
-        rulings.count(league, places, exact, ratings)
+        rulings.count(league, result.places, result.points, ratings)
     elif kind == "league.DisputeOpened":
         league.disputes[data["dispute"]] = {**data, "at": envelope["at"]}
     elif kind == "league.DisputeRuled":
@@ -169,6 +218,14 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
             league.replays[data["game"]] = data["replay"]
         rulings.recount(league)
     return league
+
+
+def withdrawal_reason(data: dict[str, Any]) -> str:
+    """Return why a `league.MemberWithdrawn` withdrew its member: `left` (by self),
+    `removed` (by an organizer or operator), `absence` (by the absence rule)."""
+    if "reason" in data:
+        return data["reason"]
+    return {"self": "left", "timeouts": "absence"}.get(data.get("by"), "removed")
 
 
 def fold_all(league: League, envelopes: list[dict[str, Any]]) -> League:

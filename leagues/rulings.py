@@ -9,9 +9,11 @@ part in the standings:
   ones (places, wins and ratings stay as recorded).
 - `annulled`: the game counts for nobody, as an aborted game: no points, no game played,
   no opponents met, no rating change.
-- `forfeit`: the listed players forfeit: they are placed last and score the league's
-  forfeit (`forfeit_points`, default 0); the others keep their order, move up into the
-  places left, and score those places' points; ratings follow the new places.
+- `forfeit`: the listed players forfeit, as a seat that never moved does
+  (leagues.forfeits): they score the league's `forfeit_points` (0 if the league keeps
+  places as they ended), and the others are placed among themselves, keeping their order
+  and ties, and score those places' points; a forfeiting seat's rating stays as it was,
+  the others are rated among themselves.
 - `replay`: the game is annulled and its table plays again: a new game of the league
   (`replay`: its id), recorded like any other, counts in its place.
 
@@ -23,10 +25,11 @@ that the recorded ratings are used, so a league without rulings counts exactly a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from leagues import standings
+from leagues import forfeits, settings, standings
 
 if TYPE_CHECKING:
     from leagues.record import League
@@ -36,44 +39,46 @@ VOIDS = ("annulled", "replay")  # the game counts for nobody
 RERATES = ("annulled", "forfeit", "replay")  # ratings from this game on are rated again
 
 
-def forfeit_points(league: League) -> Fraction:
-    """Return what a forfeit scores in this league (`forfeit_points`, default 0)."""
-    return Fraction(str(league.settings.get("forfeit_points") or 0))
-
-
-def places_after(recorded: dict[str, Any], ruling: dict[str, Any] | None) -> dict[str, int]:
-    """Return each player's place in a recorded game once `ruling` applies (forfeiting
-    players last, tied among themselves; the others moved up, ties kept)."""
+def scored(
+    league: League, recorded: dict[str, Any], ruling: dict[str, Any] | None
+) -> forfeits.Scored | None:
+    """Return a recorded game's exact league points and league places with `ruling` in
+    force (leagues.forfeits: a forfeiting seat has no place), or None when the game counts
+    for nobody (aborted, annulled, replayed). The seats the record marks `forfeit` forfeit
+    as recorded; a `forfeit` ruling adds its players, who score the league's
+    `forfeit_points` (0 if the league keeps the places as they ended)."""
+    if recorded.get("reason") == "aborted" or (ruling and ruling["kind"] in VOIDS):
+        return None
     places = {p["player"]: p["place"] for p in recorded["places"]}
-    if not ruling or ruling["kind"] != "forfeit":
-        return places
-    out = set(ruling["players"])
-    kept = sorted((place, p) for p, place in places.items() if p not in out)
-    moved: dict[str, int] = {}
-    for i, (place, p) in enumerate(kept):  # a tie keeps its first place among the kept
-        earlier = kept[i - 1] if i else None
-        moved[p] = moved[earlier[1]] if earlier and earlier[0] == place else i + 1
-    last = len(kept) + 1
-    return {**moved, **{p: last for p in out}}
+    out = {p["player"] for p in recorded["places"] if p.get("forfeit")}
+    per_forfeit = settings.get(league, "forfeit_points")
+    if ruling and ruling["kind"] == "forfeit":
+        out |= set(ruling["players"])
+        per_forfeit = per_forfeit or 0
+    scale = league.settings.get("points") or standings.DEFAULT_POINTS
+    result = forfeits.score(places, out, scale, per_forfeit)
+    if ruling and ruling["kind"] == "adjusted":
+        result.points.update({p: Fraction(str(v)) for p, v in ruling["points"].items()})
+    return result
 
 
 def game_points(
     league: League, recorded: dict[str, Any], ruling: dict[str, Any] | None
 ) -> dict[str, Fraction] | None:
     """Return each player's exact league points for a recorded game with `ruling` in
-    force, or None when the game counts for nobody (aborted, annulled, replayed)."""
-    if recorded.get("reason") == "aborted" or (ruling and ruling["kind"] in VOIDS):
-        return None
-    scale = league.settings.get("points") or standings.DEFAULT_POINTS
-    if ruling and ruling["kind"] == "forfeit":
-        places = places_after(recorded, ruling)
-        out = set(ruling["players"])
-        kept = standings.shares({p: v for p, v in places.items() if p not in out}, scale)
-        return {**kept, **{p: forfeit_points(league) for p in out}}
-    exact = standings.shares({p["player"]: p["place"] for p in recorded["places"]}, scale)
-    if ruling and ruling["kind"] == "adjusted":
-        exact.update({p: Fraction(str(v)) for p, v in ruling["points"].items()})
-    return exact
+    force, or None when the game counts for nobody."""
+    result = scored(league, recorded, ruling)
+    return None if result is None else result.points
+
+
+def rated(league: League, places: dict[str, int | None]) -> dict[str, standings.Rating]:
+    """Return the ratings after a game, as a result is recorded: a forfeiting seat (no
+    place) keeps its rating, the others are rated among themselves."""
+    out = {p: league.rating(p) for p in places}
+    played = {p: place for p, place in places.items() if place is not None}
+    if len(played) > 1:
+        out.update(standings.rate({p: league.rating(p) for p in played}, played))
+    return out
 
 
 def recount(league: League) -> None:
@@ -85,20 +90,19 @@ def recount(league: League) -> None:
     for gid, recorded in league.results.items():
         ruling = league.rulings.get(gid)
         rerate = rerate or bool(ruling and ruling["kind"] in RERATES)
-        exact = game_points(league, recorded, ruling)
-        if exact is None:
+        result = scored(league, recorded, ruling)
+        if result is None:
             continue
-        places = places_after(recorded, ruling)
         if rerate:
-            ratings = standings.rate({p: league.rating(p) for p in places}, places)
+            ratings = rated(league, result.places)
         else:
             ratings = {p["player"]: (p["mu"], p["sigma"]) for p in recorded["places"]}
-        count(league, places, exact, ratings)
+        count(league, result.places, result.points, ratings)
 
 
 def count(
     league: League,
-    places: dict[str, int],
+    places: Mapping[str, int | None],
     exact: dict[str, Fraction],
     ratings: dict[str, standings.Rating],
 ) -> None:

@@ -61,6 +61,14 @@ DEFAULTS: dict[str, Any] = {
     # long (s) a game may wait for its seats before a worker cancels it (service.waiting)
     "WAITING_GAMES_PER_PLAYER": 10,
     "WAITING_EXPIRE_S": 24 * 3600,
+    # the shortest idle time (s) a creator may set before an untimed game may be claimed
+    # (`claim_after_s`): shorter, a creator could claim a second into the joiner's turn
+    "CLAIM_MIN_S": 24 * 3600,
+    # invitations (seats held for named players, each with a note on their feed) one
+    # player may send, all its tokens together, and send to one other player, per hour;
+    # withdrawn ones count (429 `too_many_invitations`)
+    "INVITES_PER_HOUR": 30,
+    "INVITES_PER_TARGET": 3,
     "COMMAND_RETRIES": 8,
     # how long a finished game keeps its idempotency records (retries get the first
     # answer again until then; after it, a retried action meets a finished game: 409)
@@ -70,7 +78,7 @@ DEFAULTS: dict[str, Any] = {
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
-    "STREAM_LIMIT_TOKEN": 20,  # event streams one token may hold open at once
+    "STREAM_LIMIT_TOKEN": 20,  # event streams one player (all its tokens) may hold open
     "STREAM_LIMIT_ANON": 20,  # the same per address, for streams opened without a token
     "RATE_LIMIT_TOKEN": "1200/minute",  # per bearer token
     "RATE_LIMIT_ANON": "300/minute",  # per IP, for calls without a token

@@ -221,6 +221,58 @@ def abort(boot: Bootstrap, game_id: str, operator: str) -> Outcome:
     )
 
 
+def take_seat(boot: Bootstrap, game_id: str, seat: int, player: dict[str, str], by: str) -> Outcome:
+    """A substitute (`player`: {id, name}) takes over `seat` of a running game (for its
+    league's organizer `by`); the log says from which event the seat's moves are theirs."""
+    command = {"type": "substitute", "seat": seat, "player": player["id"], "name": player["name"]}
+    command["by"] = by
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.take_seat(rec, seat, player["id"], player["name"], by)),
+        cause=f"substitute:{by}",
+        command=command,
+    )
+
+
+def away(boot: Bootstrap, game_id: str, seat: int, span: tuple[str, str], by: str) -> Outcome:
+    """Log that the seat's player is away over `span` (from, until): their deadlines in it
+    move on by its length, visibly to the table."""
+    start, end = span
+    command = {"type": "away", "seat": seat, "from": start, "until": end, "by": by}
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.away(rec, seat, start, end, by)),
+        cause=f"away:{by}",
+        idem=f"away:{seat}:{start}",
+        command=command,
+    )
+
+
+def pause(boot: Bootstrap, game_id: str, by: str) -> Outcome:
+    """Stop the game's clock: no deadline runs and no move is taken until it resumes."""
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.pause(rec, by)),
+        cause=f"pause:{by}",
+        command={"type": "pause", "by": by},
+    )
+
+
+def resume(boot: Bootstrap, game_id: str, by: str) -> Outcome:
+    """Start the game's clock again: each owed decision gets back the time it had left."""
+    at = codec.now_iso()
+    return loop.run(
+        boot,
+        GameLog(boot, game_id),
+        lambda rec, rng: ("system", decide.resume(rec, by, at)),
+        cause=f"resume:{by}",
+        command={"type": "resume", "by": by, "at": at},
+    )
+
+
 def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
     unless an outage covers its deadline (then it gets a fresh one: EXTENDED) or the API
@@ -245,6 +297,7 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
             if (deadline := rec.deadline(key)) is not None:
                 late = time.time() - codec.parse_time(deadline).timestamp()
                 metrics.deadline_applied(rec.ruleset, late)
+            _absence(boot, done)
             return Status.APPLIED
         plan = expiry.plan(done.record, key, now, facts)  # the log moved on meanwhile
         if plan.status is Status.APPLIED:  # appended by an earlier run of this job
@@ -254,6 +307,26 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     elif plan.status in (Status.EARLY, Status.POSTPONED):
         boot.scheduler.expiry(game_id, key, plan.deadline)
     return plan.status
+
+
+def _absence(boot: Bootstrap, done: Outcome) -> None:
+    """After defaults applied to a league game, withdraw those players the league's
+    absence rule now calls absent (service.league_absence): checked when it happens."""
+    rec = done.record
+    if not rec.league:
+        return
+    seats = {s.seat: s.player for s in rec.seats}
+    timed_out = {
+        e["data"].get("seat") for e in done.envelopes if e["type"] == "game.DecisionTimedOut"
+    }
+    players = {seats[s] for s in timed_out if s in seats and s not in rec.resigned}
+    if players:
+        from service import league_absence  # the league layer sits above the game commands
+
+        try:
+            league_absence.check(boot, rec.league["id"], players)
+        except DomainError:  # the league is gone or busy: the next round start checks again
+            return
 
 
 def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> expiry.Facts:

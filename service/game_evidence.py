@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from events.codec import parse_time
 from events.record import Record
-from service import attempts, league_commands, outages
+from service import attempts, league_organizers, outages
 from service.errors import Forbidden, NotFound
 from service.league_log import load as load_league
 
@@ -31,7 +31,7 @@ def may_read(boot: Bootstrap, rec: Record, viewer: str) -> bool:
     if rec.seat_of(viewer) is not None:
         return True
     if rec.league:
-        return league_commands.may_organize(boot, load_league(boot, rec.league["id"]), viewer)
+        return league_organizers.may_run(boot, load_league(boot, rec.league["id"]), viewer)
     return False
 
 

@@ -92,7 +92,7 @@ def deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
     queued for a decision already made."""
     before, after = {o.key for o in old.owed()}, {o.key for o in new.owed()}
     changed = after - before
-    if new.extended != old.extended:  # a game.DeadlineExtended
+    if new.extended != old.extended or new.away != old.away:  # extended, or a seat away
         changed |= {k for k in after & before if new.deadline(k) != old.deadline(k)}
     for key in changed:
         if deadline := new.deadline(key):

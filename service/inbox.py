@@ -17,10 +17,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
+from events.decide import claim_after
 from events.record import ACTIVE, CANCELLED, FINISHED, PENDING, WAITING, Record
 from events.recorder import Writes
 from leagues import table
-from leagues.record import League
+from leagues.record import League, withdrawal_reason
 from service import lobby
 
 if TYPE_CHECKING:
@@ -40,14 +41,17 @@ def after_append(
     the append's, for the notes of its private steps)."""
     notes: list[tuple[str, dict[str, Any]]] = []
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
-    for s in new.seats[len(old.seats) :]:
-        pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
-        pipe.zadd(keys.player_history(s.player), {new.game_id: lobby.created_ms(new)})
+    before = {s.player for s in old.seats}
+    for s in new.seats:  # a seat taken: joined, or by a substitute
+        if s.player not in before:
+            pipe.zadd(keys.player_games(s.player), {new.game_id: time.time()})
+            pipe.zadd(keys.player_history(s.player), {new.game_id: lobby.created_ms(new)})
     seated = {s.player for s in new.seats} if new.status != CANCELLED else set()
     for s in old.seats:  # a seat freed, or the game cancelled
         if s.player not in seated:
             pipe.zrem(keys.player_games(s.player), new.game_id)
-            pipe.zrem(keys.player_history(s.player), new.game_id)
+            if old.status != ACTIVE:  # a substituted player keeps the game they played in
+                pipe.zrem(keys.player_history(s.player), new.game_id)
     players = {s.seat: s.player for s in new.seats}
     if new.status == ACTIVE and old.status != ACTIVE:
         notes += [(p, {"type": "game_started", **base}) for p in players.values()]
@@ -117,7 +121,11 @@ def _invitation_notes(old: Record, new: Record, pipe: Writes) -> list[tuple[str,
         if player in held and before.get(player) != PENDING:
             pipe.zadd(keys.player_invitations(player), {new.game_id: time.time()})
             if player != new.creator and not new.rematch_of:
-                invite = {"from": new.creator, "reserved_until": new.reserved_until}
+                invite = {
+                    "from": new.creator,
+                    "reserved_until": new.reserved_until,
+                    "claim_after_s": claim_after(new),  # known before accepting (#49)
+                }
                 notes.append((player, {"type": "invitation", **base, **invite}))
         elif player not in held and before.get(player) == PENDING:
             pipe.zrem(keys.player_invitations(player), new.game_id)
@@ -150,9 +158,8 @@ def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[st
                 notes += [(p, started) for p in t["players"]]
             for p in data["byes"]:
                 notes.append((p, note("round_started", None, data["round"], None, bye=True)))
-        elif kind == "league.MemberWithdrawn":
-            gone = note("withdrawn", None, data["round"], None, by=data.get("by"))
-            notes.append((data["player"], gone))
+        elif kind in MEMBER_NOTES:
+            notes += _member_notes(league, kind, data, note)
         elif kind in DISPUTE_NOTES:
             notes += _dispute_notes(league, kind, data, note)
     ends = {"league.GameRecorded", "league.Cancelled"} & {e["type"] for e in envelopes}
@@ -172,14 +179,35 @@ def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[st
     _write(boot, notes)
 
 
+MEMBER_NOTES = ("league.MemberWithdrawn", "league.MemberReinstated", "league.MemberSubstituted")
+
+
+def _member_notes(league: League, kind: str, data: dict[str, Any], note) -> list[tuple[str, Any]]:
+    """Return the notes of a member's withdrawal (`withdrawn`, or `removed` by an
+    organizer), reinstatement (`reinstated`) or substitution (`substituted`): to the
+    member, to the substitute, and to each of the league's organizers, each naming the
+    `player` it is about and who did it (`by`)."""
+    player = data["player"]
+    if kind == "league.MemberWithdrawn":
+        reason = withdrawal_reason(data)
+        kind_ = "removed" if reason == "removed" else "withdrawn"
+        extra = {"by": data.get("by"), "reason": reason, "player": player}
+        if "who" in data:
+            extra["who"] = data["who"]
+        told = [player]
+    elif kind == "league.MemberReinstated":
+        kind_, extra, told = "reinstated", {"by": data["by"], "player": player}, [player]
+    else:
+        kind_ = "substituted"
+        sub = data["substitute"]
+        extra = {"by": data["by"], "player": player, "substitute": sub, "games": data["games"]}
+        told = [player, sub]
+    told += [o for o in league.organizers if o not in told]
+    said = note(kind_, None, data["round"], None, **extra)
+    return [(p, said) for p in told]
+
+
 DISPUTE_NOTES = {"league.DisputeOpened": "dispute_opened", "league.DisputeRuled": "dispute_ruled"}
-
-
-def organizers(league: League) -> list[str]:
-    """Return who organizes the league, as its log names them: its creator (and the
-    co-organizers its settings list, if any)."""
-    named = [league.settings.get("operator"), *league.settings.get("organizers", ())]
-    return list(dict.fromkeys(p for p in named if p))
 
 
 def _dispute_notes(league: League, kind: str, data: dict[str, Any], note) -> list:
@@ -189,7 +217,7 @@ def _dispute_notes(league: League, kind: str, data: dict[str, Any], note) -> lis
     more = {"dispute": data.get("dispute"), "reason": data["reason"]}
     if kind == "league.DisputeOpened":
         more.update(seq=data.get("seq"), by=data["player"])
-        told = table + [p for p in organizers(league) if p not in table]
+        told = table + [p for p in league.organizers if p not in table]
     else:
         more.update(ruling=data["ruling"], ruling_kind=data["kind"], replay=data.get("replay"))
         told = table

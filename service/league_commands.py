@@ -15,13 +15,15 @@ from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any
 
 from events import keys
+from events.codec import parse_time
 from events.record import FINISHED
 from games.base import Event
 from games.rng import Rng
+from leagues import settings as league_settings
 from leagues import standings
 from leagues.record import League
-from service import config, league_decisions, loop
-from service.errors import Forbidden, Invalid
+from service import league_decisions, loop
+from service.errors import Invalid
 from service.game_commands import ruleset
 from service.league_log import LeagueLog, load
 from service.ports import Status
@@ -29,16 +31,7 @@ from service.ports import Status
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-__all__ = [
-    "check_operator",
-    "check_organizer",
-    "create",
-    "join",
-    "load",
-    "may_organize",
-    "record_result",
-    "run",
-]
+__all__ = ["change", "check", "create", "join", "load", "record_result", "run", "settings_of"]
 
 
 def new_id() -> str:
@@ -46,32 +39,25 @@ def new_id() -> str:
     return "l_" + secrets.token_urlsafe(9)
 
 
-def check_operator(boot: Bootstrap, player_id: str) -> None:
-    """Raise Forbidden unless the player is one of the configured operators."""
-    if player_id not in config.operators(boot.config):
-        raise Forbidden("not_operator", "only an operator may do this")
+def settings_of(spec: dict[str, Any]) -> dict[str, Any]:
+    """Return the settings a (whole or partial) league body names, as the log keeps them:
+    `table_size` as `table_min`/`table_max`, `start_at` as an ISO UTC time."""
+    out = {k: v for k, v in spec.items() if k not in ("table_size", "start_at")}
+    if "table_size" in spec:
+        out["table_min"], out["table_max"] = spec["table_size"]
+    if "start_at" in spec:
+        start = spec["start_at"].astimezone(UTC)
+        out["start_at"] = start.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    if "points" in out and out["points"] is None:
+        out["points"] = list(standings.DEFAULT_POINTS)
+    return out
 
 
-def may_organize(boot: Bootstrap, league: League, player_id: str) -> bool:
-    """Return True if the player may organize this league (rule on its disputes, see its
-    evidence): one of the configured operators. The one place that decides it."""
-    return player_id in config.operators(boot.config)
-
-
-def check_organizer(boot: Bootstrap, league: League, player_id: str) -> None:
-    """Raise Forbidden unless the player may organize this league (`may_organize`)."""
-    if not may_organize(boot, league, player_id):
-        raise Forbidden(
-            "not_organizer",
-            f"only the organizers of league {league.league_id} may do this (an operator: "
-            "a player id listed in OPERATORS)",
-        )
-
-
-def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
-    """Create a league; its first round is scheduled at `start_at`."""
-    game = ruleset(spec["ruleset"])
-    lo, hi = spec["table_size"]
+def check(settings: dict[str, Any], new_start: bool) -> str:
+    """Refuse settings no league may have (422, naming the field); return the ruleset's id.
+    `new_start`: `start_at` was given now, so it must be in the future."""
+    game = ruleset(settings["ruleset"])
+    lo, hi = settings["table_min"], settings["table_max"]
     if not game.min_players <= lo <= hi <= game.max_players:
         span = f"{game.min_players}-{game.max_players}"
         raise Invalid(
@@ -80,42 +66,54 @@ def create(boot: Bootstrap, operator: str, spec: dict[str, Any]) -> League:
             errors={"table_size": [f"must be within {span}"]},
         )
     for size in range(lo, hi + 1):
-        game.normalize_options(spec["options"], size)  # raises OptionError (422)
-    start = spec["start_at"].astimezone(UTC)
-    if start.timestamp() <= time.time():
+        game.normalize_options(settings["options"], size)  # raises OptionError (422)
+    start = parse_time(settings["start_at"])
+    if new_start and start.timestamp() <= time.time():
         errors = {"start_at": ["must be in the future"]}
         raise Invalid("invalid_body", "the league must start in the future", errors=errors)
-    last = spec["cadence_s"] * (spec["rounds"] - 1)
+    last = settings["cadence_s"] * (settings["rounds"] - 1)
     try:  # the last round and its first deadline must fall within year 9999
-        start + timedelta(seconds=last + spec["decision_timeout_s"])
+        start + timedelta(seconds=last + settings["decision_timeout_s"])
     except OverflowError:
         why = "the last round (start_at + (rounds - 1) * cadence_s) falls after the year 9999"
         raise Invalid("invalid_body", why, errors={"start_at": [why]}) from None
-    if spec.get("late_join_until_round", 0) > spec["rounds"]:
+    if settings.get("late_join_until_round", 0) > settings["rounds"]:
         errors = {"late_join_until_round": ["must be at most rounds"]}
         raise Invalid("invalid_body", "late joining ends within the league", errors=errors)
+    return game.id
+
+
+def create(boot: Bootstrap, organizer: dict[str, str], spec: dict[str, Any]) -> League:
+    """Create a league, `organizer` ({id, name}) its first organizer; its first round is
+    scheduled at `start_at`."""
+    data = {**league_settings.DEFAULTS, **settings_of(spec)}
+    data["ruleset"] = check(data, new_start=True)
+    data["operator"] = organizer["id"]  # the creator: the league's first organizer
+    data["operator_name"] = organizer["name"]
+    data["seed"] = secrets.token_hex(16)  # the pairing's seed, drawn once and logged
     league_id = new_id()
-    data = {
-        "name": spec["name"],
-        "ruleset": game.id,
-        "options": spec["options"],
-        "table_min": lo,
-        "table_max": hi,
-        "rounds": spec["rounds"],
-        "start_at": start.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "cadence_s": spec["cadence_s"],
-        "decision_timeout_s": spec["decision_timeout_s"],
-        "withdraw_after_timeouts": spec["withdraw_after_timeouts"],
-        "points": list(spec["points"] or standings.DEFAULT_POINTS),
-        "late_join_until_round": spec.get("late_join_until_round", 0),
-        "bye_points": spec.get("bye_points"),
-        "operator": operator,
-        "seed": secrets.token_hex(16),  # the pairing's seed, drawn once and logged
-    }
     created = [Event("league.Created", data)]
     league = run(boot, league_id, lambda lg, rng: created, "create").record
     boot.redis.zadd(keys.leagues(), {league_id: time.time()})
     boot.scheduler.league_round(league_id, 1, league.due(1))
+    return league
+
+
+def change(boot: Bootstrap, league_id: str, spec: dict[str, Any], by: str) -> League:
+    """Change settings that have not taken effect yet (409 `setting_in_effect` names the
+    first that has; nothing changes then); rounds to come are rescheduled."""
+    league = load(boot, league_id)
+    changes = settings_of(spec)
+    merged = {**league.settings, **changes}
+    ruleset_id = check(merged, new_start="start_at" in changes)
+    if "ruleset" in changes:
+        changes["ruleset"] = ruleset_id
+    now = time.time()
+    decide = lambda lg, rng: league_decisions.change_settings(lg, changes, by, now)  # noqa: E731
+    league = run(boot, league_id, decide, f"settings:{by}").record
+    following = len(league.rounds) + 1
+    if following <= league.settings["rounds"] and not league.paused:
+        boot.scheduler.league_round(league_id, following, league.due(following))
     return league
 
 
@@ -133,9 +131,10 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     rec = boot.store.load(gid).record
     if rec.status != FINISHED or not rec.league or rec.league["id"] != league_id:
         return Status.NOT_FINISHED
-    created = boot.store.read(gid, 0, 1)[0]["data"]  # its seed commitment, for the record
-    commitment = created.get("seed_commitment")
-    decide = lambda lg, rng: league_decisions.record_result(lg, rec, commitment)  # noqa: E731
+    events = boot.store.read(gid)
+    commitment = events[0]["data"].get("seed_commitment")  # fixed in the record
+    acted = {e["actor"] for e in events if e.get("command", {}).get("type") == "act"}
+    decide = lambda lg, rng: league_decisions.record_result(lg, rec, commitment, acted)  # noqa: E731
     appended = run(boot, league_id, decide, f"result:{gid}", idem=gid).created
     return Status.RECORDED if appended else Status.NOOP
 

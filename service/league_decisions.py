@@ -2,20 +2,23 @@
 (`now`, a Unix time, read once by the caller): no I/O, no clock. The commands in
 `service.league_commands`, `service.league_lifecycle` and `service.league_rounds` load
 the league (and what else a decision needs: a finished game's record, the members'
-timeout streaks), call these, append what they return, then schedule.
+absences), call these, append what they return, then schedule.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from events import binding
 from games.base import Event
-from leagues import pairing, standings
+from leagues import forfeits, pairing, settings, standings
 from leagues.record import League
-from service.errors import Conflict, NotFound
+from service.errors import Conflict, Invalid, NotFound
 from service.ports import Status
+
+DAY = 86400
 
 if TYPE_CHECKING:
     from events.record import Record
@@ -77,15 +80,94 @@ def resume(league: League, by: str, now: float) -> list[Event]:
     return [Event("league.Resumed", {"by": by, "round": following, "from": start})]
 
 
-def withdraw(league: League, player: str, by: str) -> list[Event]:
-    """A member is paired no more (`by`: "operator" or "self")."""
-    _running(league)
+def _member(league: League, player: str) -> None:
     if player not in league.members:
         raise NotFound("member_not_found", f"{player!r} is not a member of this league")
+
+
+def withdraw(league: League, player: str, by: str, who: str | None = None) -> list[Event]:
+    """A member is paired no more: `by` "self" (they left) or "organizer" (removed by
+    `who`, an organizer or operator)."""
+    _running(league)
+    _member(league, player)
     if player in league.withdrawn:
         raise Conflict("already_withdrawn", "the member has withdrawn already")
-    data = {"player": player, "round": len(league.rounds) + 1, "by": by}
+    reason = "left" if by == "self" else "removed"
+    data = {"player": player, "round": len(league.rounds) + 1, "by": by, "reason": reason}
+    return [Event("league.MemberWithdrawn", {**data, **({"who": who} if who else {})})]
+
+
+def withdraw_absent(
+    league: League, player: str, why: str, number: int | None = None
+) -> list[Event]:
+    """A member absent by the league's rule (`why`, in words) is paired no more from
+    round `number` (default: the next round to start)."""
+    if league.over or player in league.withdrawn or player not in league.members:
+        return []
+    first = number if number is not None else len(league.rounds) + 1
+    data = {"player": player, "round": first, "by": "timeouts", "reason": "absence", "why": why}
     return [Event("league.MemberWithdrawn", data)]
+
+
+def reinstate(league: League, player: str, by: str) -> list[Event]:
+    """A withdrawn member is paired again from the next round (their games resigned
+    meanwhile stay resigned)."""
+    _running(league)
+    _member(league, player)
+    if player not in league.withdrawn:
+        raise Conflict("not_withdrawn", "the member has not withdrawn")
+    data = {"player": player, "round": len(league.rounds) + 1, "by": by}
+    return [Event("league.MemberReinstated", data)]
+
+
+def substitute(
+    league: League, player: str, sub: dict[str, str], by: str, games: list[str]
+) -> list[Event]:
+    """`sub` takes `player`'s place: paired instead of them from the next round, and at
+    `games` (their running games of the league) from now on."""
+    _running(league)
+    _member(league, player)
+    if sub["id"] == player or (sub["id"] in league.members and sub["id"] not in league.withdrawn):
+        raise Conflict("already_member", "the substitute plays in this league already")
+    data = {
+        "player": player,
+        "substitute": sub["id"],
+        "name": sub["name"],
+        "round": len(league.rounds) + 1,
+        "by": by,
+        "games": games,
+    }
+    return [Event("league.MemberSubstituted", data)]
+
+
+def table(league: League, number: int, table_no: int) -> str:
+    """Return the game of table `table_no` of started round `number`, or raise NotFound."""
+    if number not in league.rounds:
+        raise NotFound("round_not_found", f"round {number} has not started")
+    tables = league.rounds[number].tables
+    if not 1 <= table_no <= len(tables):
+        raise NotFound("table_not_found", f"round {number} has tables 1-{len(tables)}")
+    return tables[table_no - 1].game
+
+
+def pause_table(league: League, number: int, table_no: int, by: str) -> list[Event]:
+    """One table's clock stops (the caller then pauses its game)."""
+    _running(league)
+    game = table(league, number, table_no)
+    if game in league.paused_tables:
+        raise Conflict("table_paused", "the table is paused already")
+    data = {"round": number, "table": table_no, "game": game, "by": by}
+    return [Event("league.TablePaused", data)]
+
+
+def resume_table(league: League, number: int, table_no: int, by: str) -> list[Event]:
+    """One table's clock runs again (the caller then resumes its game)."""
+    _running(league)
+    game = table(league, number, table_no)
+    if game not in league.paused_tables:
+        raise Conflict("table_not_paused", "the table is not paused")
+    data = {"round": number, "table": table_no, "game": game, "by": by}
+    return [Event("league.TableResumed", data)]
 
 
 def round_due(league: League, number: int, now: float) -> Status | None:
@@ -101,18 +183,15 @@ def round_due(league: League, number: int, now: float) -> Status | None:
     return None
 
 
-def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Event]:
-    """Log round `number`'s tables (and the members it withdraws for their runs of
-    timeouts, `streaks`), unless it started already or the league is paused or
-    cancelled."""
+def start_round(league: League, number: int, absent: dict[str, str]) -> list[Event]:
+    """Log round `number`'s tables (and the members it withdraws for absence, `absent`:
+    member -> why), unless it started already or the league is paused or cancelled."""
     if number in league.rounds or league.paused or league.cancelled:
         return []
     out = []
-    limit = league.settings["withdraw_after_timeouts"]
-    for player, streak in (streaks if limit else {}).items():
-        if streak >= limit and player not in league.withdrawn:
-            data = {"player": player, "round": number, "timeouts": streak, "by": "timeouts"}
-            out.append(Event("league.MemberWithdrawn", data))
+    for player, why in absent.items():
+        if player not in league.withdrawn:
+            out += withdraw_absent(league, player, why, number)
     gone = {e.data["player"] for e in out}
     active = [m for m in league.active() if m not in gone]
     s = league.settings
@@ -136,11 +215,15 @@ def start_round(league: League, number: int, streaks: dict[str, int]) -> list[Ev
 table_game = binding.league_game_id
 
 
-def record_result(league: League, rec: Record, commitment: str | None = None) -> list[Event]:
+def record_result(
+    league: League, rec: Record, commitment: str | None = None, acted: set[int] | None = None
+) -> list[Event]:
     """Log a finished game's places, league points and new ratings, once (an aborted
     game's with no points and unchanged ratings), with what fixes the game itself: its
     seed commitment and its log's length and final hash (a game later rewritten no longer
-    matches its league's log)."""
+    matches its league's log). The seats that forfeit (never `acted`, or resigned when
+    their player was removed or withdrawn for absence) are marked `forfeit` and scored by
+    leagues.forfeits; the others are rated among themselves."""
     gid = rec.game_id
     if gid in league.results:
         return []
@@ -148,12 +231,21 @@ def record_result(league: League, rec: Record, commitment: str | None = None) ->
     by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
     reason = rec.result.get("reason", "completed")
     places = {p: s["place"] for p, s in by_player.items()}
+    forfeited: set[str] = set()
     if reason == "aborted":  # recorded, but neither points nor ratings change
         pts: dict[str, Any] = {p: 0 for p in places}
         ratings = {p: league.rating(p) for p in places}
     else:
-        pts = standings.points(places, league.settings["points"])
-        ratings = standings.rate({p: league.rating(p) for p in places}, places)
+        if settings.get(league, "forfeit_points") is not None:
+            moved = set(seats) if acted is None else acted
+            forfeited = forfeits.forfeiting(seats, moved, rec.resigned, league.why_withdrawn)
+        scale, per_forfeit = league.settings["points"], settings.get(league, "forfeit_points")
+        scored = forfeits.score(places, forfeited, scale, per_forfeit)
+        pts = {p: round(float(v), 4) for p, v in scored.points.items()}
+        ratings = {p: league.rating(p) for p in places}  # a forfeit leaves a rating alone
+        played = {p: place for p, place in scored.places.items() if place is not None}
+        if len(played) > 1:
+            ratings.update(standings.rate({p: league.rating(p) for p in played}, played))
     rows = [
         {
             "player": p,
@@ -161,6 +253,7 @@ def record_result(league: League, rec: Record, commitment: str | None = None) ->
             "place": places[p],
             "score": by_player[p]["score"],
             "points": pts[p],
+            "forfeit": p in forfeited,
             "mu": ratings[p][0],
             "sigma": ratings[p][1],
         }
@@ -169,3 +262,74 @@ def record_result(league: League, rec: Record, commitment: str | None = None) ->
     data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
     fixed = {"seed_commitment": commitment, "events": rec.version, "head": rec.last_hash}
     return [Event("league.GameRecorded", {**data, "reason": reason, "places": rows, **fixed})]
+
+
+def add_organizer(league: League, player: dict[str, str], by: str) -> list[Event]:
+    """A co-organizer joins the league's organizers (any registered player)."""
+    _running(league)
+    if player["id"] in league.organizers:
+        raise Conflict("already_organizer", "the player organizes this league already")
+    data = {"player": player["id"], "name": player["name"], "by": by}
+    return [Event("league.OrganizerAdded", data)]
+
+
+def remove_organizer(league: League, player: str, by: str) -> list[Event]:
+    """An organizer leaves the league's organizers; the last one stays."""
+    _running(league)
+    if player not in league.organizers:
+        raise NotFound("organizer_not_found", f"{player!r} does not organize this league")
+    if league.organizers == [player]:
+        raise Conflict("last_organizer", "a league keeps at least one organizer")
+    return [Event("league.OrganizerRemoved", {"player": player, "by": by})]
+
+
+def change_settings(league: League, changes: dict[str, Any], by: str, now: float) -> list[Event]:
+    """Change settings not in effect yet (leagues.settings.in_effect), all or none: 409
+    `setting_in_effect` names the first that is. A new cadence reschedules the rounds not
+    started: the next one a new cadence after the last round started (now, if that time
+    has passed)."""
+    _running(league)
+    for key, value in changes.items():
+        field = "table_size" if key in ("table_min", "table_max") else key
+        if why := settings.in_effect(league, field, value, now):
+            raise Conflict("setting_in_effect", why, errors={field: [why]})
+    data: dict[str, Any] = {"changes": changes, "by": by}
+    following = len(league.rounds) + 1
+    if "cadence_s" in changes and league.rounds and following <= league.settings["rounds"]:
+        last = league.due(len(league.rounds)) + changes["cadence_s"]
+        data.update({"round": following, "from": iso(max(last, now))})
+    return [Event("league.SettingsChanged", data)]
+
+
+def declare_vacation(
+    league: League, player: str, start: float, end: float, now: float
+) -> list[Event]:
+    """A member declares days away, within the league's `vacation_days` (each started day
+    counts whole), not in the past and not overlapping a vacation declared before."""
+    _running(league)
+    _member(league, player)
+    if player in league.withdrawn:
+        raise Conflict("already_withdrawn", "the member has withdrawn from the league")
+    if end <= start:
+        raise Invalid(
+            "invalid_body",
+            "a vacation ends after it starts",
+            errors={"until": ["must be after from"]},
+        )
+    if start < now - 60:
+        raise Invalid(
+            "invalid_body",
+            "a vacation cannot start in the past",
+            errors={"from": ["must not be in the past"]},
+        )
+    days = math.ceil((end - start) / DAY)
+    used = sum(math.ceil((b - a) / DAY) for a, b in league.away(player))
+    allowed = settings.get(league, "vacation_days")
+    if used + days > allowed:
+        left = max(0, allowed - used)
+        why = f"this league allows {allowed} days away; {left} left, this vacation takes {days}"
+        raise Conflict("vacation_limit", why, errors={"until": [why]})
+    if any(a < end and start < b for a, b in league.away(player)):
+        raise Conflict("vacation_overlaps", "this vacation overlaps one declared before")
+    data = {"player": player, "from": iso(start), "until": iso(end), "days": days}
+    return [Event("league.VacationDeclared", data)]

@@ -2,8 +2,9 @@
 
 A player seated at a league game opens a dispute on it (or on one of its events: `seq`)
 with a reason: `league.DisputeOpened` in the league's log; the table and the league's
-organizer are told (feed note `dispute_opened`). An organizer (`league_commands.
-may_organize`) records a ruling on a recorded game, answering a dispute or not:
+organizers are told (feed note `dispute_opened`). An organizer (`league_organizers.
+may_run`: one of its organizers, or an operator) records a ruling on a recorded game,
+answering a dispute or not:
 `league.DisputeRuled` with its kind, reason and who ruled, in the league's hash-chained
 log (so exported and signed with it) and applied to the standings by `leagues.rulings`;
 the table is told (`dispute_ruled`). A `replay` ruling also opens the replay: a new game
@@ -20,7 +21,14 @@ from events import binding
 from games.base import Event
 from leagues import rulings
 from leagues.record import League
-from service import game_commands, game_evidence, game_queries, league_commands, proof
+from service import (
+    game_commands,
+    game_evidence,
+    game_queries,
+    league_commands,
+    league_organizers,
+    proof,
+)
 from service.errors import Conflict, Forbidden, Invalid, NotFound
 from service.league_log import load
 
@@ -141,7 +149,7 @@ def _check_kind(kind: str, spec: dict[str, Any], players: list[str]) -> None:
 
 def rule(boot: Bootstrap, league_id: str, by: str, spec: dict[str, Any]) -> tuple[League, dict]:
     """Record an organizer's ruling (and open the replay a `replay` ruling orders)."""
-    league_commands.check_organizer(boot, load(boot, league_id), by)
+    league_organizers.require(boot, load(boot, league_id), by, "ruling on a league game")
     decide = lambda lg, rng: decide_ruling(lg, by, spec)  # noqa: E731
     done = league_commands.run(boot, league_id, decide, f"rule:{by}")
     ruling = _appended(done.envelopes, "league.DisputeRuled")

@@ -9,6 +9,7 @@ from events import keys
 from events.codec import now_iso
 from leagues import pairing, rulings, season, table
 from leagues.record import STATUSES, League, fold_all
+from leagues.settings import get as setting
 from service.errors import Invalid
 from service.league_log import load
 
@@ -25,6 +26,7 @@ __all__ = [
     "load",
     "meetings",
     "schedule",
+    "setting",
     "standings",
     "table_statuses",
 ]
@@ -32,11 +34,14 @@ SCAN = 50  # leagues read per Redis call while filtering a page
 
 
 def table_statuses(boot: Bootstrap, league: League, number: int) -> dict[str, str]:
-    """Return the status of each game of a started round ("opening" before it exists)."""
+    """Return the status of each game of a started round ("opening" before it exists,
+    "paused" while its clock is stopped)."""
     out = {}
     for t in league.rounds[number].tables:
         rec = boot.store.load(t.game).record
         out[t.game] = rec.status if rec.version else "opening"
+        if rec.status == "active" and rec.paused_at:  # its clock stopped by an organizer
+            out[t.game] = "paused"
     return out
 
 

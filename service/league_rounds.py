@@ -10,9 +10,14 @@ import time
 from typing import TYPE_CHECKING
 
 from events.record import FINISHED
-from leagues import standings
 from leagues.record import League
-from service import game_commands, league_disputes, league_lifecycle
+from service import (
+    game_commands,
+    league_absence,
+    league_disputes,
+    league_lifecycle,
+    league_vacations,
+)
 from service import league_decisions as decisions
 from service.errors import NotFound
 from service.league_commands import load, run
@@ -37,13 +42,13 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> Status:
     status = Status.STARTED if number not in league.rounds else Status.RESUMED
     if number not in league.rounds:
         key = f"round:{number}"
-        timeouts = streaks(boot, league) if league.settings["withdraw_after_timeouts"] else {}
-        decide = lambda lg, rng: decisions.start_round(lg, number, timeouts)  # noqa: E731
+        absent = league_absence.absences(boot, league, time.time())
+        decide = lambda lg, rng: decisions.start_round(lg, number, absent)  # noqa: E731
         league = run(boot, league_id, decide, key, idem=key).record
         if number not in league.rounds:  # paused or cancelled meanwhile
             return Status.PAUSED
     for player, first in league.withdrawn.items():
-        if first == number:  # withdrawn for timeouts as this round started
+        if first == number:  # withdrawn for absence as this round started
             league_lifecycle.resign_everywhere(boot, league, player)
     for table in league.rounds[number].tables:
         open_table(boot, league, number, table.number)
@@ -67,26 +72,10 @@ def open_table(boot: Bootstrap, league: League, number: int, table: int) -> str:
     for player in t.players:
         seat = {"id": player, "name": league.members[player]}
         game_commands.join(boot, t.game, seat, again=True)
+    for player in t.players:  # a vacation declared before the game opened
+        if league.vacations.get(player):
+            league_vacations.mark_game(boot, league, t.game, player)
     return t.game
-
-
-def streaks(boot: Bootstrap, league: League) -> dict[str, int]:
-    """Return each active member's run of timed-out decisions across their league games,
-    in time order (a decision made in time ends a run)."""
-    marks: dict[str, list[tuple[str, bool]]] = {m: [] for m in league.active()}
-    for r in league.rounds.values():
-        for gid in (g for t in r.tables for g in league.chain(t.game)):
-            seats: dict[int, str] = {}
-            for env in boot.store.read(gid):
-                kind, data = env["type"], env["data"]
-                if kind == "game.PlayerJoined":
-                    seats[data["seat"]] = data["player"]
-                elif kind == "game.DecisionTimedOut" and seats.get(data["seat"]) in marks:
-                    marks[seats[data["seat"]]].append((env["at"], True))
-                elif env.get("command", {}).get("type") == "act":
-                    if (player := env["command"]["player"]) in marks:
-                        marks[player].append((env["at"], False))
-    return {m: standings.timeout_streak(ms) for m, ms in marks.items()}
 
 
 def unrecorded_finished(boot: Bootstrap, league: League) -> list[str]:

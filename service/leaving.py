@@ -1,4 +1,4 @@
-"""Leaving a table that went quiet: abort a game before every seat has moved, or claim
+"""Leaving a table that went quiet: abort a game before any opponent has moved, or claim
 an untimed game nobody has acted in for a long time.
 
 Both are commands on the game's log, decided by `events.decide` (`abort_early`, `claim`)
@@ -21,14 +21,14 @@ if TYPE_CHECKING:
 
 
 def abort(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
-    """Abort the game for one of its seated players, while some seat has not moved."""
+    """Abort the game for one of its seated players, before any other seat has moved."""
     load(boot, game_id)
     return loop.run(
         boot,
         GameLog(boot, game_id),
         lambda rec, rng: ("system", decide.abort_early(rec, player_id)),
         cause=f"abort:{player_id}",
-        command={"type": "abort_early", "player": player_id},
+        command={"type": "abort_early", "player": player_id, "rule": decide.RULE},
     )
 
 
@@ -41,5 +41,5 @@ def claim(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
         GameLog(boot, game_id),
         lambda rec, rng: decide.claim(rec, player_id, at),
         cause=f"claim:{player_id}",
-        command={"type": "claim", "player": player_id, "at": at},
+        command={"type": "claim", "player": player_id, "at": at, "rule": decide.RULE},
     )

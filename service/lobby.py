@@ -11,11 +11,18 @@ the index as the later one says. A player's games (`mf:player:<id>:history`) are
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import struct
 import time
 from typing import TYPE_CHECKING, Any
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
 from events import codec, keys, scripts
+from events.decide import claim_after
 from events.record import ACTIVE, FINISHED, WAITING, Record
 from service.errors import Invalid
 
@@ -42,6 +49,8 @@ def summary(rec: Record) -> dict[str, Any]:
         "seats_taken": len(rec.seats),
         "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in rec.seats],
         "decision_timeout_s": rec.decision_timeout_s,
+        # an untimed game's idle time before a claim, shown before anyone joins (#49)
+        "claim_after_s": claim_after(rec),
         "created_at": rec.created_at,
         "creator": rec.creator,
         "league": rec.league,
@@ -91,26 +100,55 @@ def index(boot: Bootstrap, rec: Record) -> bool:
     )
 
 
-def cursor(text: str | None) -> tuple[int, str] | None:
-    """Decode a `next` cursor, `<creation ms>-<game id>` (None: from the newest)."""
+def cursor(boot: Bootstrap, text: str | None) -> tuple[float, int] | None:
+    """Open a `next` cursor: the place after which the next page starts, as (creation ms,
+    how many entries of that ms were passed already); None: from the newest."""
     if not text:
         return None
-    score, _, game_id = text.partition("-")
-    if not score.isdigit() or not game_id:
+    try:
+        sealed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        try:
+            plain = AESGCM(_cursor_key(boot)).decrypt(sealed[:12], sealed[12:], CURSOR_AAD)
+        except InvalidTag:  # maybe a key this process has not read yet: read it again
+            _KEYS.pop(id(boot.redis), None)
+            plain = AESGCM(_cursor_key(boot)).decrypt(sealed[:12], sealed[12:], CURSOR_AAD)
+        score, passed = struct.unpack(">qI", plain)
+    except (ValueError, InvalidTag, struct.error):
         errors = {"cursor": ["the `next` of a previous page"]}
-        raise Invalid("invalid_query", "cursor is not one this server gave", errors=errors)
-    return int(score), game_id
+        raise Invalid(
+            "invalid_query", "cursor is not one this server gave", errors=errors
+        ) from None
+    return float(score), passed
 
 
-def _encode(score: int, game_id: str) -> str:
-    return f"{score}-{game_id}"
+def _seal(boot: Bootstrap, score: float, passed: int) -> str:
+    """A cursor names no game and no time: the place is sealed (AES-GCM with a key kept
+    in Redis), so a page that skipped an unlisted game cannot point at it (#49.3). Every
+    cursor is as long as every other."""
+    nonce = os.urandom(12)
+    sealed = AESGCM(_cursor_key(boot)).encrypt(
+        nonce, struct.pack(">qI", int(score), passed), CURSOR_AAD
+    )
+    return base64.urlsafe_b64encode(nonce + sealed).rstrip(b"=").decode()
+
+
+CURSOR_AAD = b"marketfold lobby cursor v1"
+_KEYS: dict[int, bytes] = {}  # per store client: the cursor key, read once
+
+
+def _cursor_key(boot: Bootstrap) -> bytes:
+    known = _KEYS.get(id(boot.redis))
+    if known is None:
+        boot.redis.set(keys.lobby_cursor_key(), os.urandom(32), nx=True)
+        known = _KEYS[id(boot.redis)] = boot.redis.get(keys.lobby_cursor_key())
+    return known
 
 
 def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
     """Return up to `limit` game summaries matching `status`, `ruleset` and `player`,
     newest first, after `cursor` (unlisted games only with `unlisted`, for a player's own
-    list); `next` is the cursor of the following page (None at the
-    end). A page may hold fewer than `limit` games and still have a `next`."""
+    list); `next` is the sealed cursor of the following page (None at the end). A page may
+    hold fewer than `limit` games and still have a `next`."""
     status, ruleset, player = query.get("status"), query.get("ruleset"), query.get("player")
     if player:
         source = keys.player_history(player)
@@ -118,25 +156,27 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
         source = keys.lobby_ruleset(ruleset)
     else:
         source = keys.lobby(status or "all")
-    limit, after = query["limit"], cursor(query.get("cursor"))
+    limit, after = query["limit"], cursor(boot, query.get("cursor"))
     keep_s, now = float(boot.config["WAITING_EXPIRE_S"]), time.time()
     found: list[dict[str, Any]] = []
-    top, scanned, last = "+inf" if after is None else after[0], 0, None
+    # the place: entries scored above `top` are passed, and `passed` of those scored `top`
+    top, passed = after if after is not None else (float("inf"), 0)
+    scanned = 0
     while len(found) < limit and scanned < SCAN_MOST:
         batch = boot.redis.zrevrangebyscore(
-            source, top, "-inf", start=0, num=limit + 50, withscores=True
+            source,
+            "+inf" if top == float("inf") else top,
+            "-inf",
+            start=passed,
+            num=limit + 50,
+            withscores=True,
         )
-        fresh = [
-            (m.decode(), int(s))
-            for m, s in batch
-            if after is None or int(s) < after[0] or m.decode() < after[1]
-        ]
-        if not fresh:
+        if not batch:
             return {"games": found, "next": None}
-        scanned += len(fresh)
-        summaries = boot.redis.hmget(keys.lobby_summaries(), [g for g, _ in fresh])
-        for (game_id, score), raw in zip(fresh, summaries, strict=True):
-            last = after = (score, game_id)
+        scanned += len(batch)
+        summaries = boot.redis.hmget(keys.lobby_summaries(), [m for m, _ in batch])
+        for (member, score), raw in zip(batch, summaries, strict=True):
+            top, passed = (top, passed + 1) if score == top else (score, 1)
             game = json.loads(raw) if raw else None
             if game is None or game["status"] not in STATUSES or lapsed(game, keep_s, now):
                 continue
@@ -147,5 +187,4 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
             found.append(game)
             if len(found) == limit:
                 break
-        top = after[0]
-    return {"games": found, "next": _encode(*last) if last else None}
+    return {"games": found, "next": _seal(boot, top, passed)}

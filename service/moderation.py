@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from events.record import ACTIVE, WAITING
-from service import config, game_commands, lobby_commands, metrics
+from service import game_commands, lobby_commands, metrics, roles
 from service.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
 
 if TYPE_CHECKING:
@@ -38,16 +38,15 @@ REPORTS_KEEP = 10_000
 
 
 def is_operator(boot: Bootstrap, player_id: str) -> bool:
-    return player_id in config.operators(boot.config)
+    """Return True for an operator: granted the role (service.roles) or named in the
+    `OPERATORS` setting."""
+    return roles.has(boot, player_id, roles.OPERATOR)
 
 
 def require_operator(boot: Bootstrap, player_id: str) -> None:
-    """Raise Forbidden unless the player is one of the server's operators."""
-    if not is_operator(boot, player_id):
-        raise Forbidden(
-            "not_operator",
-            "moderation is for the server's operators: ask one to grant you the role",
-        )
+    """Raise MissingRole (403 `not_operator`, naming the role and how to get it) unless
+    the player is one of the server's operators."""
+    roles.require(boot, player_id, roles.OPERATOR, "moderation")
 
 
 def _reason(text: Any) -> str:
@@ -226,5 +225,5 @@ def hide(boot: Bootstrap, operator: str, game_id: str, message_id: str, reason: 
         raise NotFound("message_not_found", f"no message {message_id!r} in game {game_id!r}")
     said = {"by": operator, "reason": _reason(reason), "at": codec.now_iso()}
     boot.redis.hset(keys.game_chat_hidden(game_id), message_id, json.dumps(said))
-    _done("hide", operator, game=game_id, message=message_id)
+    _done("hide", operator, game=game_id, chat_message=message_id)
     return {"game": game_id, "message": message_id, "hidden": said}

@@ -6,8 +6,10 @@ import re
 import secrets
 from typing import TYPE_CHECKING, Any
 
+import redis
+
 from events import codec, keys
-from service import tokens
+from service import roles, tokens
 from service.errors import Conflict, Invalid, NotFound
 from service.tokens import PREFIX as TOKEN_PREFIX
 from service.tokens import hash_token
@@ -70,22 +72,48 @@ def create_player(boot: Bootstrap, name: str, handle: str | None = None) -> dict
 
 def set_handle(boot: Bootstrap, caller: dict[str, Any], handle: str) -> dict[str, Any]:
     """Give the caller `handle` (a player registered without one, or a new one): claimed
-    first (SET NX), so a taken one is refused and nothing changes; the old one is freed."""
+    first (SET NX), so a taken one is refused and nothing changes. The player's record
+    then moves from its old handle to the new one in a transaction on that record (WATCH:
+    two updates at once never both read the same old handle), and whoever replaced a
+    handle frees it, so however many updates race, exactly one handle stays bound."""
     check_handle(handle)
     folded, player_id = fold_handle(handle), caller["id"]
-    old = boot.redis.hget(keys.player(player_id), "handle")
     if not boot.redis.set(keys.handle(folded), player_id, nx=True):
         if by_handle(boot, handle) != player_id:
             raise Conflict("handle_taken", f"the handle {handle!r} is taken")
-    boot.redis.hset(keys.player(player_id), "handle", handle)
-    if old and fold_handle(old.decode()) != folded and by_handle(boot, old.decode()) == player_id:
-        boot.redis.delete(keys.handle(fold_handle(old.decode())))
+    record = keys.player(player_id)
+    with boot.redis.pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(record)
+                old = pipe.hget(record, "handle")
+                pipe.multi()
+                pipe.hset(record, "handle", handle)
+                pipe.execute()
+                break
+            except redis.WatchError:
+                continue  # another update moved the record first: read its handle again
+    if old and fold_handle(old.decode()) != folded:
+        _free(boot, fold_handle(old.decode()), player_id)
     return me(boot, caller)
 
 
+def _free(boot: Bootstrap, folded: str, player_id: str) -> None:
+    """Delete handle `folded` if it still names `player_id` (compare and delete)."""
+    with boot.redis.pipeline() as pipe:
+        try:
+            pipe.watch(keys.handle(folded))
+            if pipe.get(keys.handle(folded)) == player_id.encode():
+                pipe.multi()
+                pipe.delete(keys.handle(folded))
+                pipe.execute()
+        except redis.WatchError:
+            pass  # changed meanwhile: it is no longer ours to free
+
+
 def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
-    """Return who a token is: the player's id, name, handle, registration time and the
-    id of the token used."""
+    """Return who a token is: the player's id, name, handle, registration time, the id
+    of the token used and the roles the player holds (service.roles)."""
     name, handle, created = boot.redis.hmget(keys.player(caller["id"]), "name", "handle", "created")
     if name is None:
         raise NotFound("player_not_found", f"no player {caller['id']!r}")
@@ -95,6 +123,7 @@ def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
         "handle": handle.decode() if handle else None,
         "created": created.decode() if created else None,
         "token_id": caller.get("token_id"),
+        "roles": roles.roles_of(boot, caller["id"]),
     }
 
 
@@ -129,6 +158,15 @@ def player(boot: Bootstrap, player_id: str) -> dict[str, str]:
     if name is None:
         raise NotFound("player_not_found", f"no player {player_id!r}")
     return {"id": player_id, "name": name.decode()}
+
+
+def named(boot: Bootstrap, ref: str) -> dict[str, str]:
+    """Return {id, name} of the player a reference names (a player id or a handle), or
+    raise NotFound."""
+    player_id = ref if PLAYER_ID.fullmatch(ref) else by_handle(boot, ref)
+    if player_id is None:
+        raise NotFound("player_not_found", f"no player with the id or handle {ref!r}")
+    return player(boot, player_id)
 
 
 def profile(boot: Bootstrap, player_id: str) -> dict[str, Any]:

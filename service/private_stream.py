@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from events import codec, keys
-from events.record import Record
+from events.record import WAITING, Record
 from events.redact import redact
 
 if TYPE_CHECKING:
@@ -36,8 +36,12 @@ if TYPE_CHECKING:
 
 def follows(rec: Record, player_id: str | None) -> bool:
     """Return True when a stream of `player_id` on this game follows its private log: a
-    signed-in caller (who may hold a seat) in a game whose rules and options keep one."""
-    return player_id is not None and rec.keeps_private_log
+    caller who holds a seat (or may still take one: the game is waiting) in a game whose
+    rules and options keep one. Nobody else's stream even wakes for a private step (and
+    api.streams beats on a fixed schedule, so a wake would not show either)."""
+    if player_id is None or not rec.keeps_private_log:
+        return False
+    return rec.status == WAITING or rec.seat_of(player_id) is not None
 
 
 class PrivateSteps:

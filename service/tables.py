@@ -15,6 +15,7 @@ in it, and shown only to the game's creator.
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from events import codec, decide, keys
 from events.record import WAITING, Record
 from games.rng import Rng
-from service import game_commands, loop
-from service.errors import Forbidden, Invalid
+from service import game_commands, limits, loop
+from service.errors import Forbidden, Invalid, TooFast
 from service.game_log import GameLog, load
 from service.loop import Outcome
 from service.players import resolve
@@ -58,6 +59,9 @@ def terms(
         raise Invalid("invalid_body", "more invitations than seats", errors={"invite": [why]})
     unlisted = bool(options.get("unlisted"))
     claim = options.get("claim_after_s")
+    if claim is not None and claim < (least := int(boot.config["CLAIM_MIN_S"])):
+        why = f"at least {least} s (the server's CLAIM_MIN_S), so no joiner is claimed on at once"
+        raise Invalid("invalid_body", "claim_after_s is too short", errors={"claim_after_s": [why]})
     if not (unlisted or invited or claim):
         return None
     default = "REMATCH_RESERVE_S" if rematch_of else "INVITATION_EXPIRES_S"
@@ -87,6 +91,8 @@ def create(
     """Create a game with its table terms; seat the creator if it asked to play (`join`);
     return its record and its secret (unlisted games only)."""
     logged = terms(boot, players, creator, table, rematch_of, former)
+    if logged and former is None:  # a rematch holds seats for the game's own players
+        _count_invitations(boot, creator["id"], [r["player"] for r in logged["reserved"]])
     done = game_commands.create_game(
         boot, creator["id"], ruleset, players, game_options, timeout, terms=logged
     )
@@ -100,6 +106,31 @@ def create(
     if table.get("join") or (former and creator["id"] in rec.reserved()):
         rec = game_commands.join(boot, rec.game_id, creator).record
     return rec, secret
+
+
+def _count_invitations(boot: Bootstrap, sender: str, invited: list[str]) -> None:
+    """Count the invitations a new game sends (the creator's own seat is none), against
+    the sender's hourly budget (`INVITES_PER_HOUR`, all its tokens together) and its
+    budget for each invitee (`INVITES_PER_TARGET`): past either, 429
+    `too_many_invitations` and no game. Each invitation is a note on its invitee's feed,
+    so this bounds the notes one player can send another, too (#49.5)."""
+    cfg = boot.config
+    for target in (p for p in invited if p != sender):
+        for counter, most, whom in (
+            (keys.invitations_sent(sender), int(cfg["INVITES_PER_HOUR"]), ""),
+            (
+                keys.invitations_sent_to(sender, target),
+                int(cfg["INVITES_PER_TARGET"]),
+                " to one player",
+            ),
+        ):
+            counted = limits.count(boot, counter, (most, 3600))
+            if counted is not None and counted.over:
+                raise TooFast(
+                    "too_many_invitations",
+                    f"at most {most} invitations an hour{whom}",
+                    retry_after=max(1, counted.reset_s),
+                )
 
 
 def secret(boot: Bootstrap, rec: Record, player_id: str | None) -> str | None:
@@ -162,18 +193,40 @@ def lapse(boot: Bootstrap, game_id: str) -> Status:
     return Status.APPLIED if done.created else Status.NOOP
 
 
+INVITATIONS_SHOWN, INVITATIONS_READ = 100, 1000
+
+
 def invitations(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
-    """Return the waiting games holding a seat for the player, newest first, each with
-    who invited, when the hold lapses and the rematch it follows (if any)."""
+    """Return the waiting games holding a seat for the player, each with who invited,
+    when the hold lapses and the rematch it follows (if any): the newest of each sender
+    first, newest first, then the rest, so that many invitations from a few senders never
+    push another sender's out of the `INVITATIONS_SHOWN` listed (#49.5)."""
     out = []
-    for raw in boot.redis.zrevrange(keys.player_invitations(player_id), 0, 99):
-        gid = raw.decode()
+    for gid in _by_sender(boot, player_id)[:INVITATIONS_SHOWN]:
         rec = boot.store.load(gid).record
         if rec.version == 0 or rec.status != WAITING or player_id not in rec.reserved():
             boot.redis.zrem(keys.player_invitations(player_id), gid)  # a missed removal
             continue
         out.append(invitation(rec))
     return out
+
+
+def _by_sender(boot: Bootstrap, player_id: str) -> list[str]:
+    """The ids of the games holding a seat for the player, newest first, with the newest
+    of each sender (the game's creator, as the lobby's summary says) ahead of the rest."""
+    held = [
+        g.decode()
+        for g in boot.redis.zrevrange(keys.player_invitations(player_id), 0, INVITATIONS_READ - 1)
+    ]
+    if not held:
+        return []
+    summaries = boot.redis.hmget(keys.lobby_summaries(), held)
+    first, rest, senders = [], [], set()
+    for gid, raw in zip(held, summaries, strict=True):
+        sender = json.loads(raw).get("creator") if raw else None
+        (rest if sender in senders else first).append(gid)
+        senders.add(sender)
+    return first + rest
 
 
 def invitation(rec: Record) -> dict[str, Any]:
@@ -189,16 +242,14 @@ def invitation(rec: Record) -> dict[str, Any]:
         "invited": invited(rec),
         "reserved_until": rec.reserved_until,
         "rematch_of": rec.rematch_of,
+        "claim_after_s": claim_after(rec),
     }
+
+
+claim_after = decide.claim_after  # what the game, its lobby entry and invitations show
 
 
 def invited(rec: Record) -> list[dict[str, str]]:
     """Return every invitation of the game with its answer (public: a reserved seat's
     holder is no secret)."""
     return [{"player": p, "name": n, "answer": a} for p, n, a in rec.invited]
-
-
-def claim_after(rec: Record) -> int | None:
-    """Return how long an untimed game may sit idle before a seat may claim it (None for a
-    timed game: its deadlines end it)."""
-    return None if rec.decision_timeout_s else rec.claim_after_s or decide.CLAIM_AFTER_S

@@ -93,6 +93,9 @@ TEST_CONFIG = {
     "RATE_LIMIT_ANON": "100000/minute",
     "RATE_LIMIT_TOKEN": "100000/minute",
     "WAITING_GAMES_PER_PLAYER": 100000,  # the cap: tests/api/test_waiting_games.py
+    "INVITES_PER_HOUR": 100000,  # the limits: tests/api/test_invitation_limits.py
+    "INVITES_PER_TARGET": 100000,
+    "CLAIM_MIN_S": 1,  # claims a second after the last move: the floor is tests/api/test_claims.py
     "SSE_HEARTBEAT_S": 1,
     # the service's signing keys: one directory for every app and process of the run
     "SIGNING_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-keys-"),

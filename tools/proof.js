@@ -115,14 +115,33 @@ function leavesOf(events) {
   const d = first.data;
   // a leaf names its game by sha256("marketfold-game:" + id): the log lists no game ids
   const game = typeof d.game_id === 'string' ? sha256(Buffer.from(`marketfold-game:${d.game_id}`, 'utf8')).toString('hex') : null;
+  // an unlisted game's leaves are sealed: kind, game and a commitment keyed by its id
+  const shown = (leaf, upto) => (unlisted(events.slice(0, upto)) ? sealed(d.game_id, leaf) : leaf);
+  const creation = events[1] && events[1].type === 'game.Terms' ? 2 : 1;
   const out = {
-    created: { log: LOG, kind: 'created', game, ruleset: d.ruleset, rules_version: d.rules_version, players: d.players, options: d.options, decision_timeout_s: d.decision_timeout_s, league: d.league === undefined ? null : d.league, seed_commitment: d.seed_commitment, at: first.at },
+    created: shown({ log: LOG, kind: 'created', game, ruleset: d.ruleset, rules_version: d.rules_version, players: d.players, options: d.options, decision_timeout_s: d.decision_timeout_s, league: d.league === undefined ? null : d.league, seed_commitment: d.seed_commitment, at: first.at }, creation),
   };
   const started = events.findIndex((e) => e.type === 'game.Started');
-  if (started >= 0) out.started = { log: LOG, kind: 'started', game, seats: seatsAt(events, started + 1) };
+  if (started >= 0) out.started = shown({ log: LOG, kind: 'started', game, seats: seatsAt(events, started + 1) }, started + 1);
   const last = events[events.length - 1];
-  if (last.type === 'game.Ended') out.ended = { log: LOG, kind: 'ended', game, events: events.length, head: last.hash, result: last.data.result };
+  if (last.type === 'game.Ended') out.ended = shown({ log: LOG, kind: 'ended', game, events: events.length, head: last.hash, result: last.data.result }, events.length);
   return out;
+}
+
+// whether the game is unlisted after these events: its game.Terms, until a lapse lists it
+function unlisted(events) {
+  let hidden = false;
+  for (const env of events) {
+    if (env.type === 'game.Terms') hidden = Boolean(env.data.unlisted);
+    else if (env.type === 'game.ReservationsLapsed' && env.data.listed) hidden = false;
+  }
+  return hidden;
+}
+
+// sha256("marketfold-leaf:" + id + ":" + the leaf's canonical text), in place of the leaf
+function sealed(gameId, leaf) {
+  const digest = sha256(Buffer.from(`marketfold-leaf:${gameId}:${canonical(leaf)}`, 'utf8')).toString('hex');
+  return { log: LOG, kind: leaf.kind, game: leaf.game, sealed: digest };
 }
 
 const leafHash = (text) => sha256(Buffer.from([0]), Buffer.from(text, 'utf8'));

@@ -70,3 +70,32 @@ def test_the_setting_reads_a_list_or_comma_separated_origins():
         "https://a.example"
     ]
     assert config.load({})["CORS_ORIGINS"] == []
+
+
+def test_with_one_listed_origin_every_answer_varies_by_origin_too_and_patch_is_allowed(redis_url):
+    """#49.7: with one origin listed flask-cors sent no `Vary: Origin`, and the app's own
+    `Vary` was all a cache saw: it could hand a listed origin's answer (with
+    `Access-Control-Allow-Origin`) to another origin, or the reverse. `PATCH /players/me`
+    (a handle) was refused by the preflight."""
+    app = create_app({"REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url, "CORS_ORIGINS": SITE})
+    cors_client = app.test_client()
+    (ana,) = new_players(cors_client, 1)
+    for origin in (SITE, "https://evil.example"):
+        for path in ("/v1/rulesets", "/v1/players/me", "/v1/games/g_none"):
+            res = cors_client.get(path, headers={**bearer(ana), "Origin": origin})
+            vary = {v.strip() for v in ", ".join(res.headers.getlist("Vary")).split(",")}
+            assert {"Origin", "Authorization", "Accept-Language"} <= vary, (path, vary)
+    pre = cors_client.options(
+        "/v1/players/me",
+        headers={
+            "Origin": SITE,
+            "Access-Control-Request-Method": "PATCH",
+            "Access-Control-Request-Headers": "authorization, content-type",
+        },
+    )
+    assert pre.headers["Access-Control-Allow-Origin"] == SITE
+    assert "PATCH" in pre.headers["Access-Control-Allow-Methods"]
+    res = cors_client.patch(
+        "/v1/players/me", json={"handle": "ana_cors"}, headers={**bearer(ana), "Origin": SITE}
+    )
+    assert res.status_code == 200 and res.headers["Access-Control-Allow-Origin"] == SITE

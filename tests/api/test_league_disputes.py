@@ -111,8 +111,8 @@ def test_the_organizer_rules_and_the_standings_and_the_league_page_follow(client
         "dispute": 1,
     }
     res = client.post(url, json=ruling, headers=bearer(players[0]))
-    assert res.status_code == 403 and res.get_json()["code"] == "not_organizer"
-    assert "OPERATORS" in res.get_json()["detail"]
+    assert res.status_code == 403 and res.get_json()["code"] == "not_league_organizer"
+    assert "organizers" in res.get_json()["detail"]
     for bad, status, code, field in [
         ({**ruling, "kind": "maybe"}, 422, "invalid_body", "kind"),
         ({**ruling, "reason": ""}, 422, "invalid_body", "reason"),

@@ -38,6 +38,7 @@ def test_a_seated_player_aborts_before_every_seat_has_moved_and_the_audit_agrees
     assert aborted and aborted[0]["command"] == {
         "type": "abort_early",
         "player": seats[first]["id"],
+        "rule": 2,
     }
 
 

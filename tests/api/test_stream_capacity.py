@@ -80,6 +80,11 @@ def test_a_caller_past_its_stream_cap_gets_429_until_one_closes(server, redis_ur
     assert res.status_code == 429
     assert res.headers["Content-Type"] == "application/problem+json"
     assert res.json()["code"] == "too_many_streams" and int(res.headers["Retry-After"]) >= 1
+    # the cap is the player's, whichever of its tokens opens the stream (#49.7: a player
+    # mints tokens freely, so a cap per token would be a cap of 20 x 20)
+    second = requests.post(f"{base}/v1/players/me/tokens", headers=bearer(people[0])).json()
+    res = requests.get(f"{base}/v1/players/me/feed", headers=bearer(second))
+    assert res.status_code == 429 and res.json()["code"] == "too_many_streams"
     anon = [open_stream(port, f"/v1/games/{gid}/events/stream") for _ in range(CAP + 1)]
     assert [h[:12] for _, h in anon].count(b"HTTP/1.1 429") == 1  # addresses count apart
     other = open_stream(port, "/v1/players/me/feed", people[1]["token"])  # another token

@@ -279,3 +279,18 @@ def test_a_worker_frees_the_held_seats_at_reserved_until(api, client, worker_pro
         time.sleep(0.2)
     assert answers == ["accepted", "lapsed"]
     assert api.post("/v1/games/{id}/join", gid, cy["token"]).status_code == 200
+
+
+def test_a_rematch_answers_its_secret_to_its_creator_only(api, client, app):
+    """#49.7: docs/clients.md says the creator gets the secret in the 201 of the call that
+    made the game; `POST /rematch` answered `secret: null` to everyone."""
+    players = new_players(client, 3, prefix="rs")
+    gid = new_game(client, players)
+    play_to_end(client, app, gid, by_seat(client, gid, players), random.Random(6))
+    first = api.post("/v1/games/{id}/rematch", gid, players[0]["token"])
+    assert first.status_code == 201
+    new = first.get_json()
+    looked = api.get("/v1/games/{id}", new["id"], players[0]["token"]).get_json()["secret"]
+    assert new["secret"] and new["secret"] == looked
+    second = api.post("/v1/games/{id}/rematch", gid, players[1]["token"])
+    assert second.status_code == 200 and second.get_json()["secret"] is None

@@ -25,10 +25,11 @@ def legal_offer(client, gid: str, player: dict, to: int, rnd: random.Random) -> 
     return random_action([ActionSpec("offer", schema, None)], rnd)
 
 
-def wild_trade(client, app):
-    """A three-seat wild game whose trade phase has just opened."""
+def wild_trade(client, app, **body):
+    """A three-seat wild game whose trade phase has just opened (`body`: more of the
+    creation's body, e.g. `claim_after_s`)."""
     players = new_players(client, 3, prefix="w")
-    gid = new_game(client, players, ruleset="black-market", options={"trade": "wild"})
+    gid = new_game(client, players, ruleset="black-market", options={"trade": "wild"}, **body)
     seats, rnd = by_seat(client, gid, players), random.Random(3)
     for seat, player in seats.items():
         legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(player)).get_json()

@@ -156,12 +156,19 @@ def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
         who = {s["seat"]: s["player"] for s in game["seats"]}
         places = {who[s["seat"]]: s["place"] for s in game["result"]["standings"]}
         assert {p["player"]: p["place"] for p in d["places"]} == places
-        won = standings.points(places, league.settings["points"])
-        rated = standings.rate({p: ratings.get(p, standings.initial()) for p in places}, places)
+        out = forfeited_seats(league, played, who)
+        assert {p["player"] for p in d["places"] if p.get("forfeit")} == out
+        kept = {p: place for p, place in places.items() if p not in out}  # placed among them
+        kept = {p: 1 + sum(kept[o] < kept[p] for o in kept) for p in kept}
+        won = standings.points(kept, league.settings["points"]) if kept else {}
+        per_forfeit = league.settings.get("forfeit_points", 0)
+        won.update({p: per_forfeit for p in out})
+        before = {p: ratings.get(p, standings.initial()) for p in places}
+        rated = standings.rate({p: before[p] for p in kept}, kept) if len(kept) > 1 else {}
         for p in places:
             points[p] = round(points.get(p, 0) + won[p], 4)
             games[p] = games.get(p, 0) + 1
-            ratings[p] = rated[p]
+            ratings[p] = rated.get(p, before[p])
     rows = client.get(f"/v1/leagues/{lid}/standings").get_json()["standings"]
     assert len(rows) == len(league.members)
     for row in rows:
@@ -179,11 +186,29 @@ def assert_recount(client, deps, lid: str) -> list[dict[str, Any]]:
     return rows
 
 
+def forfeited_seats(league, events: list[dict], who: dict[int, str]) -> set[str]:
+    """Return who forfeits a finished game, read from its log: a seat with no action of
+    its own, or resigned when its player was removed or withdrawn for absence."""
+    if league.settings.get("forfeit_points", 0) is None:
+        return set()
+    acted = {e["actor"] for e in events if (e.get("command") or {}).get("type") == "act"}
+    resigned = {e["data"]["seat"] for e in events if e["type"] == "game.SeatResigned"}
+    gone = {p for p, why in league.why_withdrawn.items() if why in ("removed", "absence")}
+    return {p for s, p in who.items() if s not in acted or (s in resigned and p in gone)}
+
+
 def started_league(client, app, n: int = 3, **overrides) -> tuple[str, list[dict]]:
     """A league whose first round the test starts itself (as a worker would)."""
+    lid, _, players = running_league(client, app, n, **overrides)
+    return lid, players
+
+
+def running_league(client, app, n: int = 3, **overrides) -> tuple[str, dict, list[dict]]:
+    """A league whose round 1 has started: (its id, its organizer, its members)."""
     op = operator(client, app)
     players = new_players(client, n, "m")
-    lid = new_league(client, op, players, start_at=in_seconds(0.3), **overrides)
-    time.sleep(0.35)
+    starts = time.monotonic() + 2  # time to add the members on a loaded machine
+    lid = new_league(client, op, players, start_at=in_seconds(2), **overrides)
+    time.sleep(max(0.0, starts - time.monotonic()) + 0.05)
     assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
-    return lid, players
+    return lid, op, players

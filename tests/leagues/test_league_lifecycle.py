@@ -155,7 +155,7 @@ def test_a_member_leaves_or_is_removed_and_resigns_from_their_running_game(clien
         if s["round"] == 2
         for t in s["tables"]
     )
-    assert [n["by"] for n in feed(r, players[1]) if n["type"] == "withdrawn"] == ["operator"]
+    assert [n["by"] for n in feed(r, players[1]) if n["type"] == "removed"] == ["organizer"]
 
 
 def test_late_joining_is_open_until_its_round_starts(client, app):
@@ -225,12 +225,12 @@ def test_lifecycle_answers_match_the_spec_and_bad_input_writes_nothing(client, a
     assert expect(call("GET", "/v1/leagues"), 200)["leagues"][0]["id"] == lid
     for action in ("pause", "resume", "cancel"):
         expect(call("POST", one + "/" + action, None, lid), 401, "unauthorized")
-        expect(call("POST", one + "/" + action, players[0], lid), 403, "not_operator")
+        expect(call("POST", one + "/" + action, players[0], lid), 403, "not_league_organizer")
         expect(call("POST", one + "/" + action, op, "l_missing"), 404, "league_not_found")
     expect(call("POST", one + "/resume", op, lid), 409, "league_not_paused")
     member = one + "/members/{player_id}"
     expect(call("DELETE", member, op, lid, "p_nobody"), 404, "member_not_found")
-    expect(call("DELETE", member, players[1], lid, players[0]["id"]), 403, "not_operator")
+    expect(call("DELETE", member, players[1], lid, players[0]["id"]), 403, "not_league_organizer")
     expect(call("POST", one + "/leave", op, lid), 404, "member_not_found")
     expect(
         call("GET", one + "/events", lid=lid, query_string={"after": "-1"}), 422, "invalid_query"

@@ -64,30 +64,30 @@ def test_adjusted_points_replace_the_listed_players_points_only():
     assert rows["a"]["wins"] == 1 and (rows["a"]["mu"], rows["a"]["sigma"]) == (25.0, 8.0)
 
 
-def test_a_forfeit_places_the_player_last_with_the_leagues_forfeit_and_moves_others_up():
+def test_a_forfeit_scores_the_leagues_forfeit_and_places_the_others_among_themselves():
     league = _fold(_season(_ruled("g1", "forfeit", players=["a"]), forfeit_points=0.5))
     rows = _rows(league)
     assert _pts(league, "a") == 0.5 and rows["a"]["wins"] == 0
     assert _pts(league, "b") == 3 + 3 and rows["b"]["wins"] == 2  # b first of g1 now
     assert _pts(league, "c") == 2 + 2
-    places = rulings.places_after(league.results["g1"], league.rulings["g1"])
-    assert places == {"b": 1, "c": 2, "a": 3}
-    rated = standings.rate({p: standings.initial() for p in "abc"}, places)
-    assert rows["a"]["mu"] == rated["a"][0] < 25
+    result = rulings.scored(league, league.results["g1"], league.rulings["g1"])
+    assert result.places == {"a": None, "b": 1, "c": 2}
+    # a forfeit leaves the forfeiting seat's rating alone; the others are rated again
+    assert (rows["a"]["mu"], rows["a"]["sigma"]) == standings.initial()
+    first = standings.rate({p: standings.initial() for p in "bc"}, {"b": 1, "c": 2})
+    then = standings.rate({**first, "d": standings.initial()}, {"b": 1, "c": 2, "d": 3})
+    assert league.ratings["c"] == then["c"]  # and g2 rated from there
 
 
-def test_a_forfeit_keeps_ties_among_the_others_and_defaults_to_zero():
+def test_a_forfeit_keeps_ties_among_the_others_and_scores_zero_by_default():
     log = league_log(
         round_started(1, ["a", "b", "c"], ["d"], "g1"),
         game_recorded("g1", 1, {"a": 1, "b": 2, "c": 2}),
         _ruled("g1", "forfeit", players=["a"]),
     )
     league = _fold(log)
-    assert rulings.places_after(league.results["g1"], league.rulings["g1"]) == {
-        "b": 1,
-        "c": 1,
-        "a": 3,
-    }
+    result = rulings.scored(league, league.results["g1"], league.rulings["g1"])
+    assert result.places == {"a": None, "b": 1, "c": 1}
     assert _pts(league, "a") == 0 and _pts(league, "b") == _pts(league, "c") == 2.5
 
 

@@ -6,7 +6,7 @@
 // and seats taken, which no note tells of). A status region says what became mine.
 import { el, add } from "../shared/dom.js";
 import { get, post, me, remember } from "./api.js";
-import { t } from "./i18n.js";
+import { claimText, t } from "./i18n.js";
 import { field } from "./schemaform.js";
 import { follow } from "./stream.js";
 import { answerButton } from "./seats.js";
@@ -35,6 +35,8 @@ function gameLink(g, rulesets, mine) {
     : t(g.status);
   const names = (g.seats || []).map((s) => s.name).join(", ");
   add(li, a, el("span", `badge ${g.status}`, status), el("span", "muted names", names));
+  const claim = g.status === "waiting" ? claimText(g.claim_after_s) : null;
+  if (claim) li.appendChild(el("span", "muted claim-after", claim));
   if (mine && g.owes) {
     li.classList.add("owes");
     li.appendChild(el("strong", "turn-tag", t("yourTurn")));
@@ -328,6 +330,8 @@ async function invitations(names, app) {
     a.href = table;
     const who = (inv.invited || []).map((i) => i.name).join(", ");
     add(li, a, inv.rematch_of ? el("span", "badge", t("rematchTag")) : null, el("span", "muted names", who));
+    const claim = claimText(inv.claim_after_s);
+    if (claim) li.appendChild(el("span", "muted claim-after", claim));
     const yes = answerButton(inv.game, "join", "primary accept", () => (location.hash = table), app);
     const no = answerButton(inv.game, "decline", "decline", () => app.route(), app);
     add(li, yes, no);

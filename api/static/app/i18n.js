@@ -18,6 +18,7 @@ const WORDS = {
     lobbyEmpty: "Nobody is waiting for players right now.", standings: "standings",
     newGame: "New game", ruleset: "Game", players: "Players", timeout: "Time per decision",
     noLimit: "no limit", seconds: "{n} s", minutes: "{n} min", sitDown: "Take a seat myself",
+    hours: "{n} h", days: "{n} d", claimAfter: "claimable after {time} idle",
     create: "Create", open: "Open", join: "Join", leave: "Leave", watch: "Watch", cancelGame: "Cancel game",
     yourTurn: "your turn", waitingFor: "waiting for players ({n}/{m})", active: "in play",
     finished: "finished", cancelled: "cancelled", waiting: "waiting",
@@ -55,6 +56,7 @@ const WORDS = {
     lobbyEmpty: "Ahora nadie espera jugadores.", standings: "clasificación",
     newGame: "Nueva partida", ruleset: "Juego", players: "Jugadores", timeout: "Tiempo por decisión",
     noLimit: "sin límite", seconds: "{n} s", minutes: "{n} min", sitDown: "Sentarme yo también",
+    hours: "{n} h", days: "{n} d", claimAfter: "reclamable tras {time} sin jugar",
     create: "Crear", open: "Abrir", join: "Unirme", leave: "Salir de la mesa", watch: "Mirar", cancelGame: "Cancelar partida",
     yourTurn: "tu turno", waitingFor: "esperando jugadores ({n}/{m})", active: "en juego",
     finished: "terminada", cancelled: "cancelada", waiting: "esperando",
@@ -117,4 +119,14 @@ export function labels() {
 
 export function word(key) {
   return human(key, labels());
+}
+
+// An untimed game's idle time before a seat may claim it, as the lobby, an invitation and
+// the table show it (null for a timed game: nothing to show).
+export function claimText(seconds) {
+  if (!Number.isInteger(seconds)) return null;
+  const [key, n] = seconds % 86400 === 0 ? ["days", seconds / 86400]
+    : seconds % 3600 === 0 ? ["hours", seconds / 3600]
+    : seconds % 60 === 0 ? ["minutes", seconds / 60] : ["seconds", seconds];
+  return t("claimAfter", { time: t(key, { n }) });
 }

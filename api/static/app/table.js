@@ -4,7 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
-import { t, labels } from "./i18n.js";
+import { claimText, t, labels } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
 import { createLog } from "./log.js";
@@ -96,6 +96,8 @@ export async function drawTable(root, gameId, app, secret = null) {
     const status = el("span", `badge ${game.status}`, t(game.status));
     status.id = "status";
     add(head, back, title, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
+    const claim = game.status === "finished" ? null : claimText(game.claim_after_s);
+    if (claim) head.appendChild(el("span", "muted claim-after", claim));
     head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load, secret }));
     // whose turn, with a countdown to each deadline
     turn.replaceChildren(el("span", "k", t("turnOf")));
