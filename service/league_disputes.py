@@ -49,15 +49,17 @@ def open_dispute(
     """Open a dispute about `game` (event `seq` of it, if given) for a seated player."""
     league = load(boot, league_id)
     _table(league, game)
+    rec = boot.store.load(game).record
+    seated = rec.seat_of(player) is not None  # a substitute who took a seat included
     if seq is not None:
-        version = boot.store.load(game).record.version
+        version = rec.version
         if not 1 <= seq <= version:
             errors = {"seq": [f"must be an event of the game: 1 to {version}"]}
             raise Invalid("invalid_body", "no such event in the game", errors=errors)
 
     def decide(lg: League, rng) -> list[Event]:
         number, t = _table(lg, game)
-        if player not in t.players:
+        if player not in t.players and not seated:
             raise Forbidden(
                 "not_seated", "only the players seated at this game may open a dispute on it"
             )
