@@ -35,6 +35,7 @@ from service.league_log import load
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
+
 def _table(league: League, game: str):
     where = league.table_of(game)
     if where is None:
