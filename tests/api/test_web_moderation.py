@@ -49,6 +49,23 @@ def test_a_player_reports_a_message_and_an_operator_hides_it(browser, live_serve
     )
     assert [r["reason"] for r in reports.json()["reports"]] == ["insults"]
     browser.refresh()  # the page reads the caller's roles again: ana is an operator now
+    page.wait(lambda: page.find("#moderation-link").is_displayed())
+    page.find("#moderation-link").click()
+    page.wait(lambda: "reported bo" in page.text("#reports"))
+    assert "insults" in page.text("#reports")
+    assert not page.axe()
+    for name, width in WIDTHS.items():
+        page.shot(f"moderation-{name}", width)
+    browser.execute_script("window.prompt = () => 'slurs'")
+    next(b for b in page.all("#reports button") if b.text == "Mute").click()
+    page.wait(lambda: requests.get(
+        f"{base}/v1/players/{bo['id']}/moderation",
+        headers={"Authorization": f"Bearer {ana['token']}"},
+    ).json()["muted"] is not None)
+    browser.execute_script("window.prompt = () => 'muted him'")
+    next(b for b in page.all("#reports button") if b.text == "Close").click()
+    page.wait(lambda: "No open reports." in page.text("#reports"))
+    browser.get(f"{base}/#/g/{gid}")
     page.wait(lambda: "Hide" in page.texts("#chat li button"))
     browser.execute_script("window.prompt = () => 'rude'")
     next(b for b in page.all("#chat li button") if b.text == "Hide").click()
