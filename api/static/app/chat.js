@@ -15,12 +15,55 @@ export function createChat(gameId, fail) {
   list.setAttribute("aria-live", "polite");
   const seen = new Set();
   const path = `/games/${encodeURIComponent(gameId)}/chat`;
+  let operator = false; // the caller's roles, read once (GET /players/me)
+  function body(li, m) {
+    const who = el("b", "who", String(m.name || m.player));
+    const text = m.hidden && !operator
+      ? el("span", "text muted", t("chatHidden", { reason: String(m.hidden.reason || "") }))
+      : el("span", "text", String(m.text));
+    li.replaceChildren(who, text);
+    const mine = me();
+    if (mine && m.player !== mine.id) {
+      const report = el("button", null, t("report"));
+      report.type = "button";
+      report.setAttribute("aria-label", `${t("report")}: ${m.name || m.player}`);
+      report.addEventListener("click", async () => {
+        const reason = (window.prompt(t("reportWhy")) || "").trim();
+        if (!reason) return;
+        try {
+          await post("/reports", { game: gameId, message: m.id, reason });
+          report.textContent = t("reported");
+          report.disabled = true;
+        } catch (err) {
+          fail(err);
+        }
+      });
+      li.appendChild(report);
+    }
+    if (operator && !m.hidden) {
+      const hide = el("button", null, t("hide"));
+      hide.type = "button";
+      hide.addEventListener("click", async () => {
+        const reason = (window.prompt(t("hideWhy")) || "").trim();
+        if (!reason) return;
+        try {
+          const done = await post(`${path}/${encodeURIComponent(m.id)}/hide`, { reason });
+          body(li, { ...m, hidden: done.hidden });
+        } catch (err) {
+          fail(err);
+        }
+      });
+      li.appendChild(hide);
+    }
+  }
   function show(m) {
     if (seen.has(m.id)) return;
     seen.add(m.id);
     if (list.querySelector(".empty")) list.replaceChildren();
     const li = el("li", `chat-${m.channel === "spectators" ? "spectators" : "players"}`);
-    list.appendChild(add(li, el("b", "who", String(m.name || m.player)), el("span", "text", String(m.text))));
+    li.dataset.id = m.id;
+    body(li, m);
+    list.appendChild(li);
     list.scrollTop = list.scrollHeight;
   }
   add(box, h, list);
@@ -53,6 +96,7 @@ export function createChat(gameId, fail) {
     show,
     async load() {
       try {
+        if (me()) operator = ((await get("/players/me")).roles || []).includes("operator");
         const data = await get(path);
         list.replaceChildren();
         seen.clear();

@@ -3,10 +3,11 @@
 // game) and `#/g/<game id>` (a table: play, watch, join by link; the header then says when
 // another game waits on the player, elsewhere.js).
 import { el, add } from "../shared/dom.js";
-import { me, forget } from "./api.js";
+import { me, forget, get } from "./api.js";
 import { t, lang, setLang, LANGS } from "./i18n.js";
 import { drawHome } from "./home.js";
 import { drawTable } from "./table.js";
+import { drawModeration } from "./moderation.js";
 import { askNotifications } from "./signal.js";
 import { watchElsewhere } from "./elsewhere.js";
 
@@ -42,7 +43,11 @@ const app = {
     const turn = ++routed;
     $("turns-elsewhere").hidden = true;
     try {
-      const page = m ? await drawTable(root, m[1], app, m[2] || null) : await drawHome(root, app);
+      const page = m
+        ? await drawTable(root, m[1], app, m[2] || null)
+        : location.hash.startsWith("#/moderation")
+          ? await drawModeration(root, app)
+          : await drawHome(root, app);
       if (turn !== routed) { // another page was asked for meanwhile: this one's streams and timers end
         if (page) page();
         return;
@@ -72,6 +77,7 @@ function header() {
   const player = me();
   const who = $("who");
   who.replaceChildren();
+  $("moderation-link").hidden = true;
   if (player) {
     const out = el("button", "sign-out", t("signOut"));
     out.type = "button";
@@ -85,10 +91,22 @@ function header() {
     bell.type = "button";
     askNotifications(bell);
     add(who, el("span", "me", t("signedInAs", { name: player.name || "?" })), bell, out);
+    showModerationLink(player);
   }
   $("token-note").textContent = t("tokenOnce");
   $("token-copy").textContent = t("copy");
   $("token-done").textContent = t("dismiss");
+}
+
+// Operators see a link to the moderation page (their roles, read once per sign-in).
+let rolesOf = null;
+function showModerationLink(player) {
+  const link = $("moderation-link");
+  link.textContent = t("moderation");
+  if (!rolesOf || rolesOf.id !== player.id) {
+    rolesOf = { id: player.id, roles: get("/players/me").then((p) => p.roles || [], () => []) };
+  }
+  rolesOf.roles.then((roles) => { link.hidden = !roles.includes("operator"); });
 }
 
 function wire() {
