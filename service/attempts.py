@@ -24,6 +24,7 @@ from events.codec import iso, parse_time
 from events.record import FINISHED, Record, fold_all, in_order
 from events.refusals import StaleVersion
 from games.base import InvalidAction, RuleViolation
+from service import oplog
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -118,6 +119,7 @@ def record(
     pipe.lpush(key, json.dumps(entry, separators=(",", ":")))
     pipe.ltrim(key, 0, KEEP - 1)
     pipe.execute()
+    oplog.refused(rec.game_id, seat, code)
 
 
 def read(boot: Bootstrap, rec: Record, viewer: str | None) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ def appended(kind: str, subject: str, envelopes: list[dict[str, Any]]) -> None:
             )
 
 
-def refused(game_id: str, seat: int | None, code: str, at: str | None = None) -> None:
+def refused(game_id: str, seat: int | None, code: str) -> None:
     """Log an action of a seated player that the server refused (its code, not its body)."""
     logger.info(
         "game %s: seat %s refused %s",

@@ -63,3 +63,21 @@ def test_text_lines_say_league_actions_and_a_games_end(client, app, capsys):
     assert f"league {lid}: league.Created by" in created and f"league={lid}" in created
     ended = next(line for line in said if "game.Ended" in line and gid in line)
     assert "'reason': 'aborted'" in ended
+
+
+def test_a_refused_move_of_a_seated_player_is_a_line(client, capsys):
+    logs.setup("text")
+    players = new_players(client, 3)
+    gid = new_game(client, players)
+    game = client.get(f"/v1/games/{gid}").get_json()
+    owing = {o["seat"] for o in game["owed"]}
+    idle = next(
+        p
+        for p in players
+        if client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"] not in owing
+    )
+    res = client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(idle))
+    assert res.status_code == 409
+    code = res.get_json()["code"]
+    line = next(x for x in lines(capsys) if "refused" in x and gid in x)
+    assert f"refused {code}" in line and f"game={gid}" in line
