@@ -23,6 +23,7 @@ from api import (
     moderation,
     offload,
     players,
+    push,
     replay,
     sse,
     transparency,
@@ -60,6 +61,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(league_page.bp)
     app.register_blueprint(web.bp)
     app.register_blueprint(webhooks.bp)
+    app.register_blueprint(push.bp)
     app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
     app.register_blueprint(metrics.bp)

@@ -18,51 +18,51 @@ def _webhook(webhook_id: str) -> str:
 
 
 @bp.post("")
-def create():
+def create_webhook():
     player = auth.caller(boot())
     data = WebhookCreate().load(body())
     return webhooks.create(boot(), player["id"], data["url"], data["types"]), 201
 
 
 @bp.get("")
-def listed():
+def list_webhooks():
     player = auth.caller(boot())
     return {"webhooks": webhooks.listed(boot(), player["id"])}
 
 
 @bp.get("/<webhook_id>")
-def shown(webhook_id: str):
+def get_webhook(webhook_id: str):
     player = auth.caller(boot())
     return webhooks.shown(boot(), player["id"], _webhook(webhook_id))
 
 
 @bp.patch("/<webhook_id>")
-def update(webhook_id: str):
+def update_webhook(webhook_id: str):
     player = auth.caller(boot())
     changes = WebhookUpdate().load(body())
     return webhooks.update(boot(), player["id"], _webhook(webhook_id), changes)
 
 
 @bp.delete("/<webhook_id>")
-def delete(webhook_id: str):
+def delete_webhook(webhook_id: str):
     player = auth.caller(boot())
     webhooks.delete(boot(), player["id"], _webhook(webhook_id))
     return Response(status=204)
 
 
 @bp.post("/<webhook_id>/rotate")
-def rotate(webhook_id: str):
+def rotate_webhook_secret(webhook_id: str):
     player = auth.caller(boot())
     return webhooks.rotate(boot(), player["id"], _webhook(webhook_id))
 
 
 @bp.get("/<webhook_id>/deliveries")
-def deliveries(webhook_id: str):
+def webhook_deliveries(webhook_id: str):
     player = auth.caller(boot())
     return {"deliveries": webhooks.deliveries(boot(), player["id"], _webhook(webhook_id))}
 
 
 @bp.post("/<webhook_id>/ping")
-def ping(webhook_id: str):
+def ping_webhook(webhook_id: str):
     player = auth.caller(boot())
     return webhooks.ping(boot(), player["id"], _webhook(webhook_id), request.host_url)
