@@ -58,6 +58,7 @@ const WORDS = {
     pushStopped: "This browser will no longer show your notifications.",
     pushBlocked: "Notifications are blocked for this site in the browser's settings.",
     pushUnsupported: "This browser cannot receive push notifications.", pushFailed: "Could not change it: {detail}",
+    pushNoService: "the browser's push service did not answer",
   },
   es: {
     title: "marketfold", tagline: "Juegos del Decktet en una mesa, en tu navegador",
@@ -109,6 +110,7 @@ const WORDS = {
     pushStopped: "Este navegador ya no mostrará tus avisos.",
     pushBlocked: "Los avisos de este sitio están bloqueados en los ajustes del navegador.",
     pushUnsupported: "Este navegador no puede recibir avisos push.", pushFailed: "No se pudo cambiar: {detail}",
+    pushNoService: "el servicio push del navegador no respondió",
   },
 };
 

@@ -8,6 +8,15 @@ import { get, post, del } from "./api.js";
 import { t } from "./i18n.js";
 
 const WORKER = "/sw.js";
+const WAIT_S = 15; // a browser whose push service does not answer is told so after this
+
+function within(promise, seconds, what) {
+  let timer;
+  const late = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error(what)), seconds * 1000);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 function keyBytes(base64url) {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4));
@@ -27,7 +36,8 @@ export async function worker() {
 
 async function subscribe(reg) {
   const { public_key: key } = await get("/push/key");
-  const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  const options = { userVisibleOnly: true, applicationServerKey: keyBytes(key) };
+  const sub = await within(reg.pushManager.subscribe(options), WAIT_S, t("pushNoService"));
   await post("/players/me/push-subscriptions", sub.toJSON());
 }
 
