@@ -67,7 +67,7 @@ def create(boot: Bootstrap, player_id: str, url: str, types: list[str] | None) -
         raise Conflict("too_many_webhooks", f"at most {MAX_WEBHOOKS} webhooks; delete one first")
     now = codec.now_iso()
     record = {
-        "id": "wh_" + secrets.token_urlsafe(9),
+        "id": "wh_" + secrets.token_hex(8),  # no "-": part of a delivery job's id
         "url": url,
         "types": types,
         "enabled": True,
