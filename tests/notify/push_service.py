@@ -8,12 +8,10 @@ from __future__ import annotations
 import base64
 import json
 import os
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import http_ece
@@ -22,6 +20,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from tests.notify.receivers import loopback
 
 
 def b64(data: bytes) -> str:
@@ -104,28 +104,13 @@ class PushService:
 
 @contextmanager
 def push_service(**options: Any) -> Iterator[PushService]:
+    """A PushService listening on 127.0.0.1 for the block."""
     service = PushService(**options)
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def answer(path: str, headers: dict[str, str], body: bytes) -> tuple[int, dict[str, str]]:
+        status = service.receive(path, headers, body)
+        return status, {"Location": f"{service.origin}/message/{len(service.delivered)}"}
 
-        def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            status = service.receive(self.path, dict(self.headers.items()), body)
-            self.send_response(status)
-            self.send_header("Location", f"{service.origin}/message/{len(service.delivered)}")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    service.origin = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with loopback(answer) as origin:
+        service.origin = origin
         yield service
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -58,19 +58,20 @@ class WebhookReceiver:
 
 
 @contextmanager
-def webhook_receiver(**options: Any) -> Iterator[WebhookReceiver]:
-    """A WebhookReceiver listening on 127.0.0.1 for the block."""
-    receiver = WebhookReceiver(**options)
+def loopback(answer: Callable[[str, dict[str, str], bytes], tuple[int, dict[str, str]]]):
+    """An HTTP server on 127.0.0.1 for the block, answering each POST with
+    `answer(path, headers, body)` -> (status, headers); yields its origin."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            status = receiver.handle(dict(self.headers.items()), body)
+            status, headers = answer(self.path, dict(self.headers.items()), body)
             try:
                 self.send_response(status)
-                self.send_header("Content-Length", "0")
+                for name, value in {**headers, "Content-Length": "0"}.items():
+                    self.send_header(name, value)
                 self.end_headers()
             except OSError:
                 pass  # the sender gave up waiting
@@ -81,9 +82,17 @@ def webhook_receiver(**options: Any) -> Iterator[WebhookReceiver]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/marketfold"
     try:
-        yield receiver
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def webhook_receiver(**options: Any) -> Iterator[WebhookReceiver]:
+    """A WebhookReceiver listening on 127.0.0.1 for the block."""
+    receiver = WebhookReceiver(**options)
+    with loopback(lambda path, headers, body: (receiver.handle(headers, body), {})) as origin:
+        receiver.url = f"{origin}/hooks/marketfold"
+        yield receiver
