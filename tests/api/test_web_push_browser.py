@@ -7,8 +7,9 @@ from tests.api.web_page import WebPage, no_script_errors
 
 try:
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
 except ImportError:  # browser.py reports the missing selenium
-    Keys = None
+    Keys = Select = None
 
 
 def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyboard(
@@ -22,6 +23,7 @@ def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyb
     toggle = page.find("#push-toggle")
     assert toggle.tag_name == "button" and toggle.get_attribute("aria-pressed") == "false"
     assert page.text("#push-title") == "Notifications when I am away"
+    assert page.axe() == []  # the box is labelled, the toggle named and reachable
 
     # grant the permission a person would grant in the prompt, then reach the toggle by Tab
     browser.execute_cdp_cmd(
@@ -52,6 +54,12 @@ def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyb
         # is out of reach here): the page says it could not, and stays usable
         assert said.startswith("Could not change it:"), said
         assert page.find("#push-toggle").is_enabled()
+    Select(page.find("#lang")).select_by_value("es")
+    page.wait(lambda: page.text("#push-title") == "Avisos cuando no estoy")
+    assert page.text("#push-toggle") in (
+        "Activar avisos push",
+        "Avisos push activados (desactivar)",
+    )
     no_script_errors(browser)
 
 
