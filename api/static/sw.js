@@ -4,12 +4,14 @@
 // another site is never opened: the home page is, instead.
 "use strict";
 
+const HOME = new URL("/", self.location.origin).href;
+
 function sameSite(url) {
   try {
     const target = new URL(url, self.location.origin);
-    return target.origin === self.location.origin ? target.href : "/";
+    return target.origin === self.location.origin ? target.href : HOME;
   } catch {
-    return "/";
+    return HOME;
   }
 }
 
@@ -31,7 +33,7 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = (event.notification.data && event.notification.data.url) || "/";
+  const url = (event.notification.data && event.notification.data.url) || HOME;
   event.waitUntil(
     (async () => {
       const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });

@@ -3,6 +3,8 @@ worker at /sw.js with scope /, and the toggle is a button a keyboard reaches and
 
 from __future__ import annotations
 
+import json
+
 from tests.api.web_page import WebPage, no_script_errors
 
 try:
@@ -69,3 +71,50 @@ def _registration(browser):
         "const done = arguments[arguments.length - 1];"
         "navigator.serviceWorker.ready.then((r) => done([r.scope, r.active.scriptURL]))"
     )
+
+
+def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_this_site(
+    browser, live_server
+):
+    """Chromium's DevTools hand the worker a push message as a push service would (after
+    decryption, which tests/notify/test_push_channel.py covers); the worker shows it with
+    the notification's id as its tag, and a link to another site becomes the home page."""
+    page = WebPage(browser, live_server)
+    page.sign_in("Ana")
+    _registration(browser)
+    browser.execute_cdp_cmd(
+        "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
+    )
+    pushed = [
+        {"title": "Your turn in Goblin Market", "body": "A decision (bid) waits for you.",
+         "url": f"{live_server}/#/g/g_1", "id": "n_1"},
+        {"title": "Invitation to GobCon", "body": "Bo holds a seat for you.",
+         "url": "https://elsewhere.example/phish", "id": "n_2"},
+    ]  # fmt: skip
+    browser.execute_cdp_cmd("ServiceWorker.enable", {})
+    for payload in pushed:
+        # the profile is new: its one registration has id 0
+        browser.execute_cdp_cmd(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": live_server, "registrationId": "0", "data": json.dumps(payload)},
+        )
+    shown = page.wait(
+        lambda: (
+            found
+            if len(
+                found := browser.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
+                    ".then((ns) => done(ns.map((n) => [n.title, n.body, n.tag, n.data.url])))"
+                )
+            )
+            == 2
+            else None
+        )
+    )
+    assert sorted(shown, key=lambda n: n[2]) == [
+        ["Your turn in Goblin Market", "A decision (bid) waits for you.", "n_1",
+         f"{live_server}/#/g/g_1"],
+        ["Invitation to GobCon", "Bo holds a seat for you.", "n_2", f"{live_server}/"],
+    ]  # fmt: skip
+    no_script_errors(browser)
