@@ -4,6 +4,7 @@ worker at /sw.js with scope /, and the toggle is a button a keyboard reaches and
 from __future__ import annotations
 
 import json
+import time
 
 from tests.api.web_page import WebPage, no_script_errors
 
@@ -62,6 +63,8 @@ def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyb
         "Activar avisos push",
         "Avisos push activados (desactivar)",
     )
+    page.click("#sign-out")  # it ends this browser's subscription first, if there is one
+    page.wait_for("#sign-in")
     no_script_errors(browser)
 
 
@@ -79,12 +82,12 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
     """Chromium's DevTools hand the worker a push message as a push service would (after
     decryption, which tests/notify/test_push_channel.py covers); the worker shows it with
     the notification's id as its tag, and a link to another site becomes the home page."""
-    page = WebPage(browser, live_server)
-    page.sign_in("Ana")
-    _registration(browser)
     browser.execute_cdp_cmd(
         "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
     )
+    page = WebPage(browser, live_server)
+    page.sign_in("Ana")
+    _registration(browser)
     pushed = [
         {"title": "Your turn in Goblin Market", "body": "A decision (bid) waits for you.",
          "url": f"{live_server}/#/g/g_1", "id": "n_1"},
@@ -98,13 +101,16 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
             "ServiceWorker.deliverPushMessage",
             {"origin": live_server, "registrationId": "0", "data": json.dumps(payload)},
         )
+    # DevTools hands the messages over asynchronously; a page script run at once lost them
+    # (Chromium 156), so the page is left alone a moment first
+    time.sleep(1)
     shown = page.wait(
         lambda: (
             found
             if len(
                 found := browser.execute_async_script(
                     "const done = arguments[arguments.length - 1];"
-                    "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
+                    "navigator.serviceWorker.getRegistration('/').then((r) => r.getNotifications())"
                     ".then((ns) => done(ns.map((n) => [n.title, n.body, n.tag, n.data.url])))"
                 )
             )

@@ -51,6 +51,14 @@ async function unsubscribe(reg) {
   await sub.unsubscribe();
 }
 
+// Signing out on this browser: it stops showing the player's notifications (another person
+// may use it next). Best effort: the page signs out whatever the answer.
+export async function stopPush() {
+  if (!supported()) return;
+  const reg = await navigator.serviceWorker.getRegistration("/");
+  if (reg) await within(unsubscribe(reg), WAIT_S, t("pushNoService"));
+}
+
 // The home page's box: a heading, the toggle (a button with aria-pressed) and a status line.
 export function pushBox() {
   const box = el("section", "box push");
