@@ -23,11 +23,13 @@ from api import (
     moderation,
     offload,
     players,
+    push,
     replay,
     sse,
     transparency,
     uploads,
     web,
+    webhooks,
 )
 from api.context import boot
 from api.errors import Problem
@@ -58,6 +60,8 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(replay.bp)
     app.register_blueprint(league_page.bp)
     app.register_blueprint(web.bp)
+    app.register_blueprint(webhooks.bp)
+    app.register_blueprint(push.bp)
     app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
     app.register_blueprint(metrics.bp)

@@ -214,21 +214,8 @@ def league_standings(league_id: str):
     return {"league": league.league_id, "status": league.status, **standings_json(league)}
 
 
-CSV_COLUMNS = [
-    "rank",
-    "player",
-    "name",
-    "points",
-    "games",
-    "wins",
-    "byes",
-    "bye_points",
-    "buchholz",
-    "mu",
-    "sigma",
-    "ordinal",
-    "withdrawn",
-]
+CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye_points",
+               "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

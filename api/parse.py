@@ -122,6 +122,14 @@ def game_id(value: str) -> str:
     return value
 
 
+def path_id(value: str, code: str, what: str) -> str:
+    """Return a well-formed id from the path (a token's, a webhook's...), or refuse it as
+    unknown: `code` is the not-found code, `what` names the thing in the detail."""
+    if not GAME_ID.fullmatch(value):
+        raise NotFound(code, f"no {what} {value!r}")
+    return value
+
+
 def lang() -> str:
     """Return the caller's language (Accept-Language; default en)."""
     return present.language(request.headers.get("Accept-Language"))

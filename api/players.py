@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, Response
 
 from api import auth, present
 from api.context import boot
-from api.parse import body, lobby_query
+from api.parse import body, lobby_query, path_id
 from api.schemas import PlayerUpdate
 from service import inbox, lobby, players, roles, tables, tokens
-from service.errors import NotFound
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
-ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def _id(value: str, code: str, what: str) -> str:
-    if not ID.fullmatch(value):
-        raise NotFound(code, f"no {what} {value!r}")
-    return value
 
 
 @bp.post("/players/me/tokens")
@@ -38,7 +28,7 @@ def list_tokens():
 @bp.delete("/players/me/tokens/<token_id>")
 def revoke_token(token_id: str):
     player = auth.caller(boot())
-    tokens.revoke(boot(), player["id"], _id(token_id, "token_not_found", "token"))
+    tokens.revoke(boot(), player["id"], path_id(token_id, "token_not_found", "token"))
     return Response(status=204)
 
 
@@ -62,7 +52,7 @@ def list_roles():
 @bp.put("/players/<player_id>/roles/<role>")
 def grant_role(player_id: str, role: str):
     caller = _operator("granting a role")
-    player = players.named(boot(), _id(player_id, "player_not_found", "player"))
+    player = players.named(boot(), path_id(player_id, "player_not_found", "player"))
     held = roles.grant(boot(), player["id"], roles.check_role(role), caller["id"])
     return {"player": player["id"], "name": player["name"], "roles": held}
 
@@ -70,7 +60,7 @@ def grant_role(player_id: str, role: str):
 @bp.delete("/players/<player_id>/roles/<role>")
 def revoke_role(player_id: str, role: str):
     caller = _operator("revoking a role")
-    player = players.named(boot(), _id(player_id, "player_not_found", "player"))
+    player = players.named(boot(), path_id(player_id, "player_not_found", "player"))
     held = roles.revoke(boot(), player["id"], roles.check_role(role), caller["id"])
     return {"player": player["id"], "name": player["name"], "roles": held}
 
@@ -100,4 +90,4 @@ def my_games():
 @bp.get("/players/<player_id>")
 def profile(player_id: str):
     auth.caller(boot(), required=False)  # a token sent must be valid
-    return players.profile(boot(), _id(player_id, "player_not_found", "player"))
+    return players.profile(boot(), path_id(player_id, "player_not_found", "player"))

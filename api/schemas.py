@@ -254,3 +254,29 @@ class ChatPost(Schema):
     text = fields.String(
         required=True, validate=[validate.Length(min=1, max=500), _no_control_characters]
     )
+
+
+class WebhookCreate(Schema):
+    """A webhook to register (service/notify/webhooks.py): where, and which types."""
+
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2048))
+    types = fields.List(fields.String(validate=validate.Length(min=1, max=40)), load_default=[])
+
+
+class WebhookUpdate(Schema):
+    url = fields.String(validate=validate.Length(min=1, max=2048))
+    types = fields.List(fields.String(validate=validate.Length(min=1, max=40)))
+    enabled = fields.Boolean()
+
+
+class PushKeys(Schema):
+    p256dh = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    auth = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class PushSubscriptionCreate(Schema):
+    """A browser's PushSubscription.toJSON() (service/notify/push.py)."""
+
+    endpoint = fields.String(required=True, validate=validate.Length(min=1, max=2048))
+    expirationTime = fields.Integer(load_default=None, allow_none=True)  # noqa: N815
+    keys = fields.Nested(PushKeys, required=True)

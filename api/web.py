@@ -26,3 +26,17 @@ def index() -> Response:
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@bp.get("/sw.js")
+@storeless
+def service_worker() -> Response:
+    """Serve the web client's service worker (Web Push: it shows a notification and opens
+    its link on a click). Served from the root, its scope is the whole site without a
+    `Service-Worker-Allowed` header; the page's policy lets it load (`worker-src` falls
+    back to `script-src 'self'`), and it is never cached, so a new version is picked up."""
+    response = send_from_directory(ASSETS.parent, "sw.js", mimetype="text/javascript")
+    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -101,9 +101,10 @@ class Stack:
         directory is in use by a live server."""
         raise_open_files_limit()
         sup = self.supervisor
-        keys = "SIGNING_KEY_DIR"
-        if keys not in self.env and f"MARKETFOLD_{keys}" not in self.env:
-            self.env[keys] = str(Path(self.data_dir) / "keys")  # service/keyring.py
+        for keys, sub in (("SIGNING_KEY_DIR", "keys"), ("VAPID_KEY_DIR", "vapid")):
+            if keys not in self.env and f"MARKETFOLD_{keys}" not in self.env:
+                # service/keyring.py; service/notify/push.py
+                self.env[keys] = str(Path(self.data_dir) / sub)
         if "PROMETHEUS_MULTIPROC_DIR" not in self.env:  # every child's figures (service/metrics.py)
             self.env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir(Path(self.data_dir)))
         if not self.env.get("REDIS_URL"):

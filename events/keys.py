@@ -229,6 +229,26 @@ def invitations_sent_to(player_id: str, target: str) -> str:
     return f"{PREFIX}:player:{player_id}:invitations_sent:{target}"
 
 
+def player_webhooks(player_id: str) -> str:
+    """A player's webhooks (service/notify/webhooks.py): id -> JSON record."""
+    return f"{PREFIX}:player:{player_id}:webhooks"
+
+
+def player_webhook_failures(player_id: str) -> str:
+    """Each webhook's failed delivery attempts in a row: id -> count."""
+    return f"{PREFIX}:player:{player_id}:webhooks:failures"
+
+
+def webhook_deliveries(webhook_id: str) -> str:
+    """A webhook's newest delivery attempts (a capped list of JSON, newest first)."""
+    return f"{PREFIX}:webhook:{webhook_id}:deliveries"
+
+
+def player_push(player_id: str) -> str:
+    """A player's Web Push subscriptions (service/notify/push.py): id -> JSON record."""
+    return f"{PREFIX}:player:{player_id}:push"
+
+
 def tlog_hashes() -> str:
     """The public log of games (events/transparency.py): its leaf hashes in order (a list
     of 32-byte values). Its keys share the hash tag `{tlog}`: one script appends a leaf."""

@@ -6,6 +6,7 @@ Every key can be set as an environment variable of the same name (for example
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from collections.abc import Mapping
@@ -116,6 +117,20 @@ DEFAULTS: dict[str, Any] = {
     # how every process logs: "text" lines or "json" objects (cli/logs.py)
     "LOG_FORMAT": "text",
     "ACCESS_LOG": True,  # a line per request (api/access.py); false for a benchmark
+    # outbound HTTP to addresses players give (webhooks, push endpoints; service/notify/
+    # outbound.py): address ranges allowed although not public, a CIDR list such as
+    # "10.0.0.0/8,fd00::/8" (none by default: loopback, private, link-local, metadata...
+    # are refused); the deadline (s) of one whole request, and the answer bytes read
+    "OUTBOUND_ALLOW": [],
+    "OUTBOUND_TIMEOUT_S": 5,
+    "OUTBOUND_MAX_BYTES": 64 * 1024,
+    # a webhook is disabled after this many failed delivery attempts in a row
+    "WEBHOOK_DISABLE_AFTER": 20,
+    # Web Push: the VAPID key pair (RFC 8292), made once and kept in this directory
+    # (`marketfold serve` puts it in its data directory), and the contact push services
+    # see in its tokens (a mailto: or https: URL of the operator)
+    "VAPID_KEY_DIR": ".marketfold/vapid",
+    "VAPID_SUBJECT": "mailto:operator@marketfold.invalid",
 }
 PREFIX = "MARKETFOLD_"
 
@@ -147,6 +162,7 @@ def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
     out.update(replication(out))
     out["OPERATORS"] = operators(out)
     out["CORS_ORIGINS"] = origins(out)
+    out["OUTBOUND_ALLOW"] = outbound_allow(out)
     return out
 
 
@@ -201,3 +217,18 @@ def origins(cfg: Mapping[str, Any]) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
     return [str(v).strip().rstrip("/") for v in value if str(v).strip()]
+
+
+def outbound_allow(cfg: Mapping[str, Any]) -> list[str]:
+    """Return the ranges outbound requests may reach although not public (a list, or a
+    comma-separated string of CIDR ranges); raise ValueError on one that is not a range."""
+    value = cfg.get("OUTBOUND_ALLOW") or []
+    if isinstance(value, str):
+        value = value.split(",")
+    ranges = [str(v).strip() for v in value if str(v).strip()]
+    for cidr in ranges:
+        try:
+            ipaddress.ip_network(cidr, strict=False)
+        except ValueError as e:
+            raise ValueError(f"OUTBOUND_ALLOW: {cidr!r} is not an address range: {e}") from None
+    return ranges

@@ -81,11 +81,11 @@ class Keyring:
         pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
         target = self.path / f"{kid}.pem"
         if not target.exists():
-            _write(target, pem)
+            write_private(target, pem)
         return kid
 
     def _activate(self, kid: str) -> str:
-        _write(self.path / ACTIVE, kid.encode())
+        write_private(self.path / ACTIVE, kid.encode())
         return kid
 
     def _load(self, kid: str) -> Ed25519PrivateKey:
@@ -93,15 +93,21 @@ class Keyring:
         assert isinstance(key, Ed25519PrivateKey), f"{kid}.pem is not an Ed25519 key"
         return key
 
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with open(self.path / ".lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            yield
+    def _locked(self):
+        return locked(self.path)
 
 
-def _write(path: Path, data: bytes) -> None:
+@contextmanager
+def locked(directory: Path) -> Iterator[None]:
+    """Hold a key directory's lock (made owner-only if new) for the block: one process
+    of the service makes a missing key, the others then read it."""
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with open(directory / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def write_private(path: Path, data: bytes) -> None:
     """Write a file whole or not at all (a temporary file renamed), owner-only."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -99,6 +99,9 @@ TEST_CONFIG = {
     "SSE_HEARTBEAT_S": 1,
     # the service's signing keys: one directory for every app and process of the run
     "SIGNING_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-keys-"),
+    # webhooks and push endpoints on this machine: the tests' receivers are on loopback
+    "OUTBOUND_ALLOW": "127.0.0.0/8",
+    "VAPID_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-vapid-"),
 }
 
 

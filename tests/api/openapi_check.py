@@ -174,11 +174,15 @@ class CheckedClient:
     def call(
         self, method: str, path: str, gid: str = "", token: str | None = None, **kwargs: Any
     ) -> Any:
-        """Call `path` (a spec template; `{id}` becomes `gid`) and check the answer."""
+        """Call `path` (a spec template; `{id}` becomes `gid`, each `{name}` of a `where`
+        mapping its value) and check the answer."""
         headers = dict(kwargs.pop("headers", {}))
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
-        resp = self.client.open(path.replace("{id}", gid), method=method, headers=headers, **kwargs)
+        url = path.replace("{id}", gid)
+        for name, value in kwargs.pop("where", {}).items():
+            url = url.replace("{" + name + "}", value)
+        resp = self.client.open(url, method=method, headers=headers, **kwargs)
         return check(resp, method, path)
 
     def get(self, path: str, gid: str = "", token: str | None = None, **kwargs: Any) -> Any:
@@ -192,6 +196,10 @@ class CheckedClient:
     def delete(self, path: str, gid: str = "", token: str | None = None, **kwargs: Any) -> Any:
         """DELETE `path` and check the answer."""
         return self.call("DELETE", path, gid, token, **kwargs)
+
+    def patch(self, path: str, gid: str = "", token: str | None = None, **kwargs: Any) -> Any:
+        """PATCH `path` and check the answer."""
+        return self.call("PATCH", path, gid, token, **kwargs)
 
 
 def sse_frames(text: str) -> list[dict[str, str]]:

@@ -116,6 +116,7 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
     try:
         wait_up(base)
         gid = waiting_game(base)
+        push_key = requests.get(f"{base}/v1/push/key").json()["public_key"]
         second = serve(tmp_path, free_port())
         _, err = second.communicate(timeout=30)
         assert second.returncode == 1 and "already running" in err
@@ -133,6 +134,9 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
         wait_up(base)
         res = requests.get(f"{base}/v1/games/{gid}")
         assert res.status_code == 200 and res.json()["status"] == "waiting"
+        # the Web Push key is kept in the data directory: browsers stay subscribed
+        assert requests.get(f"{base}/v1/push/key").json()["public_key"] == push_key
+        assert (tmp_path / "vapid" / "private_key.pem").exists()
     finally:
         stop(again)
 

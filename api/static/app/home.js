@@ -12,6 +12,7 @@ import { follow } from "./stream.js";
 import { answerButton } from "./seats.js";
 import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
+import { pushBox } from "./push.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -120,7 +121,7 @@ export async function drawHome(root, app) {
   else add(page, mine, invited, createForm(rulesets.rulesets, app));
   await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
-  if (player) page.appendChild(await leagues(player));
+  if (player) add(page, await leagues(player), pushBox());
   page.appendChild(said);
   root.replaceChildren(page);
   return follows(player, readMine, readLobby);

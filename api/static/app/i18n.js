@@ -53,6 +53,12 @@ const WORDS = {
     inviteNames: "Invite players (handles, comma separated)", unlisted: "Private (not in the lobby)",
     handle: "Handle (optional)", handleHint: "Others invite you to games by it.", rematchTag: "rematch",
     yes: "yes", no: "no", answer_pending: "invited", answer_accepted: "accepted", answer_declined: "declined", answer_lapsed: "lapsed",
+    pushTitle: "Notifications when I am away", pushOff: "Turn on push notifications", pushOn: "Push notifications on (turn off)",
+    pushStarted: "This browser will show your notifications, even with no marketfold page open.",
+    pushStopped: "This browser will no longer show your notifications.",
+    pushBlocked: "Notifications are blocked for this site in the browser's settings.",
+    pushUnsupported: "This browser cannot receive push notifications.", pushFailed: "Could not change it: {detail}",
+    pushNoService: "the browser's push service did not answer",
   },
   es: {
     title: "marketfold", tagline: "Juegos del Decktet en una mesa, en tu navegador",
@@ -99,6 +105,12 @@ const WORDS = {
     inviteNames: "Invitar jugadores (identificadores, separados por comas)", unlisted: "Privada (fuera de la sala)",
     handle: "Identificador (opcional)", handleHint: "Con él te invitan a partidas.", rematchTag: "revancha",
     yes: "sí", no: "no", answer_pending: "invitado", answer_accepted: "aceptó", answer_declined: "rechazó", answer_lapsed: "caducó",
+    pushTitle: "Avisos cuando no estoy", pushOff: "Activar avisos push", pushOn: "Avisos push activados (desactivar)",
+    pushStarted: "Este navegador mostrará tus avisos, aunque no haya ninguna página de marketfold abierta.",
+    pushStopped: "Este navegador ya no mostrará tus avisos.",
+    pushBlocked: "Los avisos de este sitio están bloqueados en los ajustes del navegador.",
+    pushUnsupported: "Este navegador no puede recibir avisos push.", pushFailed: "No se pudo cambiar: {detail}",
+    pushNoService: "el servicio push del navegador no respondió",
   },
 };
 

@@ -10,6 +10,7 @@ import { drawTable } from "./table.js";
 import { drawModeration } from "./moderation.js";
 import { askNotifications } from "./signal.js";
 import { watchElsewhere } from "./elsewhere.js";
+import { stopPush } from "./push.js";
 
 const $ = (id) => document.getElementById(id);
 let leaving = null; // closes the page shown (its streams, its timers)
@@ -82,7 +83,8 @@ function header() {
     const out = el("button", "sign-out", t("signOut"));
     out.type = "button";
     out.id = "sign-out";
-    out.addEventListener("click", () => {
+    out.addEventListener("click", async () => {
+      await stopPush().catch(() => {});
       forget();
       location.hash = "#/";
       app.route();

@@ -1,0 +1,352 @@
+"""Webhooks: a player's programs told of their notifications by signed HTTP POSTs.
+
+A player registers up to MAX_WEBHOOKS URLs, each with the notification types it wants (none
+named: every type). Each delivery is signed as the Standard Webhooks specification says
+(https://www.standardwebhooks.com), with its `standardwebhooks` library (the reference
+implementation, so a bot verifies with the same code on its side): headers `webhook-id`
+(the notification's id: the same on every retry, so a second delivery is recognisable),
+`webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+"id.timestamp.body">`, and a second one with the previous secret for a day after a
+rotation). The body is the notification as JSON: its fields (`Message.data`) with `id`,
+`type`, `at` and `url`.
+
+Every request goes through service.notify.outbound (no private or loopback address, no
+redirect followed, a deadline, a bounded answer); the URL is checked when registered and
+again at each delivery. The dispatcher retries a failed attempt (Outcome.RETRY) with
+backoff; WEBHOOK_DISABLE_AFTER failed attempts in a row disable the webhook, and the
+player is told so in their inbox. A success resets the count.
+
+Storage: `mf:player:<id>:webhooks` (id -> JSON record, the secret included),
+`mf:player:<id>:webhooks:failures` (id -> failed attempts in a row), and
+`mf:webhook:<id>:deliveries` (the newest DELIVERIES_KEPT attempts, newest first).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from standardwebhooks import Webhook
+
+from events import codec, keys
+from service.errors import Conflict, Invalid, NotFound
+from service.notify import outbound
+from service.notify.message import Message, Outcome, Target
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+NAME = "webhook"
+MAX_WEBHOOKS = 10  # per player
+MAX_TYPES = 50
+DELIVERIES_KEPT = 100  # per webhook
+ROTATE_OVERLAP_S = 24 * 3600  # the previous secret signs too for this long after a rotation
+SECRET_PREFIX = "whsec_"
+SECRET_BYTES = 32  # Standard Webhooks: 24 to 64 random bytes
+TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+STATUS = re.compile(r"^HTTP (\d{3})\b")  # a detail that starts with the answer's status
+
+
+def new_secret() -> str:
+    """A fresh signing secret in the Standard Webhooks form: `whsec_` + base64."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
+
+
+# --- what a player manages (api/webhooks.py)
+
+
+def create(boot: Bootstrap, player_id: str, url: str, types: list[str] | None) -> dict[str, Any]:
+    """Register a webhook; return it with its secret (shown this once)."""
+    url, types = _check_url(boot, url), _check_types(types or [])
+    if boot.redis.hlen(keys.player_webhooks(player_id)) >= MAX_WEBHOOKS:
+        raise Conflict("too_many_webhooks", f"at most {MAX_WEBHOOKS} webhooks; delete one first")
+    now = codec.now_iso()
+    record = {
+        "id": "wh_" + secrets.token_hex(8),  # no "-": part of a delivery job's id
+        "url": url,
+        "types": types,
+        "enabled": True,
+        "disabled_reason": None,
+        "created": now,
+        "updated": now,
+        "secret": new_secret(),
+    }
+    _save(boot, player_id, record)
+    return {**public(record, 0), "secret": record["secret"]}
+
+
+def listed(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
+    """The player's webhooks (no secrets), oldest first."""
+    raw = boot.redis.hgetall(keys.player_webhooks(player_id))
+    fails = _failures(boot, player_id)
+    records = sorted((json.loads(v) for v in raw.values()), key=lambda r: r["created"])
+    return [public(r, fails.get(r["id"], 0)) for r in records]
+
+
+def shown(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
+    """One of the player's webhooks (no secret)."""
+    record = _load(boot, player_id, webhook_id)
+    return public(record, _failures(boot, player_id).get(webhook_id, 0))
+
+
+def update(boot: Bootstrap, player_id: str, webhook_id: str, changes: dict[str, Any]):
+    """Change a webhook's url, types or `enabled`; enabling it again clears its failures."""
+    record = _load(boot, player_id, webhook_id)
+    if "url" in changes:
+        record["url"] = _check_url(boot, changes["url"])
+    if "types" in changes:
+        record["types"] = _check_types(changes["types"] or [])
+    if "enabled" in changes:
+        record["enabled"] = bool(changes["enabled"])
+        record["disabled_reason"] = None if record["enabled"] else "by the player"
+    record["updated"] = codec.now_iso()
+    pipe = boot.redis.pipeline()
+    pipe.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(record))
+    if record["enabled"]:
+        pipe.hdel(keys.player_webhook_failures(player_id), webhook_id)
+    pipe.execute()
+    return shown(boot, player_id, webhook_id)
+
+
+def delete(boot: Bootstrap, player_id: str, webhook_id: str) -> None:
+    """Forget a webhook and its delivery log; a delivery planned for it is then refused."""
+    _load(boot, player_id, webhook_id)
+    pipe = boot.redis.pipeline()
+    pipe.hdel(keys.player_webhooks(player_id), webhook_id)
+    pipe.hdel(keys.player_webhook_failures(player_id), webhook_id)
+    pipe.delete(keys.webhook_deliveries(webhook_id))
+    pipe.execute()
+
+
+def rotate(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
+    """Give a webhook a new secret (returned this once); the previous one still signs
+    beside it for ROTATE_OVERLAP_S, so a receiver can switch without missing a delivery."""
+    record = _load(boot, player_id, webhook_id)
+    record["previous"] = {"secret": record["secret"], "until": time.time() + ROTATE_OVERLAP_S}
+    record["secret"] = new_secret()
+    record["updated"] = codec.now_iso()
+    _save(boot, player_id, record)
+    return {"id": webhook_id, "secret": record["secret"], "previous_until": _iso_until(record)}
+
+
+def deliveries(boot: Bootstrap, player_id: str, webhook_id: str) -> list[dict[str, Any]]:
+    """The webhook's newest delivery attempts, newest first."""
+    _load(boot, player_id, webhook_id)
+    raw = boot.redis.lrange(keys.webhook_deliveries(webhook_id), 0, DELIVERIES_KEPT - 1)
+    return [json.loads(r) for r in raw]
+
+
+def ping(boot: Bootstrap, player_id: str, webhook_id: str, home: str) -> dict[str, Any]:
+    """Send a `ping` to the webhook now (disabled or not), log it, and return the attempt.
+    A ping's failure does not count towards disabling the webhook."""
+    record = _load(boot, player_id, webhook_id)
+    message = Message(
+        id="ping_" + secrets.token_urlsafe(12),
+        player=player_id,
+        type="ping",
+        lang="en",
+        title="ping",
+        body="A test delivery asked for by the webhook's owner.",
+        url=home,
+        at=codec.now_iso(),
+        data={"webhook": webhook_id},
+    )
+    target = Target(NAME, webhook_id, {"url": record["url"]})
+    outcome, detail = _deliver(boot, record, message)
+    return _log(boot, target, message, outcome, detail, attempt=1)
+
+
+def public(record: dict[str, Any], failures: int) -> dict[str, Any]:
+    """A webhook as its owner sees it after creation: no secret."""
+    out = {k: record[k] for k in ("id", "url", "types", "enabled", "disabled_reason")}
+    out.update(failures=failures, created=record["created"], updated=record["updated"])
+    if _iso_until(record):
+        out["previous_secret_until"] = _iso_until(record)
+    return out
+
+
+# --- the channel (service.notify.message.Channel)
+
+
+class WebhookChannel:
+    name = NAME
+
+    def targets(self, boot: Bootstrap, player_id: str, type_: str) -> list[Target]:
+        """The player's enabled webhooks that want `type_`."""
+        raw = boot.redis.hgetall(keys.player_webhooks(player_id))
+        records = sorted((json.loads(v) for v in raw.values()), key=lambda r: r["created"])
+        return [
+            Target(NAME, r["id"], {"url": r["url"]})
+            for r in records
+            if r["enabled"] and (not r["types"] or type_ in r["types"])
+        ]
+
+    def send(self, boot: Bootstrap, target: Target, message: Message) -> tuple[Outcome, str]:
+        """POST the signed notification to the webhook as it is now (its URL and secret
+        read again: it may have changed, been disabled or deleted since it was planned)."""
+        raw = boot.redis.hget(keys.player_webhooks(message.player), target.id)
+        if raw is None:
+            return Outcome.REFUSED, "the webhook was deleted"
+        record = json.loads(raw)
+        if not record["enabled"]:
+            return Outcome.REFUSED, "the webhook is disabled"
+        return _deliver(boot, record, message)
+
+    def record(
+        self,
+        boot: Bootstrap,
+        target: Target,
+        message: Message,
+        outcome: Outcome,
+        detail: str,
+        attempt: int,
+        final: bool,
+    ) -> None:
+        """Log the attempt; count failures in a row, and disable the webhook (telling the
+        player) when they reach WEBHOOK_DISABLE_AFTER."""
+        _log(boot, target, message, outcome, detail, attempt)
+        if detail in ("the webhook was deleted", "the webhook is disabled"):
+            return
+        failures = keys.player_webhook_failures(message.player)
+        if outcome is Outcome.SENT:
+            boot.redis.hdel(failures, target.id)
+            return
+        run = boot.redis.hincrby(failures, target.id, 1)
+        if run == int(boot.config["WEBHOOK_DISABLE_AFTER"]):  # once: HINCRBY counts past it
+            _disable(boot, message.player, target.id, run, detail)
+
+
+CHANNEL = WebhookChannel()
+
+
+# --- delivery
+
+
+def body_of(message: Message) -> bytes:
+    """The JSON a webhook receives: the notification's fields, its id, type, time and link."""
+    doc = {**message.data, "id": message.id, "type": message.type, "at": message.at}
+    doc["url"] = message.url
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def signed_headers(record: dict[str, Any], message: Message, body: bytes) -> dict[str, str]:
+    """The Standard Webhooks headers of one delivery (one signature per live secret)."""
+    now = datetime.now(UTC)
+    secrets_ = [record["secret"]]
+    if (prev := record.get("previous")) and prev["until"] > now.timestamp():
+        secrets_.append(prev["secret"])
+    text = body.decode()
+    signatures = " ".join(Webhook(s).sign(message.id, now, text) for s in secrets_)
+    return {
+        "Content-Type": "application/json",
+        "User-Agent": "marketfold-webhooks",
+        "webhook-id": message.id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": signatures,
+    }
+
+
+def _deliver(boot: Bootstrap, record: dict[str, Any], message: Message) -> tuple[Outcome, str]:
+    body = body_of(message)
+    policy = outbound.Policy.of(boot.config)
+    try:
+        answer = outbound.post(record["url"], body, signed_headers(record, message, body), policy)
+    except outbound.Refused as e:
+        return Outcome.REFUSED, f"refused: {e}"
+    except OSError as e:
+        return Outcome.RETRY, str(e) or type(e).__name__
+    if 200 <= answer.status < 300:
+        return Outcome.SENT, f"HTTP {answer.status}"
+    return Outcome.RETRY, f"HTTP {answer.status}"
+
+
+def _log(
+    boot: Bootstrap,
+    target: Target,
+    message: Message,
+    outcome: Outcome,
+    detail: str,
+    attempt: int,
+) -> dict[str, Any]:
+    status = STATUS.match(detail)
+    entry = {
+        "id": message.id,
+        "type": message.type,
+        "attempt": attempt,
+        "status": str(outcome),
+        "response_code": int(status.group(1)) if status else None,
+        "detail": detail[:300],
+        "at": codec.now_iso(),
+    }
+    pipe = boot.redis.pipeline(transaction=False)
+    pipe.lpush(keys.webhook_deliveries(target.id), json.dumps(entry))
+    pipe.ltrim(keys.webhook_deliveries(target.id), 0, DELIVERIES_KEPT - 1)
+    pipe.execute()
+    return entry
+
+
+def _disable(boot: Bootstrap, player_id: str, webhook_id: str, run: int, detail: str) -> None:
+    raw = boot.redis.hget(keys.player_webhooks(player_id), webhook_id)
+    if raw is None:
+        return
+    record = json.loads(raw)
+    record["enabled"] = False
+    record["disabled_reason"] = f"{run} failed deliveries in a row (last: {detail[:200]})"
+    record["updated"] = codec.now_iso()
+    boot.redis.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(record))
+    _tell(boot, player_id, {"type": "webhook_disabled", "webhook": webhook_id, "failures": run})
+
+
+def _tell(boot: Bootstrap, player_id: str, note: dict[str, Any]) -> None:
+    """Write a note to the player's inbox (a notification like any other)."""
+    from service import inbox
+
+    inbox._write(boot, [(player_id, note)])
+
+
+# --- records
+
+
+def _check_url(boot: Bootstrap, url: Any) -> str:
+    try:
+        outbound.resolve(url, outbound.Policy.of(boot.config))
+    except outbound.Refused as e:
+        raise Invalid("url_refused", f"this URL cannot be used: {e}", errors={"url": [str(e)]})
+    return url
+
+
+def _check_types(types: list[Any]) -> list[str]:
+    if len(types) > MAX_TYPES:
+        raise Invalid("invalid_body", "too many types", errors={"types": [f"at most {MAX_TYPES}"]})
+    for t in types:
+        if not isinstance(t, str) or not TYPE.fullmatch(t):
+            raise Invalid(
+                "unknown_type", f"no notification type {t!r}", errors={"types": [f"{t!r}"]}
+            )
+    return list(dict.fromkeys(types))
+
+
+def _load(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
+    raw = boot.redis.hget(keys.player_webhooks(player_id), webhook_id)
+    if raw is None:
+        raise NotFound("webhook_not_found", f"no webhook {webhook_id!r}")
+    return json.loads(raw)
+
+
+def _save(boot: Bootstrap, player_id: str, record: dict[str, Any]) -> None:
+    boot.redis.hset(keys.player_webhooks(player_id), record["id"], json.dumps(record))
+
+
+def _failures(boot: Bootstrap, player_id: str) -> dict[str, int]:
+    raw = boot.redis.hgetall(keys.player_webhook_failures(player_id))
+    return {k.decode(): int(v) for k, v in raw.items()}
+
+
+def _iso_until(record: dict[str, Any]) -> str | None:
+    prev = record.get("previous")
+    return codec.iso(prev["until"]) if prev and prev["until"] > time.time() else None
