@@ -12,6 +12,8 @@ A backup holds, in DIR:
   deadline index in the store, docs/workers.md);
 - `keys/`: the signing keys (SIGNING_KEY_DIR): without them new exports are signed by a
   key nobody has published, and players' saved keys no longer verify them;
+- `vapid/`: the Web Push key pair (VAPID_KEY_DIR): without it every browser's push
+  subscription, made for the old public key, stops receiving;
 - `manifest.json`: when it was taken, by which version, the data format, and each file's
   SHA-256, which `restore` checks before writing anything.
 
@@ -46,6 +48,9 @@ from events import keys
 from service.data_format import FORMAT
 
 MANIFEST = "appendonly.aof.manifest"
+# the keys a server keeps beside its stores, by their directory in a data directory (where
+# `serve` keeps them) and the setting that may put them elsewhere
+KEY_DIRS = {"keys": "SIGNING_KEY_DIR", "vapid": "VAPID_KEY_DIR"}
 
 
 class Refused(Exception):
@@ -145,9 +150,10 @@ def backup(to: Path, data_dir: Path, env: dict[str, str]) -> dict[str, Any]:
     snapshot(urls["store"], to / "store.rdb")
     if urls["queues"] != urls["store"]:
         snapshot(urls["queues"], to / "queues.rdb")
-    signing = Path(_setting(env, "SIGNING_KEY_DIR") or data_dir / "keys")
-    if signing.is_dir():
-        shutil.copytree(signing, to / "keys")
+    for name, setting in KEY_DIRS.items():
+        held = Path(_setting(env, setting) or data_dir / name)
+        if held.is_dir():
+            shutil.copytree(held, to / name)
     files = {str(p.relative_to(to)): _sha256(p) for p in sorted(to.rglob("*")) if p.is_file()}
     manifest = {
         "taken_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
@@ -201,5 +207,6 @@ def restore(source: Path, data_dir: Path, force: bool = False) -> None:
     _lay_out(source / "store.rdb", data_dir)
     if (source / "queues.rdb").is_file():
         _lay_out(source / "queues.rdb", data_dir / "queues")
-    if (source / "keys").is_dir():
-        shutil.copytree(source / "keys", data_dir / "keys")
+    for name in KEY_DIRS:
+        if (source / name).is_dir():
+            shutil.copytree(source / name, data_dir / name)

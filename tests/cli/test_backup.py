@@ -37,6 +37,7 @@ def test_a_backup_taken_while_serving_restores_on_a_fresh_data_directory(tmp_pat
         gid = finished["id"]
         waiting = waiting_game(base)
         (tmp_path / "keys.json").write_text(requests.get(base + "/v1/keys").text)
+        push_key = requests.get(base + "/v1/push/key").json()
         bundle = requests.get(f"{base}/v1/games/{gid}/export").json()
         (tmp_path / "bundle.json").write_text(json.dumps(bundle))
 
@@ -51,6 +52,7 @@ def test_a_backup_taken_while_serving_restores_on_a_fresh_data_directory(tmp_pat
     manifest = json.loads((tmp_path / "copy" / "manifest.json").read_text())
     assert {"store.rdb", "queues.rdb"} <= set(manifest["files"])
     assert any(name.startswith("keys/") for name in manifest["files"])
+    assert any(name.startswith("vapid/") for name in manifest["files"])
 
     second = tmp_path / "second"
     refused = marketfold("restore", str(tmp_path / "copy"), "--data-dir", str(first))
@@ -80,6 +82,7 @@ def test_a_backup_taken_while_serving_restores_on_a_fresh_data_directory(tmp_pat
             base,
         )
         assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert requests.get(base + "/v1/push/key").json() == push_key  # subscriptions hold
         assert requests.get(base + "/v1/keys").json() == json.loads(
             (tmp_path / "keys.json").read_text()
         )
