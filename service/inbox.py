@@ -12,7 +12,6 @@ index; `GET /v1/players/me/feed` follows the stream (api.sse).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +22,12 @@ from events.recorder import Writes
 from leagues import table
 from leagues.record import League, withdrawal_reason
 from service import lobby
+from service.notify import inbox as notify_inbox
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-FEED_MAXLEN = 1000  # notes kept per player (approximately)
+FEED_MAXLEN = notify_inbox.FEED_MAXLEN  # notes kept per player (approximately)
 
 
 # Private steps a party hears of on its feed (docs/clients.md): the note type, by event
@@ -86,9 +86,8 @@ def after_append(
             pipe.hincrby(keys.player_played(player), new.ruleset, 1)
             notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
     at = codec.now_iso()
-    for player, note in notes:
-        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
-        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    for player, note in notes:  # each a notification too (service.notify.inbox)
+        notify_inbox.stage(pipe, player, {**note, "at": at})
 
 
 def _private_notes(
@@ -229,9 +228,8 @@ def _write(boot: Bootstrap, notes: list[tuple[str, dict[str, Any]]]) -> None:
     if not notes:
         return
     at, pipe = codec.now_iso(), boot.redis.pipeline(transaction=False)
-    for player, note in notes:
-        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
-        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    for player, note in notes:  # each a notification too (service.notify.inbox)
+        notify_inbox.stage(pipe, player, {**note, "at": at})
     pipe.execute()
 
 

@@ -30,7 +30,7 @@ from rq import Queue, Retry, Worker
 
 from events import codec, keys, scripts
 from service import bootstrap
-from service.ports import job_id
+from service.ports import due_member, job_id
 
 logger = logging.getLogger(__name__)
 URGENT = ("resolve", "league_result")  # enqueued on the queue listened to first
@@ -40,6 +40,15 @@ JOBS = {
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
     "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
+    # notifications (service.notify.dispatch): notify|<player>|<id> plans a new note's
+    # deliveries, deliver|<id>|<channel>-<target> sends one, remind|<player>|<id> writes a
+    # deadline reminder, digest|<player>|daily sends the daily e-mail digest,
+    # mail|<player>|verify sends an address's verification link
+    "notify": "workers.jobs.notify",
+    "deliver": "workers.jobs.deliver",
+    "remind": "workers.jobs.remind",
+    "digest": "workers.jobs.digest",
+    "mail": "workers.jobs.mail",
 }
 
 
@@ -52,8 +61,7 @@ def patient() -> dict[str, Any]:
     return {"retry": retry, "retry_on_error": [redis.ConnectionError, redis.TimeoutError]}
 
 
-def _member(job: str, subject: str, key: str) -> str:
-    return f"{job}|{subject}|{key}"
+_member = due_member
 
 
 def _parts(member: bytes) -> list[str]:
