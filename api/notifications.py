@@ -105,10 +105,10 @@ def _page(title: str, text: str, form: str = "") -> Response:
 def verify_address():
     address = email.verify(boot(), request.args.get("token", ""))
     if address is None:
-        return _page(
-            "Link not valid",
-            "This link is not valid, has expired, or names an address that was changed since.",
-            status=400,
+        raise Invalid(
+            "invalid_token",
+            "this link is not valid, has expired, or names an address changed since",
+            errors={"token": ["not a valid verification token"]},
         )
     return _page("Address verified", f"marketfold will send notifications to {address}.")
 
