@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import threading
 import time
@@ -17,12 +18,15 @@ class Sink:
     """aiosmtpd's handler: each accepted message parsed (`email`, default policy), with
     the time it arrived."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay  # seconds each message takes to accept (a slow server)
         self.messages: list[EmailMessage] = []
         self.arrived: list[float] = []
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+        if self.delay:
+            await asyncio.sleep(self.delay)
         parsed = email.message_from_bytes(envelope.content, policy=policy.default)
         with self.lock:
             self.messages.append(parsed)
@@ -45,9 +49,9 @@ class Sink:
             return [m for m in self.messages if m["To"] == address]
 
 
-def start() -> tuple[Controller, Sink, str]:
+def start(delay: float = 0.0) -> tuple[Controller, Sink, str]:
     """Start a server; return it (stop it after), its sink and its `smtp://` URL."""
-    sink, port = Sink(), free_port()
+    sink, port = Sink(delay), free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     return controller, sink, f"smtp://127.0.0.1:{port}"
