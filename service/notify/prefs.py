@@ -132,7 +132,7 @@ def next_local_hour(settings: dict[str, Any], hour: int, now: dt.datetime) -> dt
 
 
 def local_time(settings: dict[str, Any], iso: str) -> str:
-    """An ISO time as the player reads it: `2026-11-28 22:05 (Europe/Madrid)`."""
+    """An ISO time as the player reads it: `2026-11-28 22:05 Europe/Madrid`."""
     name = settings.get("time_zone") or "UTC"
     when = dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone(zone(name))
-    return f"{when:%Y-%m-%d %H:%M} ({name})"
+    return f"{when:%Y-%m-%d %H:%M} {name}"

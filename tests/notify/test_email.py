@@ -39,8 +39,11 @@ def _verified(app, player: dict, address: str, lang: str = "en") -> None:
     """Give a player a verified address directly (the link itself is tested below)."""
     deps = app.extensions["marketfold"]
     settings = prefs.load(deps, player["id"])
-    prefs.save(deps, player["id"], {**settings, "lang": lang,
-                                    "email": {"address": address, "verified": True}})
+    prefs.save(
+        deps,
+        player["id"],
+        {**settings, "lang": lang, "email": {"address": address, "verified": True}},
+    )
 
 
 def _inbox(client, player) -> list[dict]:
@@ -124,8 +127,11 @@ def test_a_turn_is_mailed_in_the_players_language_with_the_table_link_and_one_cl
     page = client.get(f"{path.path}?{path.query}")
     assert page.status_code == 200 and "<form method='post'" in page.get_data(as_text=True)
     assert client.get(SETTINGS, headers=bearer(me)).get_json()["types"]["your_turn"]["email"]
-    res = client.post(f"{path.path}?{path.query}", data="List-Unsubscribe=One-Click",
-                      content_type="application/x-www-form-urlencoded")
+    res = client.post(
+        f"{path.path}?{path.query}",
+        data="List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert res.status_code == 200, res.get_json()
     assert res.get_json() == {"unsubscribed": {"type": "your_turn", "channel": "email"}}
     settings = client.get(SETTINGS, headers=bearer(me)).get_json()
@@ -154,9 +160,10 @@ def test_a_turn_seen_live_read_or_already_made_is_not_mailed_and_one_left_alone_
     made, read, live, away = players
     assert len(_owing(client, gid, players)) == 4
     legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(made)).get_json()
-    from tests.api.wild_trade import act
-    from tests.api.helpers import random_action
     import random
+
+    from tests.api.helpers import random_action
+    from tests.api.wild_trade import act
 
     act(client, gid, made, random_action(random.Random(1), legal["actions"]))
     turn = next(n for n in _inbox(client, read) if n["type"] == "your_turn")

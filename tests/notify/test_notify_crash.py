@@ -22,18 +22,27 @@ def test_killed_workers_lose_no_notification_and_repeat_none_under_another_id(
         for p in players:
             email = {"address": f"{p['name']}@example.org", "verified": True}
             stored = prefs.load(deps, p["id"])
-            prefs.save(deps, p["id"], {**stored, "email": email,
-                                       "types": {"game_started": {"email": True}}})
+            prefs.save(
+                deps,
+                p["id"],
+                {**stored, "email": email, "types": {"game_started": {"email": True}}},
+            )
         for table in (players[:3], players[3:], players[1:4], players[2:5]):
             new_game(client, table, ruleset="black-market", decision_timeout_s=3600)
         expected = set()
         for p in players:
             listed = client.get("/v1/players/me/notifications?limit=100", headers=bearer(p))
-            expected |= {n["id"] for n in listed.get_json()["notifications"]
-                         if n["type"] in ("your_turn", "game_started")}
+            expected |= {
+                n["id"]
+                for n in listed.get_json()["notifications"]
+                if n["type"] in ("your_turn", "game_started")
+            }
         assert len(expected) == 24
-        env = {"MARKETFOLD_SMTP_URL": url, "MARKETFOLD_NOTIFY_LIVE_DELAY_S": "1",
-               "MARKETFOLD_CLAIM_S": "2"}
+        env = {
+            "MARKETFOLD_SMTP_URL": url,
+            "MARKETFOLD_NOTIFY_LIVE_DELAY_S": "1",
+            "MARKETFOLD_CLAIM_S": "2",
+        }
         kills = 0
         for arrived in (3, 8, 13):
             worker = worker_process(**env)

@@ -30,8 +30,14 @@ def smtp():
 
 
 def _app(redis_url: str, smtp_url: str):
-    cfg = {**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url,
-           "SMTP_URL": smtp_url, "NOTIFY_LIVE_DELAY_S": 60, "PUBLIC_URL": "http://play.example"}
+    cfg = {
+        **TEST_CONFIG,
+        "REDIS_URL": redis_url,
+        "RQ_REDIS_URL": redis_url,
+        "SMTP_URL": smtp_url,
+        "NOTIFY_LIVE_DELAY_S": 60,
+        "PUBLIC_URL": "http://play.example",
+    }
     return create_app(cfg)
 
 
@@ -43,8 +49,11 @@ def _setup(app, player, **settings):
 
 
 def _due(deps, prefix: str) -> dict[str, float]:
-    return {m.decode(): s for m, s in deps.redis.zrange(keys.deadlines(), 0, -1, withscores=True)
-            if m.decode().startswith(prefix)}
+    return {
+        m.decode(): s
+        for m, s in deps.redis.zrange(keys.deadlines(), 0, -1, withscores=True)
+        if m.decode().startswith(prefix)
+    }
 
 
 def _turn(client, player) -> dict:
@@ -53,7 +62,10 @@ def _turn(client, player) -> dict:
 
 
 def test_quiet_hours_span_midnight_in_the_players_time_zone():
-    settings = {"time_zone": "America/Mexico_City", "quiet_hours": {"start": "22:00", "end": "07:30"}}
+    settings = {
+        "time_zone": "America/Mexico_City",
+        "quiet_hours": {"start": "22:00", "end": "07:30"},
+    }
     at = dt.datetime(2026, 11, 28, 5, 0, tzinfo=dt.UTC)  # 23:00 the day before in Mexico City
     assert prefs.quiet_until(settings, at) == dt.datetime(2026, 11, 28, 13, 30, tzinfo=dt.UTC)
     at = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC)  # 06:00 there
@@ -70,8 +82,10 @@ def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once
     deps = app.extensions["marketfold"]
     players = new_players(client, 3)
     now = dt.datetime.now(dt.UTC)
-    quiet = {"start": f"{(now - dt.timedelta(hours=1)).hour:02d}:00",
-             "end": f"{(now + dt.timedelta(hours=2)).hour:02d}:00"}
+    quiet = {
+        "start": f"{(now - dt.timedelta(hours=1)).hour:02d}:00",
+        "end": f"{(now + dt.timedelta(hours=2)).hour:02d}:00",
+    }
     for p in players:
         _setup(app, p, quiet_hours=quiet, types={"game_started": {"email": True}})
     gid = new_game(client, players, decision_timeout_s=7 * 24 * 3600)
@@ -80,8 +94,12 @@ def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once
         dispatch.plan(deps, player, nid)
     due = _due(deps, "deliver|")
     ends = prefs.quiet_until({"quiet_hours": quiet}, now).timestamp()
-    turns = [s for m, s in due.items() if json.loads(deps.redis.get(
-        keys.notify_note(m.split("|")[1])))["note"]["type"] == "your_turn"]
+    turns = [
+        s
+        for m, s in due.items()
+        if json.loads(deps.redis.get(keys.notify_note(m.split("|")[1])))["note"]["type"]
+        == "your_turn"
+    ]
     started = [s for m, s in due.items() if s not in turns]
     assert len(turns) == 1 and abs(turns[0] - ends) < 1  # at the end of the quiet hours
     assert len(started) == 3 and all(s <= time.time() for s in started)  # now
@@ -118,8 +136,13 @@ def test_a_reminder_comes_at_the_players_point_and_never_once_the_decision_is_ma
     reminded = [n for n in listed["notifications"] if n["type"] == "deadline_reminder"]
     assert len(reminded) == 1 and 0 < reminded[0]["note"]["left_s"] <= 400
     assert reminded[0]["title"] == "Time is running out in Black Market"
-    assert not [n for n in client.get("/v1/players/me/notifications", headers=bearer(
-        players[0])).get_json()["notifications"] if n["type"] == "deadline_reminder"]
+    assert not [
+        n
+        for n in client.get("/v1/players/me/notifications", headers=bearer(players[0])).get_json()[
+            "notifications"
+        ]
+        if n["type"] == "deadline_reminder"
+    ]
 
 
 def test_a_failed_delivery_is_retried_with_backoff_and_sent_once_the_server_is_back(
@@ -164,8 +187,11 @@ def test_the_daily_digest_lists_the_unread_notifications_since_the_last_one(
     deps = app.extensions["marketfold"]
     players = new_players(client, 3)
     me = players[0]
-    res = client.patch("/v1/players/me/notification-settings", headers=bearer(me),
-                       json={"digest_hour": 8, "time_zone": "Europe/Madrid"})
+    res = client.patch(
+        "/v1/players/me/notification-settings",
+        headers=bearer(me),
+        json={"digest_hour": 8, "time_zone": "Europe/Madrid"},
+    )
     assert res.status_code == 200
     (due,) = _due(deps, f"digest|{me['id']}").values()
     local = dt.datetime.fromtimestamp(due, dt.UTC).astimezone(prefs.zone("Europe/Madrid"))
