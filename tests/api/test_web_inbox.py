@@ -28,7 +28,7 @@ def test_the_home_page_shows_my_turn_in_the_inbox_with_the_unread_count_and_mark
         requests.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]), timeout=10)
     play_others_until_mine(base, gid, bo, [ana, cy])
     page.open("/")
-    note = '#inbox li.note.unread a[href="#/g/%s"]' % gid
+    note = f'#inbox li.note.unread a[href="#/g/{gid}"]'
     page.wait(lambda: "Your turn in Goblin Market" in page.texts(note), timeout=15)
     listed = requests.get(f"{base}/v1/players/me/notifications", headers=auth(bo["token"])).json()
     unread = listed["unread"]
