@@ -304,6 +304,7 @@ class NotifySettings(Schema):
     types = fields.Dict(
         keys=fields.String(validate=validate.Length(max=64)),
         values=fields.Dict(
-            keys=fields.String(validate=validate.Length(max=16)), values=fields.Boolean(truthy={True}, falsy={False})
+            keys=fields.String(validate=validate.Length(max=16)),
+            values=fields.Boolean(truthy={True}, falsy={False}),
         ),
     )
