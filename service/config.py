@@ -75,7 +75,8 @@ DEFAULTS: dict[str, Any] = {
     # answer again until then; after it, a retried action meets a finished game: 409)
     "IDEM_KEEP_S": 24 * 3600,
     # the RQ queue of work that fell due (expiries, league rounds); work to do now
-    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first
+    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first, and
+    # notifications to `<QUEUE>-notify`, which they take last (docs/notifications.md)
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
