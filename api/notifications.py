@@ -44,13 +44,7 @@ def my_notifications():
     found = notes.page(boot(), player["id"], before, limit, unread == "true")
     settings = prefs.load(boot(), player["id"])
     for item in found["notifications"]:
-        item["title"], item["body"] = types.render(
-            item["note"],
-            settings["lang"],
-            when=prefs.local_time(settings, item["note"]["deadline"])
-            if item["note"].get("deadline")
-            else "",
-        )
+        item["title"], item["body"] = dispatch.words(boot(), settings, item["note"])
     return found
 
 
@@ -113,14 +107,21 @@ def verify_address():
     return _page("Address verified", f"marketfold will send notifications to {address}.")
 
 
-def _unsubscribe_data() -> dict | None:
+def _unsubscribe_data() -> dict:
+    """Who and what the link's token names, or 422 invalid_token."""
     data = signing.unsign(boot(), "unsubscribe", request.args.get("token", ""))
     ok = (
         isinstance(data, dict)
         and data.get("t") in types.CATALOG
         and data.get("c") in types.CHANNELS
     )
-    return data if ok else None
+    if not ok:
+        raise Invalid(
+            "invalid_token",
+            "this unsubscribe link is not valid",
+            errors={"token": ["not a valid unsubscribe token"]},
+        )
+    return data
 
 
 @bp.get("/notifications/unsubscribe")
@@ -128,12 +129,6 @@ def unsubscribe_page():
     """A person who opens the link sees what it stops and a button (a GET never
     unsubscribes: mail scanners follow links)."""
     data = _unsubscribe_data()
-    if data is None:
-        raise Invalid(
-            "invalid_token",
-            "this unsubscribe link is not valid",
-            errors={"token": ["not a valid unsubscribe token"]},
-        )
     token = html.escape(request.args.get("token", ""), quote=True)
     form = (
         f"<form method='post' action='/v1/notifications/unsubscribe?token={token}'>"
@@ -149,11 +144,5 @@ def unsubscribe():
     """RFC 8058 one-click: the mail client POSTs `List-Unsubscribe=One-Click` to the URL
     of `List-Unsubscribe`; no login, the signed token says who and what."""
     data = _unsubscribe_data()
-    if data is None:
-        raise Invalid(
-            "invalid_token",
-            "this unsubscribe link is not valid",
-            errors={"token": ["not a valid unsubscribe token"]},
-        )
     prefs.unsubscribe(boot(), data["p"], data["t"], data["c"])
     return {"unsubscribed": {"type": data["t"], "channel": data["c"]}}

@@ -103,6 +103,7 @@ def _invite(boot: Bootstrap, old: Record, new: Record) -> None:
         "ruleset": new.ruleset,
         "league": None,
         "rematch_of": old.game_id,
+        "from": new.creator,  # who offered it
         "at": codec.now_iso(),
     }
     pipe = boot.redis.pipeline(transaction=False)

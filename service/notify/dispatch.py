@@ -66,6 +66,8 @@ def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
     if found is None or types.kind(found[1].get("type", "")) is None:
         return Status.NOOP  # expired, or a type sent nowhere but the inbox
     _, note = found
+    if note.get("from") == player:
+        return Status.NOOP  # the player's own doing (a rematch they offered)
     settings = prefs.load(boot, player)
     now = time.time()
     when = now
@@ -120,9 +122,9 @@ def seen_live(boot: Bootstrap, player: str) -> bool:
     return boot.redis.zcount(keys.open_streams(f"player:{player}"), now_ms, "+inf") > 0
 
 
-def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
-    """The notification as every channel is handed it, in the player's language."""
-    settings = prefs.load(boot, player)
+def words(boot: Bootstrap, settings: dict[str, Any], note: dict[str, Any]) -> tuple[str, str]:
+    """A notification's title and body as its player reads them: their language, their
+    time zone, the names of the players it mentions."""
     names = {}
     if isinstance(sender := note.get("from"), str):
         try:
@@ -130,7 +132,13 @@ def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
         except NotFound:
             pass
     when = prefs.local_time(settings, note["deadline"]) if note.get("deadline") else ""
-    title, body = types.render(note, settings["lang"], names, when)
+    return types.render(note, settings["lang"], names, when)
+
+
+def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
+    """The notification as every channel is handed it, in the player's language."""
+    settings = prefs.load(boot, player)
+    title, body = words(boot, settings, note)
     return Message(
         id=note["id"],
         player=player,

@@ -61,9 +61,9 @@ CATALOG: dict[str, Kind] = {
         ),
         Kind(
             "rematch",
-            ("rematch_of",),
-            ("Rematch offered in {ruleset}", "Your table offers a rematch."),
-            ("Revancha en {ruleset}", "Tu mesa ofrece una revancha."),
+            ("rematch_of", "from"),
+            ("Rematch offered in {ruleset}", "{from_name} offers your table a rematch."),
+            ("Revancha en {ruleset}", "{from_name} ofrece una revancha a tu mesa."),
         ),
         Kind(
             "invitation_answered",

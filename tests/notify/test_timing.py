@@ -56,6 +56,13 @@ def _due(deps, prefix: str) -> dict[str, float]:
     }
 
 
+def _plan_all(deps) -> None:
+    """Run every notification's planning step, as a worker would."""
+    for member in list(_due(deps, "notify|")):
+        _, player, nid = member.split("|")
+        dispatch.plan(deps, player, nid)
+
+
 def _turn(client, player) -> dict:
     listed = client.get("/v1/players/me/notifications", headers=bearer(player)).get_json()
     return next(n for n in listed["notifications"] if n["type"] == "your_turn")
@@ -89,9 +96,7 @@ def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once
     for p in players:
         _setup(app, p, quiet_hours=quiet, types={"game_started": {"email": True}})
     gid = new_game(client, players, decision_timeout_s=7 * 24 * 3600)
-    for member in list(_due(deps, "notify|")):
-        _, player, nid = member.split("|")
-        dispatch.plan(deps, player, nid)
+    _plan_all(deps)
     due = _due(deps, "deliver|")
     ends = prefs.quiet_until({"quiet_hours": quiet}, now).timestamp()
     turns = [
@@ -116,9 +121,7 @@ def test_a_reminder_comes_at_the_players_point_and_never_once_the_decision_is_ma
     for p in players:
         _setup(app, p, reminder=0.25)
     gid = new_game(client, players, ruleset="black-market", decision_timeout_s=400)
-    for member in list(_due(deps, "notify|")):
-        _, player, nid = member.split("|")
-        dispatch.plan(deps, player, nid)
+    _plan_all(deps)
     reminders = _due(deps, "remind|")
     assert len(reminders) == 3  # every seat owes the opening production
     turn = _turn(client, players[0])

@@ -109,3 +109,28 @@ def test_a_job_a_killed_worker_took_off_its_queue_is_queued_again_when_its_claim
     wait_for(lambda: reveals(client, gid))
     time.sleep(1.0)
     assert len(reveals(client, gid)) == 1
+
+
+def test_a_deadline_does_not_wait_behind_a_backlog_of_notification_jobs(
+    client, app, worker_process
+):
+    """Notifications have the queue every worker takes last: a game's default comes while
+    most of a backlog of deliveries still waits."""
+    deps = app.extensions["marketfold"]
+    mail: Queue = deps.scheduler.queue_of("deliver")
+    assert mail.name == f"{deps.scheduler.queue.name}-notify"
+    jobs = [
+        Queue.prepare_data(scheduler.JOBS["deliver"], ("n_gone", f"email-{i}"), job_id=f"mail-{i}")
+        for i in range(BACKLOG)
+    ]
+    mail.enqueue_many(jobs)
+    gid = new_game(client, new_players(client, 3), decision_timeout_s=2)
+    worker_process()
+    wait_for(lambda: mail.count < BACKLOG - 10)  # the worker is working through the backlog
+
+    def defaulted():
+        events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+        return any(e["type"] == "game.DecisionTimedOut" for e in events)
+
+    wait_for(defaulted, timeout=30)
+    assert mail.count > BACKLOG // 2, f"the default came after the backlog ({mail.count} left)"
