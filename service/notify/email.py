@@ -84,6 +84,8 @@ def deliver(boot: Bootstrap, mail: EmailMessage) -> tuple[Outcome, str]:
             if url.username:
                 smtp.login(unquote(url.username), unquote(url.password or ""))
             smtp.send_message(mail)
+    except smtplib.SMTPAuthenticationError as e:  # the operator's settings: kept for later
+        return Outcome.RETRY, f"SMTP login refused: {e.smtp_code}"
     except smtplib.SMTPRecipientsRefused as e:
         code = next(iter(e.recipients.values()))[0] if e.recipients else 550
         return (

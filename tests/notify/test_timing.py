@@ -209,3 +209,46 @@ def test_the_daily_digest_lists_the_unread_notifications_since_the_last_one(
     dispatch.digest(deps, me["id"])  # nothing new since
     time.sleep(0.3)
     assert len(sink.messages) == 1
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_the_smtp_url_s_user_and_password_log_in_and_a_refused_login_is_retried(client, redis_url):
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    seen = []
+
+    def check(server, session, envelope, mechanism, auth_data):
+        ok = isinstance(auth_data, LoginPassword) and auth_data.password == b"s:cret"
+        seen.append((auth_data.login, ok))
+        return AuthResult(success=ok)
+
+    sink, port = smtp_sink.Sink(), free_port()
+    controller = Controller(
+        sink,
+        hostname="127.0.0.1",
+        port=port,
+        authenticator=check,
+        auth_require_tls=False,
+        auth_required=True,
+    )
+    controller.start()
+    try:
+        app = _app(redis_url, f"smtp://bo%40club.example:wrong@127.0.0.1:{port}")
+        client = app.test_client()
+        deps = app.extensions["marketfold"]
+        players = new_players(client, 3)
+        for p in players:
+            _setup(app, p, types={"game_started": {"email": True}})
+        new_game(client, players)
+        _, player, nid = next(m.split("|") for m in _due(deps, "notify|") if players[0]["id"] in m)
+        dispatch.plan(deps, player, nid)
+        (member,) = [m for m in _due(deps, "deliver|") if nid in m]
+        key = member.split("|", 2)[2]
+        assert dispatch.deliver(deps, nid, key) == "postponed"  # kept for a fixed setting
+        deps.config["SMTP_URL"] = f"smtp://bo%40club.example:s%3Acret@127.0.0.1:{port}"
+        assert dispatch.deliver(deps, nid, key) == "sent"
+        assert seen == [(b"bo@club.example", False), (b"bo@club.example", True)]
+        assert len(sink.wait(1)) == 1
+    finally:
+        controller.stop()
