@@ -11,7 +11,7 @@ from flask import Blueprint, Response, request
 
 from api import auth
 from api.context import boot
-from api.parse import body, number
+from api.parse import body, is_feed_id, number
 from api.schemas import NotifySettings
 from service.errors import Invalid, NotFound
 from service.notify import dispatch, email, prefs, signing, types
@@ -27,7 +27,7 @@ PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'
 def my_notifications():
     player = auth.caller(boot())
     before = request.args.get("before")
-    if before is not None and not FEED_ID.fullmatch(before):
+    if before is not None and not (FEED_ID.fullmatch(before) and is_feed_id(before)):
         raise Invalid(
             "invalid_query",
             "before must be a notification's feed_id, such as 1712345678901-0",

@@ -108,6 +108,7 @@ def test_a_bad_page_query_is_refused_naming_it(api, client):
         ({"limit": 0}, "limit"),
         ({"limit": 500}, "limit"),
         ({"unread": "yes"}, "unread"),
+        ({"before": "64637837201345697536-1"}, "before"),  # past 2^64: Redis would refuse it
     ):
         res = api.get(INBOX, query_string=query, headers=bearer(a))
         assert res.status_code == 422 and field in res.get_json()["errors"], query
