@@ -132,7 +132,7 @@ def page(
     key, top = keys.player_feed(player_id), f"({before}" if before else "+"
     items: list[dict[str, Any]] = []
     last: str | None = None
-    while len(items) < limit:
+    while len(items) < limit and top != "(0-0":  # nothing is older than 0-0
         got = boot.redis.xrevrange(key, top, "-", count=limit * 2)
         if not got:
             last = None
@@ -147,7 +147,7 @@ def page(
             if len(items) == limit:
                 break
         top = f"({last}"
-    more = last is not None and bool(boot.redis.xrevrange(key, f"({last}", "-", count=1))
+    more = last not in (None, "0-0") and bool(boot.redis.xrevrange(key, f"({last}", "-", count=1))
     return {
         "notifications": items,
         "unread": unread(boot, player_id),

@@ -83,6 +83,7 @@ def test_marking_one_and_then_all_read_lowers_the_unread_count_and_pages_go_back
             break
         before = got["next"]
     assert listed == [n["id"] for n in _inbox(api, me, limit=100)["notifications"]]
+    assert _inbox(api, me, before="0-0")["notifications"] == []  # nothing older than the start
     assert len(set(listed)) == len(listed) == total
     assert api.post(INBOX + "/read", headers=bearer(me)).status_code == 204
     assert _inbox(api, me)["unread"] == 0
