@@ -191,6 +191,7 @@ def main() -> None:
         "MARKETFOLD_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
         "MARKETFOLD_NOTIFY_LIVE_DELAY_S": str(args.delay),
         "MARKETFOLD_PUBLIC_URL": "http://bench.example",
+        "MARKETFOLD_ACCESS_LOG": "false",  # no line per request
     }
     port = free_port()
     procs = [gunicorn("cli.wsgi:app", port, server.url, workers=2, **env)]
