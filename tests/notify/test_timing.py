@@ -41,6 +41,13 @@ def _app(redis_url: str, smtp_url: str):
     return create_app(cfg)
 
 
+def _three(redis_url: str, smtp_url: str):
+    """An app mailing through `smtp_url`, its test client and dependencies, 3 players."""
+    app = _app(redis_url, smtp_url)
+    client = app.test_client()
+    return app, client, app.extensions["marketfold"], new_players(client, 3)
+
+
 def _setup(app, player, **settings):
     deps = app.extensions["marketfold"]
     stored = prefs.load(deps, player["id"])
@@ -84,10 +91,7 @@ def test_quiet_hours_span_midnight_in_the_players_time_zone():
 def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once(
     client, redis_url, smtp
 ):
-    app = _app(redis_url, smtp[1])
-    client = app.test_client()
-    deps = app.extensions["marketfold"]
-    players = new_players(client, 3)
+    app, client, deps, players = _three(redis_url, smtp[1])
     now = dt.datetime.now(dt.UTC)
     quiet = {
         "start": f"{(now - dt.timedelta(hours=1)).hour:02d}:00",
@@ -114,10 +118,7 @@ def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once
 def test_a_reminder_comes_at_the_players_point_and_never_once_the_decision_is_made(
     client, redis_url, smtp
 ):
-    app = _app(redis_url, smtp[1])
-    client = app.test_client()
-    deps = app.extensions["marketfold"]
-    players = new_players(client, 3)
+    app, client, deps, players = _three(redis_url, smtp[1])
     for p in players:
         _setup(app, p, reminder=0.25)
     gid = new_game(client, players, ruleset="black-market", decision_timeout_s=400)
@@ -152,10 +153,7 @@ def test_a_failed_delivery_is_retried_with_backoff_and_sent_once_the_server_is_b
     client, redis_url
 ):
     down = f"smtp://127.0.0.1:{free_port()}"  # nothing listens there
-    app = _app(redis_url, down)
-    client = app.test_client()
-    deps = app.extensions["marketfold"]
-    players = new_players(client, 3)
+    app, client, deps, players = _three(redis_url, down)
     for p in players:
         _setup(app, p, types={"game_started": {"email": True}})
     new_game(client, players)
@@ -185,10 +183,7 @@ def test_the_daily_digest_lists_the_unread_notifications_since_the_last_one(
     client, redis_url, smtp
 ):
     sink, url = smtp
-    app = _app(redis_url, url)
-    client = app.test_client()
-    deps = app.extensions["marketfold"]
-    players = new_players(client, 3)
+    app, client, deps, players = _three(redis_url, url)
     me = players[0]
     res = client.patch(
         "/v1/players/me/notification-settings",
