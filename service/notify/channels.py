@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from service.notify.email import EmailChannel
 from service.notify.message import Channel
+from service.notify.push import PushChannel
+from service.notify.webhooks import WebhookChannel
 
 CHANNELS: dict[str, Channel] = {
     "email": EmailChannel(),
+    "push": PushChannel(),
+    "webhook": WebhookChannel(),
 }
 # A target's id is part of an RQ job id: letters, digits and `_` only (no `-`, which
 # separates it from the channel's name in `deliver|<note>|<channel>-<target>`).
