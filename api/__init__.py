@@ -21,6 +21,7 @@ from api import (
     leagues,
     metrics,
     moderation,
+    notifications,
     offload,
     players,
     push,
@@ -55,6 +56,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(transparency.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(notifications.bp)
     app.register_blueprint(chat.bp)
     app.register_blueprint(moderation.bp)
     app.register_blueprint(replay.bp)

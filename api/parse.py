@@ -201,14 +201,19 @@ def feed_id() -> str | None:
     name, raw = ("Last-Event-ID", header) if header else ("after", request.args.get("after"))
     if raw is None:
         return None
-    match = FEED_ID.fullmatch(raw.strip())
-    if not match or any(int(part) > MAX_U64 for part in match.groups() if part):
+    if not is_feed_id(raw.strip()):
         raise Invalid(
             "invalid_header",
             f"{name} must be a feed id such as 1712345678901-0",
             errors={name: ["a feed id: digits, or digits-digits, each below 2^64"]},
         )
     return raw.strip()
+
+
+def is_feed_id(raw: str) -> bool:
+    """Whether `raw` is a Redis stream id, `ms` or `ms-seq`, each part below 2^64."""
+    match = FEED_ID.fullmatch(raw)
+    return bool(match) and all(int(part) <= MAX_U64 for part in match.groups() if part)
 
 
 def lobby_query(with_player: bool = True) -> dict[str, Any]:

@@ -278,3 +278,54 @@ def role(name: str) -> str:
 def role_log() -> str:
     """The stream of role grants and revocations: who, what, by whom, when."""
     return f"{PREFIX}:roles:log"
+# --- notifications (service/notify, docs/notifications.md)
+
+
+def notify_note(note_id: str) -> str:
+    """A notification as written (JSON: player and note), kept while it is delivered."""
+    return f"{PREFIX}:notify:note:{note_id}"
+
+
+def notify_done(note_id: str, channel: str, target: str) -> str:
+    """Set once a notification's delivery to one target ended (sent, or never to be)."""
+    return f"{PREFIX}:notify:done:{note_id}:{channel}:{target}"
+
+
+def notify_attempts(note_id: str) -> str:
+    """A notification's delivery attempts so far, per `<channel>|<target>`."""
+    return f"{PREFIX}:notify:attempts:{note_id}"
+
+
+def notify_secret() -> str:
+    """The key that signs unsubscribe and address verification links."""
+    return f"{PREFIX}:notify:secret"
+
+
+def player_notify(player_id: str) -> str:
+    """A player's notification settings (JSON)."""
+    return f"{PREFIX}:player:{player_id}:notify"
+
+
+def player_notes_read(player_id: str) -> str:
+    """The ids of a player's notifications marked read one by one (a set)."""
+    return f"{PREFIX}:player:{player_id}:notes:read"
+
+
+def player_notes_seen(player_id: str) -> str:
+    """The feed id up to which every notification of the player is read."""
+    return f"{PREFIX}:player:{player_id}:notes:seen"
+
+
+def player_notify_log(player_id: str) -> str:
+    """The newest delivery attempts of a player's notifications (a capped list)."""
+    return f"{PREFIX}:player:{player_id}:notify:log"
+
+
+def notify_sending(note_id: str, channel: str, target: str) -> str:
+    """Held while one worker sends a notification to one target (a lease: it expires)."""
+    return f"{PREFIX}:notify:sending:{note_id}:{channel}:{target}"
+
+
+def player_digest(player_id: str) -> str:
+    """The feed id up to which the player's daily digest told of notifications."""
+    return f"{PREFIX}:player:{player_id}:notify:digest"

@@ -74,6 +74,9 @@ class Writes:
     def hincrby(self, key: str, field: str, amount: int = 1) -> None:
         self.commands.append(("HINCRBY", key, field, amount))
 
+    def set(self, key: str, value: str, ex: int | None = None) -> None:
+        self.commands.append(("SET", key, value, *(("EX", int(ex)) if ex else ())))
+
     def tlog(self, leaf_id: str, text: str) -> None:
         """Append a leaf to the public log of games once per id (scripts.TLOG_APPEND)."""
         names = (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids())

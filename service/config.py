@@ -75,7 +75,8 @@ DEFAULTS: dict[str, Any] = {
     # answer again until then; after it, a retried action meets a finished game: 409)
     "IDEM_KEEP_S": 24 * 3600,
     # the RQ queue of work that fell due (expiries, league rounds); work to do now
-    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first
+    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first, and
+    # notifications to `<QUEUE>-notify`, which they take last (docs/notifications.md)
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
@@ -131,6 +132,21 @@ DEFAULTS: dict[str, Any] = {
     # see in its tokens (a mailto: or https: URL of the operator)
     "VAPID_KEY_DIR": ".marketfold/vapid",
     "VAPID_SUBJECT": "mailto:operator@marketfold.invalid",
+    # --- notifications (docs/notifications.md)
+    # the service's address as players reach it: links in e-mails (the table, unsubscribe,
+    # verification) start with it
+    "PUBLIC_URL": "http://127.0.0.1:8000",
+    # the SMTP server e-mail goes through: smtp://[user:password@]host[:port][?starttls=1]
+    # or smtps://... (TLS from the start); unset: no e-mail. SMTP_FROM is the sender
+    "SMTP_URL": None,
+    "SMTP_FROM": "marketfold <notifications@marketfold.invalid>",
+    "SMTP_STARTTLS": False,
+    "SMTP_TIMEOUT_S": 10,  # connect and each reply: a stalled server does not hold a worker
+    # a turn notification goes out by e-mail, push or webhook only if the player has not
+    # seen it live this long after it (at most half the decision's time left)
+    "NOTIFY_LIVE_DELAY_S": 60,
+    # seconds before each retry of a delivery that failed for a passing reason; then given up
+    "NOTIFY_RETRY_S": [10, 60, 300, 1800, 7200],
 }
 PREFIX = "MARKETFOLD_"
 

@@ -12,7 +12,6 @@ index; `GET /v1/players/me/feed` follows the stream (api.sse).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +22,12 @@ from events.recorder import Writes
 from leagues import table
 from leagues.record import League, withdrawal_reason
 from service import lobby
+from service.notify import inbox as notify_inbox
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-FEED_MAXLEN = 1000  # notes kept per player (approximately)
+FEED_MAXLEN = notify_inbox.FEED_MAXLEN  # notes kept per player (approximately)
 
 
 # Private steps a party hears of on its feed (docs/clients.md): the note type, by event
@@ -86,9 +86,8 @@ def after_append(
             pipe.hincrby(keys.player_played(player), new.ruleset, 1)
             notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
     at = codec.now_iso()
-    for player, note in notes:
-        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
-        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    for player, note in notes:  # each a notification too (service.notify.inbox)
+        notify_inbox.stage(pipe, player, {**note, "at": at})
 
 
 def _private_notes(
@@ -136,13 +135,16 @@ def _invitation_notes(old: Record, new: Record, pipe: Writes) -> list[tuple[str,
     return notes
 
 
-def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[str, Any]]) -> None:
+def after_league_append(
+    boot: Bootstrap, league: League, envelopes: list[dict[str, Any]], pipe: Writes | None = None
+) -> None:
     """Write league notes: `round_started` (with the member's game) to each seated member
     (and to those sitting the round out, with no game), `withdrawn` to a withdrawn member,
     `league_finished` (with the final place) to every member once the last game is
     recorded or the league is cancelled, `dispute_opened` to the game's table and the
     league's organizers, `dispute_ruled` to the table. Like game notes, each has `type`, `game`,
-    `ruleset` and `league` ({id, round, table})."""
+    `ruleset` and `league` ({id, round, table}). With `pipe` (the league append's
+    follow-up writes) the notes are written with the append, else at once."""
     notes: list[tuple[str, dict[str, Any]]] = []
     lid, ruleset = league.league_id, league.settings.get("ruleset")
 
@@ -176,7 +178,7 @@ def after_league_append(boot: Bootstrap, league: League, envelopes: list[dict[st
                 members=len(league.members),
             )
             notes.append((p, done))
-    _write(boot, notes)
+    _write(boot, notes, pipe)
 
 
 MEMBER_NOTES = ("league.MemberWithdrawn", "league.MemberReinstated", "league.MemberSubstituted")
@@ -225,14 +227,16 @@ def _dispute_notes(league: League, kind: str, data: dict[str, Any], note) -> lis
     return [(p, made) for p in told]
 
 
-def _write(boot: Bootstrap, notes: list[tuple[str, dict[str, Any]]]) -> None:
+def _write(
+    boot: Bootstrap, notes: list[tuple[str, dict[str, Any]]], then: Writes | None = None
+) -> None:
     if not notes:
         return
-    at, pipe = codec.now_iso(), boot.redis.pipeline(transaction=False)
-    for player, note in notes:
-        entry = json.dumps({**note, "at": at}, separators=(",", ":"))
-        pipe.xadd(keys.player_feed(player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.execute()
+    at, pipe = codec.now_iso(), then if then is not None else boot.redis.pipeline(transaction=False)
+    for player, note in notes:  # each a notification too (service.notify.inbox)
+        notify_inbox.stage(pipe, player, {**note, "at": at})
+    if then is None:
+        pipe.execute()
 
 
 def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys
-from events.recorder import Append, Log
+from events.recorder import Append, Log, Writes
 from games.base import Event
 from leagues.record import League, fold_all
 from service import inbox
-from service.errors import NotFound, NotReplicated
+from service.errors import NotFound
 from service.loop import Head, Outcome
 
 if TYPE_CHECKING:
@@ -53,13 +53,12 @@ class LeagueLog:
     def append(
         self, head: Head[League], new: League, envelopes: list[dict[str, Any]], idem: str
     ) -> None:
-        request = Append(self.log, envelopes, expected=head.version, idem=idem, result="1")
-        try:
-            self.boot.store.recorder.append(request)
-        except NotReplicated:  # written, not acknowledged: its notes still follow
-            inbox.after_league_append(self.boot, new, envelopes)
-            raise
-        inbox.after_league_append(self.boot, new, envelopes)
+        then = Writes()  # the members' notes (and notifications), written with the append
+        inbox.after_league_append(self.boot, new, envelopes, then)
+        request = Append(
+            self.log, envelopes, expected=head.version, idem=idem, result="1", then=then
+        )
+        self.boot.store.recorder.append(request)
 
     def after(self, old: League, new: League) -> None:
         return None

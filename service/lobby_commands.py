@@ -10,7 +10,6 @@ same new game.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from events import codec, decide, keys
@@ -19,8 +18,8 @@ from games.rng import Rng
 from service import loop, tables
 from service.errors import Conflict, Forbidden
 from service.game_log import GameLog, load
-from service.inbox import FEED_MAXLEN
 from service.loop import Outcome
+from service.notify import inbox as notify_inbox
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -104,10 +103,10 @@ def _invite(boot: Bootstrap, old: Record, new: Record) -> None:
         "ruleset": new.ruleset,
         "league": None,
         "rematch_of": old.game_id,
+        "from": new.creator,  # who offered it
         "at": codec.now_iso(),
     }
-    entry = json.dumps(note, separators=(",", ":"))
     pipe = boot.redis.pipeline(transaction=False)
-    for s in old.seats:
-        pipe.xadd(keys.player_feed(s.player), {"n": entry}, maxlen=FEED_MAXLEN, approximate=True)
+    for s in old.seats:  # each a notification too (service.notify.inbox)
+        notify_inbox.stage(pipe, s.player, note)
     pipe.execute()

@@ -13,6 +13,12 @@ def job_id(job: str, subject: str, key: str) -> str:
     return f"{job}-{subject}-{key}"
 
 
+def due_member(job: str, subject: str, key: str) -> str:
+    """Return the member of the deadline index (`mf:deadlines`) that has `job` run for
+    `key` of `subject` when its score falls due (workers.scheduler sweeps it)."""
+    return f"{job}|{subject}|{key}"
+
+
 class Status(StrEnum):
     """What a piece of scheduled work did (the job logs it): a decision's expiry, a phase's
     resolution, a league's round or a finished league game's result."""
@@ -30,6 +36,8 @@ class Status(StrEnum):
     RECORDED = "recorded"  # a finished league game's result
     NOT_FINISHED = "not_finished"  # a league game that has not ended
     CANCELLED = "cancelled"  # a game that waited too long for its seats (service.waiting)
+    SENT = "sent"  # a notification delivered, or planned on its channels (service.notify)
+    DROPPED = "dropped"  # a notification not sent: seen live, answered, unsubscribed, refused
 
     @property
     def still_due(self) -> bool:

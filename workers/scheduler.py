@@ -11,10 +11,12 @@ holding a claim only delays that work until the claim lapses and another sweeper
 A decision answered in time leaves the index with the append that answers it
 (`done(..., pipe)`), so no job is ever queued for it.
 
-Two RQ queues: work to do now (a ready phase's resolution, a finished league game's
-result) on `<QUEUE>-now`, listened to first, and work that fell due (expiries, league
-rounds) on `<QUEUE>`. Every worker listens to both, in that order, so a reveal waits for
-at most the job a worker is running, never behind a backlog of deadlines.
+Three RQ queues: work to do now (a ready phase's resolution, a finished league game's
+result) on `<QUEUE>-now`, listened to first, work that fell due (expiries, league rounds)
+on `<QUEUE>`, and notifications (service.notify.dispatch) on `<QUEUE>-notify`, listened to
+last. Every worker listens to all three, in that order, so a reveal waits for at most the
+job a worker is running, never behind a backlog of deadlines, and no game waits on a
+notification.
 """
 
 from __future__ import annotations
@@ -30,16 +32,26 @@ from rq import Queue, Retry, Worker
 
 from events import codec, keys, scripts
 from service import bootstrap
-from service.ports import job_id
+from service.ports import due_member, job_id
 
 logger = logging.getLogger(__name__)
 URGENT = ("resolve", "league_result")  # enqueued on the queue listened to first
+NOTIFY = ("notify", "deliver", "remind", "digest", "mail")  # on the queue listened to last
 JOBS = {
     "expire": "workers.jobs.expire",
     "resolve": "workers.jobs.resolve",
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
     "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
+    # notifications (service.notify.dispatch): notify|<player>|<id> plans a new note's
+    # deliveries, deliver|<id>|<channel>-<target> sends one, remind|<player>|<id> writes a
+    # deadline reminder, digest|<player>|daily sends the daily e-mail digest,
+    # mail|<player>|verify sends an address's verification link
+    "notify": "workers.jobs.notify",
+    "deliver": "workers.jobs.deliver",
+    "remind": "workers.jobs.remind",
+    "digest": "workers.jobs.digest",
+    "mail": "workers.jobs.mail",
 }
 
 
@@ -52,8 +64,7 @@ def patient() -> dict[str, Any]:
     return {"retry": retry, "retry_on_error": [redis.ConnectionError, redis.TimeoutError]}
 
 
-def _member(job: str, subject: str, key: str) -> str:
-    return f"{job}|{subject}|{key}"
+_member = due_member
 
 
 def _parts(member: bytes) -> list[str]:
@@ -69,6 +80,7 @@ class RqScheduler:
     ):
         self.redis, self.queue = client, queue  # `queue`: work that fell due
         self.urgent = urgent or Queue(f"{queue.name}-now", connection=queue.connection)
+        self.notify = Queue(f"{queue.name}-notify", connection=queue.connection)
         self.claim_s = float(config["CLAIM_S"])
         self.intervals = list(config["RETRY_INTERVALS"])
 
@@ -88,11 +100,14 @@ class RqScheduler:
 
     @property
     def queues(self) -> list[Queue]:
-        """The queues a worker listens to, in order: work to do now first."""
-        return [self.urgent, self.queue]
+        """The queues a worker listens to, in order: work to do now first, notifications
+        last."""
+        return [self.urgent, self.queue, self.notify]
 
     def queue_of(self, job: str) -> Queue:
         """Return the queue job `job` (a key of JOBS) is enqueued on."""
+        if job in NOTIFY:
+            return self.notify
         return self.urgent if job in URGENT else self.queue
 
     def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:

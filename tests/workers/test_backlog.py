@@ -16,6 +16,14 @@ from workers import scheduler
 BACKLOG = 1500  # expiry jobs queued before the phase: many seconds of a worker's time
 
 
+def _no_notifications(r) -> None:
+    """Take the games' notifications out of the deadline index (they have a queue of their
+    own, taken last): these tests count the games' work a sweep queues."""
+    for member in r.zrange(keys.deadlines(), 0, -1):
+        if member.split(b"|", 1)[0] in (b"notify", b"deliver", b"remind"):
+            r.zrem(keys.deadlines(), member)
+
+
 def test_a_decision_answered_in_time_leaves_the_deadline_index(client, app, r):
     players = new_players(client, 3)
     gid = new_game(client, players, decision_timeout_s=60)
@@ -67,6 +75,7 @@ def test_a_claim_that_lapses_while_its_job_waits_does_not_queue_it_again(client,
     key = deps.store.load(gid).record.owed()[0].key
     due, member = deps.scheduler.queue, f"expire|{gid}|{key}"
     deps.scheduler.expiry(gid, key, "2000-01-01T00:00:00.000Z")  # overdue; no worker runs
+    _no_notifications(r)
     assert deps.scheduler.sweep(time.time()) == 1 and due.count == 1
     for _ in range(3):  # the claim lapses again and again while the job still waits
         r.zadd(keys.deadlines(), {member: 946684800})
@@ -93,9 +102,35 @@ def test_a_job_a_killed_worker_took_off_its_queue_is_queued_again_when_its_claim
     job = urgent.fetch_job(job_id("resolve", gid, phase))
     assert urgent.count == 0 and job.get_status() == "queued"
     r.zadd(keys.deadlines(), {f"resolve|{gid}|{phase}": 946684800})  # its claim lapses
+    _no_notifications(r)
     assert deps.scheduler.sweep(time.time()) == 1
     assert urgent.count == 1  # queued again, not taken for a job that still waits
     worker_process()
     wait_for(lambda: reveals(client, gid))
     time.sleep(1.0)
     assert len(reveals(client, gid)) == 1
+
+
+def test_a_deadline_does_not_wait_behind_a_backlog_of_notification_jobs(
+    client, app, worker_process
+):
+    """Notifications have the queue every worker takes last: a game's default comes while
+    most of a backlog of deliveries still waits."""
+    deps = app.extensions["marketfold"]
+    mail: Queue = deps.scheduler.queue_of("deliver")
+    assert mail.name == f"{deps.scheduler.queue.name}-notify"
+    jobs = [
+        Queue.prepare_data(scheduler.JOBS["deliver"], ("n_gone", f"email-{i}"), job_id=f"mail-{i}")
+        for i in range(BACKLOG)
+    ]
+    mail.enqueue_many(jobs)
+    gid = new_game(client, new_players(client, 3), decision_timeout_s=2)
+    worker_process()
+    wait_for(lambda: mail.count < BACKLOG - 10)  # the worker is working through the backlog
+
+    def defaulted():
+        events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
+        return any(e["type"] == "game.DecisionTimedOut" for e in events)
+
+    wait_for(defaulted, timeout=30)
+    assert mail.count > BACKLOG // 2, f"the default came after the backlog ({mail.count} left)"

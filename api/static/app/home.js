@@ -13,6 +13,7 @@ import { answerButton } from "./seats.js";
 import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
+import { inboxBox, settingsBox } from "./inbox.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -93,6 +94,7 @@ export async function drawHome(root, app) {
   const page = el("div", "home");
   const mine = slot();
   const invited = slot();
+  const notes = slot();
   const open = slot();
   const said = el("p", "sr-only");
   said.id = "home-said";
@@ -106,9 +108,12 @@ export async function drawHome(root, app) {
     if (fresh.length) said.textContent = fresh.map(([, name]) => text(name)).join(". ");
   }
 
-  const readMine = latest(() => Promise.all([myGames(names), invitations(names, app)]), ([games, invites]) => {
+  let readMine = null;
+  const reread = () => readMine();
+  readMine = latest(() => Promise.all([myGames(names), invitations(names, app), inboxBox(app, reread)]), ([games, invites, inbox]) => {
     mine.put(games.box, games.key);
     invited.put(invites.box, invites.key);
+    notes.put(inbox.box, inbox.key);
     tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
     tell("invited", invites.games, (name) => t("invitedTo", { name }));
     signal(games.owing.length > 0, games.owing.length ? games.owing[0][1] : "");
@@ -118,10 +123,10 @@ export async function drawHome(root, app) {
   });
 
   if (!player) page.appendChild(signIn(app));
-  else add(page, mine, invited, createForm(rulesets.rulesets, app));
+  else add(page, notes, mine, invited, createForm(rulesets.rulesets, app));
   await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
-  if (player) add(page, await leagues(player), pushBox());
+  if (player) add(page, await leagues(player), pushBox(), settingsBox(app));
   page.appendChild(said);
   root.replaceChildren(page);
   return follows(player, readMine, readLobby);

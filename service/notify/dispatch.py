@@ -1,0 +1,277 @@
+"""Who is told what, when, on which channel: the worker jobs behind each notification.
+
+Every step is a member of the deadline index (`mf:deadlines`, workers.scheduler) that a
+sweeper claims and runs as an RQ job, removed only once the job has run: a worker killed
+mid-job leaves its member, whose claim lapses, and another worker runs it again. So every
+step is written to be run twice:
+
+- `plan` (`notify|<player>|<id>`, due when the note is written, in the same writes):
+  for each channel (service.notify.channels) the player wants the type on, for each
+  target, a `deliver|<id>|<channel>-<target>` member at the time it should go out; and,
+  for a `your_turn` with a deadline, a `remind|<player>|<id>` at the player's reminder
+  point.
+- `deliver`: sends once per (notification, channel, target). A lease (`notify:sending`)
+  keeps two workers from sending the same delivery at once; a mark (`notify:done`)
+  written after the send keeps a rerun from sending again. Only a worker that dies
+  between the other side's acceptance and that mark sends twice, with the same id (the
+  e-mail's Message-ID, the webhook's id). A passing failure is tried again after
+  NOTIFY_RETRY_S[attempt] seconds; after the last, the delivery is given up (logged).
+- Turn notifications (`your_turn`, `deadline_reminder`): sent by e-mail, push or webhook
+  only if, when due, the decision is still owed with the same deadline (answered: never),
+  the notification is unread, and the player holds no open event stream (a game's or
+  their feed: they see it live). They are due `NOTIFY_LIVE_DELAY_S` after the note (at
+  most half the time left), or when the player's quiet hours end.
+- `remind`: writes a `deadline_reminder` note (its own notification) if the decision is
+  still owed then; a decision made stops it.
+- `digest` (`digest|<player>|daily`): the unread notifications since the last digest,
+  by e-mail, at the player's digest hour; `mail` (`mail|<player>|verify`) sends the
+  verification link of a new address.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from events import codec, keys
+from events.record import ACTIVE
+from service import players
+from service.errors import NotFound
+from service.notify import email, prefs, types
+from service.notify import inbox as notes
+from service.notify.channels import CHANNELS
+from service.notify.message import Message, Outcome
+from service.ports import Status, due_member
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+logger = logging.getLogger(__name__)
+
+
+def _later(boot: Bootstrap, job: str, subject: str, key: str, when: float, nx: bool) -> None:
+    boot.redis.zadd(keys.deadlines(), {due_member(job, subject, key): when}, nx=nx)
+
+
+def _ts(iso: str | None) -> float | None:
+    return codec.parse_time(iso).timestamp() if iso else None
+
+
+def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
+    """Schedule a new notification's deliveries (and its reminder)."""
+    found = notes.note(boot, note_id)
+    if found is None or types.kind(found[1].get("type", "")) is None:
+        return Status.NOOP  # expired, or a type sent nowhere but the inbox
+    _, note = found
+    if note.get("from") == player:
+        return Status.NOOP  # the player's own doing (a rematch they offered)
+    settings = prefs.load(boot, player)
+    now = time.time()
+    when = now
+    if types.is_turn(note["type"]):
+        when = now + _live_delay(boot, note, now)
+        if quiet := prefs.quiet_until(settings, dt.datetime.fromtimestamp(when, dt.UTC)):
+            when = quiet.timestamp()
+    for name, channel in CHANNELS.items():
+        if not prefs.wants(settings, note["type"], name):
+            continue
+        for target in channel.targets(boot, player, note["type"]):
+            _later(boot, "deliver", note_id, f"{name}-{target.id}", when, nx=True)
+    deadline = _ts(note.get("deadline"))
+    if note["type"] == "your_turn" and deadline and settings.get("reminder"):
+        start = _ts(note.get("at")) or now
+        at = deadline - float(settings["reminder"]) * (deadline - start)
+        if at > now + 1:
+            _later(boot, "remind", player, note_id, at, nx=True)
+    return Status.SENT
+
+
+def _live_delay(boot: Bootstrap, note: dict[str, Any], now: float) -> float:
+    """How long a turn notification waits for the player to see it live."""
+    if note["type"] == "deadline_reminder":
+        return 0.0
+    delay = float(boot.config["NOTIFY_LIVE_DELAY_S"])
+    if (deadline := _ts(note.get("deadline"))) is not None:
+        delay = min(delay, max(0.0, (deadline - now) / 2))
+    return delay
+
+
+def still_owed(boot: Bootstrap, player: str, note: dict[str, Any]) -> bool:
+    """Whether the decision a turn notification tells of is still the player's to make."""
+    if not note.get("game"):
+        return False
+    rec = boot.store.load(note["game"]).record
+    seat = rec.seat_of(player)
+    if rec.status != ACTIVE or seat is None:
+        return False
+    return any(
+        o.seat == seat
+        and o.kind == note.get("kind")
+        and (note.get("deadline") is None or rec.deadline(o.key) == note.get("deadline"))
+        for o in rec.owed()
+    )
+
+
+def seen_live(boot: Bootstrap, player: str) -> bool:
+    """Whether the player follows the service live now: an event stream (a game's, or
+    their feed) open with their token."""
+    now_ms = int(time.time() * 1000)
+    return boot.redis.zcount(keys.open_streams(f"player:{player}"), now_ms, "+inf") > 0
+
+
+def words(boot: Bootstrap, settings: dict[str, Any], note: dict[str, Any]) -> tuple[str, str]:
+    """A notification's title and body as its player reads them: their language, their
+    time zone, the names of the players it mentions."""
+    names = {}
+    if isinstance(sender := note.get("from"), str):
+        try:
+            names[sender] = players.player(boot, sender)["name"]
+        except NotFound:
+            pass
+    when = prefs.local_time(settings, note["deadline"]) if note.get("deadline") else ""
+    return types.render(note, settings["lang"], names, when)
+
+
+def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
+    """The notification as every channel is handed it, in the player's language."""
+    settings = prefs.load(boot, player)
+    title, body = words(boot, settings, note)
+    return Message(
+        id=note["id"],
+        player=player,
+        type=note["type"],
+        lang=settings["lang"],
+        title=title,
+        body=body,
+        url=email.public_url(boot, notes.url_path(note)),
+        at=note.get("at") or codec.now_iso(),
+        data=types.public(note),
+    )
+
+
+def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
+    """Send one notification on one channel to one target, once (see the module)."""
+    name, _, target_id = key.partition("-")
+    done, lease = (
+        keys.notify_done(note_id, name, target_id),
+        keys.notify_sending(note_id, name, target_id),
+    )
+    found, channel = notes.note(boot, note_id), CHANNELS.get(name)
+    if boot.redis.exists(done) or found is None or channel is None:
+        return Status.NOOP
+    player, note = found
+    settings = prefs.load(boot, player)
+    if not prefs.wants(settings, note["type"], name):
+        return Status.DROPPED  # unsubscribed meanwhile
+    if types.is_turn(note["type"]):
+        at_ms = int((_ts(note.get("at")) or 0) * 1000)
+        if notes.is_read(boot, player, note_id, at_ms) or not still_owed(boot, player, note):
+            return Status.DROPPED
+        if seen_live(boot, player):
+            return Status.DROPPED
+        if quiet := prefs.quiet_until(settings, dt.datetime.now(dt.UTC)):
+            _later(boot, "deliver", note_id, key, quiet.timestamp(), nx=False)
+            return Status.POSTPONED
+    target = next(
+        (t for t in channel.targets(boot, player, note["type"]) if t.id == target_id), None
+    )
+    if target is None:
+        return Status.DROPPED  # the address or subscription is gone
+    hold = max(30, int(float(boot.config["SMTP_TIMEOUT_S"]) * 3))
+    if not boot.redis.set(lease, "1", nx=True, ex=hold):
+        _later(boot, "deliver", note_id, key, time.time() + hold, nx=False)
+        return Status.POSTPONED  # another worker is sending it now
+    msg = message(boot, player, note)
+    try:
+        outcome, detail = channel.send(boot, target, msg)
+    except Exception as e:  # a channel's bug must not lose the delivery: try again
+        logger.exception("channel %s failed on notification %s", name, note_id)
+        outcome, detail = Outcome.RETRY, f"{type(e).__name__}"
+    attempt = int(boot.redis.hincrby(keys.notify_attempts(note_id), key, 1))
+    boot.redis.expire(keys.notify_attempts(note_id), notes.NOTE_KEEP_S)
+    waits = list(boot.config["NOTIFY_RETRY_S"])
+    final = outcome != Outcome.RETRY or attempt > len(waits)
+    if final:
+        boot.redis.set(done, str(outcome), ex=notes.NOTE_KEEP_S)
+    boot.redis.delete(lease)
+    channel.record(boot, target, msg, outcome, detail, attempt, final)
+    if not final:
+        _later(boot, "deliver", note_id, key, time.time() + float(waits[attempt - 1]), nx=False)
+        return Status.POSTPONED
+    return Status.SENT if outcome == Outcome.SENT else Status.DROPPED
+
+
+def remind(boot: Bootstrap, player: str, note_id: str) -> Status:
+    """Write the deadline reminder of a `your_turn`, if its decision is still owed."""
+    found = notes.note(boot, note_id)
+    if found is None or not still_owed(boot, player, found[1]):
+        return Status.NOOP  # made (or the game moved on): no reminder
+    note = found[1]
+    left = max(0, int((_ts(note["deadline"]) or 0) - time.time()))
+    fields = {f: note.get(f) for f in ("game", "ruleset", "league", *types.TURN)}
+    reminder = {**fields, "type": "deadline_reminder", "left_s": left}
+    notes.emit(boot, player, reminder, note_id=note_id + "r")
+    return Status.SENT
+
+
+def schedule_digest(boot: Bootstrap, player: str, settings: dict[str, Any]) -> None:
+    """Have the daily digest sent at the player's digest hour (or never, if none)."""
+    member = due_member("digest", player, "daily")
+    if settings.get("digest_hour") is None:
+        boot.redis.zrem(keys.deadlines(), member)
+        return
+    at = prefs.next_local_hour(settings, int(settings["digest_hour"]), dt.datetime.now(dt.UTC))
+    boot.redis.zadd(keys.deadlines(), {member: at.timestamp()})
+
+
+def digest(boot: Bootstrap, player: str) -> Status:
+    """Mail the player the notifications still unread since the last digest, then have
+    the next one sent a day later."""
+    settings = prefs.load(boot, player)
+    if settings.get("digest_hour") is None:
+        return Status.NOOP
+    since = boot.redis.get(keys.player_digest(player))
+    listed = notes.page(boot, player, limit=50, unread_only=True)["notifications"]
+    fresh = [n for n in listed if since is None or notes._after(n["feed_id"], since.decode())]
+    items = []
+    for n in fresh:
+        msg = message(boot, player, {**n["note"], "id": n["id"]})
+        items.append({"id": n["id"], "title": msg.title, "body": msg.body, "url": msg.url})
+    outcome, detail = email.send_digest(boot, player, items)
+    if outcome == Outcome.RETRY:
+        _later(boot, "digest", player, "daily", time.time() + 60, nx=False)
+        return Status.POSTPONED
+    if fresh:
+        boot.redis.set(keys.player_digest(player), fresh[0]["feed_id"])
+    schedule_digest(boot, player, settings)
+    return Status.POSTPONED  # the member stays, due again tomorrow
+
+
+def mail_verification(boot: Bootstrap, player: str) -> Status:
+    outcome, detail = email.send_verification(boot, player)
+    email.log(boot, player, "email", "verify", outcome, detail, 1)
+    if outcome == Outcome.RETRY:
+        _later(boot, "mail", player, "verify", time.time() + 30, nx=False)
+        return Status.POSTPONED
+    return Status.SENT if outcome == Outcome.SENT else Status.DROPPED
+
+
+def set_address(boot: Bootstrap, player: str, address: str | None) -> dict[str, Any]:
+    """Set (or clear) the player's e-mail address: unverified until its link is opened;
+    the link is mailed by a worker."""
+    settings = prefs.load(boot, player)
+    old = settings.get("email") or {}
+    if address is None:
+        settings["email"] = None
+    elif old.get("address") != address:
+        settings["email"] = {"address": address, "verified": False}
+        _later(boot, "mail", player, "verify", time.time(), nx=False)
+    prefs.save(boot, player, settings)
+    return settings
+
+
+def delivery_log(boot: Bootstrap, player: str) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in boot.redis.lrange(keys.player_notify_log(player), 0, -1)]

@@ -1,0 +1,183 @@
+"""The in-app inbox: a player's notifications, with read and unread.
+
+A notification *is* a note of the player's feed (`mf:player:<id>:feed`, service.inbox):
+`stage` writes the note with an `id` (`n_<hex>`), a copy under `mf:notify:note:<id>` for
+the channels, and a `notify|<player>|<id>` member of the deadline index, all in the same
+follow-up writes of the append that caused it (on one Redis inside the append's script),
+so the game event and its notification are written together or not at all; a worker
+sweeps the member and plans its deliveries (service.notify.dispatch). Read marks are a
+watermark (every note up to a feed id is read: "mark all read") and a set of ids read one
+by one after it. The feed keeps the newest FEED_MAXLEN notes; so does the inbox.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from events import codec, keys
+from service.errors import NotFound
+from service.notify import types
+from service.ports import due_member
+
+if TYPE_CHECKING:
+    from service.bootstrap import Bootstrap
+
+FEED_MAXLEN = 1000  # notes kept per player (approximately), as service.inbox keeps them
+NOTE_KEEP_S = 14 * 24 * 3600  # how long a notification's copy waits for its deliveries
+PAGE = 20
+
+
+def new_id() -> str:
+    return "n_" + secrets.token_hex(10)
+
+
+def stage(pipe: Any, player: str, note: dict[str, Any], note_id: str | None = None) -> str:
+    """Add to `pipe` (an append's Writes, or a redis-py pipeline) the note on the player's
+    feed and its notification's planning; return the notification's id."""
+    nid = note_id or new_id()
+    entry = {"id": nid, **note}
+    entry.setdefault("at", codec.now_iso())
+    text = json.dumps(entry, separators=(",", ":"))
+    pipe.xadd(keys.player_feed(player), {"n": text}, maxlen=FEED_MAXLEN, approximate=True)
+    pipe.set(keys.notify_note(nid), json.dumps({"player": player, "note": entry}), ex=NOTE_KEEP_S)
+    pipe.zadd(keys.deadlines(), {due_member("notify", player, nid): time.time()})
+    return nid
+
+
+def emit(boot: Bootstrap, player_id: str, note: dict[str, Any], note_id: str | None = None) -> str:
+    """Notify a player of something outside a game's append (a reminder, a webhook
+    disabled): the note, its copy and its planning in one transaction. With `note_id`,
+    a second call for the same id writes nothing (a job run twice). Return the id."""
+    if note_id is not None and boot.redis.exists(keys.notify_note(note_id)):
+        return note_id
+    note = {"game": None, "ruleset": None, "league": None, **note}
+    pipe = boot.redis.pipeline(transaction=not _cluster(boot))
+    nid = stage(pipe, player_id, note, note_id)
+    pipe.execute()
+    return nid
+
+
+def _cluster(boot: Bootstrap) -> bool:
+    return bool(getattr(boot.store.recorder, "cluster", False))
+
+
+def note(boot: Bootstrap, note_id: str) -> tuple[str, dict[str, Any]] | None:
+    """Return (player, note) of a notification still kept for delivery, or None."""
+    raw = boot.redis.get(keys.notify_note(note_id))
+    if raw is None:
+        return None
+    found = json.loads(raw)
+    return found["player"], found["note"]
+
+
+def url_path(note: dict[str, Any]) -> str:
+    """The page a notification opens: the table, else the league, else home."""
+    if note.get("game"):
+        return f"/#/g/{note['game']}"
+    if (league := note.get("league")) and league.get("id"):
+        return f"/leagues/{league['id']}"
+    return "/"
+
+
+def _marks(boot: Bootstrap, player_id: str) -> tuple[str, set[str]]:
+    pipe = boot.redis.pipeline(transaction=False)
+    pipe.get(keys.player_notes_seen(player_id))
+    pipe.smembers(keys.player_notes_read(player_id))
+    seen, read = pipe.execute()
+    return (seen.decode() if seen else "0-0"), {m.decode() for m in read}
+
+
+def _after(a: str, b: str) -> bool:
+    """True if feed id `a` is newer than `b`."""
+    x, y = a.split("-"), b.split("-")
+    return (int(x[0]), int(x[1])) > (int(y[0]), int(y[1]))
+
+
+def _item(entry_id: str, note: dict[str, Any], read: bool) -> dict[str, Any]:
+    return {
+        "id": note.get("id") or entry_id,
+        "feed_id": entry_id,
+        "type": note.get("type"),
+        "at": note.get("at"),
+        "read": read,
+        "url": url_path(note),
+        "note": types.public(note),
+    }
+
+
+def unread(boot: Bootstrap, player_id: str) -> int:
+    """How many of the player's kept notifications are unread."""
+    seen, read = _marks(boot, player_id)
+    fresh = boot.redis.xrange(keys.player_feed(player_id), f"({seen}" if seen != "0-0" else "-")
+    return sum(1 for eid, fields in fresh if _note_id(eid.decode(), fields) not in read)
+
+
+def _note_id(entry_id: str, fields: dict[bytes, bytes]) -> str:
+    return json.loads(fields[b"n"]).get("id") or entry_id
+
+
+def page(
+    boot: Bootstrap,
+    player_id: str,
+    before: str | None = None,
+    limit: int = PAGE,
+    unread_only: bool = False,
+) -> dict[str, Any]:
+    """The player's notifications, newest first, `limit` at most, older than feed id
+    `before` if given; `next` is the `before` of the next page (None at the end)."""
+    seen, read = _marks(boot, player_id)
+    key, top = keys.player_feed(player_id), f"({before}" if before else "+"
+    items: list[dict[str, Any]] = []
+    last: str | None = None
+    while len(items) < limit and top != "(0-0":  # nothing is older than 0-0
+        got = boot.redis.xrevrange(key, top, "-", count=limit * 2)
+        if not got:
+            last = None
+            break
+        for eid, fields in got:
+            entry_id, note = eid.decode(), json.loads(fields[b"n"])
+            last = entry_id
+            is_read = not _after(entry_id, seen) or (note.get("id") or entry_id) in read
+            if unread_only and is_read:
+                continue
+            items.append(_item(entry_id, note, is_read))
+            if len(items) == limit:
+                break
+        top = f"({last}"
+    more = last not in (None, "0-0") and bool(boot.redis.xrevrange(key, f"({last}", "-", count=1))
+    return {
+        "notifications": items,
+        "unread": unread(boot, player_id),
+        "next": last if more else None,
+    }
+
+
+def mark_read(boot: Bootstrap, player_id: str, note_id: str) -> None:
+    """Mark one notification read; NotFound if the player has none of that id."""
+    for eid, fields in boot.redis.xrevrange(keys.player_feed(player_id)):
+        if _note_id(eid.decode(), fields) == note_id:
+            boot.redis.sadd(keys.player_notes_read(player_id), note_id)
+            return
+    raise NotFound("notification_not_found", f"no notification {note_id!r}")
+
+
+def mark_all_read(boot: Bootstrap, player_id: str) -> None:
+    """Mark every notification the player has now read (newer ones stay unread)."""
+    newest = boot.redis.xrevrange(keys.player_feed(player_id), count=1)
+    pipe = boot.redis.pipeline(transaction=False)
+    if newest:
+        pipe.set(keys.player_notes_seen(player_id), newest[0][0])
+    pipe.delete(keys.player_notes_read(player_id))
+    pipe.execute()
+
+
+def is_read(boot: Bootstrap, player_id: str, note_id: str, at_ms: int | None = None) -> bool:
+    """Whether the player marked notification `note_id` read (one by one, or all up to
+    a feed id at or after `at_ms`, the note's time in ms)."""
+    seen, read = _marks(boot, player_id)
+    if note_id in read:
+        return True
+    return at_ms is not None and int(seen.split("-")[0]) >= at_ms
