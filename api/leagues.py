@@ -15,6 +15,7 @@ from api.league_present import (
     league_json,
     league_summary,
     member,
+    mine,
     round_json,
     ruling_json,
     standings_json,
@@ -325,6 +326,13 @@ def review_game(league_id: str, game_id: str):
         "disputes": [dispute_json(league, d) for d in disputes],
         "rulings": [ruling_json(r) for r in rulings],
     }
+
+
+@bp.get("/players/me/leagues")
+def my_leagues():
+    player = auth.caller(boot())
+    found = league_queries.of_player(boot(), player["id"])
+    return {"player": player["id"], "leagues": [mine(lg, player["id"]) for lg in found]}
 
 
 @bp.get("/players/me/turns")

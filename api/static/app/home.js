@@ -1,5 +1,6 @@
-// The home page: pick a name (or paste a token), my games (those waiting on me first), the
-// lobby, my leagues with links to their standings, and the form that creates a game of any
+// The home page: pick a name (or paste a token), my games (those waiting on me first, a
+// league's game saying its league, round and table), the lobby, the leagues I play in or
+// organize (links to their pages, and to a new league's form), and the form that creates a game of any
 // ruleset with its options (drawn from the ruleset's options schema). It stays current by
 // itself: the player's feed redraws my games and invitations when a note arrives (a turn,
 // an invitation, a start, an end), and every REFRESH_S the lists are read again (the lobby,
@@ -13,6 +14,7 @@ import { answerButton } from "./seats.js";
 import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
+import { leagueTag } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -26,7 +28,7 @@ function section(title, id) {
   return add(box, h);
 }
 
-function gameLink(g, rulesets, mine) {
+function gameLink(g, rulesets, mine, leagueNames = {}) {
   const li = el("li", "game-item");
   li.dataset.game = g.id;
   const a = el("a", "game-link", rulesets[g.ruleset] || g.ruleset);
@@ -38,6 +40,7 @@ function gameLink(g, rulesets, mine) {
   add(li, a, el("span", `badge ${g.status}`, status), el("span", "muted names", names));
   const claim = g.status === "waiting" ? claimText(g.claim_after_s) : null;
   if (claim) li.appendChild(el("span", "muted claim-after", claim));
+  if (g.league) li.appendChild(leagueTag(g.league, leagueNames));
   if (mine && g.owes) {
     li.classList.add("owes");
     li.appendChild(el("strong", "turn-tag", t("yourTurn")));
@@ -65,7 +68,7 @@ function slot() {
   return box;
 }
 
-async function myGames(names) {
+async function myGames(names, leagueNames) {
   const box = section(t("myGames"), "my-games");
   const list = el("ul", "games");
   const data = await get("/players/me/games?limit=50");
@@ -73,7 +76,7 @@ async function myGames(names) {
   // waiting on me first, then games in play, waiting tables, and finished ones
   const rank = (g) => (g.owes ? 0 : { active: 1, waiting: 2, finished: 3 }[g.status] ?? 4);
   games.sort((a, b) => rank(a) - rank(b));
-  for (const g of games) list.appendChild(gameLink(g, names, true));
+  for (const g of games) list.appendChild(gameLink(g, names, true, leagueNames));
   const owing = games.filter((g) => g.owes).map((g) => [g.id, names[g.ruleset] || g.ruleset]);
   add(box, list.childElementCount ? list : el("p", "muted", t("noGames")));
   return { box, owing, key: JSON.stringify(games) };
@@ -106,8 +109,14 @@ export async function drawHome(root, app) {
     if (fresh.length) said.textContent = fresh.map(([, name]) => text(name)).join(". ");
   }
 
-  const readMine = latest(() => Promise.all([myGames(names), invitations(names, app)]), ([games, invites]) => {
+  const leagues = slot();
+  const readMine = latest(async () => {
+    const mineLeagues = await get("/players/me/leagues").then((d) => d.leagues).catch(() => []);
+    const leagueNames = Object.fromEntries(mineLeagues.map((l) => [l.id, l.name || l.id]));
+    return Promise.all([myGames(names, leagueNames), invitations(names, app), mineLeagues]);
+  }, ([games, invites, mineLeagues]) => {
     mine.put(games.box, games.key);
+    leagues.put(leaguesBox(mineLeagues), JSON.stringify(mineLeagues));
     invited.put(invites.box, invites.key);
     tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
     tell("invited", invites.games, (name) => t("invitedTo", { name }));
@@ -121,7 +130,7 @@ export async function drawHome(root, app) {
   else add(page, mine, invited, createForm(rulesets.rulesets, app));
   await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
-  if (player) add(page, await leagues(player), pushBox());
+  if (player) add(page, leagues, pushBox());
   page.appendChild(said);
   root.replaceChildren(page);
   return follows(player, readMine, readLobby);
@@ -296,20 +305,25 @@ function createForm(rulesets, app) {
   return add(box, formBox);
 }
 
-async function leagues(player) {
+// The leagues I play in or organize (GET /players/me/leagues), each a link to its page,
+// and a link to the form that creates one.
+function leaguesBox(list) {
   const box = section(t("leagues"), "leagues");
-  const list = el("ul", "games");
-  try {
-    const profile = player.id ? await get(`/players/${encodeURIComponent(player.id)}`) : { leagues: [] };
-    for (const l of profile.leagues) {
-      const a = el("a", null, `${l.league} · ${t("standings")}`);
-      a.href = `/leagues/${encodeURIComponent(l.league)}`;
-      list.appendChild(add(el("li"), a, el("span", "muted", l.ruleset || "")));
-    }
-  } catch {
-    /* the profile is optional here */
+  const items = el("ul", "games");
+  for (const l of list) {
+    const li = el("li", "game-item league-item");
+    li.dataset.league = l.id;
+    const a = el("a", "game-link", l.name || l.id);
+    a.href = `#/l/${encodeURIComponent(l.id)}`;
+    add(li, a, el("span", `badge ${l.status}`, t(`league_${l.status}`)),
+      el("span", "muted", t("roundOf", { n: l.rounds_started, m: l.rounds })),
+      l.organizer ? el("span", "badge organizer", t("organizerTag")) : null,
+      l.withdrawn_from_round !== null ? el("span", "badge", t("withdrawnTag")) : null);
+    items.appendChild(li);
   }
-  return add(box, list.childElementCount ? list : el("p", "muted", t("leaguesNone")));
+  const create = el("a", "new-league-link", t("newLeague"));
+  create.href = "#/leagues/new";
+  return add(box, items.childElementCount ? items : el("p", "muted", t("leaguesNone")), add(el("p"), create));
 }
 
 // Games holding a seat for me (invitations, rematch offers): accept (join) or decline.

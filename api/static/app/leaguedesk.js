@@ -1,0 +1,72 @@
+// The organizer's desk on a league's page: add a player by handle, the members with a
+// Remove button each, and the league's own actions (pause, resume, cancel). Every action
+// is one call of the public API (openapi.yaml) and asks to confirm first.
+import { el, add } from "../shared/dom.js";
+import { post, del } from "./api.js";
+import { t } from "./i18n.js";
+import { confirmButton } from "./leagueparts.js";
+
+// `said`: the desk's status line, kept by the page across redraws (what was just done).
+export function deskBox(league, app, reload, said) {
+  const path = `/leagues/${encodeURIComponent(league.id)}`;
+  const box = add(el("section", "box league-desk"), el("h2", null, t("organizerDesk")));
+  box.id = "league-desk";
+  const over = league.status === "finished" || league.status === "cancelled";
+
+  if (!over) {
+    const form = el("form", "inline fields add-member");
+    const input = el("input");
+    input.id = "add-member-input";
+    input.autocomplete = "off";
+    input.required = true;
+    input.maxLength = 64;
+    input.dataset.k = "add-member";
+    const label = el("label", null, t("addByHandle"));
+    label.htmlFor = input.id;
+    const go = el("button", "primary", t("addMember"));
+    go.type = "submit";
+    add(form, add(el("div", "field"), label, input), go);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        const added = await post(`${path}/members`, { player: input.value.trim() });
+        app.fail(null);
+        input.value = "";
+        said.textContent = t("memberAdded", { name: added.name });
+        reload();
+      } catch (err) {
+        app.fail(err);
+      }
+    });
+    add(box, form, said);
+  }
+
+  const list = el("ul", "league-members");
+  list.setAttribute("aria-label", t("membersTitle"));
+  for (const m of league.members) {
+    const li = add(el("li", m.withdrawn_from_round === null ? "member" : "member withdrawn"), el("span", "seat-name", m.name));
+    li.dataset.player = m.player;
+    if (m.withdrawn_from_round !== null) li.appendChild(el("span", "badge", t("withdrawnFrom", { n: m.withdrawn_from_round })));
+    else if (!over) {
+      const b = confirmButton(t("removeMember"), "remove-member", t("removeSure", { name: m.name }),
+        () => del(`${path}/members/${encodeURIComponent(m.player)}`), app, reload);
+      b.setAttribute("aria-label", `${t("removeMember")}: ${m.name}`);
+      b.dataset.k = `remove-${m.player}`;
+      li.appendChild(b);
+    }
+    list.appendChild(li);
+  }
+  add(box, el("h3", null, t("membersTitle")), list.childElementCount ? list : el("p", "muted", t("noMembers")));
+
+  if (!over) {
+    const actions = el("div", "inline league-actions");
+    if (league.status === "paused") {
+      actions.appendChild(confirmButton(t("resumeLeague"), "resume-league", t("resumeSure"), () => post(`${path}/resume`), app, reload));
+    } else {
+      actions.appendChild(confirmButton(t("pauseLeague"), "pause-league", t("pauseSure"), () => post(`${path}/pause`), app, reload));
+    }
+    actions.appendChild(confirmButton(t("cancelLeague"), "cancel-league danger", t("cancelSure"), () => post(`${path}/cancel`), app, reload));
+    add(box, el("h3", null, t("leagueActions")), actions);
+  }
+  return box;
+}
