@@ -82,6 +82,7 @@ def mine(league: League, player_id: str) -> dict[str, Any]:
         **league_summary(league),
         "organizer": player_id in league_queries.organizers(league),
         "member": player_id in league.members,
+        "invited": player_id in league.invited,
         "withdrawn_from_round": league.withdrawn.get(player_id),
     }
 
@@ -125,6 +126,7 @@ def league_json(league: League) -> dict[str, Any]:
             }
             for p, name in league.members.items()
         ],
+        "invited": [{"player": p, "name": name} for p, name in league.invited.items()],
         "schedule": [
             {
                 "round": n,

@@ -125,6 +125,22 @@ def add_league_member(league_id: str):
     return member(league, player["id"]), 201
 
 
+@bp.post("/leagues/<league_id>/invitations")
+def invite_to_league(league_id: str):
+    organizer, _ = _organizer(league_id, "inviting a player")
+    player = players.named(boot(), MemberAdd().load(body())["player"])
+    league = league_commands.invite(boot(), league_id, player, organizer["id"])
+    return {"league": league.league_id, "player": player["id"], "name": player["name"]}, 201
+
+
+@bp.post("/leagues/<league_id>/decline")
+def decline_league(league_id: str):
+    player = auth.caller(boot())
+    _league(league_id)
+    league = league_commands.decline(boot(), league_id, player["id"])
+    return {"league": league.league_id, "player": player["id"], "name": player["name"]}
+
+
 @bp.delete("/leagues/<league_id>/members/<player_id>")
 def remove_league_member(league_id: str, player_id: str):
     organizer, _ = _organizer(league_id, "removing a member")

@@ -82,11 +82,15 @@ MINE_READ = 200  # the newest leagues looked through for a player's own
 
 def of_player(boot: Bootstrap, player_id: str) -> list[League]:
     """Return the leagues, newest first (of the newest MINE_READ), that `player_id` is a
-    member of (withdrawn or not) or organizes."""
+    member of (withdrawn or not), is invited to, or organizes."""
     out = []
     for raw in boot.redis.zrevrange(keys.leagues(), 0, MINE_READ - 1):
         league = load(boot, raw.decode())
-        if player_id in league.members or player_id in organizers(league):
+        if (
+            player_id in league.members
+            or player_id in league.invited
+            or player_id in organizers(league)
+        ):
             out.append(league)
     return out
 

@@ -76,6 +76,7 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         page = WebPage(browser, base)
         ana = new_player(base, "Ana", "ana")
         bo = new_player(base, "Bo", "bo")
+        dee = new_player(base, "Dee", "dee")
 
         sign_in_with_token(page, organizer["token"])
         page.wait(lambda: "You are in no league" in page.text("#leagues"))
@@ -84,7 +85,7 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         check_axe(page, "new league form")
         fill(page, "#lf-name", "Spring league")
         Select(page.find("#lf-ruleset")).select_by_value("gobcon")
-        fill(page, '#new-league .options [id^="sf-time_limit-"]', "1")
+        fill(page, '#new-league .lf-options [id^="sf-time_limit-"]', "1")
         fill(page, "#lf-table-min", "3")
         fill(page, "#lf-table-max", "3")
         fill(page, '[data-key="rounds"]', "2")
@@ -94,9 +95,10 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         Select(page.find("#lf-cadence_s + select")).select_by_visible_text("days")
         fill(page, "#lf-points", "3, 1, 0")
         # round 1 in 40 s, in the browser's time zone (to the second: the field takes seconds)
-        start = datetime.now() + timedelta(seconds=40)
+        start = datetime.now() + timedelta(seconds=60)
         page.d.execute_script(
-            "const f = document.getElementById('lf-start_at'); f.step = '1'; f.value = arguments[0];",
+            "const f = document.getElementById('lf-start_at');"
+            "f.step = '1'; f.value = arguments[0];",
             start.strftime("%Y-%m-%dT%H:%M:%S"),
         )
         for name, width in WIDTHS.items():
@@ -119,19 +121,40 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         sent = datetime.fromisoformat(league["start_at"]).timestamp()
         assert abs(sent - start.timestamp()) < 1.5  # the local time, sent with its zone
 
-        # players by handle, then one through the join link
+        # players by handle: invited (they answer from their home page) or added at once
         page.wait_for("#league-desk")
-        for handle, name in (("ana", "Ana"), ("BO", "Bo")):
+        for handle, button, said in (
+            ("ana", ".invite-member", "Ana is invited"),
+            ("dee", ".invite-member", "Dee is invited"),
+            ("BO", ".add-member-now", "Bo is in the league"),
+        ):
             fill(page, "#add-member-input", handle)
-            page.click("#league-desk .add-member button[type=submit]")
-            page.wait(lambda name=name: f"{name} is in the league" in page.text("#add-member-said"))
-        page.wait(lambda: {"Ana", "Bo"} <= set(page.texts("#league-desk .league-members .seat-name")))
+            page.click(f"#league-desk {button}")
+            page.wait(lambda said=said: said in page.text("#add-member-said"))
+        page.wait(lambda: page.texts("#league-desk .league-members .seat-name") == ["Bo"])
+        page.wait(lambda: page.texts("#league-desk .league-invited .seat-name") == ["Ana", "Dee"])
         link = page.find("#join-link").get_attribute("value")
         assert link == f"{base}/#/l/{lid}"
         check_axe(page, "league page before the start")
         for name, width in WIDTHS.items():
             page.shot(f"league-desk-before-{name}", width)
 
+        sign_in_with_token(page, dee["token"])  # Dee says no from her home page
+        page.wait(lambda: "Spring league" in page.text("#leagues"))
+        page.click(f'#leagues [data-league="{lid}"] .decline-league')
+        page.wait(lambda: "Spring league" not in page.text("#leagues"))
+        sign_in_with_token(page, ana["token"])  # Ana says yes from hers
+        page.wait(lambda: "Spring league" in page.text("#leagues"))
+        check_axe(page, "home page with a league invitation")
+        for name, width in WIDTHS.items():
+            page.shot(f"league-invited-home-{name}", width)
+        page.click(f'#leagues [data-league="{lid}"] .join-league')
+        page.wait(lambda: not page.all(f'#leagues [data-league="{lid}"] .join-league'))
+        league = requests.get(f"{base}/v1/leagues/{lid}").json()
+        assert [m["name"] for m in league["members"]] == ["Bo", "Ana"]
+        assert league["invited"] == []
+
+        # Cy, through the join link
         page.click("#sign-out")
         cy = page.sign_in("Cy")
         page.d.get(link)

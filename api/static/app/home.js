@@ -14,7 +14,7 @@ import { answerButton } from "./seats.js";
 import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
-import { leagueTag } from "./leagueparts.js";
+import { leagueTag, leagueAnswer } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -116,7 +116,7 @@ export async function drawHome(root, app) {
     return Promise.all([myGames(names, leagueNames), invitations(names, app), mineLeagues]);
   }, ([games, invites, mineLeagues]) => {
     mine.put(games.box, games.key);
-    leagues.put(leaguesBox(mineLeagues), JSON.stringify(mineLeagues));
+    leagues.put(leaguesBox(mineLeagues, app, () => readMine().catch(app.fail)), JSON.stringify(mineLeagues));
     invited.put(invites.box, invites.key);
     tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
     tell("invited", invites.games, (name) => t("invitedTo", { name }));
@@ -307,7 +307,7 @@ function createForm(rulesets, app) {
 
 // The leagues I play in or organize (GET /players/me/leagues), each a link to its page,
 // and a link to the form that creates one.
-function leaguesBox(list) {
+function leaguesBox(list, app, reread) {
   const box = section(t("leagues"), "leagues");
   const items = el("ul", "games");
   for (const l of list) {
@@ -319,6 +319,11 @@ function leaguesBox(list) {
       el("span", "muted", t("roundOf", { n: l.rounds_started, m: l.rounds })),
       l.organizer ? el("span", "badge organizer", t("organizerTag")) : null,
       l.withdrawn_from_round !== null ? el("span", "badge", t("withdrawnTag")) : null);
+    if (l.invited) { // an organizer's invitation: join or decline here
+      li.classList.add("owes");
+      add(li, el("span", "badge answer-pending", t("answer_pending")),
+        leagueAnswer(l.id, "join", app, reread), leagueAnswer(l.id, "decline", app, reread));
+    }
     items.appendChild(li);
   }
   const create = el("a", "new-league-link", t("newLeague"));

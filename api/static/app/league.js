@@ -13,7 +13,7 @@ import { t } from "./i18n.js";
 import { follow } from "./stream.js";
 import { latest, whileShown } from "./refresh.js";
 import { deskBox } from "./leaguedesk.js";
-import { part, when, span, confirmButton } from "./leagueparts.js";
+import { part, when, span, confirmButton, leagueAnswer } from "./leagueparts.js";
 
 const REFRESH_S = 10;
 
@@ -105,8 +105,8 @@ export async function drawLeague(root, leagueId, app) {
     }
     finishedSaid = new Set(done);
 
-    mine.put(memberBox(league, myself, player, app, reload), JSON.stringify([league.status, !!player, myself || null, league.late_join_until_round, played.length]));
-    desk.put(organizer ? deskBox(league, app, reload, deskSaid) : null, JSON.stringify([organizer, league.status, league.members, played.length]));
+    mine.put(organizer && !myself && !joinable(league) ? null : memberBox(league, myself, player, app, reload), JSON.stringify([league.status, !!player, myself || null, league.invited, played.length]));
+    desk.put(organizer ? deskBox(league, app, reload, deskSaid) : null, JSON.stringify([organizer, league.status, league.members, league.invited, played.length]));
     rounds.put(roundsBox(league, played, games, names, absent), JSON.stringify([league.schedule, played, [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
     table.put(standingsBox(standings), JSON.stringify(standings.standings));
   }
@@ -148,6 +148,19 @@ function duration(s) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// A setting's length of time in words: "7 days", "1 day 12 hours", "5 minutes".
+function lasting(s) {
+  const parts = [[86400, "nDays"], [3600, "nHours"], [60, "nMinutes"], [1, "nSeconds"]];
+  const out = [];
+  for (const [unit, key] of parts) {
+    if (s >= unit && out.length < 2) {
+      out.push(t(key, { n: Math.floor(s / unit) }));
+      s %= unit;
+    }
+  }
+  return out.join(" ") || t("nSeconds", { n: 0 });
+}
+
 // Countdowns and "owed for" times, every second, as plain text (in no live region).
 function tick(page) {
   for (const c of page.querySelectorAll("[data-deadline]")) {
@@ -166,8 +179,8 @@ function settingsList(league) {
   const items = [
     [t("lf_table_size"), size],
     [t("lf_start_at"), when(league.start_at)],
-    [t("lf_cadence_s"), duration(league.cadence_s)],
-    [t("lf_decision_timeout_s"), duration(league.decision_timeout_s)],
+    [t("lf_cadence_s"), lasting(league.cadence_s)],
+    [t("lf_decision_timeout_s"), lasting(league.decision_timeout_s)],
     [t("lf_points"), league.points.join(", ")],
     [t("lf_bye_points"), league.bye_points === null ? t("byeAverage") : String(league.bye_points)],
     [t("lf_withdraw_after_timeouts"), league.withdraw_after_timeouts ? String(league.withdraw_after_timeouts) : t("never")],
@@ -180,8 +193,7 @@ function settingsList(league) {
 function memberBox(league, myself, player, app, reload) {
   const box = add(el("section", "box league-member"), el("h2", null, t("yourPlace")));
   box.id = "league-member";
-  const open = league.status === "scheduled" || (league.status === "running"
-    && league.schedule.filter((r) => r.status === "started").length < league.late_join_until_round);
+  const open = joinable(league);
   if (!player) box.appendChild(el("p", "muted", t("signInToJoin")));
   else if (myself && myself.withdrawn_from_round === null) {
     box.appendChild(el("p", null, t("youAreMember")));
@@ -191,17 +203,10 @@ function memberBox(league, myself, player, app, reload) {
   } else if (myself) {
     box.appendChild(el("p", null, t("youWithdrew", { n: myself.withdrawn_from_round })));
   } else if (open) {
-    const join = el("button", "primary join-league", t("joinLeague"));
-    join.type = "button";
-    join.addEventListener("click", async () => {
-      try {
-        await post(`/leagues/${encodeURIComponent(league.id)}/join`);
-        reload();
-      } catch (e) {
-        app.fail(e);
-      }
-    });
-    box.appendChild(join);
+    const invited = (league.invited || []).some((i) => i.player === player.id);
+    if (invited) box.appendChild(el("p", null, t("youAreInvited")));
+    box.appendChild(add(el("div", "inline"), leagueAnswer(league.id, "join", app, reload),
+      invited ? leagueAnswer(league.id, "decline", app, reload) : null));
   } else box.appendChild(el("p", "muted", t("joiningClosed")));
   if (open) {
     const invite = add(el("div", "league-invite"), el("p", "muted", t("joinLinkHelp")));
@@ -221,6 +226,12 @@ function memberBox(league, myself, player, app, reload) {
     add(box, add(invite, l, add(el("div", "inline"), link, copy)));
   }
   return box;
+}
+
+// Players may join before round 1, and until round `late_join_until_round` starts.
+function joinable(league) {
+  return league.status === "scheduled" || (league.status === "running"
+    && league.schedule.filter((r) => r.status === "started").length < league.late_join_until_round);
 }
 
 function roundsBox(league, played, games, names, absent) {
@@ -312,5 +323,5 @@ function standingsBox(data) {
     body.appendChild(tr);
   }
   tableEl.appendChild(body);
-  return add(box, data.standings.length ? tableEl : el("p", "muted", t("noMembers")));
+  return add(box, data.standings.length ? add(el("div", "scroll-x"), tableEl) : el("p", "muted", t("noMembers")));
 }

@@ -1,4 +1,4 @@
-// The organizer's desk on a league's page: add a player by handle, the members with a
+// The organizer's desk on a league's page: invite a player by handle (or add them at once), the members with a
 // Remove button each, and the league's own actions (pause, resume, cancel). Every action
 // is one call of the public API (openapi.yaml) and asks to confirm first.
 import { el, add } from "../shared/dom.js";
@@ -23,16 +23,19 @@ export function deskBox(league, app, reload, said) {
     input.dataset.k = "add-member";
     const label = el("label", null, t("addByHandle"));
     label.htmlFor = input.id;
-    const go = el("button", "primary", t("addMember"));
-    go.type = "submit";
-    add(form, add(el("div", "field"), label, input), go);
+    const invite = el("button", "primary invite-member", t("inviteMember"));
+    invite.type = "submit";
+    const now = el("button", "add-member-now", t("addMember"));
+    now.type = "submit";
+    add(form, add(el("div", "field"), label, input), invite, now);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
+      const direct = e.submitter === now; // added at once, or invited to answer
       try {
-        const added = await post(`${path}/members`, { player: input.value.trim() });
+        const done = await post(`${path}/${direct ? "members" : "invitations"}`, { player: input.value.trim() });
         app.fail(null);
         input.value = "";
-        said.textContent = t("memberAdded", { name: added.name });
+        said.textContent = t(direct ? "memberAdded" : "memberInvited", { name: done.name });
         reload();
       } catch (err) {
         app.fail(err);
@@ -57,6 +60,16 @@ export function deskBox(league, app, reload, said) {
     list.appendChild(li);
   }
   add(box, el("h3", null, t("membersTitle")), list.childElementCount ? list : el("p", "muted", t("noMembers")));
+  if ((league.invited || []).length) {
+    const waiting = el("ul", "league-invited");
+    waiting.setAttribute("aria-label", t("invitedTitle"));
+    for (const i of league.invited) {
+      const li = add(el("li"), el("span", "seat-name", i.name), el("span", "badge answer-pending", t("answer_pending")));
+      li.dataset.player = i.player;
+      waiting.appendChild(li);
+    }
+    add(box, el("h3", null, t("invitedTitle")), waiting);
+  }
 
   if (!over) {
     const actions = el("div", "inline league-actions");

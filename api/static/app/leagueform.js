@@ -109,7 +109,7 @@ export async function leagueForm(rulesets, initial = {}, { edit = false } = {}) 
     pick.appendChild(o);
   }
   pick.disabled = edit; // a league's game is fixed once created
-  const options = el("div", "options");
+  const options = el("fieldset", "sf-array lf-options");
   const least = number({ minimum: 1 }, null);
   least.id = "lf-table-min";
   const most = number({ minimum: 1 }, null);
@@ -130,7 +130,8 @@ export async function leagueForm(rulesets, initial = {}, { edit = false } = {}) 
         .map(([k, s]) => [k, k in initial.options ? { ...s, default: initial.options[k] } : s]));
     }
     const f = field("options", optionSchema);
-    options.replaceChildren(...(f.node ? [f.node] : []));
+    options.replaceChildren(el("legend", null, t("gameOptions")), ...(f.node ? [f.node] : []));
+    options.hidden = !f.node || !f.node.childElementCount;
     readOptions = f.read;
   }
   pick.addEventListener("change", () => ruleset(false));

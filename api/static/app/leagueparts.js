@@ -2,6 +2,7 @@
 // changed (keeping the focus on the same control), a time in the reader's time zone, and
 // a button that asks to confirm before it acts, and where a league's game sits.
 import { el } from "../shared/dom.js";
+import { post } from "./api.js";
 import { lang, t } from "./i18n.js";
 
 // `box.put(node, key)` replaces what the part shows when `key` changed; a control that
@@ -65,3 +66,21 @@ export function leagueTag(where, leagueNames) {
   return a;
 }
 
+
+// Join (`how` "join") or decline an invitation to league `id`, then `after()`.
+export function leagueAnswer(id, how, app, after) {
+  const b = el("button", how === "join" ? "primary join-league" : "decline-league", t(how === "join" ? "joinLeague" : "decline"));
+  b.type = "button";
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      await post(`/leagues/${encodeURIComponent(id)}/${how}`);
+      app.fail(null);
+      after();
+    } catch (e) {
+      app.fail(e);
+      b.disabled = false;
+    }
+  });
+  return b;
+}
