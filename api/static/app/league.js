@@ -14,18 +14,20 @@ import { follow } from "./stream.js";
 import { latest, whileShown } from "./refresh.js";
 import { deskBox } from "./leaguedesk.js";
 import { part, when, span, confirmButton, leagueAnswer } from "./leagueparts.js";
+import { readDisputes, disputesBox, rulingText } from "./leaguedisputes.js";
 
 const REFRESH_S = 10;
 
 export async function drawLeague(root, leagueId, app) {
   const path = `/leagues/${encodeURIComponent(leagueId)}`;
   const rulesets = await get("/rulesets");
-  const names = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
+  const rulesetNames = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
   const page = el("div", "league-page");
   const head = part();
   const notice = part();
   const mine = part();
   const desk = part();
+  const disputes = part();
   const rounds = part();
   const table = part();
   const deskSaid = el("p", "muted added"); // what the organizer just did
@@ -38,8 +40,7 @@ export async function drawLeague(root, leagueId, app) {
   let finishedSaid = null; // the rounds already said to be finished
 
   async function load() {
-    const league = await get(path);
-    const standings = await get(`${path}/standings`);
+    const [league, standings, argued] = await Promise.all([get(path), get(`${path}/standings`), readDisputes(leagueId)]);
     const started = league.schedule.filter((r) => r.status === "started");
     const played = await Promise.all(started.map((r) => get(`${path}/rounds/${r.round}`)));
     const games = new Map();
@@ -48,7 +49,7 @@ export async function drawLeague(root, leagueId, app) {
       games.set(tb.game, await get(`/games/${encodeURIComponent(tb.game)}`));
       await absence(tb.game);
     }));
-    return { league, standings, played, games };
+    return { league, standings, played, games, argued };
   }
 
   // Which seats of a game have moved, and how often each timed out (read from its public
@@ -69,9 +70,13 @@ export async function drawLeague(root, leagueId, app) {
     return seen && !seen.moved.has(seat) ? seen.timeouts[seat] || 0 : 0;
   };
 
-  function draw({ league, standings, played, games }) {
+  function draw({ league, standings, played, games, argued }) {
     const player = me();
-    const organizer = !!player && [league.operator, ...(league.organizers || [])].includes(player.id);
+    const organizers = [league.operator, ...(league.organizers || []).map((o) => (typeof o === "string" ? o : o.player))];
+    const organizer = !!player && organizers.includes(player.id);
+    const tables = new Map(played.flatMap((r) => r.tables.filter((tb) => tb.game).map((tb) => [tb.game, { ...tb, round: r.round }])));
+    const names = Object.fromEntries(league.members.map((m) => [m.player, m.name]));
+    const ruled = new Map((argued ? argued.rulings : []).map((r) => [r.game, rulingText(r, (p) => names[p] || p)]));
     const members = Object.fromEntries(league.members.map((m) => [m.player, m]));
     const myself = player && members[player.id];
     const current = played.length ? played[played.length - 1] : null;
@@ -81,7 +86,7 @@ export async function drawLeague(root, leagueId, app) {
     // the heading: name, game, status, where the season is
     const title = add(el("h1"), el("span", null, league.name || league.id));
     const meta = el("p", "meta"); // words and separators, all as text
-    meta.append(names[league.ruleset] || league.ruleset, " · ",
+    meta.append(rulesetNames[league.ruleset] || league.ruleset, " · ",
       span(`badge league_${league.status}`, t(`league_${league.status}`), "league-status"), " · ",
       t("roundOf", { n: played.length, m: league.rounds }), " · ",
       t("membersN", { n: league.members.filter((m) => m.withdrawn_from_round === null).length }));
@@ -107,7 +112,8 @@ export async function drawLeague(root, leagueId, app) {
 
     mine.put(organizer && !myself && !joinable(league) ? null : memberBox(league, myself, player, app, reload), JSON.stringify([league.status, !!player, myself || null, league.invited, played.length]));
     desk.put(organizer ? deskBox(league, app, reload, deskSaid) : null, JSON.stringify([organizer, league.status, league.members, league.invited, played.length]));
-    rounds.put(roundsBox(league, played, games, names, absent), JSON.stringify([league.schedule, played, [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
+    disputes.put(argued ? disputesBox(league, argued, organizer, tables, app, reload) : null, JSON.stringify([argued, organizer, [...tables.keys()].filter((g) => tables.get(g).result)]));
+    rounds.put(roundsBox(league, played, games, rulesetNames, absent, ruled), JSON.stringify([league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
     table.put(standingsBox(standings), JSON.stringify(standings.standings));
   }
 
@@ -115,7 +121,7 @@ export async function drawLeague(root, leagueId, app) {
   const reload = () => read().catch(app.fail);
   root.replaceChildren(el("p", "muted", t("loading")));
   const first = await load();
-  add(page, head, notice, mine, desk, rounds, table, said);
+  add(page, head, notice, mine, desk, disputes, rounds, table, said);
   root.replaceChildren(page);
   draw(first);
   const timer = setInterval(() => tick(page), 1000);
@@ -234,7 +240,7 @@ function joinable(league) {
     && league.schedule.filter((r) => r.status === "started").length < league.late_join_until_round);
 }
 
-function roundsBox(league, played, games, names, absent) {
+function roundsBox(league, played, games, names, absent, ruled) {
   const box = add(el("section", "box league-rounds"), el("h2", null, t("rounds")));
   box.id = "league-rounds";
   const nameOf = (id) => (league.members.find((m) => m.player === id) || {}).name || id;
@@ -250,7 +256,7 @@ function roundsBox(league, played, games, names, absent) {
     if (!got && r.start_at) sec.appendChild(el("p", "muted", t("startsAt", { when: when(r.start_at) })));
     const list = el("ul", "league-tables");
     const tables = got ? got.tables : r.tables.map((tb) => ({ table: tb.table, game: null, status: r.status, players: tb.players.map((p, seat) => ({ seat, player: p, name: nameOf(p) })), result: null }));
-    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent));
+    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent, ruled));
     sec.appendChild(list);
     const byes = got ? got.byes : r.byes;
     if (byes.length) sec.appendChild(el("p", "muted byes", t("sittingOut", { names: byes.map(nameOf).join(", ") })));
@@ -259,7 +265,7 @@ function roundsBox(league, played, games, names, absent) {
   return box;
 }
 
-function tableItem(tb, game, absentSeat) {
+function tableItem(tb, game, absentSeat, ruled) {
   const li = el("li", "league-table");
   li.dataset.table = tb.table;
   if (tb.game) li.dataset.game = tb.game;
@@ -271,6 +277,7 @@ function tableItem(tb, game, absentSeat) {
     head.appendChild(open);
   }
   li.appendChild(head);
+  if (tb.game && ruled.has(tb.game)) li.appendChild(el("p", "ruled", t("rulingInForce", { what: ruled.get(tb.game) })));
   const seats = el("ol", "league-seats");
   const places = Object.fromEntries((tb.result || []).map((p) => [p.player, p.place]));
   const owed = game ? game.owed || [] : [];

@@ -13,6 +13,7 @@ import { drawResult, lobbyButtons } from "./seats.js";
 import { signal } from "./signal.js";
 import { watchRematch } from "./rematch.js";
 import { leagueTag } from "./leagueparts.js";
+import { readDisputes, disputeForm } from "./leaguedisputes.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
@@ -47,6 +48,8 @@ export async function drawTable(root, gameId, app, secret = null) {
   const told = { turn: "", deadline: "" }; // the last turn said, the deadline warned of
   const result = el("div");
   result.id = "result";
+  const disputing = el("div"); // a league table's "Dispute this game" (leaguedisputes.js)
+  disputing.id = "dispute-slot";
   const offer = el("div"); // a rematch another former player offered (rematch.js)
   offer.id = "rematch-offer";
   offer.setAttribute("role", "status");
@@ -64,7 +67,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const log = createLog(logList, name);
   const chat = createChat(gameId, app.fail);
   add(side, logBox, chat.node);
-  add(page, head, turn, said, result, offer, move, add(el("div", "table-grid"), board, side));
+  add(page, head, turn, said, result, offer, disputing, move, add(el("div", "table-grid"), board, side));
   root.replaceChildren(el("p", "muted", t("loading")));
 
   async function load() {
@@ -83,6 +86,9 @@ export async function drawTable(root, gameId, app, secret = null) {
     if (game.league && !(game.league.id in st.leagues)) { // a league's table says which
       const league = await get(`/leagues/${encodeURIComponent(game.league.id)}`).catch(() => null);
       st.leagues[game.league.id] = league ? league.name || league.id : game.league.id;
+      // its players may dispute it (where the server keeps disputes)
+      const disputes = Number.isInteger(game.you) ? await readDisputes(game.league.id).catch(() => null) : null;
+      if (disputes) disputing.replaceChildren(disputeForm(game, app));
     }
     const mine = Number.isInteger(game.you) && (game.owed || []).some((o) => o.seat === game.you);
     st.legal = mine && game.status === "active" ? await get(`${path}/legal`) : null;
