@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from datetime import datetime, timedelta
 
 import pytest
@@ -207,3 +208,86 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         for name, width in WIDTHS.items():
             page.shot(f"league-round1-finished-{name}", width)
         no_script_errors(page.d)
+
+
+def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
+    browser, redis_url, organizer, worker_process
+):
+    with api_server(redis_url, MARKETFOLD_OPERATORS=organizer["id"]) as (base, _):
+        if requests.get(f"{base}/v1/leagues/l_none/disputes").json()["code"] == "not_found":
+            pytest.skip("this server keeps no disputes yet (GET /v1/leagues/{id}/disputes)")
+        worker_process()
+        page = WebPage(browser, base)
+        players = [new_player(base, n) for n in ("Ana", "Bo", "Cy")]
+        ana, _, cy = players
+        body = {
+            "name": "Autumn league",
+            "ruleset": "gobcon",
+            "options": {"time_limit": 1},
+            "table_size": 3,
+            "rounds": 1,
+            "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
+            "cadence_s": 86400,
+            "decision_timeout_s": 300,
+        }
+        headers = {"Authorization": f"Bearer {organizer['token']}"}
+        lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
+        for p in players:
+            requests.post(
+                f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
+            )
+        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
+        wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
+        gid = requests.get(round1).json()["tables"][0]["game"]
+        wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+        bots = [threading.Thread(target=Bot(base, gid, p["token"], None).play) for p in players]
+        for b in bots:
+            b.start()
+        for b in bots:
+            b.join(120)
+        wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
+
+        sign_in_with_token(page, cy["token"])  # Cy disputes the game from its table
+        page.open(f"/#/g/{gid}")
+        page.click("#dispute-open summary")
+        fill(page, "#dispute-open textarea", "Ana played on for an absent friend.")
+        page.click("#dispute-open button[type=submit]")
+        page.wait(lambda: "Dispute 1 is open" in page.text("#dispute-open"))
+
+        sign_in_with_token(page, organizer["token"])  # the organizer rules: Ana forfeits
+        page.open(f"/#/l/{lid}")
+        page.wait(lambda: "1 dispute(s) wait for your ruling" in page.text("#league-disputes"))
+        assert "Ana played on for an absent friend." in page.text('.dispute[data-dispute="1"]')
+        check_axe(page, "an open dispute")
+        for name, width in WIDTHS.items():
+            page.shot(f"league-dispute-{name}", width)
+        page.click('.dispute[data-dispute="1"] .ruling summary')
+        form = '.dispute[data-dispute="1"] .ruling-form'
+        Select(page.find(f"{form} .ruling-kind")).select_by_value("forfeit")
+        page.click(f'{form} .ruling-players input[data-player="{ana["id"]}"]')
+        fill(page, f"{form} .ruling-reason", "Seen in the replay: one hand played both seats.")
+        confirm(page, f"{form} button[type=submit]")
+        page.wait(lambda: "Ruling: forfeit: Ana" in page.text('.dispute[data-dispute="1"]'))
+        page.wait(lambda: "Ruling: forfeit: Ana" in page.text('.round[data-round="1"]'))
+        ruled = requests.get(f"{base}/v1/leagues/{lid}/disputes").json()
+        assert [(r["kind"], r["players"], r["dispute"]) for r in ruled["rulings"]] == [
+            ("forfeit", [ana["id"]], 1)
+        ]
+        standings = requests.get(f"{base}/v1/leagues/{lid}/standings").json()["standings"]
+        page.wait(
+            lambda: (
+                page.texts("#league-standings tbody tr td:nth-child(2)")
+                == [s["name"] for s in standings]
+            )
+        )
+        assert standings[-1]["name"] == "Ana" and standings[-1]["points"] == 0
+        for name, width in WIDTHS.items():
+            page.shot(f"league-ruled-{name}", width)
+        no_script_errors(page.d)
+
+
+def wait_until(what, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.25)
