@@ -318,7 +318,7 @@ function tableItem(tb, game, absentSeat, ruled) {
 function standingsBox(data) {
   const box = add(el("section", "box league-standings"), el("h2", null, t("standingsTitle")));
   box.id = "league-standings";
-  const tableEl = el("table", "standings");
+  const tableEl = el("table", "league-ranking");
   const heads = ["#", t("player"), t("points"), t("gamesN"), t("won"), t("byesN"), "Buchholz"];
   tableEl.appendChild(add(el("thead"), add(el("tr"), ...heads.map((h) => el("th", null, h)))));
   const body = el("tbody");

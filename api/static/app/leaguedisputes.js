@@ -40,10 +40,10 @@ export function rulingText(r, nameOf) {
 }
 
 // The form an organizer rules with, on one table's game (answering `dispute`, if given).
-export function rulingForm(leagueId, table, dispute, app, reload) {
-  const box = add(el("details", "ruling"), el("summary", null, dispute ? t("ruleOnDispute", { n: dispute.dispute }) : t("ruleOnGame")));
-  box.dataset.game = table.game;
+// `bare`: the form alone (else inside a <details> that opens it).
+export function rulingForm(leagueId, table, dispute, app, reload, bare = false) {
   const form = el("form", "ruling-form");
+  form.dataset.game = table.game;
   const kind = el("select");
   kind.className = "ruling-kind";
   for (const k of KINDS) {
@@ -105,6 +105,8 @@ export function rulingForm(leagueId, table, dispute, app, reload) {
       go.disabled = false;
     }
   });
+  if (bare) return form;
+  const box = add(el("details", "ruling"), el("summary", null, dispute ? t("ruleOnDispute", { n: dispute.dispute }) : t("ruleOnGame")));
   return add(box, form);
 }
 
@@ -153,7 +155,7 @@ export function disputesBox(league, data, organizer, tables, app, reload) {
 // An organizer's ruling on any recorded game (a forfeit, an annulment) without a dispute:
 // pick the table, then the form.
 function anyGame(leagueId, recorded, app, reload) {
-  const box = add(el("div", "rule-any"), el("h3", null, t("ruleOnGame")));
+  const box = add(el("details", "ruling rule-any"), el("summary", null, t("ruleOnGame")));
   const pick = el("select");
   pick.id = "rule-any-game";
   for (const tb of recorded) {
@@ -164,9 +166,7 @@ function anyGame(leagueId, recorded, app, reload) {
   const slot = el("div");
   const show = () => {
     const tb = recorded.find((x) => x.game === pick.value);
-    const form = rulingForm(leagueId, tb, null, app, reload);
-    form.open = true;
-    slot.replaceChildren(form);
+    slot.replaceChildren(rulingForm(leagueId, tb, null, app, reload, true));
   };
   pick.addEventListener("change", show);
   show();
