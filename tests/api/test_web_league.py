@@ -206,6 +206,11 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         assert shown == [s["name"] for s in standings]
         for name, width in WIDTHS.items():
             page.shot(f"league-round1-finished-{name}", width)
+        Select(page.find("#lang")).select_by_value("es")  # the same page in Spanish
+        page.wait(lambda: "La ronda 1 ha terminado." in page.text(".league-notice"))
+        assert "Clasificación" in page.text("#league-standings")
+        assert "Mesa del organizador" in page.text("#league-desk")
+        page.shot("league-round1-finished-es-phone", WIDTHS["phone"])
         no_script_errors(page.d)
 
 

@@ -14,7 +14,7 @@ import { answerButton } from "./seats.js";
 import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
-import { leagueTag, leagueAnswer } from "./leagueparts.js";
+import { slot, leagueTag, leagueAnswer } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -46,26 +46,6 @@ function gameLink(g, rulesets, mine, leagueNames = {}) {
     li.appendChild(el("strong", "turn-tag", t("yourTurn")));
   }
   return li;
-}
-
-// A part of the page drawn again as a whole: `slot.put(box)` replaces what it shows when
-// the data behind it changed, and keeps the focus on the same control of the same game.
-function slot() {
-  const box = el("div", "slot");
-  let drawn = null;
-  box.put = (node, key) => {
-    if (key === drawn) return;
-    drawn = key;
-    const focused = box.contains(document.activeElement) ? document.activeElement : null;
-    const item = focused && focused.closest("[data-game]");
-    box.replaceChildren(...(node ? [node] : []));
-    if (item) {
-      const again = [...box.querySelectorAll("[data-game]")].find((li) => li.dataset.game === item.dataset.game);
-      const control = again && [...again.querySelectorAll("a, button")].find((c) => c.className === focused.className);
-      if (control) control.focus();
-    }
-  };
-  return box;
 }
 
 async function myGames(names, leagueNames) {
@@ -127,10 +107,10 @@ export async function drawHome(root, app) {
   });
 
   if (!player) page.appendChild(signIn(app));
-  else add(page, mine, invited, createForm(rulesets.rulesets, app));
+  else add(page, mine, invited, leagues, createForm(rulesets.rulesets, app));
   await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
-  if (player) add(page, leagues, pushBox());
+  if (player) page.appendChild(pushBox());
   page.appendChild(said);
   root.replaceChildren(page);
   return follows(player, readMine, readLobby);

@@ -13,7 +13,7 @@ import { t } from "./i18n.js";
 import { follow } from "./stream.js";
 import { latest, whileShown } from "./refresh.js";
 import { deskBox } from "./leaguedesk.js";
-import { part, when, span, confirmButton, leagueAnswer } from "./leagueparts.js";
+import { slot, when, span, confirmButton, leagueAnswer } from "./leagueparts.js";
 import { readDisputes, disputesBox, rulingText } from "./leaguedisputes.js";
 
 const REFRESH_S = 10;
@@ -23,13 +23,13 @@ export async function drawLeague(root, leagueId, app) {
   const rulesets = await get("/rulesets");
   const rulesetNames = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
   const page = el("div", "league-page");
-  const head = part();
-  const notice = part();
-  const mine = part();
-  const desk = part();
-  const disputes = part();
-  const rounds = part();
-  const table = part();
+  const head = slot();
+  const notice = slot();
+  const mine = slot();
+  const desk = slot();
+  const disputes = slot();
+  const rounds = slot();
+  const table = slot();
   const deskSaid = el("p", "muted added"); // what the organizer just did
   deskSaid.id = "add-member-said";
   deskSaid.setAttribute("role", "status");

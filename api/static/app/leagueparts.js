@@ -1,28 +1,35 @@
-// Small pieces the league pages share: a part of a page drawn again only when its data
-// changed (keeping the focus on the same control), a time in the reader's time zone, and
+// Small pieces the web client's pages share: a part of a page drawn again only when its
+// data changed (keeping the focus on the same control), a time in the reader's time zone, and
 // a button that asks to confirm before it acts, and where a league's game sits.
 import { el } from "../shared/dom.js";
 import { post } from "./api.js";
 import { lang, t } from "./i18n.js";
 
-// `box.put(node, key)` replaces what the part shows when `key` changed; a control that
-// had the focus (found again by its data-k, else its class and text) keeps it.
-export function part() {
+// A part of a page drawn again as a whole (the home page's lists, a league page's
+// sections): `box.put(node, key)` replaces what it shows when `key` changed, and a
+// control that had the focus keeps it: the same control (its data-k, else its class) of
+// the same item (its game, league, player or dispute).
+export function slot() {
   const box = el("div", "slot");
   let drawn = null;
   box.put = (node, key) => {
     if (key === drawn) return;
     drawn = key;
     const focused = box.contains(document.activeElement) ? document.activeElement : null;
-    const mark = focused && (focused.dataset.k || `${focused.className}|${focused.textContent}`);
+    const mark = focused && place(focused);
     box.replaceChildren(...(node ? [node] : []));
     if (mark) {
-      const again = [...box.querySelectorAll("a, button, input, select")]
-        .find((c) => (c.dataset.k || `${c.className}|${c.textContent}`) === mark);
+      const again = [...box.querySelectorAll("a, button, input, select, textarea, summary")].find((c) => place(c) === mark);
       if (again) again.focus();
     }
   };
   return box;
+}
+
+function place(control) {
+  const item = control.closest("[data-game], [data-league], [data-player], [data-dispute]");
+  const d = item ? item.dataset : {};
+  return JSON.stringify([d.game, d.league, d.player, d.dispute, control.dataset.k || control.className]);
 }
 
 // An ISO time as the reader's local date and time, with the zone's name.
@@ -40,12 +47,13 @@ export function span(cls, text, id) {
 }
 
 // A button that asks `question` (the browser's own dialog, which keyboards and screen
-// readers handle) and then runs `act()`, then `after()`; a refusal shows its problem.
+// readers handle; null: it does not ask) and then runs `act()`, then `after()`; a
+// refusal shows its problem.
 export function confirmButton(text, cls, question, act, app, after) {
   const b = el("button", cls, text);
   b.type = "button";
   b.addEventListener("click", async () => {
-    if (!window.confirm(question)) return;
+    if (question && !window.confirm(question)) return;
     b.disabled = true;
     try {
       await act();
@@ -69,18 +77,6 @@ export function leagueTag(where, leagueNames) {
 
 // Join (`how` "join") or decline an invitation to league `id`, then `after()`.
 export function leagueAnswer(id, how, app, after) {
-  const b = el("button", how === "join" ? "primary join-league" : "decline-league", t(how === "join" ? "joinLeague" : "decline"));
-  b.type = "button";
-  b.addEventListener("click", async () => {
-    b.disabled = true;
-    try {
-      await post(`/leagues/${encodeURIComponent(id)}/${how}`);
-      app.fail(null);
-      after();
-    } catch (e) {
-      app.fail(e);
-      b.disabled = false;
-    }
-  });
-  return b;
+  const [text, cls] = how === "join" ? [t("joinLeague"), "primary join-league"] : [t("decline"), "decline-league"];
+  return confirmButton(text, cls, null, () => post(`/leagues/${encodeURIComponent(id)}/${how}`), app, after);
 }
