@@ -15,12 +15,13 @@ import { latest, whileShown } from "./refresh.js";
 import { deskBox } from "./leaguedesk.js";
 import { slot, when, span, confirmButton, leagueAnswer } from "./leagueparts.js";
 import { readDisputes, disputesBox, rulingText } from "./leaguedisputes.js";
+import { leagueFeatures } from "./leagueform.js";
 
 const REFRESH_S = 10;
 
 export async function drawLeague(root, leagueId, app) {
   const path = `/leagues/${encodeURIComponent(leagueId)}`;
-  const rulesets = await get("/rulesets");
+  const [rulesets, can] = await Promise.all([get("/rulesets"), leagueFeatures()]);
   const rulesetNames = Object.fromEntries(rulesets.rulesets.map((r) => [r.id, r.name]));
   const page = el("div", "league-page");
   const head = slot();
@@ -111,9 +112,9 @@ export async function drawLeague(root, leagueId, app) {
     finishedSaid = new Set(done);
 
     mine.put(organizer && !myself && !joinable(league) ? null : memberBox(league, myself, player, app, reload), JSON.stringify([league.status, !!player, myself || null, league.invited, played.length]));
-    desk.put(organizer ? deskBox(league, app, reload, deskSaid) : null, JSON.stringify([organizer, league.status, league.members, league.invited, played.length]));
+    desk.put(organizer ? deskBox(league, app, reload, deskSaid, can) : null, JSON.stringify([organizer, league.status, league.members, league.invited, league.organizers, played.length]));
     disputes.put(argued ? disputesBox(league, argued, organizer, tables, app, reload) : null, JSON.stringify([argued, organizer, [...tables.keys()].filter((g) => tables.get(g).result)]));
-    rounds.put(roundsBox(league, played, games, rulesetNames, absent, ruled), JSON.stringify([league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
+    rounds.put(roundsBox(league, played, games, absent, ruled, organizer && can.tablePause ? { app, reload } : null), JSON.stringify([league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
     table.put(standingsBox(standings), JSON.stringify(standings.standings));
   }
 
@@ -240,7 +241,8 @@ function joinable(league) {
     && league.schedule.filter((r) => r.status === "started").length < league.late_join_until_round);
 }
 
-function roundsBox(league, played, games, names, absent, ruled) {
+// `desk`: {app, reload} for an organizer whose server pauses single tables, else null.
+function roundsBox(league, played, games, absent, ruled, desk) {
   const box = add(el("section", "box league-rounds"), el("h2", null, t("rounds")));
   box.id = "league-rounds";
   const nameOf = (id) => (league.members.find((m) => m.player === id) || {}).name || id;
@@ -256,7 +258,7 @@ function roundsBox(league, played, games, names, absent, ruled) {
     if (!got && r.start_at) sec.appendChild(el("p", "muted", t("startsAt", { when: when(r.start_at) })));
     const list = el("ul", "league-tables");
     const tables = got ? got.tables : r.tables.map((tb) => ({ table: tb.table, game: null, status: r.status, players: tb.players.map((p, seat) => ({ seat, player: p, name: nameOf(p) })), result: null }));
-    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent, ruled));
+    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent, ruled, desk && { ...desk, path: `/leagues/${encodeURIComponent(league.id)}/rounds/${r.round}/tables/${tb.table}` }));
     sec.appendChild(list);
     const byes = got ? got.byes : r.byes;
     if (byes.length) sec.appendChild(el("p", "muted byes", t("sittingOut", { names: byes.map(nameOf).join(", ") })));
@@ -265,7 +267,7 @@ function roundsBox(league, played, games, names, absent, ruled) {
   return box;
 }
 
-function tableItem(tb, game, absentSeat, ruled) {
+function tableItem(tb, game, absentSeat, ruled, desk) {
   const li = el("li", "league-table");
   li.dataset.table = tb.table;
   if (tb.game) li.dataset.game = tb.game;
@@ -275,6 +277,13 @@ function tableItem(tb, game, absentSeat, ruled) {
     const open = el("a", "open-table", tb.status === "finished" ? t("replay") : t("openTable"));
     open.href = tb.status === "finished" || tb.status === "aborted" ? `/games/${encodeURIComponent(tb.game)}/replay` : `#/g/${encodeURIComponent(tb.game)}`;
     head.appendChild(open);
+  }
+  if (desk && tb.status === "active") { // an organizer stops or restarts this table's clock
+    for (const how of ["pause", "resume"]) {
+      const b = confirmButton(t(`${how}Table`), `${how}-table`, t(`${how}TableSure`, { n: tb.table }), () => post(`${desk.path}/${how}`), desk.app, desk.reload);
+      b.dataset.k = `${how}-table-${tb.game}`;
+      head.appendChild(b);
+    }
   }
   li.appendChild(head);
   if (tb.game && ruled.has(tb.game)) li.appendChild(el("p", "ruled", t("rulingInForce", { what: ruled.get(tb.game) })));

@@ -7,11 +7,13 @@ import { t } from "./i18n.js";
 import { confirmButton } from "./leagueparts.js";
 
 // `said`: the desk's status line, kept by the page across redraws (what was just done).
-export function deskBox(league, app, reload, said) {
+// `can`: what this server's API offers beyond today's (leagueform.js, leagueFeatures).
+export function deskBox(league, app, reload, said, can = {}) {
   const path = `/leagues/${encodeURIComponent(league.id)}`;
   const box = add(el("section", "box league-desk"), el("h2", null, t("organizerDesk")));
   box.id = "league-desk";
   const over = league.status === "finished" || league.status === "cancelled";
+  const started = league.schedule.some((r) => r.status === "started");
 
   if (!over) {
     const form = el("form", "inline fields add-member");
@@ -49,8 +51,17 @@ export function deskBox(league, app, reload, said) {
   for (const m of league.members) {
     const li = add(el("li", m.withdrawn_from_round === null ? "member" : "member withdrawn"), el("span", "seat-name", m.name));
     li.dataset.player = m.player;
-    if (m.withdrawn_from_round !== null) li.appendChild(el("span", "badge", t("withdrawnFrom", { n: m.withdrawn_from_round })));
-    else if (!over) {
+    if (m.withdrawn_from_round !== null) {
+      li.appendChild(el("span", "badge", t("withdrawnFrom", { n: m.withdrawn_from_round })));
+      if (can.reinstate && !over) {
+        const b = confirmButton(t("reinstate"), "reinstate-member", t("reinstateSure", { name: m.name }),
+          () => post(`${path}/members/${encodeURIComponent(m.player)}/reinstate`), app, reload);
+        b.setAttribute("aria-label", `${t("reinstate")}: ${m.name}`);
+        b.dataset.k = `reinstate-${m.player}`;
+        li.appendChild(b);
+      }
+    } else if (!over) {
+      if (can.substitute && started) li.appendChild(substituteForm(path, m, app, reload));
       const b = confirmButton(t("removeMember"), "remove-member", t("removeSure", { name: m.name }),
         () => del(`${path}/members/${encodeURIComponent(m.player)}`), app, reload);
       b.setAttribute("aria-label", `${t("removeMember")}: ${m.name}`);
@@ -71,6 +82,12 @@ export function deskBox(league, app, reload, said) {
     add(box, el("h3", null, t("invitedTitle")), waiting);
   }
 
+  if (can.organizers && !over) box.appendChild(organizersForm(path, league, app, reload));
+  if (can.update && !over) {
+    const edit = el("a", "edit-league", t("editSettings"));
+    edit.href = `#/l/${encodeURIComponent(league.id)}/edit`;
+    box.appendChild(add(el("p"), edit));
+  }
   if (!over) {
     const actions = el("div", "inline league-actions");
     if (league.status === "paused") {
@@ -82,4 +99,63 @@ export function deskBox(league, app, reload, said) {
     add(box, el("h3", null, t("leagueActions")), actions);
   }
   return box;
+}
+
+// A member's substitute (by handle), who takes their place in later rounds and their seat
+// at running games (league.MemberSubstituted, game.SeatTaken).
+function substituteForm(path, m, app, reload) {
+  const box = add(el("details", "substitute"), el("summary", null, t("substitute")));
+  box.querySelector("summary").setAttribute("aria-label", `${t("substitute")}: ${m.name}`);
+  const form = el("form", "inline");
+  const input = el("input");
+  input.id = `substitute-${m.player}`;
+  input.required = true;
+  input.maxLength = 64;
+  input.dataset.k = `substitute-${m.player}`;
+  const label = el("label", null, t("substituteHandle", { name: m.name }));
+  label.htmlFor = input.id;
+  const go = el("button", "primary", t("substituteGo"));
+  go.type = "submit";
+  add(form, label, input, go);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!window.confirm(t("substituteSure", { name: m.name, sub: input.value.trim() }))) return;
+    try {
+      await post(`${path}/substitutions`, { player: m.player, substitute: input.value.trim() });
+      app.fail(null);
+      reload();
+    } catch (err) {
+      app.fail(err);
+    }
+  });
+  return add(box, form);
+}
+
+// Co-organizers: who runs the league with its creator.
+function organizersForm(path, league, app, reload) {
+  const box = add(el("div", "league-organizers"), el("h3", null, t("organizersTitle")));
+  const names = (league.organizers || []).map((o) => (typeof o === "string" ? o : o.name || o.player));
+  if (names.length) box.appendChild(el("p", null, names.join(", ")));
+  const form = el("form", "inline fields");
+  const input = el("input");
+  input.id = "add-organizer-input";
+  input.required = true;
+  input.maxLength = 64;
+  input.dataset.k = "add-organizer";
+  const label = el("label", null, t("addOrganizer"));
+  label.htmlFor = input.id;
+  const go = el("button", null, t("addMember"));
+  go.type = "submit";
+  add(form, add(el("div", "field"), label, input), go);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await post(`${path}/organizers`, { player: input.value.trim() });
+      app.fail(null);
+      reload();
+    } catch (err) {
+      app.fail(err);
+    }
+  });
+  return add(box, form);
 }

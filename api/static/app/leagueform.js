@@ -9,7 +9,7 @@
 import { el, add } from "../shared/dom.js";
 import { t } from "./i18n.js";
 import { field } from "./schemaform.js";
-import { get, post } from "./api.js";
+import { get, post, patch } from "./api.js";
 
 const UNITS = [["unit_minutes", 60], ["unit_hours", 3600], ["unit_days", 86400]];
 let spec = null;
@@ -108,7 +108,7 @@ export async function leagueForm(rulesets, initial = {}, { edit = false } = {}) 
     o.selected = r.id === initial.ruleset;
     pick.appendChild(o);
   }
-  pick.disabled = edit; // a league's game is fixed once created
+  pick.disabled = edit; // the edit page keeps the league's game
   const options = el("fieldset", "sf-array lf-options");
   const least = number({ minimum: 1 }, null);
   least.id = "lf-table-min";
@@ -205,6 +205,54 @@ export async function drawNewLeague(root, app) {
     try {
       const league = await post("/leagues", read());
       location.hash = `#/l/${encodeURIComponent(league.id)}`;
+    } catch (err) {
+      app.fail(err);
+      go.disabled = false;
+    }
+  });
+  root.replaceChildren(add(el("div", "league-new"), back, add(box, form)));
+  return null;
+}
+
+// What this server's API can do beyond creating a league, read from its published spec:
+// {update, substitute, reinstate, organizers, tablePause} (each true or false).
+export async function leagueFeatures() {
+  const res = await fetch("/docs/openapi.json", { credentials: "omit" });
+  const paths = res.ok ? (await res.json()).paths : {};
+  const at = (p) => paths[`/v1/leagues/{league_id}${p}`] || null;
+  return {
+    update: !!(at("") && at("").patch),
+    substitute: !!at("/substitutions"),
+    reinstate: !!at("/members/{player_id}/reinstate"),
+    organizers: !!at("/organizers"),
+    tablePause: !!at("/rounds/{n}/tables/{table}/pause"),
+  };
+}
+
+// The page `#/l/<id>/edit`: the league's settings in the same form (its game stays); only
+// what the organizer changed is sent (PATCH), and a setting already in effect is refused
+// by name.
+export async function drawEditLeague(root, leagueId, app) {
+  const path = `/leagues/${encodeURIComponent(leagueId)}`;
+  const [rulesets, league] = await Promise.all([get("/rulesets"), get(path)]);
+  const { form, read } = await leagueForm(rulesets.rulesets, league, { edit: true });
+  const before = read(); // as drawn: only what the organizer changes is sent
+  const box = add(el("section", "box new-league"), el("h1", null, t("editLeague", { name: league.name || league.id })),
+    el("p", "muted", t("editLeagueHelp")));
+  box.id = "edit-league";
+  const back = el("a", "back", t("backToLeague"));
+  back.href = `#/l/${encodeURIComponent(leagueId)}`;
+  const go = el("button", "primary", t("saveSettings"));
+  go.type = "submit";
+  form.appendChild(go);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const changed = Object.fromEntries(Object.entries(read()).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
+    if (!Object.keys(changed).length) return void (location.hash = back.hash);
+    go.disabled = true;
+    try {
+      await patch(path, changed);
+      location.hash = back.hash;
     } catch (err) {
       app.fail(err);
       go.disabled = false;

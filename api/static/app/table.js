@@ -83,9 +83,10 @@ export async function drawTable(root, gameId, app, secret = null) {
       catalogues.set(key, Object.fromEntries(listed.cards.map((c) => [c.id, { name: c.name, text: c.text }])));
     }
     st.glossary = { ...catalogues.get(key), ...(isObj(game.cards) ? game.cards : {}) };
-    if (game.league && !(game.league.id in st.leagues)) { // a league's table says which
+    if (game.league && !(game.league.id in st.leagues)) { // a league's table says which, once
+      st.leagues[game.league.id] = game.league.id;
       const league = await get(`/leagues/${encodeURIComponent(game.league.id)}`).catch(() => null);
-      st.leagues[game.league.id] = league ? league.name || league.id : game.league.id;
+      if (league) st.leagues[game.league.id] = league.name || league.id;
       // its players may dispute it (where the server keeps disputes)
       const disputes = Number.isInteger(game.you) ? await readDisputes(game.league.id).catch(() => null) : null;
       if (disputes) disputing.replaceChildren(disputeForm(game, app));
