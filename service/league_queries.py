@@ -96,8 +96,10 @@ def of_player(boot: Bootstrap, player_id: str) -> list[League]:
 
 
 def organizers(league: League) -> list[str]:
-    """Return who runs the league: its creator (and co-organizers, where kept)."""
-    return [league.settings["operator"], *league.settings.get("organizers", [])]
+    """Return who runs the league: its creator (and co-organizers, where the league keeps
+    them)."""
+    kept = getattr(league, "organizers", None)
+    return list(kept) if kept else [league.settings["operator"]]
 
 
 def events(boot: Bootstrap, league_id: str, after: int = 0) -> tuple[League, list[dict[str, Any]]]:

@@ -144,7 +144,7 @@ function organizersForm(path, league, app, reload) {
   input.dataset.k = "add-organizer";
   const label = el("label", null, t("addOrganizer"));
   label.htmlFor = input.id;
-  const go = el("button", null, t("addMember"));
+  const go = el("button", null, t("addOrganizerGo"));
   go.type = "submit";
   add(form, add(el("div", "field"), label, input), go);
   form.addEventListener("submit", async (e) => {
