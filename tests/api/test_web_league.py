@@ -357,3 +357,40 @@ def test_the_organizer_sees_a_no_show_and_substitutes_them(
         for name, width in WIDTHS.items():
             page.shot(f"league-substituted-{name}", width)
         no_script_errors(page.d)
+
+
+def test_the_organizer_changes_settings_not_yet_in_effect(browser, redis_url, organizer):
+    with api_server(redis_url, MARKETFOLD_OPERATORS=organizer["id"]) as (base, _):
+        if (
+            "patch"
+            not in requests.get(f"{base}/docs/openapi.json").json()["paths"][
+                "/v1/leagues/{league_id}"
+            ]
+        ):
+            pytest.skip("this server cannot change a league's settings yet")
+        page = WebPage(browser, base)
+        sign_in_with_token(page, organizer["token"])
+        page.click("#leagues .new-league-link")
+        page.wait_for("#new-league form")
+        fill(page, "#lf-name", "Club nights")
+        page.click("#new-league button[type=submit]")
+        page.wait(lambda: "#/l/" in page.d.current_url)
+        lid = page.d.current_url.split("#/l/")[1]
+        before = requests.get(f"{base}/v1/leagues/{lid}").json()
+        page.click("#league-desk .edit-league")
+        page.wait_for("#edit-league form")
+        assert page.find("#lf-name").get_attribute("value") == "Club nights"
+        fill(page, "#lf-name", "Thursday nights")
+        fill(page, '[data-key="rounds"]', str(before["rounds"] + 2))
+        check_axe(page, "the settings page")
+        page.click("#edit-league button[type=submit]")
+        page.wait(lambda: page.d.current_url.endswith(f"#/l/{lid}"))
+        page.wait(lambda: "Thursday nights" in page.text(".league-head h1"))
+        after = requests.get(f"{base}/v1/leagues/{lid}").json()
+        changed = {k for k in before if before[k] != after[k]} - {"version", "schedule"}
+        assert changed == {"name", "rounds"}, changed  # only what was changed was sent
+        assert after["rounds"] == before["rounds"] + 2
+        events = requests.get(f"{base}/v1/leagues/{lid}/events").json()["events"]
+        assert events[-1]["type"] == "league.SettingsChanged"
+        assert set(events[-1]["data"]["changes"]) == {"name", "rounds"}
+        no_script_errors(page.d)
