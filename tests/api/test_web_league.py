@@ -19,9 +19,10 @@ from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
 
 try:
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 except ImportError:  # browser.py reports the missing selenium
-    Select = None
+    Select = Keys = None
 
 
 def sign_in_with_token(page: WebPage, token: str) -> None:
@@ -129,7 +130,10 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
             ("BO", ".add-member-now", "Bo is in the league"),
         ):
             fill(page, "#add-member-input", handle)
-            page.click(f"#league-desk {button}")
+            if button == ".invite-member":  # from the keyboard: Enter sends the invitation
+                page.find("#add-member-input").send_keys(Keys.ENTER)
+            else:
+                page.click(f"#league-desk {button}")
             page.wait(lambda said=said: said in page.text("#add-member-said"))
         page.wait(lambda: page.texts("#league-desk .league-members .seat-name") == ["Bo"])
         page.wait(lambda: page.texts("#league-desk .league-invited .seat-name") == ["Ana", "Dee"])

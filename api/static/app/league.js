@@ -3,8 +3,9 @@
 // round with its tables. For a round being played each table shows who owes a decision,
 // for how long they have owed it and how long is left; a late player (over half their
 // time used) and a no-show (a seat whose decisions only ever timed out) are marked. For
-// the league's organizer the same page is the dashboard: add a player by handle, remove a
-// member, pause, resume or cancel the league (leaguedesk.js), each asked to confirm.
+// the league's organizer the same page is the dashboard (leaguedesk.js: invite or add by
+// handle, remove, pause, resume, cancel, and the remedies the server offers) and the place
+// disputes are ruled on (leaguedisputes.js); every change asks to confirm.
 // The page reads the league again every REFRESH_S while shown and on each note of the
 // player's feed, and says (to screen readers too) when a round is finished.
 import { el, add } from "../shared/dom.js";
@@ -114,7 +115,8 @@ export async function drawLeague(root, leagueId, app) {
     mine.put(organizer && !myself && !joinable(league) ? null : memberBox(league, myself, player, app, reload), JSON.stringify([league.status, !!player, myself || null, league.invited, played.length]));
     desk.put(organizer ? deskBox(league, app, reload, deskSaid, can) : null, JSON.stringify([organizer, league.status, league.members, league.invited, league.organizers, played.length]));
     disputes.put(argued ? disputesBox(league, argued, organizer, tables, app, reload) : null, JSON.stringify([argued, organizer, [...tables.keys()].filter((g) => tables.get(g).result)]));
-    rounds.put(roundsBox(league, played, games, absent, ruled, organizer && can.tablePause ? { app, reload } : null), JSON.stringify([league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
+    // (drawn again every 30 s at least: a player turns late as time passes)
+    rounds.put(roundsBox(league, played, games, absent, ruled, organizer && can.tablePause ? { app, reload } : null), JSON.stringify([Math.floor(Date.now() / 30000), league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
     table.put(standingsBox(standings), JSON.stringify(standings.standings));
   }
 
