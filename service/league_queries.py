@@ -96,10 +96,8 @@ def of_player(boot: Bootstrap, player_id: str) -> list[League]:
 
 
 def organizers(league: League) -> list[str]:
-    """Return who runs the league: its creator (and co-organizers, where the league keeps
-    them)."""
-    kept = getattr(league, "organizers", None)
-    return list(kept) if kept else [league.settings["operator"]]
+    """Return who runs the league: its creator, then its co-organizers."""
+    return list(league.organizers) or [league.settings["operator"]]
 
 
 def events(boot: Bootstrap, league_id: str, after: int = 0) -> tuple[League, list[dict[str, Any]]]:
