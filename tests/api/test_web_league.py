@@ -242,16 +242,8 @@ def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
             "cadence_s": 86400,
             "decision_timeout_s": 300,
         }
-        headers = {"Authorization": f"Bearer {organizer['token']}"}
-        lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
-        for p in players:
-            requests.post(
-                f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
-            )
+        lid, gid = league_in_round_one(base, organizer, players, body)
         round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
-        gid = requests.get(round1).json()["tables"][0]["game"]
-        wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
         bots = [threading.Thread(target=Bot(base, gid, p["token"], None).play) for p in players]
         for b in bots:
             b.start()
@@ -298,6 +290,23 @@ def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
         no_script_errors(page.d)
 
 
+def league_in_round_one(base: str, organizer: dict, players: list[dict], body: dict):
+    """Create a league through the API with `players` as members; wait until its round 1
+    table is playing; return the league's and the table's game ids."""
+    headers = {"Authorization": f"Bearer {organizer['token']}"}
+    lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
+    for p in players:
+        added = requests.post(
+            f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
+        )
+        assert added.status_code == 201, added.text
+    round1 = f"{base}/v1/leagues/{lid}/rounds/1"
+    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
+    gid = requests.get(round1).json()["tables"][0]["game"]
+    wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+    return lid, gid
+
+
 def wait_until(what, timeout: float = 60) -> None:
     end = time.monotonic() + timeout
     while not what():
@@ -329,16 +338,7 @@ def test_the_organizer_sees_a_no_show_and_substitutes_them(
             "decision_timeout_s": 6,
             "withdraw_after_timeouts": 0,
         }
-        headers = {"Authorization": f"Bearer {organizer['token']}"}
-        lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
-        for p in players:
-            requests.post(
-                f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
-            )
-        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
-        gid = requests.get(round1).json()["tables"][0]["game"]
-        wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+        lid, gid = league_in_round_one(base, organizer, players, body)
         for p in players[1:]:  # Bo and Cy play; Ana never comes
             threading.Thread(target=Bot(base, gid, p["token"], None).play, daemon=True).start()
 
