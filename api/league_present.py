@@ -76,6 +76,17 @@ def league_summary(league: League) -> dict[str, Any]:
     }
 
 
+def mine(league: League, player_id: str) -> dict[str, Any]:
+    """Return a league as one of its members or organizers sees it in their own list."""
+    return {
+        **league_summary(league),
+        "organizer": player_id in league_queries.organizers(league),
+        "member": player_id in league.members,
+        "invited": player_id in league.invited,
+        "withdrawn_from_round": league.withdrawn.get(player_id),
+    }
+
+
 def league_json(league: League) -> dict[str, Any]:
     """Return a league's settings, members, and schedule with its pair-meeting figures."""
     s = league.settings
@@ -115,6 +126,7 @@ def league_json(league: League) -> dict[str, Any]:
             }
             for p, name in league.members.items()
         ],
+        "invited": [{"player": p, "name": name} for p, name in league.invited.items()],
         "schedule": [
             {
                 "round": n,

@@ -15,6 +15,7 @@ from api.league_present import (
     league_json,
     league_summary,
     member,
+    mine,
     round_json,
     ruling_json,
     standings_json,
@@ -122,6 +123,22 @@ def add_league_member(league_id: str):
     player = players.named(boot(), MemberAdd().load(body())["player"])
     league = league_commands.join(boot(), league_id, player, "operator")
     return member(league, player["id"]), 201
+
+
+@bp.post("/leagues/<league_id>/invitations")
+def invite_to_league(league_id: str):
+    organizer, _ = _organizer(league_id, "inviting a player")
+    player = players.named(boot(), MemberAdd().load(body())["player"])
+    league = league_commands.invite(boot(), league_id, player, organizer["id"])
+    return {"league": league.league_id, "player": player["id"], "name": player["name"]}, 201
+
+
+@bp.post("/leagues/<league_id>/decline")
+def decline_league(league_id: str):
+    player = auth.caller(boot())
+    _league(league_id)
+    league = league_commands.decline(boot(), league_id, player["id"])
+    return {"league": league.league_id, "player": player["id"], "name": player["name"]}
 
 
 @bp.delete("/leagues/<league_id>/members/<player_id>")
@@ -325,6 +342,13 @@ def review_game(league_id: str, game_id: str):
         "disputes": [dispute_json(league, d) for d in disputes],
         "rulings": [ruling_json(r) for r in rulings],
     }
+
+
+@bp.get("/players/me/leagues")
+def my_leagues():
+    player = auth.caller(boot())
+    found = league_queries.of_player(boot(), player["id"])
+    return {"player": player["id"], "leagues": [mine(lg, player["id"]) for lg in found]}
 
 
 @bp.get("/players/me/turns")

@@ -57,6 +57,7 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "reserved_until": rec.reserved_until,
         "open_when_lapsed": rec.open_when_lapsed,
         "rematch_of": rec.rematch_of,
+        "league": rec.league,
         "claim_after_s": tables.claim_after(rec),
         "secret": None,  # an unlisted game's, for its creator only (api.games)
     }

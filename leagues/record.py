@@ -54,6 +54,7 @@ class League:
     created_at: str = ""
     members: dict[str, str] = field(default_factory=dict)  # player -> name, in join order
     withdrawn: dict[str, int] = field(default_factory=dict)  # player -> first round missed
+    invited: dict[str, str] = field(default_factory=dict)  # player -> name, not yet answered
     # why each withdrawn member went: left, removed, absence (timeouts), substituted
     why_withdrawn: dict[str, str] = field(default_factory=dict)
     substitutes: dict[str, str] = field(default_factory=dict)  # substitute -> who they replaced
@@ -164,6 +165,11 @@ def fold(league: League, envelope: dict[str, Any]) -> League:
         league.organizers.remove(data["player"])
     elif kind == "league.MemberJoined":
         league.members[data["player"]] = data["name"]
+        league.invited.pop(data["player"], None)
+    elif kind == "league.Invited":
+        league.invited[data["player"]] = data["name"]
+    elif kind == "league.InvitationDeclined":
+        league.invited.pop(data["player"], None)
     elif kind == "league.MemberWithdrawn":
         league.withdrawn[data["player"]] = data["round"]
         league.why_withdrawn[data["player"]] = withdrawal_reason(data)

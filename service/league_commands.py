@@ -126,6 +126,21 @@ def join(boot: Bootstrap, league_id: str, player: dict[str, str], by: str) -> Le
     return run(boot, league_id, decide, f"join:{player['id']}").record
 
 
+def invite(boot: Bootstrap, league_id: str, player: dict[str, str], by: str) -> League:
+    """Invite a player (`by`: the organizer's id) while joining is open."""
+    load(boot, league_id)
+    now = time.time()
+    decide = lambda lg, rng: league_decisions.invite(lg, player, by, now)  # noqa: E731
+    return run(boot, league_id, decide, f"invite:{player['id']}").record
+
+
+def decline(boot: Bootstrap, league_id: str, player_id: str) -> League:
+    """An invited player declines the invitation."""
+    load(boot, league_id)
+    decide = lambda lg, rng: league_decisions.decline(lg, player_id)  # noqa: E731
+    return run(boot, league_id, decide, f"decline:{player_id}").record
+
+
 def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     """Record a finished game's places, league points and new ratings, once."""
     rec = boot.store.load(gid).record

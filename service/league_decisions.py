@@ -38,6 +38,33 @@ def _running(league: League) -> None:
 def join(league: League, player: dict[str, str], by: str, now: float) -> list[Event]:
     """A member joins before the first round starts, or before round
     `late_join_until_round` starts if the league allows late joining."""
+    _open(league, now)
+    if player["id"] in league.members:
+        raise Conflict("already_member", "the player is already a member")
+    data = {"player": player["id"], "name": player["name"], "by": by}
+    return [Event("league.MemberJoined", data)]
+
+
+def invite(league: League, player: dict[str, str], by: str, now: float) -> list[Event]:
+    """The organizer invites a player, who joins (`join`) or declines (`decline`), while
+    joining is open."""
+    _open(league, now)
+    if player["id"] in league.members:
+        raise Conflict("already_member", "the player is already a member")
+    if player["id"] in league.invited:
+        raise Conflict("already_invited", "the player is invited already")
+    return [Event("league.Invited", {"player": player["id"], "name": player["name"], "by": by})]
+
+
+def decline(league: League, player: str) -> list[Event]:
+    """An invited player says no; the organizer may invite them again."""
+    if player not in league.invited:
+        raise Conflict("not_invited", "the caller has no invitation to this league")
+    return [Event("league.InvitationDeclined", {"player": player})]
+
+
+def _open(league: League, now: float) -> None:
+    """Refuse a join or an invitation once joining has closed."""
     if league.over:
         raise Conflict("league_over", f"the league is {league.status}")
     late = league.settings.get("late_join_until_round", 0)
@@ -47,10 +74,6 @@ def join(league: League, player: dict[str, str], by: str, now: float) -> list[Ev
         if late:
             detail = f"late joining closed when round {late} started"
         raise Conflict("league_started", detail)
-    if player["id"] in league.members:
-        raise Conflict("already_member", "the player is already a member")
-    data = {"player": player["id"], "name": player["name"], "by": by}
-    return [Event("league.MemberJoined", data)]
 
 
 def cancel(league: League, by: str) -> list[Event]:

@@ -25,6 +25,7 @@ __all__ = [
     "listing",
     "load",
     "meetings",
+    "of_player",
     "schedule",
     "setting",
     "standings",
@@ -74,6 +75,29 @@ def listing(
                 break
     more = boot.redis.zcard(keys.leagues()) > start
     return page, (page[-1].league_id if more else None)
+
+
+MINE_READ = 200  # the newest leagues looked through for a player's own
+
+
+def of_player(boot: Bootstrap, player_id: str) -> list[League]:
+    """Return the leagues, newest first (of the newest MINE_READ), that `player_id` is a
+    member of (withdrawn or not), is invited to, or organizes."""
+    out = []
+    for raw in boot.redis.zrevrange(keys.leagues(), 0, MINE_READ - 1):
+        league = load(boot, raw.decode())
+        if (
+            player_id in league.members
+            or player_id in league.invited
+            or player_id in organizers(league)
+        ):
+            out.append(league)
+    return out
+
+
+def organizers(league: League) -> list[str]:
+    """Return who runs the league: its creator, then its co-organizers."""
+    return list(league.organizers) or [league.settings["operator"]]
 
 
 def events(boot: Bootstrap, league_id: str, after: int = 0) -> tuple[League, list[dict[str, Any]]]:

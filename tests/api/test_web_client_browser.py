@@ -286,15 +286,16 @@ def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_re
     }
 
 
-def test_my_leagues_link_to_their_standings(browser, redis_url, client):
+def test_my_leagues_link_to_their_pages_and_standings(browser, redis_url, client):
     op = client.post("/v1/players", json={"name": "op"}).get_json()
     with api_server(redis_url, MARKETFOLD_OPERATORS=op["id"]) as (base, _):
         page = WebPage(browser, base)
         mia = page.sign_in("mia")
         lid = new_league(requests_client(base), op, [mia])
         page.open("/")
-        link = page.wait_for(f'#leagues a[href="/leagues/{lid}"]')[0]
-        link.click()
+        page.wait_for(f'#leagues a[href="#/l/{lid}"]')[0].click()  # the league's page
+        page.wait(lambda: "mia" in page.text("#league-standings"))
+        page.wait_for(f'.league-links a[href="/leagues/{lid}"]')[0].click()
         page.wait(lambda: browser.current_url == f"{base}/leagues/{lid}")
         assert "mia" in browser.find_element("tag name", "body").text
 

@@ -66,6 +66,7 @@ export async function call(method, path, body, extra = {}) {
 export const get = (path) => call("GET", path);
 export const post = (path, body, extra) => call("POST", path, body, extra);
 export const del = (path) => call("DELETE", path);
+export const patch = (path, body) => call("PATCH", path, body);
 
 // An action, with a fresh Idempotency-Key; `status` tells 201 (applied) from 202 (sealed).
 export async function act(gameId, action) {

@@ -1,5 +1,6 @@
-// The home page: pick a name (or paste a token), my games (those waiting on me first), the
-// lobby, my leagues with links to their standings, and the form that creates a game of any
+// The home page: pick a name (or paste a token), my games (those waiting on me first, a
+// league's game saying its league, round and table), the lobby, the leagues I play in or
+// organize (links to their pages, and to a new league's form), and the form that creates a game of any
 // ruleset with its options (drawn from the ruleset's options schema). It stays current by
 // itself: the player's feed redraws my games and invitations when a note arrives (a turn,
 // an invitation, a start, an end), and every REFRESH_S the lists are read again (the lobby,
@@ -14,6 +15,7 @@ import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
 import { inboxBox, settingsBox } from "./inbox.js";
+import { slot, leagueTag, leagueAnswer } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -27,7 +29,7 @@ function section(title, id) {
   return add(box, h);
 }
 
-function gameLink(g, rulesets, mine) {
+function gameLink(g, rulesets, mine, leagueNames = {}) {
   const li = el("li", "game-item");
   li.dataset.game = g.id;
   const a = el("a", "game-link", rulesets[g.ruleset] || g.ruleset);
@@ -39,6 +41,7 @@ function gameLink(g, rulesets, mine) {
   add(li, a, el("span", `badge ${g.status}`, status), el("span", "muted names", names));
   const claim = g.status === "waiting" ? claimText(g.claim_after_s) : null;
   if (claim) li.appendChild(el("span", "muted claim-after", claim));
+  if (g.league) li.appendChild(leagueTag(g.league, leagueNames));
   if (mine && g.owes) {
     li.classList.add("owes");
     li.appendChild(el("strong", "turn-tag", t("yourTurn")));
@@ -46,27 +49,7 @@ function gameLink(g, rulesets, mine) {
   return li;
 }
 
-// A part of the page drawn again as a whole: `slot.put(box)` replaces what it shows when
-// the data behind it changed, and keeps the focus on the same control of the same game.
-function slot() {
-  const box = el("div", "slot");
-  let drawn = null;
-  box.put = (node, key) => {
-    if (key === drawn) return;
-    drawn = key;
-    const focused = box.contains(document.activeElement) ? document.activeElement : null;
-    const item = focused && focused.closest("[data-game]");
-    box.replaceChildren(...(node ? [node] : []));
-    if (item) {
-      const again = [...box.querySelectorAll("[data-game]")].find((li) => li.dataset.game === item.dataset.game);
-      const control = again && [...again.querySelectorAll("a, button")].find((c) => c.className === focused.className);
-      if (control) control.focus();
-    }
-  };
-  return box;
-}
-
-async function myGames(names) {
+async function myGames(names, leagueNames) {
   const box = section(t("myGames"), "my-games");
   const list = el("ul", "games");
   const data = await get("/players/me/games?limit=50");
@@ -74,7 +57,7 @@ async function myGames(names) {
   // waiting on me first, then games in play, waiting tables, and finished ones
   const rank = (g) => (g.owes ? 0 : { active: 1, waiting: 2, finished: 3 }[g.status] ?? 4);
   games.sort((a, b) => rank(a) - rank(b));
-  for (const g of games) list.appendChild(gameLink(g, names, true));
+  for (const g of games) list.appendChild(gameLink(g, names, true, leagueNames));
   const owing = games.filter((g) => g.owes).map((g) => [g.id, names[g.ruleset] || g.ruleset]);
   add(box, list.childElementCount ? list : el("p", "muted", t("noGames")));
   return { box, owing, key: JSON.stringify(games) };
@@ -108,10 +91,16 @@ export async function drawHome(root, app) {
     if (fresh.length) said.textContent = fresh.map(([, name]) => text(name)).join(". ");
   }
 
+  const leagues = slot();
   let readMine = null;
   const reread = () => readMine();
-  readMine = latest(() => Promise.all([myGames(names), invitations(names, app), inboxBox(app, reread)]), ([games, invites, inbox]) => {
+  readMine = latest(async () => {
+    const mineLeagues = await get("/players/me/leagues").then((d) => d.leagues).catch(() => []);
+    const leagueNames = Object.fromEntries(mineLeagues.map((l) => [l.id, l.name || l.id]));
+    return Promise.all([myGames(names, leagueNames), invitations(names, app), mineLeagues, inboxBox(app, reread)]);
+  }, ([games, invites, mineLeagues, inbox]) => {
     mine.put(games.box, games.key);
+    leagues.put(leaguesBox(mineLeagues, app, () => readMine().catch(app.fail)), JSON.stringify(mineLeagues));
     invited.put(invites.box, invites.key);
     notes.put(inbox.box, inbox.key);
     tell("owing", games.owing, (name) => `${t("yourTurn")}: ${name}`);
@@ -123,10 +112,10 @@ export async function drawHome(root, app) {
   });
 
   if (!player) page.appendChild(signIn(app));
-  else add(page, notes, mine, invited, createForm(rulesets.rulesets, app));
+  else add(page, notes, mine, invited, leagues, createForm(rulesets.rulesets, app));
   await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
-  if (player) add(page, await leagues(player), pushBox(), settingsBox(app));
+  if (player) add(page, pushBox(), settingsBox(app));
   page.appendChild(said);
   root.replaceChildren(page);
   return follows(player, readMine, readLobby);
@@ -301,20 +290,30 @@ function createForm(rulesets, app) {
   return add(box, formBox);
 }
 
-async function leagues(player) {
+// The leagues I play in or organize (GET /players/me/leagues), each a link to its page,
+// and a link to the form that creates one.
+function leaguesBox(list, app, reread) {
   const box = section(t("leagues"), "leagues");
-  const list = el("ul", "games");
-  try {
-    const profile = player.id ? await get(`/players/${encodeURIComponent(player.id)}`) : { leagues: [] };
-    for (const l of profile.leagues) {
-      const a = el("a", null, `${l.league} · ${t("standings")}`);
-      a.href = `/leagues/${encodeURIComponent(l.league)}`;
-      list.appendChild(add(el("li"), a, el("span", "muted", l.ruleset || "")));
+  const items = el("ul", "games");
+  for (const l of list) {
+    const li = el("li", "game-item league-item");
+    li.dataset.league = l.id;
+    const a = el("a", "game-link", l.name || l.id);
+    a.href = `#/l/${encodeURIComponent(l.id)}`;
+    add(li, a, el("span", `badge ${l.status}`, t(`league_${l.status}`)),
+      el("span", "muted", t("roundOf", { n: l.rounds_started, m: l.rounds })),
+      l.organizer ? el("span", "badge organizer", t("organizerTag")) : null,
+      l.withdrawn_from_round !== null ? el("span", "badge", t("withdrawnTag")) : null);
+    if (l.invited) { // an organizer's invitation: join or decline here
+      li.classList.add("owes");
+      add(li, el("span", "badge answer-pending", t("answer_pending")),
+        leagueAnswer(l.id, "join", app, reread), leagueAnswer(l.id, "decline", app, reread));
     }
-  } catch {
-    /* the profile is optional here */
+    items.appendChild(li);
   }
-  return add(box, list.childElementCount ? list : el("p", "muted", t("leaguesNone")));
+  const create = el("a", "new-league-link", t("newLeague"));
+  create.href = "#/leagues/new";
+  return add(box, items.childElementCount ? items : el("p", "muted", t("leaguesNone")), add(el("p"), create));
 }
 
 // Games holding a seat for me (invitations, rematch offers): accept (join) or decline.

@@ -1,13 +1,17 @@
 // The web client at `/`: the header (language, who is playing, sign out, notifications) and
-// the two pages, chosen by the address's hash: `#/` (home: my games, lobby, leagues, a new
-// game) and `#/g/<game id>` (a table: play, watch, join by link; the header then says when
-// another game waits on the player, elsewhere.js).
+// the pages, chosen by the address's hash: `#/` (home: my games, lobby, leagues, a new
+// game), `#/g/<game id>` (a table: play, watch, join by link; the header then says when
+// another game waits on the player, elsewhere.js), `#/l/<league id>` (a league: join,
+// leave, rounds, standings, and the organizer's desk; `#/l/<id>/edit`, its settings) and
+// `#/leagues/new`.
 import { el, add } from "../shared/dom.js";
 import { me, forget, get } from "./api.js";
 import { t, lang, setLang, LANGS } from "./i18n.js";
 import { drawHome } from "./home.js";
 import { drawTable } from "./table.js";
 import { drawModeration } from "./moderation.js";
+import { drawLeague } from "./league.js";
+import { drawNewLeague, drawEditLeague } from "./leagueform.js";
 import { askNotifications } from "./signal.js";
 import { watchElsewhere } from "./elsewhere.js";
 import { stopPush } from "./push.js";
@@ -41,14 +45,16 @@ const app = {
     const root = $("app");
     // a table: #/g/<game id>, or #/g/<game id>/<secret> (an unlisted game's invitation link)
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,128}))?/);
+    // a league: #/l/<league id> (also its join link); a new league: #/leagues/new
+    const l = location.hash.match(/^#\/l\/([A-Za-z0-9_-]{1,64})(\/edit)?$/);
     const turn = ++routed;
     $("turns-elsewhere").hidden = true;
     try {
-      const page = m
-        ? await drawTable(root, m[1], app, m[2] || null)
-        : location.hash.startsWith("#/moderation")
-          ? await drawModeration(root, app)
-          : await drawHome(root, app);
+      const page = m ? await drawTable(root, m[1], app, m[2] || null)
+        : l ? await (l[2] ? drawEditLeague(root, l[1], app) : drawLeague(root, l[1], app))
+          : location.hash === "#/leagues/new" ? await drawNewLeague(root, app)
+            : location.hash.startsWith("#/moderation") ? await drawModeration(root, app)
+              : await drawHome(root, app);
       if (turn !== routed) { // another page was asked for meanwhile: this one's streams and timers end
         if (page) page();
         return;

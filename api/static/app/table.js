@@ -12,12 +12,14 @@ import { createChat } from "./chat.js";
 import { drawResult, lobbyButtons } from "./seats.js";
 import { signal } from "./signal.js";
 import { watchRematch } from "./rematch.js";
+import { leagueTag } from "./leagueparts.js";
+import { readDisputes, disputeForm } from "./leaguedisputes.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
 export async function drawTable(root, gameId, app, secret = null) {
   const path = `/games/${encodeURIComponent(gameId)}`;
-  const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false };
+  const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false, leagues: {} };
   const seatName = (n) => st.names.get(n) || `${t("seat")} ${n}`;
   const seatCount = () => (st.game ? st.game.players : 0);
   const d = createDraw({
@@ -46,6 +48,8 @@ export async function drawTable(root, gameId, app, secret = null) {
   const told = { turn: "", deadline: "" }; // the last turn said, the deadline warned of
   const result = el("div");
   result.id = "result";
+  const disputing = el("div"); // a league table's "Dispute this game" (leaguedisputes.js)
+  disputing.id = "dispute-slot";
   const offer = el("div"); // a rematch another former player offered (rematch.js)
   offer.id = "rematch-offer";
   offer.setAttribute("role", "status");
@@ -63,7 +67,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const log = createLog(logList, name);
   const chat = createChat(gameId, app.fail);
   add(side, logBox, chat.node);
-  add(page, head, turn, said, result, offer, move, add(el("div", "table-grid"), board, side));
+  add(page, head, turn, said, result, offer, disputing, move, add(el("div", "table-grid"), board, side));
   root.replaceChildren(el("p", "muted", t("loading")));
 
   async function load() {
@@ -79,6 +83,14 @@ export async function drawTable(root, gameId, app, secret = null) {
       catalogues.set(key, Object.fromEntries(listed.cards.map((c) => [c.id, { name: c.name, text: c.text }])));
     }
     st.glossary = { ...catalogues.get(key), ...(isObj(game.cards) ? game.cards : {}) };
+    if (game.league && !(game.league.id in st.leagues)) { // a league's table says which, once
+      st.leagues[game.league.id] = game.league.id;
+      const league = await get(`/leagues/${encodeURIComponent(game.league.id)}`).catch(() => null);
+      if (league) st.leagues[game.league.id] = league.name || league.id;
+      // its players may dispute it (where the server keeps disputes)
+      const disputes = Number.isInteger(game.you) ? await readDisputes(game.league.id).catch(() => null) : null;
+      if (disputes) disputing.replaceChildren(disputeForm(game, app));
+    }
     const mine = Number.isInteger(game.you) && (game.owed || []).some((o) => o.seat === game.you);
     st.legal = mine && game.status === "active" ? await get(`${path}/legal`) : null;
     if (st.legal && isObj(st.legal.cards)) Object.assign(st.glossary, st.legal.cards);
@@ -95,7 +107,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     const title = add(el("h1"), el("span", null, game.name), el("small", "muted", ` ${game.id}`));
     const status = el("span", `badge ${game.status}`, t(game.status));
     status.id = "status";
-    add(head, back, title, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
+    add(head, back, title, game.league ? leagueTag(game.league, st.leagues) : null, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
     const claim = game.status === "finished" ? null : claimText(game.claim_after_s);
     if (claim) head.appendChild(el("span", "muted claim-after", claim));
     head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load, secret }));
