@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,14 +25,19 @@ def serve(data_dir, port, *extra: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["PYTHONPATH"] = str(ROOT)
     argv = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
-    return subprocess.Popen(
+    # its output goes to files, read at the end (`stop`): a pipe nobody reads while it
+    # serves fills up with access lines, and every process of serve then blocks writing
+    logs = Path(tempfile.mkdtemp(prefix="serve-log-"))
+    proc = subprocess.Popen(
         [*argv, "--http-workers", "1", *extra],
         env=env,
         cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=(logs / "out").open("w"),
+        stderr=(logs / "err").open("w"),
         text=True,
     )
+    proc.logs = logs  # type: ignore[attr-defined]
+    return proc
 
 
 def wait_up(base: str, timeout: float = 30.0) -> None:
@@ -105,8 +111,9 @@ def stop(proc: subprocess.Popen, signals: int = 1) -> tuple[float, str, str]:
         if i:
             time.sleep(0.3)
         proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    return time.monotonic() - started, out, err
+    proc.wait(timeout=30)
+    took = time.monotonic() - started
+    return took, (proc.logs / "out").read_text(), (proc.logs / "err").read_text()
 
 
 def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path):
@@ -118,7 +125,8 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
         gid = waiting_game(base)
         push_key = requests.get(f"{base}/v1/push/key").json()["public_key"]
         second = serve(tmp_path, free_port())
-        _, err = second.communicate(timeout=30)
+        second.wait(timeout=30)
+        err = (second.logs / "err").read_text()
         assert second.returncode == 1 and "already running" in err
         redis_pid = int((tmp_path / "valkey.pid").read_text())
         children = descendants(first.pid)
