@@ -29,6 +29,8 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, root: Path =
         "MARKETFOLD_RATE_LIMIT_TOKEN": "10000000/minute",
         # and the waiting games one player may keep (benchmarks create many, then seat them)
         "MARKETFOLD_WAITING_GAMES_PER_PLAYER": "10000000",
+        # no access line per request: the figures are printed on this terminal
+        "MARKETFOLD_ACCESS_LOG": "false",
     }
     argv = gunicorn_argv(port=port, processes=workers, app=app)
     return subprocess.Popen(argv, env=env, cwd=root)
