@@ -12,9 +12,10 @@ first player's included). A game won by several seats counts as a share of a win
 Printed per matchup: its win rate with a 95% interval, its share at that table (1 in
 the number of players: what a player no better than the others wins), and, for the
 strong level, the CPU seconds per decision (mean, 95th percentile) and the searched
-samples per decision. `--budget` is the search's wall-clock budget per decision (the
-server's COMPUTER_BUDGET_S is 1 s; a smaller budget here makes the bench short and
-measures a weaker player than the server's).
+samples per decision. `--budget` is the search's budget per decision in CPU seconds of
+its thread (so a busy machine does not weaken it; the server's COMPUTER_BUDGET_S is 1 s
+of wall-clock time: a smaller budget here keeps the bench short and measures a weaker
+player than the server's).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def play(game: Game, players: int, seed: int, levels: list[str], budget: float, 
             real = state
             cpu = time.process_time()
             found = search(
-                game, seat, specs, lambda r, s=seat: sample(game.id, real, s, r), budget, rng
+                game, seat, specs, lambda r, s=seat: sample(game.id, real, s, r), budget, rng,
+                clock=time.thread_time,
             )
             cost.append((time.process_time() - cpu, found.iterations))
             action = found.action
