@@ -121,3 +121,34 @@ def test_bad_computer_seats_are_refused_naming_the_field_and_nothing_is_written(
     problem = res.get_json()
     assert any(k == field or k.startswith(field + ".") for k in problem["errors"]), problem
     assert client.get("/v1/games?status=waiting").get_json()["games"] == before
+
+
+def test_a_slow_search_is_cut_to_the_decision_deadline(client, worker_process):
+    """A strong level allowed a minute per decision at a table with 4 s per decision
+    moves before each deadline: its budget is cut to the time left less the margin (the
+    worker's log says how long it took); no default is ever applied for it."""
+    worker_process(MARKETFOLD_COMPUTER_BUDGET_S="60", MARKETFOLD_COMPUTER_MARGIN_S="1.5")
+    (me,) = new_players(client, 1, prefix="hurry")
+    game = client.post(
+        "/v1/games",
+        json={"ruleset": "goblin-market", "players": 3, "join": True,
+              "computer": {"level": "strong"}, "decision_timeout_s": 4},
+        headers=bearer(me),
+    ).get_json()
+    computers = {s["player"] for s in game["seats"] if s["computer"]}
+    rnd, moved, end = random.Random(1), 0, time.monotonic() + 90
+    while moved < 4 and time.monotonic() < end:
+        events = client.get(f"/v1/games/{game['id']}/events", headers=bearer(me)).get_json()["events"]
+        moved = sum(1 for e in events if (e.get("command") or {}).get("player") in computers
+                    and e["command"]["type"] == "act")
+        timed_out = [e for e in events if e["type"] == "game.DecisionTimedOut"]
+        assert not any(e["data"]["seat"] != game["you"] for e in timed_out), timed_out
+        legal = client.get(f"/v1/games/{game['id']}/legal", headers=bearer(me)).get_json()
+        if legal.get("actions"):
+            client.post(
+                f"/v1/games/{game['id']}/actions",
+                json=random_action(rnd, legal["actions"]),
+                headers={**bearer(me), "If-Match": f'"{legal["version"]}"'},
+            )
+        time.sleep(0.2)
+    assert moved >= 4  # computer moves, each before its 4 s deadline
