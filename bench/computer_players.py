@@ -34,46 +34,34 @@ import games  # noqa: E402
 from computer import sample  # noqa: E402
 from computer.policies import quick, uniform  # noqa: E402
 from computer.search import search  # noqa: E402
+from computer.selfplay import new_game, play  # noqa: E402
 from games.base import Game  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
 MATCHUPS = ("strong-quick", "strong-random", "quick-random")
 
 
-def _fold(game: Game, state, events):
-    for ev in events:
-        state = game.evolve(state, ev)
-    return state
-
-
-def play(game: Game, players: int, seed: int, levels: list[str], budget: float, cost: list) -> float:
+def play_one(game: Game, players: int, seed: int, levels: list[str], budget: float, cost: list) -> float:
     """Play one game with `levels[seat]` at each seat; return seat 0's share of the win.
     Each strong decision's CPU time and samples are added to `cost`."""
     rng = random.Random(seed)
     draws = Rng(b"bench-%d" % seed)
-    order = tuple(rng.sample(range(players), players))
-    state = _fold(game, None, game.setup(game.normalize_options({}, players), order, draws))
-    while not game.is_over(state):
-        if game.ready(state) is not None:
-            state = _fold(game, state, game.resolve(state, draws))
-            continue
-        seat = rng.choice(game.owed(state)).seat
-        specs = game.legal(state, seat)
+
+    def choose(state, seat: int, specs) -> dict:
         level = levels[seat]
-        if level == "strong":
-            real = state
-            cpu = time.process_time()
-            found = search(
-                game, seat, specs, lambda r, s=seat: sample(game.id, real, s, r), budget, rng,
-                clock=time.thread_time,
-            )
-            cost.append((time.process_time() - cpu, found.iterations))
-            action = found.action
-        elif level == "quick":
-            action = quick(specs, rng)
-        else:
-            action = uniform(specs, rng)
-        state = _fold(game, state, game.decide(state, seat, action, draws))
+        if level == "quick":
+            return quick(specs, rng)
+        if level != "strong":
+            return uniform(specs, rng)
+        cpu = time.process_time()
+        found = search(
+            game, seat, specs, lambda r: sample(game.id, state, seat, r), budget, rng,
+            clock=time.thread_time,
+        )
+        cost.append((time.process_time() - cpu, found.iterations))
+        return found.action
+
+    state = play(game, new_game(game, players, rng, draws), choose, rng, draws)
     winners = game.result(state).winners
     return 1.0 / len(winners) if 0 in winners else 0.0
 
@@ -86,7 +74,7 @@ def run(game: Game, players: int, matchup: str, n: int, budget: float, seed: int
         levels = [rest] * players
         levels[0] = first
         # seat 0 sits at every place of the seating order in turn (setup shuffles it)
-        wins += play(game, players, seed * 100_003 + g, levels, budget, cost)
+        wins += play_one(game, players, seed * 100_003 + g, levels, budget, cost)
     rate = wins / n
     half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
     line = (

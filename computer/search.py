@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from computer.policies import quick
-from games.base import ActionSpec, Event, Game, RuleViolation
+from computer.selfplay import fold, play
+from games.base import ActionSpec, Game, RuleViolation
 from games.rng import Rng
 
 MAX_CANDIDATES = 24
@@ -87,32 +88,12 @@ def candidates(specs: list[ActionSpec], rng: random.Random) -> list[dict[str, An
     return out
 
 
-def _fold(game: Game, state: Any, events: list[Event]) -> Any:
-    for ev in events:
-        state = game.evolve(state, ev)
-    return state
-
-
 def playout(
     game: Game, state: Any, rng: random.Random, draws: Rng, stop: Callable[[], bool]
 ) -> Any:
     """Play `state` on with every seat acting as the quick level; return the last state
     (the end, or where the step limit or the clock `stop` cut it)."""
-    for _ in range(MAX_PLAYOUT):
-        if game.is_over(state) or stop():
-            break
-        if game.ready(state) is not None:
-            state = _fold(game, state, game.resolve(state, draws))
-            continue
-        owed = game.owed(state)
-        if not owed:
-            break
-        seat = rng.choice(owed).seat
-        specs = game.legal(state, seat)
-        if not specs:
-            break
-        state = _fold(game, state, game.decide(state, seat, quick(specs, rng), draws))
-    return state
+    return play(game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, MAX_PLAYOUT)
 
 
 def reward(game: Game, state: Any, seat: int) -> float:
@@ -162,7 +143,7 @@ def search(
             arm = _select(order, tried)
             tried.add(id(arm))
             try:
-                after = _fold(game, state, game.decide(state, seat, arm.action, draws))
+                after = fold(game, state, game.decide(state, seat, arm.action, draws))
             except RuleViolation:
                 continue  # not open in this sample: another arm
             last = playout(game, after, rng, draws, stop)

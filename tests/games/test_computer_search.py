@@ -12,9 +12,9 @@ import computer
 import games
 from computer.policies import quick
 from computer.search import search
+from computer.selfplay import new_game, play
 from games.base import Game
 from games.rng import Rng
-from tests.games.playout import json_round_trip
 
 # view members no sampler changes (others' sealed submissions are taken back, so `owed`
 # and `submitted` may differ): the table and the seat's own cards
@@ -22,28 +22,21 @@ KEPT = ("players", "hand", "row", "valuations", "auction_deck_size", "deck_size"
 ITERATIONS = 12  # samples per decision here: enough to exercise the search, and quick
 
 
-def _fold(game: Game, state, events):
-    for ev in events:
-        state = game.evolve(state, json_round_trip(ev))
-        game.check_invariants(state)
-    return state
+def _decisions(game: Game, players: int, seed: int, every: int = 1) -> list:
+    """Play a game with quick players (the invariants checked after every event); return
+    (state, seat) at every `every`th decision."""
+    rng, draws, seen = random.Random(seed), Rng(b"t-%d" % seed), []
 
+    def choose(state, seat: int, specs) -> dict:
+        if (len(seen) + 1) % every == 0 or every == 1:
+            seen.append((state, seat))
+        else:
+            seen.append(None)
+        return quick(specs, rng)
 
-def _decisions(game: Game, players: int, seed: int, every: int = 1):
-    """Play a game with quick players; yield (state, seat) at every `every`th decision."""
-    rng, draws = random.Random(seed), Rng(b"t-%d" % seed)
-    order = tuple(rng.sample(range(players), players))
-    state = _fold(game, None, game.setup(game.normalize_options({}, players), order, draws))
-    n = 0
-    while not game.is_over(state):
-        if game.ready(state) is not None:
-            state = _fold(game, state, game.resolve(state, draws))
-            continue
-        seat = rng.choice(game.owed(state)).seat
-        n += 1
-        if n % every == 0:
-            yield state, seat
-        state = _fold(game, state, game.decide(state, seat, quick(game.legal(state, seat), rng), draws))
+    play(game, new_game(game, players, rng, draws, game.check_invariants), choose, rng, draws,
+         after=game.check_invariants)
+    return [x for x in seen if x is not None]
 
 
 def _strong(game: Game, state, seat: int, seed: int) -> dict:
@@ -64,27 +57,20 @@ def test_the_strong_level_plays_whole_games_with_legal_moves_only(ruleset):
     """A game where one seat is the search and the others quick players ends, and the
     rules accept every move the search makes (decide would raise otherwise)."""
     game = games.REGISTRY[ruleset]
-    players = game.min_players
-    rng, draws = random.Random(5), Rng(b"legal")
-    order = tuple(rng.sample(range(players), players))
-    state = _fold(game, None, game.setup(game.normalize_options({}, players), order, draws))
-    searched = 0
-    while not game.is_over(state):
-        if game.ready(state) is not None:
-            state = _fold(game, state, game.resolve(state, draws))
-            continue
-        seat = rng.choice(game.owed(state)).seat
-        specs = game.legal(state, seat)
-        if seat == 0:
-            action = search(
-                game, seat, specs, lambda r, s=state: computer.sample(game.id, s, 0, r),
-                1e9, rng, max_iterations=4,
-            ).action
-            searched += 1
-        else:
-            action = quick(specs, rng)
-        state = _fold(game, state, game.decide(state, seat, action, draws))
-    assert searched > 5 and game.is_over(state)
+    rng, draws, searched = random.Random(5), Rng(b"legal"), []
+
+    def choose(state, seat: int, specs) -> dict:
+        if seat != 0:
+            return quick(specs, rng)
+        searched.append(seat)
+        return search(
+            game, seat, specs, lambda r: computer.sample(game.id, state, 0, r), 1e9, rng,
+            max_iterations=4,
+        ).action
+
+    state = new_game(game, game.min_players, rng, draws)
+    state = play(game, state, choose, rng, draws, after=game.check_invariants)
+    assert len(searched) > 5 and game.is_over(state)
 
 
 def _hidden_swapped(game: Game, state, seat: int, seed: int):
