@@ -47,23 +47,30 @@ def free_seats(rec: Record) -> int:
     return rec.players - len(rec.seats) - len(rec.reserved())
 
 
-def check(level: str, seats: int | None, free: int, people: int) -> int:
+def check(level: str, seats: int | None, free: int, people: int, waiting: bool = False) -> int:
     """Return how many computer seats to add (`seats`, or every `free` one), or refuse:
     an unknown level, fewer than one seat, more than are free, or a table left with no
-    seat for a person (`people`: the seats people hold or are promised)."""
+    seat for a person (`people`: the seats people hold or are promised). A new game's
+    request is refused as invalid (422, `invalid_body`); a waiting game's (`waiting`) by
+    its state (409: `no_free_seat`, `no_person_seated`)."""
     if level not in LEVELS:
         why = f"must be one of {list(LEVELS)}"
         raise Invalid("invalid_body", f"no computer level {level!r}", {"computer.level": [why]})
+
+    def refuse(code: str, detail: str, why: str) -> DomainError:
+        field = {"computer.seats" if not waiting else "seats": [why]}
+        return Conflict(code, detail, field) if waiting else Invalid("invalid_body", detail, field)
+
     count = free if seats is None else seats
     if count < 1:
         why = "no free seat to give a computer player" if seats is None else "must be at least 1"
-        raise Invalid("invalid_body", why, {"computer.seats": [why]})
+        raise refuse("no_free_seat", why, why)
     if count > free:
         why = f"at most {free} (the seats nobody holds or is invited to)"
-        raise Invalid("invalid_body", "more computer seats than free seats", {"computer.seats": [why]})
+        raise refuse("no_free_seat", "more computer seats than free seats", why)
     if people < 1:
         why = "a person must hold or be invited to a seat: join, invite someone, or leave a seat free"
-        raise Invalid("invalid_body", "a table of computer players only", {"computer.seats": [why]})
+        raise refuse("no_person_seated", "a table of computer players only", why)
     return count
 
 
@@ -110,7 +117,8 @@ def fill(boot: Bootstrap, game_id: str, caller: str, level: str, seats: int | No
         raise Conflict("league_game", "a league's table is seated by the league")
     free = free_seats(rec)
     people = len([s for s in rec.seats if not s.computer]) + len(rec.reserved())
-    count = check(level, seats, free, people + free - (free if seats is None else seats))
+    left = free - (free if seats is None else seats)
+    count = check(level, seats, free, people + max(left, 0), waiting=True)
     return seat(boot, game_id, level, count)
 
 

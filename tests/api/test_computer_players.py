@@ -99,6 +99,28 @@ def test_the_creator_fills_the_empty_seats_and_the_lobby_shows_them(client, work
     assert again.status_code == 409 and again.get_json()["code"] == "game_not_waiting"
 
 
+def test_the_creator_cannot_fill_a_table_past_its_free_seats_or_without_a_person(client):
+    (me,) = new_players(client, 1, prefix="host")
+    gid = client.post(
+        "/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=bearer(me)
+    ).get_json()["id"]  # the creator is not seated
+    alone = client.post(f"/v1/games/{gid}/computer-seats", json={"level": "quick"}, headers=bearer(me))
+    assert alone.status_code == 409 and alone.get_json()["code"] == "no_person_seated"
+    assert alone.get_json()["errors"] == {"seats": [
+        "a person must hold or be invited to a seat: join, invite someone, or leave a seat free"]}
+    many = client.post(
+        f"/v1/games/{gid}/computer-seats", json={"level": "quick", "seats": 4}, headers=bearer(me)
+    )
+    assert many.status_code == 409 and many.get_json()["code"] == "no_free_seat"
+    game = client.get(f"/v1/games/{gid}").get_json()
+    assert game["seats"] == []  # nothing was written
+    two = client.post(
+        f"/v1/games/{gid}/computer-seats", json={"level": "quick", "seats": 2}, headers=bearer(me)
+    )
+    assert two.status_code == 200 and len(two.get_json()["seats"]) == 2
+    assert two.get_json()["status"] == "waiting"  # a seat is left for a person
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [
