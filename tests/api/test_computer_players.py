@@ -37,7 +37,12 @@ def _play_alone(client, gid: str, me: dict, rnd: random.Random, limit_s: float =
 
 @pytest.mark.parametrize(
     ("ruleset", "players", "level"),
-    [("goblin-market", 3, "strong"), ("sorcerous-futures", 4, "quick"), ("black-market", 3, "strong")],
+    [
+        ("goblin-market", 3, "strong"),
+        ("sorcerous-futures", 4, "quick"),
+        ("black-market", 3, "strong"),
+        ("gobcon", 6, "quick"),
+    ],
 )
 def test_a_person_alone_plays_a_whole_game_against_computer_seats(
     client, worker_process, ruleset, players, level
