@@ -81,7 +81,9 @@ def seat_computers(game_id: str):
     data = ComputerSeats().load(body())
     gid = game_id_ok(game_id)
     rec = computer_turns.fill(boot(), gid, player["id"], data["level"], data["seats"])
-    return _game_response(rec, rec.seat_of(player["id"]), 200, tables.secret(boot(), rec, player["id"]))
+    return _game_response(
+        rec, rec.seat_of(player["id"]), 200, tables.secret(boot(), rec, player["id"])
+    )
 
 
 def _optional(schema) -> dict:

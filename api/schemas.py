@@ -65,9 +65,12 @@ class ComputerSeats(Schema):
     seat when left out)."""
 
     level = fields.String(
-        required=True, validate=validate.OneOf(("quick", "strong"), error="must be one of {choices}")
+        required=True,
+        validate=validate.OneOf(("quick", "strong"), error="must be one of {choices}"),
     )
-    seats = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=63))
+    seats = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=63)
+    )
 
 
 class GameCreate(RematchOffer):

@@ -1,7 +1,7 @@
 """The computer players' strength and cost, on the pure rules (no Redis, no HTTP).
 
-    python bench/computer_players.py [--games 200] [--budget 0.05] [--ruleset goblin-market ...]
-                                     [--players N] [--matchups strong-quick strong-random quick-random]
+    python bench/computer_players.py [--games 200] [--budget 0.05] [--players N]
+        [--ruleset goblin-market ...] [--matchups strong-quick strong-random quick-random]
 
 For each ruleset, `--games` whole games per matchup are played in this process with the
 rules in games/ (setup, legal, decide, evolve, resolve), one seat of the first level
@@ -41,7 +41,9 @@ from games.rng import Rng  # noqa: E402
 MATCHUPS = ("strong-quick", "strong-random", "quick-random")
 
 
-def play_one(game: Game, players: int, seed: int, levels: list[str], budget: float, cost: list) -> float:
+def play_one(
+    game: Game, players: int, seed: int, levels: list[str], budget: float, cost: list
+) -> float:
     """Play one game with `levels[seat]` at each seat; return seat 0's share of the win.
     Each strong decision's CPU time and samples are added to `cost`."""
     rng = random.Random(seed)
@@ -55,7 +57,12 @@ def play_one(game: Game, players: int, seed: int, levels: list[str], budget: flo
             return uniform(specs, rng)
         cpu = time.process_time()
         found = search(
-            game, seat, specs, lambda r: sample(game.id, state, seat, r), budget, rng,
+            game,
+            seat,
+            specs,
+            lambda r: sample(game.id, state, seat, r),
+            budget,
+            rng,
             clock=time.thread_time,
         )
         cost.append((time.process_time() - cpu, found.iterations))

@@ -51,7 +51,9 @@ def decide(
         try:
             answer.append(searcher(game, seat, specs, draw, budget_s, random.Random(seed)))
         except Exception:
-            logger.exception("the %s search of seat %s failed; the quick level answers", game.id, seat)
+            logger.exception(
+                "the %s search of seat %s failed; the quick level answers", game.id, seat
+            )
 
     worker = threading.Thread(target=run, name="computer-search", daemon=True)
     worker.start()
@@ -59,5 +61,10 @@ def decide(
     if answer:
         return answer[0].action, "strong"
     if worker.is_alive():
-        logger.warning("the %s search of seat %s overran %.2f s; the quick level answers", game.id, seat, budget_s)
+        logger.warning(
+            "the %s search of seat %s overran %.2f s; the quick level answers",
+            game.id,
+            seat,
+            budget_s,
+        )
     return quick(specs, rng), "quick"

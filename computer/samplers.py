@@ -47,7 +47,9 @@ def sorcerous_futures(state: Any, seat: int, rng: random.Random) -> Any:
     from games.sorcerous_futures.view import sees_crown, sees_valuation
 
     holder = state.excuse_holder == seat
-    hidden = [i for i, (under, _) in enumerate(state.valuations) if not sees_valuation(state, seat, under)]
+    hidden = [
+        i for i, (under, _) in enumerate(state.valuations) if not sees_valuation(state, seat, under)
+    ]
     # the sly Excuse's holder knows which cards are under the valuations (not where)
     keep_pool = holder and state.sly
     vals = [state.valuations[i][1] for i in hidden]
@@ -68,9 +70,15 @@ def sorcerous_futures(state: Any, seat: int, rng: random.Random) -> Any:
         valuations[i] = (valuations[i][0], card)
     crowns, holding, set_aside = list(state.crowns), list(state.holding), state.set_aside
     if not holder:
-        unseen = [s for s in state.order if crowns and crowns[s] is not None and not sees_crown(state, seat, s)]
+        unseen = [
+            s
+            for s in state.order
+            if crowns and crowns[s] is not None and not sees_crown(state, seat, s)
+        ]
         others = [s for s in range(len(holding)) if s != seat]
-        pool_c = [crowns[s] for s in unseen] + list(set_aside) + [c for s in others for c in holding[s]]
+        pool_c = (
+            [crowns[s] for s in unseen] + list(set_aside) + [c for s in others for c in holding[s]]
+        )
         sizes = [1] * len(unseen) + [len(set_aside)] + [len(holding[s]) for s in others]
         parts = _deal(pool_c, sizes, rng)
         for s, part in zip(unseen, parts, strict=False):

@@ -93,7 +93,9 @@ def playout(
 ) -> Any:
     """Play `state` on with every seat acting as the quick level; return the last state
     (the end, or where the step limit or the clock `stop` cut it)."""
-    return play(game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, MAX_PLAYOUT)
+    return play(
+        game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, MAX_PLAYOUT
+    )
 
 
 def reward(game: Game, state: Any, seat: int) -> float:

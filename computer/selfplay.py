@@ -54,6 +54,8 @@ def play(
         specs = game.legal(state, seat)
         if not specs:
             break
-        state = fold(game, state, game.decide(state, seat, choose(state, seat, specs), draws), after)
+        state = fold(
+            game, state, game.decide(state, seat, choose(state, seat, specs), draws), after
+        )
         made += 1
     return state

@@ -69,7 +69,9 @@ def check(level: str, seats: int | None, free: int, people: int, waiting: bool =
         why = f"at most {free} (the seats nobody holds or is invited to)"
         raise refuse("no_free_seat", "more computer seats than free seats", why)
     if people < 1:
-        why = "a person must hold or be invited to a seat: join, invite someone, or leave a seat free"
+        why = (
+            "a person must hold or be invited to a seat: join, invite someone, or leave a seat free"
+        )
         raise refuse("no_person_seated", "a table of computer players only", why)
     return count
 
@@ -161,14 +163,22 @@ def play(boot: Bootstrap, game_id: str, turn: str) -> Status:
         return computer.sample(game.id, state, seat_no, r)
 
     limit = budget(boot, rec, key, time.time())
-    action, by = computer.decide(level if limit > 0 else "quick", game, seat_no, specs, draw, limit, rng)
+    action, by = computer.decide(
+        level if limit > 0 else "quick", game, seat_no, specs, draw, limit, rng
+    )
     player = next(s.player for s in rec.seats if s.seat == seat_no)
     logger.info(
         "game %s: computer seat %s (%s) decided %s in %.2f s",
-        game_id, seat_no, by, action.get("type"), time.perf_counter() - spent,
+        game_id,
+        seat_no,
+        by,
+        action.get("type"),
+        time.perf_counter() - spent,
     )
     try:
-        game_commands.act(boot, game_id, player, action, f"computer-{turn}-{rec.version}", rec.version)
+        game_commands.act(
+            boot, game_id, player, action, f"computer-{turn}-{rec.version}", rec.version
+        )
     except (RuleViolation, StaleVersion, DomainError) as refused:
         if owes(boot.store.load(game_id).record, seat_no, key):
             logger.info("game %s: computer move refused (%s); deciding again", game_id, refused)

@@ -51,8 +51,13 @@ def test_a_person_alone_plays_a_whole_game_against_computer_seats(
     (me,) = new_players(client, 1, prefix="solo")
     res = client.post(
         "/v1/games",
-        json={"ruleset": ruleset, "players": players, "join": True,
-              "computer": {"level": level}, "decision_timeout_s": 120},
+        json={
+            "ruleset": ruleset,
+            "players": players,
+            "join": True,
+            "computer": {"level": level},
+            "decision_timeout_s": 120,
+        },
         headers=bearer(me),
     )
     assert res.status_code == 201, res.get_json()
@@ -69,7 +74,9 @@ def test_a_person_alone_plays_a_whole_game_against_computer_seats(
     joined = [e for e in events if e["type"] == "game.PlayerJoined"]
     assert sum(1 for e in joined if e["data"].get("computer") == {"level": level}) == players - 1
     computer_players = {s["player"] for s in game["seats"] if s["computer"]}
-    acted = {e["command"]["player"] for e in events if (e.get("command") or {}).get("type") == "act"}
+    acted = {
+        e["command"]["player"] for e in events if (e.get("command") or {}).get("type") == "act"
+    }
     assert computer_players <= acted  # every computer seat moved by itself, as a player
     timed_out = [e for e in events if e["type"] == "game.DecisionTimedOut"]
     assert not timed_out  # and never by a deadline's default
@@ -84,7 +91,9 @@ def test_the_creator_fills_the_empty_seats_and_the_lobby_shows_them(client, work
     worker_process(**FAST)
     me, friend = new_players(client, 2, prefix="host")
     gid = client.post(
-        "/v1/games", json={"ruleset": "goblin-market", "players": 4, "join": True}, headers=bearer(me)
+        "/v1/games",
+        json={"ruleset": "goblin-market", "players": 4, "join": True},
+        headers=bearer(me),
     ).get_json()["id"]
     client.post(f"/v1/games/{gid}/join", headers=bearer(friend))
     refused = client.post(
@@ -94,13 +103,24 @@ def test_the_creator_fills_the_empty_seats_and_the_lobby_shows_them(client, work
     lobby = client.get("/v1/games?status=waiting").get_json()
     listed = next(g for g in lobby["games"] if g["id"] == gid)
     assert [s["computer"] for s in listed["seats"]] == [None, None]
-    res = client.post(f"/v1/games/{gid}/computer-seats", json={"level": "quick", "seats": 1}, headers=bearer(me))
+    res = client.post(
+        f"/v1/games/{gid}/computer-seats", json={"level": "quick", "seats": 1}, headers=bearer(me)
+    )
     assert res.status_code == 200 and res.get_json()["status"] == "waiting"
-    res = client.post(f"/v1/games/{gid}/computer-seats", json={"level": "strong"}, headers=bearer(me))
+    res = client.post(
+        f"/v1/games/{gid}/computer-seats", json={"level": "strong"}, headers=bearer(me)
+    )
     game = res.get_json()
     assert game["status"] == "active"
-    assert [s["computer"] for s in game["seats"]] == [None, None, {"level": "quick"}, {"level": "strong"}]
-    again = client.post(f"/v1/games/{gid}/computer-seats", json={"level": "quick"}, headers=bearer(me))
+    assert [s["computer"] for s in game["seats"]] == [
+        None,
+        None,
+        {"level": "quick"},
+        {"level": "strong"},
+    ]
+    again = client.post(
+        f"/v1/games/{gid}/computer-seats", json={"level": "quick"}, headers=bearer(me)
+    )
     assert again.status_code == 409 and again.get_json()["code"] == "game_not_waiting"
 
 
@@ -109,10 +129,15 @@ def test_the_creator_cannot_fill_a_table_past_its_free_seats_or_without_a_person
     gid = client.post(
         "/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=bearer(me)
     ).get_json()["id"]  # the creator is not seated
-    alone = client.post(f"/v1/games/{gid}/computer-seats", json={"level": "quick"}, headers=bearer(me))
+    alone = client.post(
+        f"/v1/games/{gid}/computer-seats", json={"level": "quick"}, headers=bearer(me)
+    )
     assert alone.status_code == 409 and alone.get_json()["code"] == "no_person_seated"
-    assert alone.get_json()["errors"] == {"seats": [
-        "a person must hold or be invited to a seat: join, invite someone, or leave a seat free"]}
+    assert alone.get_json()["errors"] == {
+        "seats": [
+            "a person must hold or be invited to a seat: join, invite someone, or leave a seat free"
+        ]
+    }
     many = client.post(
         f"/v1/games/{gid}/computer-seats", json={"level": "quick", "seats": 4}, headers=bearer(me)
     )
@@ -132,16 +157,23 @@ def test_the_creator_cannot_fill_a_table_past_its_free_seats_or_without_a_person
         ({"computer": {"level": "grandmaster"}}, "computer"),
         ({"computer": {"level": "quick", "seats": 0}}, "computer"),
         ({"computer": {"level": "quick", "seats": 3}}, "computer.seats"),  # 2 free beside me
-        ({"computer": {"level": "quick", "seats": 3}, "join": False}, "computer.seats"),  # no person
+        (
+            {"computer": {"level": "quick", "seats": 3}, "join": False},
+            "computer.seats",
+        ),  # no person
         ({"computer": {"seats": 1}}, "computer"),
         ({"computer": "strong"}, "computer"),
     ],
 )
-def test_bad_computer_seats_are_refused_naming_the_field_and_nothing_is_written(client, body, field):
+def test_bad_computer_seats_are_refused_naming_the_field_and_nothing_is_written(
+    client, body, field
+):
     (me,) = new_players(client, 1, prefix="bad")
     before = client.get("/v1/games?status=waiting").get_json()["games"]
     res = client.post(
-        "/v1/games", json={"ruleset": "goblin-market", "players": 3, "join": True, **body}, headers=bearer(me)
+        "/v1/games",
+        json={"ruleset": "goblin-market", "players": 3, "join": True, **body},
+        headers=bearer(me),
     )
     assert res.status_code in (400, 422), res.get_json()
     assert res.headers["Content-Type"].startswith("application/problem+json")
@@ -158,16 +190,26 @@ def test_a_slow_search_is_cut_to_the_decision_deadline(client, worker_process):
     (me,) = new_players(client, 1, prefix="hurry")
     game = client.post(
         "/v1/games",
-        json={"ruleset": "goblin-market", "players": 3, "join": True,
-              "computer": {"level": "strong"}, "decision_timeout_s": 4},
+        json={
+            "ruleset": "goblin-market",
+            "players": 3,
+            "join": True,
+            "computer": {"level": "strong"},
+            "decision_timeout_s": 4,
+        },
         headers=bearer(me),
     ).get_json()
     computers = {s["player"] for s in game["seats"] if s["computer"]}
     rnd, moved, end = random.Random(1), 0, time.monotonic() + 90
     while moved < 4 and time.monotonic() < end:
-        events = client.get(f"/v1/games/{game['id']}/events", headers=bearer(me)).get_json()["events"]
-        moved = sum(1 for e in events if (e.get("command") or {}).get("player") in computers
-                    and e["command"]["type"] == "act")
+        events = client.get(f"/v1/games/{game['id']}/events", headers=bearer(me)).get_json()[
+            "events"
+        ]
+        moved = sum(
+            1
+            for e in events
+            if (e.get("command") or {}).get("player") in computers and e["command"]["type"] == "act"
+        )
         timed_out = [e for e in events if e["type"] == "game.DecisionTimedOut"]
         assert not any(e["data"]["seat"] != game["you"] for e in timed_out), timed_out
         legal = client.get(f"/v1/games/{game['id']}/legal", headers=bearer(me)).get_json()

@@ -19,7 +19,9 @@ def _computer_chips(page: WebPage, tag: str) -> int:
     return len([c for c in texts if tag in c])
 
 
-def test_a_person_alone_plays_a_whole_game_against_the_computer(browser, live_server, worker_process):
+def test_a_person_alone_plays_a_whole_game_against_the_computer(
+    browser, live_server, worker_process
+):
     worker_process(MARKETFOLD_COMPUTER_BUDGET_S="0.1")
     page = WebPage(browser, live_server)
     page.sign_in("eva")
@@ -69,7 +71,9 @@ def test_the_create_form_fills_the_empty_seats_with_computer_players_in_spanish(
     no_script_errors(browser)
 
 
-def test_a_waiting_tables_creator_fills_its_empty_seats_at_the_table(browser, live_server, worker_process):
+def test_a_waiting_tables_creator_fills_its_empty_seats_at_the_table(
+    browser, live_server, worker_process
+):
     worker_process(MARKETFOLD_COMPUTER_BUDGET_S="0.1")
     page = WebPage(browser, live_server)
     page.sign_in("eva")

@@ -34,8 +34,14 @@ def _decisions(game: Game, players: int, seed: int, every: int = 1) -> list:
             seen.append(None)
         return quick(specs, rng)
 
-    play(game, new_game(game, players, rng, draws, game.check_invariants), choose, rng, draws,
-         after=game.check_invariants)
+    play(
+        game,
+        new_game(game, players, rng, draws, game.check_invariants),
+        choose,
+        rng,
+        draws,
+        after=game.check_invariants,
+    )
     return [x for x in seen if x is not None]
 
 
@@ -64,7 +70,12 @@ def test_the_strong_level_plays_whole_games_with_legal_moves_only(ruleset):
             return quick(specs, rng)
         searched.append(seat)
         return search(
-            game, seat, specs, lambda r: computer.sample(game.id, state, 0, r), 1e9, rng,
+            game,
+            seat,
+            specs,
+            lambda r: computer.sample(game.id, state, 0, r),
+            1e9,
+            rng,
             max_iterations=4,
         ).action
 
@@ -121,7 +132,12 @@ def test_both_levels_answer_with_a_legal_action(level):
     state, seat = next(iter(_decisions(game, 3, seed=4)))
     specs = game.legal(state, seat)
     action, by = computer.decide(
-        level, game, seat, specs, lambda r: computer.sample(game.id, state, seat, r), 0.05,
+        level,
+        game,
+        seat,
+        specs,
+        lambda r: computer.sample(game.id, state, seat, r),
+        0.05,
         random.Random(1),
     )
     assert by == level
@@ -136,7 +152,13 @@ def test_a_search_that_raises_gives_way_to_the_quick_level():
         raise RuntimeError("the search fell over")
 
     action, by = computer.decide(
-        "strong", game, seat, game.legal(state, seat), lambda r: state, 0.05, random.Random(1),
+        "strong",
+        game,
+        seat,
+        game.legal(state, seat),
+        lambda r: state,
+        0.05,
+        random.Random(1),
         searcher=broken,
     )
     assert by == "quick"
@@ -152,7 +174,13 @@ def test_a_search_that_overruns_gives_way_to_the_quick_level_in_time():
 
     started = time.monotonic()
     action, by = computer.decide(
-        "strong", game, seat, game.legal(state, seat), lambda r: state, 0.1, random.Random(1),
+        "strong",
+        game,
+        seat,
+        game.legal(state, seat),
+        lambda r: state,
+        0.1,
+        random.Random(1),
         searcher=stuck,
     )
     took = time.monotonic() - started
