@@ -13,10 +13,11 @@ from api.limits import storeless
 from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
-from api.schemas import GameCreate, JoinBody, PlayerCreate, RematchOffer, action
+from api.schemas import ComputerSeats, GameCreate, JoinBody, PlayerCreate, RematchOffer, action
 from games.base import InvalidAction, RuleViolation
 from service import (
     attempts,
+    computer_turns,
     errors,
     game_commands,
     game_evidence,
@@ -58,6 +59,8 @@ def ruleset_cards(ruleset: str):
 def create_game():
     player = auth.caller(boot())
     data = GameCreate().load(body())
+    promised = len(data["invite"]) + int(data["join"])  # seats held for people
+    computers = computer_turns.check_new(data["players"], data, promised)  # before any write
     rec, secret = tables.create(
         boot(),
         player,
@@ -67,7 +70,20 @@ def create_game():
         data["decision_timeout_s"],
         data,
     )
+    if computers:
+        rec = computer_turns.seat(boot(), rec.game_id, data["computer"]["level"], computers)
     return _game_response(rec, rec.seat_of(player["id"]), 201, secret)
+
+
+@bp.post("/games/<game_id>/computer-seats")
+def seat_computers(game_id: str):
+    player = auth.caller(boot())
+    data = ComputerSeats().load(body())
+    gid = game_id_ok(game_id)
+    rec = computer_turns.fill(boot(), gid, player["id"], data["level"], data["seats"])
+    return _game_response(
+        rec, rec.seat_of(player["id"]), 200, tables.secret(boot(), rec, player["id"])
+    )
 
 
 def _optional(schema) -> dict:

@@ -10,6 +10,7 @@ import orjson
 from games.base import ActionSpec, Game
 from service import game_queries, tables
 from service.game_log import owed
+from service.lobby import seat_json
 from service.game_queries import Record
 from service.loop import Outcome
 
@@ -44,7 +45,7 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "options": rec.options,
         "decision_timeout_s": rec.decision_timeout_s,
         "created_at": rec.created_at,
-        "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in rec.seats],
+        "seats": [seat_json(s) for s in rec.seats],
         "order": list(rec.order),
         "you": seat,
         "view": view,

@@ -60,6 +60,19 @@ class JoinBody(Schema):
     secret = fields.String(load_default=None, validate=validate.Length(min=1, max=128))
 
 
+class ComputerSeats(Schema):
+    """Computer players for a game's free seats: their level, and how many (every free
+    seat when left out)."""
+
+    level = fields.String(
+        required=True,
+        validate=validate.OneOf(("quick", "strong"), error="must be one of {choices}"),
+    )
+    seats = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=63)
+    )
+
+
 class GameCreate(RematchOffer):
     ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
     players = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=64))
@@ -77,6 +90,7 @@ class GameCreate(RematchOffer):
         validate=validate.Length(max=64),
     )
     join = fields.Boolean(load_default=False)
+    computer = fields.Nested(ComputerSeats, load_default=None, allow_none=True)
     claim_after_s = fields.Integer(
         load_default=None,
         allow_none=True,

@@ -18,7 +18,7 @@ import games
 from events import binding, codec, decide, ending, envelope, proof_checks
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
-from events.record import Record, fold, in_order
+from events.record import Record, Seat, fold, in_order
 from events.redact import is_private
 from events.times import Clock
 from games.base import RuleViolation
@@ -90,7 +90,7 @@ def bundle(
             "options": record.options,
             "decision_timeout_s": record.decision_timeout_s,
             "league": record.league,
-            "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in record.seats],
+            "seats": [_seat(s) for s in record.seats],
             "version": record.version,
         },
         "events": envelopes,
@@ -376,3 +376,9 @@ def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
 
 def _json(value: Any) -> Any:
     return codec.normal(value)
+
+
+def _seat(s: Seat) -> dict[str, Any]:
+    """A seat of the export's header: `computer` names a computer player's level."""
+    mark = {"level": s.computer} if s.computer else None
+    return {"seat": s.seat, "player": s.player, "name": s.name, "computer": mark}

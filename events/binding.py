@@ -39,11 +39,13 @@ def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
     seats: list[dict[str, Any]] = []
     for env in events:  # a seat left frees it, and the later seats move up one (as the fold)
         if _type(env) == "game.PlayerJoined":
-            seats.append({k: _data(env).get(k) for k in ("seat", "player", "name")})
+            seat = {k: _data(env).get(k) for k in ("seat", "player", "name")}
+            seat["computer"] = _data(env).get("computer")  # a computer player's level, or None
+            seats.append(seat)
         elif _type(env) == "game.SeatTaken":  # a substitute holds the seat from here on
             taken = _data(env)
             seats = [
-                {**s, "player": taken.get("player"), "name": taken.get("name")}
+                {**s, "player": taken.get("player"), "name": taken.get("name"), "computer": None}
                 if s["seat"] == taken.get("seat")
                 else s
                 for s in seats

@@ -33,7 +33,23 @@ SEAT_NUMBER = {"type": "integer", "minimum": 0}
 SEAT = {
     "type": "object",
     "required": ["seat", "player", "name"],
-    "properties": {"seat": SEAT_NUMBER, "player": {"type": "string"}, "name": {"type": "string"}},
+    "properties": {
+        "seat": SEAT_NUMBER,
+        "player": {"type": "string"},
+        "name": {"type": "string"},
+        # a computer player's level (bundles exported before computer players have none)
+        "computer": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["level"],
+                    "properties": {"level": {"type": "string"}},
+                    "additionalProperties": False,
+                },
+            ]
+        },
+    },
     "additionalProperties": False,
 }
 CREATED = {

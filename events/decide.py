@@ -29,8 +29,11 @@ def seat_of(rec: Record, player_id: str) -> int:
     return seat
 
 
-def join(rec: Record, player_id: str, name: str, rng: Rng) -> list[Event]:
-    """Seat a player; the last seat to fill shuffles the seating and sets the game up."""
+def join(
+    rec: Record, player_id: str, name: str, rng: Rng, computer: str | None = None
+) -> list[Event]:
+    """Seat a player (`computer`: a computer player's level, logged with the seat); the
+    last seat to fill shuffles the seating and sets the game up."""
     if rec.status != WAITING:
         what = "was cancelled" if rec.status == CANCELLED else "has already started"
         raise RuleViolation(f"the game {what}", code="game_not_waiting")
@@ -42,7 +45,10 @@ def join(rec: Record, player_id: str, name: str, rng: Rng) -> list[Event]:
             "every free seat is reserved for an invited player", code="seat_reserved"
         )
     seat = len(rec.seats)
-    events = [Event("game.PlayerJoined", {"seat": seat, "player": player_id, "name": name})]
+    joined = {"seat": seat, "player": player_id, "name": name}
+    if computer:
+        joined["computer"] = {"level": computer}
+    events = [Event("game.PlayerJoined", joined)]
     if seat + 1 == rec.players:
         order = rng.shuffle(range(rec.players))
         events.append(Event("game.Started", {"order": order}))
@@ -322,7 +328,8 @@ def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Eve
         return act(rec, cmd["player"], cmd["action"], rng)
     if kind == "join":
         name = next((s.name for s in rec.seats if s.player == cmd["player"]), None)
-        return "system", join(rec, cmd["player"], cmd.get("name", name or ""), rng)
+        level = (cmd.get("computer") or {}).get("level")  # a computer player's seat
+        return "system", join(rec, cmd["player"], cmd.get("name", name or ""), rng, level)
     if kind == "leave":
         return "system", leave(rec, cmd["player"])
     if kind == "cancel":

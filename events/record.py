@@ -25,6 +25,7 @@ class Seat:
     seat: int
     player: str
     name: str
+    computer: str | None = None  # a computer player's level (`game.PlayerJoined` says so)
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,10 @@ class Record:
             object.__setattr__(self, "_owed", known)
         return list(known)
 
+    def computer(self, seat: int) -> str | None:
+        """Return the level of the computer player at `seat`, or None for a person."""
+        return next((s.computer for s in self.seats if s.seat == seat), None)
+
     def reserved(self) -> list[str]:
         """Return the players whose seats are held for them (pending invitations)."""
         return [p for p, _, answer in self.invited if answer == PENDING]
@@ -201,11 +206,13 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             claim_after_s=data["claim_after_s"],
         )
     elif kind == "game.PlayerJoined":
-        changes["seats"] = (*record.seats, Seat(data["seat"], data["player"], data["name"]))
+        level = (data.get("computer") or {}).get("level")
+        seat = Seat(data["seat"], data["player"], data["name"], level)
+        changes["seats"] = (*record.seats, seat)
         changes["invited"] = _answer(record.invited, {data["player"]}, ACCEPTED)
     elif kind == "game.PlayerLeft":  # the seats after it move up one: seats stay 0..n-1
         kept = [s for s in record.seats if s.player != data["player"]]
-        changes["seats"] = tuple(Seat(i, s.player, s.name) for i, s in enumerate(kept))
+        changes["seats"] = tuple(Seat(i, s.player, s.name, s.computer) for i, s in enumerate(kept))
         changes["invited"] = _answer(record.invited, {data["player"]}, DECLINED, ACCEPTED)
     elif kind == "game.InvitationDeclined":
         changes["invited"] = _answer(record.invited, {data["player"]}, DECLINED)

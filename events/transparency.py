@@ -73,6 +73,7 @@ def created(env: Mapping[str, Any]) -> dict[str, Any]:
 
 def started(game_id: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """The `started` leaf: the seats, in order, as {"seat", "player", "name"}."""
+    seats = [{k: s.get(k) for k in ("seat", "player", "name")} for s in seats]
     return {"log": LOG, "kind": "started", "game": game_ref(game_id), "seats": seats}
 
 

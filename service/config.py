@@ -88,6 +88,10 @@ DEFAULTS: dict[str, Any] = {
     # (the default) reads the caller's address from the connection; 1 behind one balancer
     # (HAProxy with `option forwardfor`), so per-address limits count callers, not it
     "TRUSTED_PROXIES": 0,
+    # a computer seat's strong level searches this long per decision (s), at most until its
+    # deadline less COMPUTER_MARGIN_S (docs/computer-players.md)
+    "COMPUTER_BUDGET_S": 1.0,
+    "COMPUTER_MARGIN_S": 2.0,
     # how long a swept deadline stays claimed before another worker may take it again
     "CLAIM_S": 10,
     # how often (s) one worker looks through the active games for a ready phase that nothing

@@ -101,18 +101,27 @@ def create_game(
     return created
 
 
-def join(boot: Bootstrap, game_id: str, player: dict[str, str], again: bool = False) -> Outcome:
-    """Seat the player; the last seat to fill starts the game. With `again`, a player
-    already seated is no error (a league job seating its table a second time)."""
+def join(
+    boot: Bootstrap,
+    game_id: str,
+    player: dict[str, str],
+    again: bool = False,
+    computer: str | None = None,
+) -> Outcome:
+    """Seat the player (`computer`: a computer player's level); the last seat to fill
+    starts the game. With `again`, a player already seated is no error (a league job
+    seating its table a second time)."""
 
     def decide_join(rec: Record, rng: Rng):
         if again and rec.seat_of(player["id"]) is not None:
             return "system", []
-        return "system", decide.join(rec, player["id"], player["name"], rng)
+        return "system", decide.join(rec, player["id"], player["name"], rng, computer)
 
     if not again:  # a league's seat is not counted
         waiting.check(boot, player["id"], game_id)
     command = {"type": "join", "player": player["id"], "name": player["name"]}
+    if computer:
+        command["computer"] = {"level": computer}
     log = GameLog(boot, game_id)
     return loop.run(boot, log, decide_join, cause=f"join:{player['id']}", command=command)
 

@@ -76,11 +76,22 @@ def load(boot: Bootstrap, game_id: str, loaded: Loaded | None = None) -> Record:
     return rec
 
 
+def computer_turns(rec: Record) -> set[str]:
+    """Return the decisions computer seats owe now, each as `<seat>-<decision key>` (one per
+    seat: the seats of a simultaneous phase share its key)."""
+    if not any(s.computer for s in rec.seats):
+        return set()
+    return {f"{o.seat}-{o.key}" for o in rec.owed() if rec.computer(o.seat)}
+
+
 def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
     """Schedule the deadlines of decisions `keys` and the resolution of a ready phase."""
     for key in keys:
         if deadline := rec.deadline(key):
             boot.scheduler.expiry(rec.game_id, key, deadline)
+    for turn in computer_turns(rec):
+        if turn.split("-", 1)[1] in keys:
+            boot.scheduler.computer_turn(rec.game_id, turn)
     if rec.status == ACTIVE and (phase := rec.game.ready(rec.state)) is not None:
         boot.scheduler.resolution(rec.game_id, phase)
 
@@ -100,6 +111,8 @@ def deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
     for key in before - after:
         if old.deadline(key):
             boot.scheduler.done("expire", new.game_id, key, then)
+    for turn in computer_turns(new) - computer_turns(old):  # a computer seat's move is due
+        boot.scheduler.computer_turn(new.game_id, turn, then)
 
 
 def reschedule(boot: Bootstrap, rec: Record) -> None:
@@ -196,6 +209,8 @@ class GameLog:
         and the inboxes were written with the append)."""
         if new.status == ACTIVE and (phase := new.game.ready(new.state)) is not None:
             self.boot.scheduler.resolution(new.game_id, phase)
+        for turn in computer_turns(new) - computer_turns(old):  # at once, not at the next sweep
+            self.boot.scheduler.computer_turn(new.game_id, turn, now=True)
         if new.status == FINISHED and old.status != FINISHED and new.league:
             self.boot.scheduler.league_result(new.league["id"], new.game_id)
         if lobby.changed(old, new):  # a script of its own: its keys span slots

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from events import codec, keys, scripts
 from events.decide import claim_after
-from events.record import ACTIVE, FINISHED, WAITING, Record
+from events.record import ACTIVE, FINISHED, WAITING, Record, Seat
 from service.errors import Invalid
 
 if TYPE_CHECKING:
@@ -38,6 +38,13 @@ def created_ms(rec: Record) -> int:
     return int(codec.parse_time(rec.created_at).timestamp() * 1000) if rec.created_at else 0
 
 
+def seat_json(s: Seat) -> dict[str, Any]:
+    """Return a seat as lists and games show it: `computer` names a computer player's
+    level (`{"level": ...}`), null for a person."""
+    mark = {"level": s.computer} if s.computer else None
+    return {"seat": s.seat, "player": s.player, "name": s.name, "computer": mark}
+
+
 def summary(rec: Record) -> dict[str, Any]:
     """Return what a list shows of a game."""
     return {
@@ -47,7 +54,7 @@ def summary(rec: Record) -> dict[str, Any]:
         "options": rec.options,
         "players": rec.players,
         "seats_taken": len(rec.seats),
-        "seats": [{"seat": s.seat, "player": s.player, "name": s.name} for s in rec.seats],
+        "seats": [seat_json(s) for s in rec.seats],
         "decision_timeout_s": rec.decision_timeout_s,
         # an untimed game's idle time before a claim, shown before anyone joins (#49)
         "claim_after_s": claim_after(rec),

@@ -55,6 +55,10 @@ class Scheduler(Protocol):
     def resolution(self, game_id: str, key: str) -> None:
         """Have simultaneous phase `key` of the game resolved now."""
 
+    def computer_turn(self, game_id: str, key: str, pipe: Any = None, now: bool = False) -> None:
+        """Have the computer seat of `key` (`<seat>-<decision key>`) make its decision now
+        (with `pipe`, as below; `now`: enqueued at once, not at the next sweep)."""
+
     def lapse(self, game_id: str, key: str, when: float) -> None:
         """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
 

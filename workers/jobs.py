@@ -7,7 +7,16 @@ import time
 
 from rq import get_current_job
 
-from service import game_commands, league_commands, league_rounds, metrics, outages, tables, waiting
+from service import (
+    computer_turns,
+    game_commands,
+    league_commands,
+    league_rounds,
+    metrics,
+    outages,
+    tables,
+    waiting,
+)
 from service.bootstrap import Bootstrap
 from service.notify import dispatch
 from service.ports import Status
@@ -47,6 +56,12 @@ def expire(game_id: str, key: str) -> str:
 def resolve(game_id: str, key: str) -> str:
     """Resolve a simultaneous phase whose submissions are all in, once."""
     return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
+
+
+def computer_turn(game_id: str, key: str) -> str:
+    """Make the decision a computer seat owes (`key`: `<seat>-<decision key>`), once; a
+    no-op once it is made (service.computer_turns)."""
+    return _done("computer", game_id, key, computer_turns.play(boot(), game_id, key))
 
 
 def lapse(game_id: str, key: str) -> str:

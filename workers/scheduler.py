@@ -4,7 +4,8 @@ kept in Redis and swept by every worker into RQ jobs.
 The sorted set `mf:deadlines` holds members `<job>|<game>|<key>` scored by when they are
 due: `expire` (a decision's deadline) and `resolve` (a simultaneous phase whose
 submissions are all in); for leagues `round|<league>|<n>` (a round's start time) and
-`league_result|<league>|<game>` (a finished league game to record). Sweepers claim due
+`league_result|<league>|<game>` (a finished league game to record); `computer|<game>|<seat>-<key>`
+(a computer seat owes decision `key`: due at once). Sweepers claim due
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
 holding a claim only delays that work until the claim lapses and another sweeper takes it.
@@ -52,6 +53,7 @@ JOBS = {
     "remind": "workers.jobs.remind",
     "digest": "workers.jobs.digest",
     "mail": "workers.jobs.mail",
+    "computer": "workers.jobs.computer_turn",  # computer|<game>|<seat>-<key>: a computer's move
 }
 
 
@@ -116,6 +118,17 @@ class RqScheduler:
         when = codec.parse_time(deadline).timestamp()
         target = self.redis if pipe is None else pipe
         target.zadd(keys.deadlines(), {_member("expire", game_id, key): when})
+
+    def computer_turn(self, game_id: str, key: str, pipe: Any = None, now: bool = False) -> None:
+        """Have the computer seat named in `key` (`<seat>-<decision key>`) decide now: due at
+        once in the index (in `pipe` if given), so that the next sweep enqueues it and a
+        job lost with its worker is enqueued again when its claim lapses; with `now`,
+        enqueued at once and claimed (the append that made it due has been written)."""
+        if now:
+            self._now("computer", game_id, key)
+            return
+        target = self.redis if pipe is None else pipe
+        target.zadd(keys.deadlines(), {_member("computer", game_id, key): time.time()})
 
     def resolution(self, game_id: str, key: str) -> None:
         """Have phase `key` resolved now: enqueue its job, and keep it claimed in the index

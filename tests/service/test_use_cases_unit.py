@@ -40,6 +40,9 @@ class ListedScheduler:
     def resolution(self, game_id: str, key: str) -> None:
         self.asked.append(("resolution", game_id, key))
 
+    def computer_turn(self, game_id: str, key: str, pipe: Any = None, now: bool = False) -> None:
+        self.asked.append(("computer_turn", game_id, key))
+
     def league_round(self, league_id: str, number: int, when: float) -> None:
         self.asked.append(("league_round", league_id, number))
 

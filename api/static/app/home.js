@@ -10,7 +10,7 @@ import { get, post, me, remember } from "./api.js";
 import { claimText, t } from "./i18n.js";
 import { field } from "./schemaform.js";
 import { follow } from "./stream.js";
-import { answerButton } from "./seats.js";
+import { answerButton, levelPick, seatLabel } from "./seats.js";
 import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
@@ -37,7 +37,7 @@ function gameLink(g, rulesets, mine, leagueNames = {}) {
   const status = g.status === "waiting"
     ? t("waitingFor", { n: g.seats_taken, m: g.players })
     : t(g.status);
-  const names = (g.seats || []).map((s) => s.name).join(", ");
+  const names = (g.seats || []).map(seatLabel).join(", ");
   add(li, a, el("span", `badge ${g.status}`, status), el("span", "muted names", names));
   const claim = g.status === "waiting" ? claimText(g.claim_after_s) : null;
   if (claim) li.appendChild(el("span", "muted claim-after", claim));
@@ -112,7 +112,7 @@ export async function drawHome(root, app) {
   });
 
   if (!player) page.appendChild(signIn(app));
-  else add(page, notes, mine, invited, leagues, createForm(rulesets.rulesets, app));
+  else add(page, againstComputer(rulesets.rulesets, app), notes, mine, invited, leagues, createForm(rulesets.rulesets, app));
   await Promise.all([readLobby(), player ? readMine().catch(app.fail) : null]);
   page.appendChild(open);
   if (player) add(page, pushBox(), settingsBox(app));
@@ -203,6 +203,63 @@ function signIn(app) {
   return add(box, formBox, add(tokenBox, tokenForm));
 }
 
+// One click to a table with the player and computer players: a game, its seats, a level
+// (each chosen already), and Play. The game starts at once; a decision waits 5 minutes.
+function againstComputer(rulesets, app) {
+  const box = section(t("playComputer"), "vs-computer");
+  const formBox = el("form", "create-form vs-computer-form");
+  const pick = el("select");
+  pick.id = "vs-ruleset";
+  for (const r of rulesets) {
+    const o = el("option", null, r.name);
+    o.value = r.id;
+    pick.appendChild(o);
+  }
+  const count = el("select");
+  count.id = "vs-players";
+  function seats() {
+    const r = rulesets.find((x) => x.id === pick.value);
+    const options = [];
+    for (let n = r.min_players; n <= r.max_players; n++) {
+      const o = el("option", null, String(n));
+      o.value = String(n);
+      options.push(o);
+    }
+    count.replaceChildren(...options);
+  }
+  pick.addEventListener("change", seats);
+  seats();
+  const { pick: level, label: levelLabel, hint: levelHint } = levelPick("vs-level");
+  const row = (text, control) => {
+    const label = el("label", "sf-label", text);
+    label.htmlFor = control.id;
+    return add(el("div", "sf-row"), label, control);
+  };
+  const go = el("button", "primary", t("play"));
+  go.type = "submit";
+  go.id = "vs-play";
+  add(formBox, el("p", "muted", t("playComputerHelp")), row(t("ruleset"), pick), row(t("players"), count),
+    add(el("div", "sf-row"), levelLabel, level, levelHint), go);
+  formBox.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    go.disabled = true;
+    try {
+      const game = await post("/games", {
+        ruleset: pick.value,
+        players: Number(count.value),
+        join: true,
+        decision_timeout_s: 300,
+        computer: { level: level.value },
+      });
+      location.hash = `#/g/${encodeURIComponent(game.id)}`;
+    } catch (err) {
+      go.disabled = false;
+      app.fail(err);
+    }
+  });
+  return add(box, formBox);
+}
+
 function createForm(rulesets, app) {
   const box = section(t("newGame"), "create");
   const formBox = el("form", "create-form");
@@ -240,6 +297,10 @@ function createForm(rulesets, app) {
   const unlisted = el("input");
   unlisted.type = "checkbox";
   unlisted.id = "create-unlisted";
+  const fill = el("input");
+  fill.type = "checkbox";
+  fill.id = "create-computer";
+  const { pick: fillLevel, label: fillLevelLabel, hint: fillHint } = levelPick("create-computer-level");
   const options = el("div", "options");
   let read = () => ({});
   function ruleset() {
@@ -264,7 +325,14 @@ function createForm(rulesets, app) {
   const privateLabel = el("label", null, t("unlisted"));
   privateLabel.htmlFor = unlisted.id;
   privateRow.appendChild(privateLabel);
-  add(formBox, row(t("inviteNames"), invite), privateRow, sitRow, go);
+  const fillRow = add(el("div", "sf-row check"), fill);
+  const fillLabel = el("label", null, t("fillComputer"));
+  fillLabel.htmlFor = fill.id;
+  fillRow.appendChild(fillLabel);
+  const levelRow = add(el("div", "sf-row"), fillLevelLabel, fillLevel, fillHint);
+  levelRow.hidden = true;
+  fill.addEventListener("change", () => (levelRow.hidden = !fill.checked));
+  add(formBox, row(t("inviteNames"), invite), privateRow, sitRow, fillRow, levelRow, go);
   formBox.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = {
@@ -276,7 +344,8 @@ function createForm(rulesets, app) {
     const named = invite.value.split(",").map((x) => x.trim()).filter(Boolean);
     if (named.length) body.invite = named; // their seats are held for them
     if (unlisted.checked) body.unlisted = true;
-    const held = named.length || unlisted.checked; // seated by the creation itself
+    if (fill.checked) body.computer = { level: fillLevel.value }; // every seat left free
+    const held = named.length || unlisted.checked || fill.checked; // seated by the creation itself
     if (held && sit.checked) body.join = true;
     try {
       const game = await post("/games", body);

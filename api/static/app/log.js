@@ -3,6 +3,7 @@
 // events read as "who: what · its facts", every card id named by its card.
 import { el, add, isObj } from "../shared/dom.js";
 import { t, word as human } from "./i18n.js";
+import { seatLabel } from "./seats.js";
 
 const KEEP = 12;
 
@@ -13,7 +14,7 @@ export function sentence(ev, name, first = true) {
   const seat = (n) => name("seat", n);
   switch (ev.type) {
     case "game.Created": return t("created");
-    case "game.PlayerJoined": return t("joined", { name: d.name || seat(d.seat) });
+    case "game.PlayerJoined": return t("joined", { name: d.name ? seatLabel(d) : seat(d.seat) });
     case "game.PlayerLeft": return t("left", { name: seat(d.seat) });
     case "game.Started": return t("started");
     case "game.Ended": return t("ended");

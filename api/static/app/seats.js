@@ -4,6 +4,34 @@ import { el, add, isObj } from "../shared/dom.js";
 import { me, post } from "./api.js";
 import { t } from "./i18n.js";
 
+export const LEVELS = ["quick", "strong"];
+
+// A seat's name as the page shows it: a computer player's says so, with its level.
+export function seatLabel(s) {
+  if (!s || !s.computer) return s ? s.name : "";
+  return `${s.name} (${t("computerTag", { level: t(`level_${s.computer.level}`) })})`;
+}
+
+// A labelled choice of the computer players' level (strong first chosen), its id `id`,
+// with a line under it that says what the chosen level does.
+export function levelPick(id) {
+  const pick = el("select", "level-pick");
+  pick.id = id;
+  for (const level of LEVELS) {
+    const o = el("option", null, t(`level_${level}`));
+    o.value = level;
+    if (level === "strong") o.selected = true;
+    pick.appendChild(o);
+  }
+  const label = el("label", "sf-label", t("computerLevel"));
+  label.htmlFor = id;
+  const hint = el("small", "muted level-hint", t(`levelHelp_${pick.value}`));
+  hint.id = `${id}-hint`;
+  pick.setAttribute("aria-describedby", hint.id);
+  pick.addEventListener("change", () => (hint.textContent = t(`levelHelp_${pick.value}`)));
+  return { pick, label, hint };
+}
+
 function button(text, cls, onClick) {
   const b = el("button", cls, text);
   b.type = "button";
@@ -47,6 +75,7 @@ export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
     if (mine) box.appendChild(button(t("decline"), "decline", run(() => post(`${path}/decline`))));
     if (seated) box.appendChild(button(t("leave"), "leave", run(() => post(`${path}/leave`))));
     if (player && game.creator === player.id) box.appendChild(button(t("cancelGame"), "cancel", run(() => del(path))));
+    if (player && game.creator === player.id && !game.league) box.appendChild(fillBox(path, run));
     const invite = add(el("details", "invite"), el("summary", null, t("invite")));
     const link = el("input", "invite-link");
     link.readOnly = true;
@@ -102,6 +131,14 @@ export function drawResult(game, d, seatName) {
   add(box, add(table, body));
   if (res.reason) box.appendChild(el("p", "muted", d.human(res.reason)));
   return box;
+}
+
+// For a waiting game's creator: give every free seat to a computer player of a level.
+function fillBox(path, run) {
+  const box = el("div", "fill-computer");
+  const { pick, label, hint } = levelPick("fill-level");
+  const go = button(t("fillNow"), "fill", run(() => post(`${path}/computer-seats`, { level: pick.value })));
+  return add(box, label, pick, go, hint);
 }
 
 // Who a held seat waits for, and each answer.

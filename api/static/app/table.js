@@ -9,7 +9,7 @@ import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
 import { createLog } from "./log.js";
 import { createChat } from "./chat.js";
-import { drawResult, lobbyButtons } from "./seats.js";
+import { drawResult, lobbyButtons, seatLabel } from "./seats.js";
 import { signal } from "./signal.js";
 import { watchRematch } from "./rematch.js";
 import { leagueTag } from "./leagueparts.js";
@@ -74,8 +74,8 @@ export async function drawTable(root, gameId, app, secret = null) {
     const game = await get(path);
     if (!game) return;
     st.game = game;
-    const named = (game.seats || []).filter((s) => st.names.get(s.seat) !== s.name);
-    for (const s of named) st.names.set(s.seat, s.name);
+    const named = (game.seats || []).filter((s) => st.names.get(s.seat) !== seatLabel(s));
+    for (const s of named) st.names.set(s.seat, seatLabel(s));
     if (named.length) log.draw(); // events that came before the names said "seat N"
     const key = `${game.ruleset}:${document.documentElement.lang}`;
     if (!catalogues.has(key)) {

@@ -5,7 +5,7 @@ export const WORDS_ES = {
   aside: "Apartado", auction: "Subasta", auction_deck_size: "Mazo de subasta", bids: "Pujas",
   black: "Negro", blue: "Azul", bonus: "Bonificación", by_colour: "Por color", card: "Carta",
   card_points: "Puntos de cartas", cards: "Cartas", chain: "Cadena", coins: "Monedas",
-  colours: "Colores", costs: "Costes", counters: "Fichas", courts: "Cortes", crown: "Corona",
+  colours: "Colores", computer: "Ordenador", level: "Nivel", costs: "Costes", counters: "Fichas", courts: "Cortes", crown: "Corona",
   crowns_in_hand: "Coronas en mano", cubes: "Cubos", deal: "Trato", deck: "Mazo",
   deck_size: "Mazo", discard: "Descarte", discards: "Descartes", draw_size: "Mazo de robo",
   edition: "Edición", end_on_empty_deck: "Acabar con el mazo vacío", end_reason: "Motivo del final",
