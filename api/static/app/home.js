@@ -123,7 +123,7 @@ export async function drawHome(root, app) {
   page.appendChild(open);
   if (player) add(page, await leagues(player), pushBox());
   page.appendChild(said);
-  root.replaceChildren(page);
+  root.replaceChildren(el("h1", "sr-only", t("homeTitle")), page);
   return follows(player, readMine, readLobby);
 }
 
@@ -172,6 +172,7 @@ function signIn(app) {
   formBox.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { name: input.value.trim() };
+    if (!body.name) return void app.fail(new Error(t("err_name_blank"))); // a name of spaces
     if (handle.value.trim()) body.handle = handle.value.trim();
     try {
       const player = await post("/players", body);
