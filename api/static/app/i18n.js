@@ -8,7 +8,7 @@ import { TABLE_WORDS } from "./words_table.js";
 const KEY = "marketfold.lang";
 export const LANGS = { en: "English", es: "Español" };
 
-const WORDS = {
+export const WORDS = {
   en: {
     title: "marketfold", tagline: "Decktet games at a table, in your browser",
     pickName: "Pick a name to play", name: "Name", play: "Play", haveToken: "I have a token",
