@@ -210,6 +210,8 @@ function signIn(app) {
   return add(box, formBox, add(tokenBox, tokenForm));
 }
 
+import { helped, rulesLink } from "./optionhelp.js";
+
 function createForm(rulesets, app) {
   const box = section(t("newGame"), "create");
   const formBox = el("form", "create-form");
@@ -254,8 +256,8 @@ function createForm(rulesets, app) {
     count.min = String(r.min_players);
     count.max = String(r.max_players);
     count.value = String(Math.min(Math.max(Number(count.value) || r.min_players, r.min_players), r.max_players));
-    const f = field("options", r.options);
-    options.replaceChildren(...(f.node ? [f.node] : []));
+    const f = field("options", helped(r));
+    options.replaceChildren(rulesLink(r.id), ...(f.node ? [f.node] : []));
     read = f.read;
   }
   pick.addEventListener("change", ruleset);

@@ -16,6 +16,7 @@ import { drawBoard, suitLegend } from "./board.js";
 import { statusSentence } from "./status.js";
 import { createCardDetail } from "./carddetail.js";
 import { awaySummary, rememberSeen } from "./away.js";
+import { rulesLink } from "./optionhelp.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
@@ -118,7 +119,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     const ongoing = game.status === "active" || game.status === "waiting";
     const live = el("span", `live ${app.live || ""}`, !ongoing ? "" : app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : "");
     live.hidden = !ongoing; // a finished table has nothing live to follow
-    add(head, back, title, status, live);
+    add(head, back, title, status, live, rulesLink(game.ruleset));
     const claim = game.status === "finished" ? null : claimText(game.claim_after_s);
     if (claim) head.appendChild(el("span", "muted claim-after", claim));
     head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load, secret }));
