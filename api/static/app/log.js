@@ -34,7 +34,9 @@ export function sentence(ev, name, first = true) {
     .slice(0, 5)
     .map(([k, v]) => (v === true ? human(k).toLowerCase() : `${human(k).toLowerCase()} ${short(k, v, name)}`))
     .join(" · ");
-  return `${who}${human(ev.type)}${facts ? ` — ${facts}` : ""}`;
+  const bare = String(ev.type).replace(/^[a-z0-9-]+\./, "");
+  const named = t(`ev_${bare}`);
+  return `${who}${named === `ev_${bare}` ? human(ev.type) : named}${facts ? ` — ${facts}` : ""}`;
 }
 
 function short(k, v, name) {

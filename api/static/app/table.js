@@ -18,6 +18,7 @@ import { createCardDetail } from "./carddetail.js";
 import { awaySummary, rememberSeen } from "./away.js";
 import { rulesLink } from "./optionhelp.js";
 
+const GOODS = new Set(["red", "yellow", "green", "blue", "purple", "orange"]);
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
 export async function drawTable(root, gameId, app, secret = null) {
@@ -35,6 +36,8 @@ export async function drawTable(root, gameId, app, secret = null) {
     words: { yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
   });
   const name = (k, v) => {
+    if (Array.isArray(v)) return v.length ? v.map((x) => name(k, x)).join(", ") : t("nothing");
+    if (GOODS.has(v)) return t(`good_${v}`); // a colour of goods, in the page's language
     if (typeof v === "number" && d.isSeatKey(k) && d.isSeatNo(v)) return seatName(v);
     if (typeof v === "string") return (d.glossed(v) || {}).name || v;
     return v === null || v === undefined ? "—" : String(v);

@@ -1,8 +1,11 @@
 // The table's words (board.js, status.js, the move box, the card detail, the log's lobby
 // sentences) in English and Spanish. i18n.js reads them after its own; tests/api/
 // test_web_words.py fails when a key is in one language and not the other.
+import { EVENT_WORDS } from "./words_events.js";
+
 export const TABLE_WORDS = {
   en: {
+    ...EVENT_WORDS.en,
     listAnd: "{items} and {last}", nothing: "nothing", youWord: "You",
     opponents: "Opponents", deciding: "deciding", yourHand: "Your hand", noCards: "No cards",
     coins: "Coins", score: "Score", cardsN: "Cards", gold: "Gold", crown: "Crown", hiddenCrown: "a crown, face down",
@@ -115,6 +118,7 @@ export const TABLE_WORDS = {
     "opt_black-market_trade": "regulated: players take turns proposing one deal to everyone, three times round. wild: everyone sends private offers to anyone at once.",
   },
   es: {
+    ...EVENT_WORDS.es,
     listAnd: "{items} y {last}", nothing: "nada", youWord: "Tú",
     opponents: "Rivales", deciding: "decide", yourHand: "Tu mano", noCards: "Sin cartas",
     coins: "Monedas", score: "Puntos", cardsN: "Cartas", gold: "Oro", crown: "Corona", hiddenCrown: "una corona boca abajo",
