@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import requests
 
-from tests.api.web_page import WebPage, join_idle_table, new_player, no_script_errors
+from tests.api.web_page import WIDTHS, WebPage, join_idle_table, new_player, no_script_errors
 from tests.reliability.load import auth
+
+
+def axe_at_both_widths(page: WebPage, name: str) -> None:
+    """axe-core finds nothing, of any impact, at a phone's and a desktop's width."""
+    for label, width in WIDTHS.items():
+        page.shot(f"table-{name}-{label}", width)
+        page.d.set_window_size(width, 900)
+        found = page.axe(every=True)
+        assert not found, (name, width, [(v["id"], v["nodes"]) for v in found])
 
 
 def test_sign_out_warns_and_offers_the_token_before_forgetting_it(browser, live_server):
@@ -62,10 +71,19 @@ def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(
     assert "Your move" not in page.text("#app")
     assert "your" not in page.text("#decision").lower()
     assert page.text(".live") in ("live", "reconnecting…", "")
+    axe_at_both_widths(page, "spectator")  # a spectator's table mid-game
     for p in (a, b, c):  # everyone resigns: the game ends
         requests.post(f"{base}/v1/games/{gid}/resign", headers=auth(p["token"]))
     page.wait(lambda: page.all("#result-box"))
     page.wait(lambda: not page.text(".live"))
+    # the result's columns line up: each heading above its cells
+    lefts = browser.execute_script(
+        "const x = (e) => Math.round(e.getBoundingClientRect().left);"
+        "const t = document.querySelector('#result-box table');"
+        "return [[...t.tHead.rows[0].cells].map(x), ...[...t.tBodies[0].rows].map((r) => [...r.cells].map(x))]"
+    )
+    assert all(row == lefts[0] for row in lefts), lefts
+    axe_at_both_widths(page, "result")  # a spectator's finished table: the result
     no_script_errors(browser)
 
 

@@ -24,6 +24,13 @@ function zone(cls, title) {
   return box;
 }
 
+// the seat's own area: one of the table's seats (a .seat-row, like each opponent's)
+function mineZone(p, title) {
+  const box = zone("mine seat-row", title);
+  box.dataset.seat = p.seat;
+  return box;
+}
+
 function fact(label, value) {
   const row = add(el("div", "fact"), el("span", "fact-k", label));
   row.appendChild(value instanceof Node ? value : el("b", "fact-v", value));
@@ -72,7 +79,7 @@ function more(summary, ...content) {
 }
 
 function playerCard(n, ctx, ...body) {
-  const box = el("section", "opponent");
+  const box = el("section", "opponent seat-row");
   box.dataset.seat = n;
   const owes = ctx.owed.some((o) => o.seat === n);
   if (owes) box.classList.add("to-act");
@@ -143,7 +150,7 @@ function goblinMarket(view, ctx) {
   const { mine, others } = split(view, ctx);
   return {
     middle,
-    mine: mine && add(zone("mine", t("yourHand")), stats(mine), suitTally(ctx, mine.suits), hand(ctx, mine.cards)),
+    mine: mine && add(mineZone(mine, t("yourHand")), stats(mine), suitTally(ctx, mine.suits), hand(ctx, mine.cards)),
     others: othersZone(others, (p) => playerCard(p.seat, ctx, stats(p), suitTally(ctx, p.suits), hand(ctx, p.cards)), ctx),
     legend: true,
   };
@@ -179,17 +186,17 @@ function sorcerousFutures(view, ctx) {
     : p.has_crown ? add(el("div", "crown"), el("span", "lbl", t("crown")), d.cardBack(t("hiddenCrown"))) : null);
   const body = (p) => [stats(p), add(el("div", "lbl-row"), el("span", "lbl", t("aces")), hand(ctx, p.aces)), crown(p), hand(ctx, p.cards)];
   const { mine, others } = split(view, ctx);
-  let mineZone = null;
+  let mineArea = null;
   if (mine) {
-    mineZone = add(zone("mine", t("yourHand")), ...body(mine));
+    mineArea = add(mineZone(mine, t("yourHand")), ...body(mine));
     const secret = (view.valuations || []).filter((v) => v.seat === ctx.you && v.card);
     if (secret.length) {
       const list = el("ul", "valuations");
       for (const v of secret) list.appendChild(el("li", null, t("valuedUnder", { card: v.card.name, ace: v.under.name })));
-      add(mineZone, el("h3", null, t("yourValuations")), list);
+      add(mineArea, el("h3", null, t("yourValuations")), list);
     }
   }
-  return { middle, mine: mineZone, others: othersZone(others, (p) => playerCard(p.seat, ctx, ...body(p)), ctx), legend: true };
+  return { middle, mine: mineArea, others: othersZone(others, (p) => playerCard(p.seat, ctx, ...body(p)), ctx), legend: true };
 }
 
 // ---- GobCon --------------------------------------------------------------------------------
@@ -224,7 +231,7 @@ function gobcon(view, ctx) {
   const { mine, others } = split(view, ctx);
   return {
     middle,
-    mine: mine && add(zone("mine", t("yourHand")), stats(mine), hand(ctx, view.hand), front(mine)),
+    mine: mine && add(mineZone(mine, t("yourHand")), stats(mine), hand(ctx, view.hand), front(mine)),
     others: othersZone(others, (p) => playerCard(p.seat, ctx, stats(p), front(p)), ctx),
     legend: false,
   };
@@ -291,7 +298,7 @@ function blackMarket(view, ctx) {
   const { mine, others } = split(view, ctx);
   return {
     middle,
-    mine: mine && add(zone("mine", t("yourGoodsTitle")), ...areas(mine, true)),
+    mine: mine && add(mineZone(mine, t("yourGoodsTitle")), ...areas(mine, true)),
     others: othersZone(others, (p) => playerCard(p.seat, ctx, ...areas(p, false)), ctx),
     legend: false,
   };

@@ -5,6 +5,7 @@ import { el, add, isObj } from "../shared/dom.js";
 import { t, word as human } from "./i18n.js";
 
 const KEEP = 12;
+const GOODS = new Set(["red", "yellow", "green", "blue", "purple", "orange"]);
 
 // `first`: the event is the first of its command (the player's own action), so its actor
 // did it; the automatic steps after it name only the seat their data names.
@@ -45,7 +46,19 @@ function short(k, v, name) {
     const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && typeof x !== "object");
     return [name("seat", v.seat), ...rest.map(([f, x]) => short(f, x, name))].join(" ");
   }
-  if (isObj(v)) return v.name || v.id || "…";
+  if (isObj(v) && (v.name || v.id)) return v.name || v.id;
+  if (isObj(v)) {
+    const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
+    if (entries.length && entries.every(([c]) => GOODS.has(c))) { // goods by colour: "2 red, 1 blue"
+      const held = entries.filter(([, n]) => n);
+      return held.length ? held.map(([c, n]) => `${n} ${t(`good_${c}`)}`).join(", ") : t("none");
+    }
+    return entries.slice(0, 4).map(([f, x]) => `${human(f).toLowerCase()} ${short(f, x, name)}`).join(", ") || t("none");
+  }
+  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) { // a time, as a person reads it
+    const when = new Date(v);
+    if (!Number.isNaN(when.getTime())) return when.toLocaleString(document.documentElement.lang || undefined);
+  }
   if (typeof v === "boolean") return `${human(k).toLowerCase()} ${v ? t("yes") : t("no")}`; // words, not ✓ ✗: a screen reader says them
   return name(k, v);
 }

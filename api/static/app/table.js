@@ -33,7 +33,10 @@ export async function drawTable(root, gameId, app, secret = null) {
     seatCount,
     glossary: () => st.glossary,
     labels: labels(),
-    words: { yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
+    words: {
+      yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table"),
+      worth: t("worth"), type_item: t("type_item"), type_friend: t("type_friend"), type_game: t("type_game"), type_special: t("type_special"),
+    },
   });
   const name = (k, v) => {
     if (Array.isArray(v)) return v.length ? v.map((x) => name(k, x)).join(", ") : t("nothing");
@@ -66,8 +69,8 @@ export async function drawTable(root, gameId, app, secret = null) {
   const move = el("section", "box move");
   move.id = "move";
   move.setAttribute("aria-labelledby", "move-title");
-  const board = el("div", "board");
-  board.id = "board";
+  const board = el("div", "board"); // the generic drawing, for a ruleset board.js does not know
+  board.id = "board-view";
   // each game drawn as its game (board.js): the middle of the table, the seat's own hand and
   // resources beside its move box, the opponents around
   const middle = el("div", "middle-slot");
@@ -85,6 +88,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const chat = createChat(gameId, app.fail);
   add(side, logBox, chat.node);
   const play = add(el("div", "play"), middle, add(el("div", "my-area"), move, mineSlot), others, board);
+  play.id = "board";
   add(page, head, decision, turn, said, away, result, offer, add(el("div", "table-grid"), play, side), detail.node);
   detail.watch(page);
   root.replaceChildren(el("p", "muted", t("loading")));
