@@ -10,7 +10,8 @@ import requests
 from tests.api.web_page import WebPage, join_idle_table, no_script_errors
 
 
-def test_coming_back_to_a_table_tells_what_happened_to_my_seat(browser, live_server):
+def test_coming_back_to_a_table_tells_what_happened_to_my_seat(browser, live_server, worker_process):
+    worker_process()  # applies the defaults when deadlines run out
     page = WebPage(browser, live_server)
     me = page.sign_in("eva")
     gid, _ = join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3, decision_timeout_s=3)
@@ -20,7 +21,7 @@ def test_coming_back_to_a_table_tells_what_happened_to_my_seat(browser, live_ser
     page.open("/")  # away from the table
     game = requests.get(f"{live_server}/v1/games/{gid}", timeout=10).json()
     mine = next(s["seat"] for s in game["seats"] if s["player"] == me["id"])
-    end = time.monotonic() + 60
+    end = time.monotonic() + 90
     while True:  # until a deadline ran out on my seat
         events = requests.get(f"{live_server}/v1/games/{gid}/events", timeout=10).json()["events"]
         if any(e["type"] == "game.DecisionTimedOut" and e["data"].get("seat") == mine for e in events):

@@ -108,6 +108,13 @@ class WebPage:
         assert player["token"] == token and player["name"] == name
         return player
 
+    def sign_out(self) -> None:
+        """Sign out: the page warns and shows the token first, then forgets it when asked
+        again."""
+        self.click("#sign-out")
+        self.click("#sign-out-confirm")
+        self.wait_for("#name-input")
+
     def create(self, ruleset: str, players: int, options: dict | None = None) -> str:
         """Create a game with the home page's form (seated in it), typing `options` into
         the fields drawn from the ruleset's options schema; return its id."""

@@ -5,7 +5,7 @@ import { el, add, isObj } from "../shared/dom.js";
 import { t, word as human } from "./i18n.js";
 
 const KEEP = 12;
-const GOODS = new Set(["red", "yellow", "green", "blue", "purple", "orange"]);
+const GOODS = ["red", "yellow", "green", "blue", "purple", "orange"]; // in the games' order
 
 // `first`: the event is the first of its command (the player's own action), so its actor
 // did it; the automatic steps after it name only the seat their data names.
@@ -49,8 +49,8 @@ function short(k, v, name) {
   if (isObj(v) && (v.name || v.id)) return v.name || v.id;
   if (isObj(v)) {
     const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
-    if (entries.length && entries.every(([c]) => GOODS.has(c))) { // goods by colour: "2 red, 1 blue"
-      const held = entries.filter(([, n]) => n);
+    if (entries.length && entries.every(([c]) => GOODS.includes(c))) { // goods by colour: "2 red, 1 blue"
+      const held = GOODS.map((c) => [c, v[c]]).filter(([, n]) => n);
       return held.length ? held.map(([c, n]) => `${n} ${t(`good_${c}`)}`).join(", ") : t("none");
     }
     return entries.slice(0, 4).map(([f, x]) => `${human(f).toLowerCase()} ${short(f, x, name)}`).join(", ") || t("none");
