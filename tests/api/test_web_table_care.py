@@ -54,13 +54,13 @@ def test_an_unknown_game_stops_loading_with_a_message(browser, live_server):
     assert not page.all("#app > p.muted")  # not "Loading…" for ever
 
 
-def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(
-    browser, live_server
-):
+def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(browser, live_server):
     base = live_server
     a, b, c = (new_player(base, n) for n in ("Ana", "Bo", "Cy"))
     gid = requests.post(
-        f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=auth(a["token"])
+        f"{base}/v1/games",
+        json={"ruleset": "goblin-market", "players": 3},
+        headers=auth(a["token"]),
     ).json()["id"]
     for p in (a, b, c):
         requests.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]))
@@ -80,7 +80,8 @@ def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(
     lefts = browser.execute_script(
         "const x = (e) => Math.round(e.getBoundingClientRect().left);"
         "const t = document.querySelector('#result-box table');"
-        "return [[...t.tHead.rows[0].cells].map(x), ...[...t.tBodies[0].rows].map((r) => [...r.cells].map(x))]"
+        "const row = (r) => [...r.cells].map(x);"
+        "return [row(t.tHead.rows[0]), ...[...t.tBodies[0].rows].map(row)]"
     )
     assert all(row == lefts[0] for row in lefts), lefts
     axe_at_both_widths(page, "result")  # a spectator's finished table: the result
@@ -102,11 +103,15 @@ def test_no_join_button_on_a_private_game_one_cannot_join(browser, live_server):
     assert not page.all(".join")
 
 
-def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(browser, live_server, worker_process):
+def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(
+    browser, live_server, worker_process
+):
     worker_process()
     page = WebPage(browser, live_server)
     page.sign_in("eva")
-    gid, idle = join_idle_table(page, ["Ana", "Bo"], ruleset="black-market", players=3, options={"trade": "wild"})
+    gid, idle = join_idle_table(
+        page, ["Ana", "Bo"], ruleset="black-market", players=3, options={"trade": "wild"}
+    )
     page.wait_for("#move [data-type=produce]")  # the game started
     # everyone produces nothing; wild trade opens for every seat
     for i, p in enumerate(idle):
@@ -130,7 +135,10 @@ def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(browser, li
     page.find("#deal-offer-take-yellow").clear()
     page.find("#deal-offer-take-yellow").send_keys("9")
     summary = page.text(".deal-summary")
-    assert summary in ("You give Ana nothing and get 9 yellow.", "You give Bo nothing and get 9 yellow."), summary
+    assert summary in (
+        "You give Ana nothing and get 9 yellow.",
+        "You give Bo nothing and get 9 yellow.",
+    ), summary
     page.click("[data-type=offer] .deal-form button[type=submit]")
     page.wait(lambda: page.text("#refusal"))
     assert page.find("#deal-offer-take-yellow").get_attribute("value") == "9"

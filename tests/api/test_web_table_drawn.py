@@ -35,7 +35,9 @@ def test_each_table_is_drawn_as_its_game_and_fits_a_phone(browser, live_server, 
     page.sign_in("eva")
     join_idle_table(page, ["Ana", "Bo"], **game)
     page.wait_for("#decision")
-    page.wait(lambda: page.text("#decision") and "Waiting for players" not in page.text("#decision"))
+    page.wait(
+        lambda: page.text("#decision") and "Waiting for players" not in page.text("#decision")
+    )
     text = shown_text(page)
     assert not FIELD_NAMES.search(text), FIELD_NAMES.search(text)
     # opponents by name, around the table; the seat's own area beside the move box

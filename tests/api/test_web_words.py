@@ -17,7 +17,13 @@ def test_every_key_of_the_page_is_in_english_and_in_spanish():
     if node is None:
         pytest.skip("node is not installed")
     run = subprocess.run(
-        [node, "--experimental-detect-module", "--no-warnings", "--test", str(ROOT / "tests" / "web")],
+        [
+            node,
+            "--experimental-detect-module",
+            "--no-warnings",
+            "--test",
+            str(ROOT / "tests" / "web"),
+        ],
         capture_output=True,
         text=True,
         timeout=120,

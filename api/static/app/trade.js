@@ -4,6 +4,7 @@
 // another seat's move never wipes it.
 import { el, add, isObj } from "../shared/dom.js";
 import { t } from "./i18n.js";
+import { countInput } from "./schemaform.js";
 
 function held(game, seat) {
   const p = ((game.view || {}).players || []).find((x) => x.seat === seat);
@@ -55,12 +56,7 @@ export function dealForm(action, { game, seatName, typed }, send) {
   const all = [...new Set([...colours(schema, "give"), ...colours(schema, "take"), ...Object.keys(mine)])];
   for (const c of all) {
     const cell = (side, max) => {
-      const input = el("input");
-      input.type = "number";
-      input.min = "0";
-      input.max = String(max);
-      input.value = "0";
-      input.inputMode = "numeric";
+      const input = countInput(max);
       input.id = id(`${side}-${c}`);
       input.setAttribute("aria-label", `${side === "give" ? t("dealGive") : t("dealTake")}: ${t(`good_${c}`)}`);
       input.disabled = !colours(schema, side).includes(c);
