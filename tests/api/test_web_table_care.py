@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import requests
 
-from tests.api.web_page import WIDTHS, WebPage, join_idle_table, new_player, no_script_errors
+from tests.api.web_page import (
+    WIDTHS,
+    Keys,
+    WebPage,
+    join_idle_table,
+    new_player,
+    no_script_errors,
+    play_others_until_mine,
+)
 from tests.reliability.load import auth
 
 
@@ -143,4 +151,22 @@ def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(
     page.wait(lambda: page.text("#refusal"))
     assert page.find("#deal-offer-take-yellow").get_attribute("value") == "9"
     assert browser.execute_script("return document.activeElement !== document.body")
+    no_script_errors(browser)
+
+
+def test_the_focus_stays_in_the_move_box_after_an_action(browser, live_server):
+    page = WebPage(browser, live_server)
+    me = page.sign_in("eva")
+    gid, idle = join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
+    page.wait_for("#decision")
+    play_others_until_mine(live_server, gid, me, idle)
+    page.wait(lambda: page.text("#decision").startswith("Bid for"))
+    page.wait_for("#move [data-type=pass] .act")
+    page.find("#move [data-type=pass] .act").send_keys(Keys.ENTER)  # from the keyboard
+    page.wait(lambda: not page.text("#decision").startswith("Bid for"))
+    page.wait(lambda: not page.all("#move [data-type=pass] .act"))
+    where = browser.execute_script(
+        "const a = document.activeElement; return [a.tagName, !!a.closest('#move')]"
+    )
+    assert where[0] != "BODY" and where[1], where
     no_script_errors(browser)

@@ -49,6 +49,13 @@ def test_each_table_is_drawn_as_its_game_and_fits_a_phone(browser, live_server, 
     assert page.all(".my-area #move") and page.all(".my-area .zone.mine")
     sentence = page.text("#decision")
     assert sentence.endswith((".", "?")) and "_" not in sentence, sentence
+    if ruleset == "goblin-market":  # the auction's cards named in the decision
+        offered = browser.execute_script(
+            "return [...document.querySelectorAll('.zone.middle .hand .cname')]"
+            ".map((e) => e.textContent)"
+        )
+        assert offered and all(name in sentence for name in offered), (sentence, offered)
+        assert re.match(r"^(Bid for .+, or pass|.+ is deciding whether to bid for .+)", sentence)
     for name, width in WIDTHS.items():
         browser.set_window_size(width, 900)
         # nothing scrolls sideways; the phone's table is a few screens, not 2,845 px
