@@ -158,7 +158,7 @@ def test_the_focus_stays_in_the_move_box_after_an_action(browser, live_server):
     page = WebPage(browser, live_server)
     me = page.sign_in("eva")
     gid, idle = join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
-    page.wait_for("#decision")
+    page.wait(lambda: (s := page.text("#decision")) and "Waiting for players" not in s)
     play_others_until_mine(live_server, gid, me, idle)
     page.wait(lambda: page.text("#decision").startswith("Bid for"))
     page.wait_for("#move [data-type=pass] .act")
