@@ -31,3 +31,21 @@ def test_an_unknown_game_has_no_rules_page(client):
     res = client.get("/rules/chess")
     assert res.status_code == 404
     assert res.headers["Content-Type"].startswith("application/problem+json")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_how_to_play_page_reads_well_on_a_phone_and_a_desktop(browser, live_server, lang):
+    from tests.api.web_page import WIDTHS, WebPage
+
+    page = WebPage(browser, live_server)
+    browser.get(f"{live_server}/rules/black-market?lang={lang}")
+    page.wait_for("main h1")
+    for name, width in WIDTHS.items():
+        page.shot(f"rules-black-market-{lang}-{name}", width)
+        browser.set_window_size(width, 900)
+        wide = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert wide <= 0
+        found = page.axe(every=True)
+        assert not found, [(v["id"], v["nodes"]) for v in found]
