@@ -26,6 +26,7 @@ from api import (
     players,
     push,
     replay,
+    rules_page,
     sse,
     transparency,
     uploads,
@@ -64,6 +65,7 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(push.bp)
+    app.register_blueprint(rules_page.bp)
     app.register_blueprint(docs_ui.blueprint(SPEC))
     errors.register(app)
     app.register_blueprint(metrics.bp)

@@ -34,7 +34,7 @@ def test_a_finished_game_replays_from_start_to_end_in_a_browser(
         return state[seq]
 
     page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay")
+    browser.get(f"{live_server}/games/{gid}/replay#at=1")
     page.wait_for_seq(1)
     page.assert_at(1, at(1))
     assert page.find("#total").text == str(version)

@@ -24,8 +24,16 @@ def test_flags_and_empty_lists_read_as_words(browser, live_server):
     said = _sentences(
         WebPage(browser, live_server),
         [
-            {"type": "black-market.ProposalPassed", "actor": 1, "data": {"seat": 1, "forced": False}},
-            {"type": "black-market.ProposalPassed", "actor": 1, "data": {"seat": 1, "forced": True}},
+            {
+                "type": "black-market.ProposalPassed",
+                "actor": 1,
+                "data": {"seat": 1, "forced": False},
+            },
+            {
+                "type": "black-market.ProposalPassed",
+                "actor": 1,
+                "data": {"seat": 1, "forced": True},
+            },
             {
                 "type": "black-market.AnswersRevealed",
                 "actor": None,
@@ -41,3 +49,23 @@ def test_flags_and_empty_lists_read_as_words(browser, live_server):
         "Bo: Proposal passed — forced",
         "Answers revealed — acceptors none · answers Ana accept no, Cy accept yes",
     ]
+
+
+def test_goods_and_small_objects_read_as_words_not_ellipses(browser, live_server):
+    said = _sentences(
+        WebPage(browser, live_server),
+        [
+            {
+                "type": "black-market.GoodsOffered",
+                "actor": None,
+                "data": {"offer": {"red": 2, "blue": 0, "green": 1}},
+            },
+            {
+                "type": "gobcon.DieRolled",
+                "actor": None,
+                "data": {"roll": {"face": "king", "value": 4}},
+            },
+        ],
+    )
+    assert said == ["Goods offered — offer 2 red, 1 green", "Die rolled — roll face king, value 4"]
+    assert not any("…" in s for s in said)

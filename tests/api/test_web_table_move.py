@@ -62,11 +62,11 @@ def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(bro
     field.send_keys(Keys.DOWN)  # from the keyboard
     chosen = field.get_attribute("value")
     assert chosen
-    browser.execute_script("document.querySelector('#board > *').dataset.before = 'yes'")
+    browser.execute_script("document.querySelector('#board .zone').dataset.before = 'yes'")
     res = requests.post(f"{live_server}/v1/games/{gid}/resign", headers=auth(idle[0]["token"]))
     assert res.status_code == 200, res.text
     page.wait(lambda: "x resigned" in page.text("#log"))
-    page.wait(lambda: not page.all("#board > [data-before]"))  # the table was drawn again
+    page.wait(lambda: not page.all("#board .zone[data-before]"))  # the table was drawn again
     assert browser.execute_script(
         "const field = document.querySelector('#move .schema-form select');"
         "return [field.value, document.activeElement === field]"

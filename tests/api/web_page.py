@@ -108,6 +108,13 @@ class WebPage:
         assert player["token"] == token and player["name"] == name
         return player
 
+    def sign_out(self) -> None:
+        """Sign out: the page warns and shows the token first, then forgets it when asked
+        again."""
+        self.click("#sign-out")
+        self.click("#sign-out-confirm")
+        self.wait_for("#name-input")
+
     def create(self, ruleset: str, players: int, options: dict | None = None) -> str:
         """Create a game with the home page's form (seated in it), typing `options` into
         the fields drawn from the ruleset's options schema; return its id."""
@@ -165,8 +172,9 @@ class WebPage:
         self.d.set_window_size(1280, 1000)
         return path
 
-    def axe(self) -> list[dict]:
-        """Run axe-core in the page; return its serious and critical violations."""
+    def axe(self, every: bool = False) -> list[dict]:
+        """Run axe-core in the page; return its serious and critical violations (`every`:
+        its violations of any impact)."""
         self.d.execute_script(axe_source())
         self.d.set_script_timeout(60)
         found = self.d.execute_async_script(
@@ -176,7 +184,7 @@ class WebPage:
             " nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))))"
             ".catch((e) => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));"
         )
-        return [v for v in found if v["impact"] in ("serious", "critical")]
+        return [v for v in found if every or v["impact"] in ("serious", "critical")]
 
 
 def no_script_errors(driver) -> None:

@@ -5,28 +5,45 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { field } from "./schemaform.js";
 import { t, word as human } from "./i18n.js";
+import { dealForm } from "./trade.js";
+import { goodsWords } from "./board.js";
 
 const FEW = 8; // up to this many choices of a type are buttons
+const SEAT_FIELDS = new Set(["seat", "to", "from", "partner"]); // fields whose number is a seat
+const DEALS = new Set(["propose", "offer"]); // Black Market's deals: goods both ways
 
 // `name(key, value)` names a value for a person: a card id -> its name, a seat -> its player;
-// `text(value)` is a card's rules text (shown on hover), or null.
-export function drawActions(legal, name, send, text = () => null) {
+// `text(value)` is a card's rules text (shown on hover), or null. `table` ({game, seatName,
+// typed}) names seats in fields that hold one and draws Black Market's deals (trade.js).
+export function drawActions(legal, name, send, text = () => null, table = null) {
   const box = el("div", "actions");
+  const seatName = table ? table.seatName : (n) => name("seat", n);
+  const offers = table && table.game.view && table.game.view.trade ? table.game.view.trade.offers || [] : [];
+  const named = (k, v) => {
+    if (SEAT_FIELDS.has(k) && Number.isInteger(v)) return seatName(v);
+    const o = k === "offer" ? offers.find((x) => x.id === v) : null; // a wild offer, in words
+    if (o) return t("offerLine", { from: seatName(o.from), to: seatName(o.to), give: goodsWords(o.give), take: goodsWords(o.take) });
+    return name(k, v);
+  };
   for (const action of legal.actions || []) {
-    const part = add(el("div", "action"), el("h4", null, human(action.type)));
+    const part = add(el("div", "action"), el("h3", null, human(action.type)));
     part.dataset.type = action.type;
     const choices = Array.isArray(action.choices) ? action.choices : null;
-    if (choices && choices.length && choices.length <= FEW) {
+    if (table && DEALS.has(action.type) && (!choices || choices.length > FEW)) {
+      part.appendChild(dealForm(action, table, send));
+    } else if (choices && choices.length && choices.length <= FEW) {
       const row = el("div", "choices");
       for (const choice of choices) {
-        const b = button(describe(choice, name) || human(action.type), () => send(choice));
+        // ending one's trading for the round cannot be taken back: asked first
+        const go = action.type === "done" ? () => window.confirm(t("doneSure")) && send(choice) : () => send(choice);
+        const b = button(describe(choice, named) || human(action.type), go);
         const texts = Object.values(choice).flat().map((v) => text(v)).filter(Boolean);
         if (texts.length) b.title = texts.join("\n");
         row.appendChild(b);
       }
       part.appendChild(row);
     } else if (choices && choices.length) {
-      part.appendChild(cascade(action.type, choices, name, send));
+      part.appendChild(cascade(action.type, choices, named, send));
     } else {
       const f = field(action.type, action.schema, (v) => name("", v));
       const sub = el("form", "schema-form");
@@ -52,10 +69,11 @@ function button(text, onClick, type = "button") {
 
 // A choice in words: its fields other than `type`, each value named.
 export function describe(choice, name) {
-  return Object.entries(choice)
-    .filter(([k]) => k !== "type")
-    .map(([k, v]) => `${human(k)}: ${words(k, v, name)}`)
-    .join(" · ");
+  const fields = Object.entries(choice).filter(([k]) => k !== "type");
+  if (fields.length === 1 && fields[0][0] === "accept") return t(fields[0][1] ? "acceptIt" : "refuseIt");
+  // one field: the action and its value ("Bid 3", "Take one: The Penitent")
+  if (fields.length === 1) return `${human(choice.type)}: ${words(fields[0][0], fields[0][1], name)}`;
+  return fields.map(([k, v]) => `${human(k)}: ${words(k, v, name)}`).join(" · ");
 }
 
 function words(k, v, name) {
@@ -89,14 +107,14 @@ function cascade(type, choices, name, send) {
   keys.forEach((k, i) => {
     const s = el("select");
     s.id = `pick-${type}-${k}`;
-    const label = el("label", "sf-label", human(k));
+    const label = el("label", "sf-label", keys.length === 1 ? human(type) : human(k));
     label.htmlFor = s.id;
     s.addEventListener("change", () => refill(i + 1));
     selects.push(s);
     sub.appendChild(add(el("div", "sf-row"), label, s));
   });
   refill(0);
-  sub.appendChild(button(t("submit"), null, "submit"));
+  sub.appendChild(button(keys.length === 1 ? human(type) : t("submit"), null, "submit"));
   sub.addEventListener("submit", (e) => {
     e.preventDefault();
     const chosen = matching(keys.length)[0];

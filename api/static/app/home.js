@@ -15,6 +15,7 @@ import { signal } from "./signal.js";
 import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
 import { inboxBox, settingsBox } from "./inbox.js";
+import { helped, rulesLink } from "./optionhelp.js";
 import { slot, leagueTag, leagueAnswer } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
@@ -117,7 +118,7 @@ export async function drawHome(root, app) {
   page.appendChild(open);
   if (player) add(page, pushBox(), settingsBox(app));
   page.appendChild(said);
-  root.replaceChildren(page);
+  root.replaceChildren(el("h1", "sr-only", t("homeTitle")), page);
   return follows(player, readMine, readLobby);
 }
 
@@ -166,6 +167,7 @@ function signIn(app) {
   formBox.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { name: input.value.trim() };
+    if (!body.name) return void app.fail(new Error(t("err_name_blank"))); // a name of spaces
     if (handle.value.trim()) body.handle = handle.value.trim();
     try {
       const player = await post("/players", body);
@@ -308,8 +310,8 @@ function createForm(rulesets, app) {
     count.min = String(r.min_players);
     count.max = String(r.max_players);
     count.value = String(Math.min(Math.max(Number(count.value) || r.min_players, r.min_players), r.max_players));
-    const f = field("options", r.options);
-    options.replaceChildren(...(f.node ? [f.node] : []));
+    const f = field("options", helped(r));
+    options.replaceChildren(rulesLink(r.id), ...(f.node ? [f.node] : []));
     read = f.read;
   }
   pick.addEventListener("change", ruleset);

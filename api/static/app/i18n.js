@@ -3,11 +3,12 @@
 // names and texts match it. `t(key, values)` fills {name} placeholders.
 import { human, LABELS } from "../shared/dom.js";
 import { WORDS_ES } from "./words_es.js";
+import { TABLE_WORDS } from "./words_table.js";
 
 const KEY = "marketfold.lang";
 export const LANGS = { en: "English", es: "Español" };
 
-const WORDS = {
+export const WORDS = {
   en: {
     title: "marketfold", tagline: "Decktet games at a table, in your browser",
     pickName: "Pick a name to play", name: "Name", play: "Play", haveToken: "I have a token",
@@ -305,7 +306,8 @@ export function setLang(l) {
 }
 
 export function t(key, values = {}) {
-  const text = WORDS[lang()][key] ?? WORDS.en[key] ?? key;
+  const l = lang();
+  const text = WORDS[l][key] ?? TABLE_WORDS[l][key] ?? WORDS.en[key] ?? TABLE_WORDS.en[key] ?? key;
   return text.replace(/\{([a-z]+)\}/g, (_, k) => (k in values ? String(values[k]) : `{${k}}`));
 }
 
@@ -327,4 +329,13 @@ export function claimText(seconds) {
     : seconds % 3600 === 0 ? ["hours", seconds / 3600]
     : seconds % 60 === 0 ? ["minutes", seconds / 60] : ["seconds", seconds];
   return t("claimAfter", { time: t(key, { n }) });
+}
+
+// A refused call's problem in the page's language: its code's words when there are some,
+// else the server's own detail.
+export function problemWords(e) {
+  if (!e) return "";
+  const key = `err_${e.code || (e.status === 404 ? "not_found" : "")}`;
+  const words = t(key);
+  return words !== key ? words : String(e.message || e);
 }

@@ -6,6 +6,7 @@ import { t, word as human } from "./i18n.js";
 import { seatLabel } from "./seats.js";
 
 const KEEP = 12;
+const GOODS = ["red", "yellow", "green", "blue", "purple", "orange"]; // in the games' order
 
 // `first`: the event is the first of its command (the player's own action), so its actor
 // did it; the automatic steps after it name only the seat their data names.
@@ -35,7 +36,9 @@ export function sentence(ev, name, first = true) {
     .slice(0, 5)
     .map(([k, v]) => (v === true ? human(k).toLowerCase() : `${human(k).toLowerCase()} ${short(k, v, name)}`))
     .join(" · ");
-  return `${who}${human(ev.type)}${facts ? ` — ${facts}` : ""}`;
+  const bare = String(ev.type).replace(/^[a-z0-9-]+\./, "");
+  const named = t(`ev_${bare}`);
+  return `${who}${named === `ev_${bare}` ? human(ev.type) : named}${facts ? ` — ${facts}` : ""}`;
 }
 
 function short(k, v, name) {
@@ -44,7 +47,19 @@ function short(k, v, name) {
     const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && typeof x !== "object");
     return [name("seat", v.seat), ...rest.map(([f, x]) => short(f, x, name))].join(" ");
   }
-  if (isObj(v)) return v.name || v.id || "…";
+  if (isObj(v) && (v.name || v.id)) return v.name || v.id;
+  if (isObj(v)) {
+    const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
+    if (entries.length && entries.every(([c]) => GOODS.includes(c))) { // goods by colour: "2 red, 1 blue"
+      const held = GOODS.map((c) => [c, v[c]]).filter(([, n]) => n);
+      return held.length ? held.map(([c, n]) => `${n} ${t(`good_${c}`)}`).join(", ") : t("none");
+    }
+    return entries.slice(0, 4).map(([f, x]) => `${human(f).toLowerCase()} ${short(f, x, name)}`).join(", ") || t("none");
+  }
+  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) { // a time, as a person reads it
+    const when = new Date(v);
+    if (!Number.isNaN(when.getTime())) return when.toLocaleString(document.documentElement.lang || undefined);
+  }
   if (typeof v === "boolean") return `${human(k).toLowerCase()} ${v ? t("yes") : t("no")}`; // words, not ✓ ✗: a screen reader says them
   return name(k, v);
 }

@@ -6,7 +6,7 @@
 // `#/leagues/new`.
 import { el, add } from "../shared/dom.js";
 import { me, forget, get } from "./api.js";
-import { t, lang, setLang, LANGS } from "./i18n.js";
+import { t, lang, setLang, LANGS, problemWords } from "./i18n.js";
 import { drawHome } from "./home.js";
 import { drawTable } from "./table.js";
 import { drawModeration } from "./moderation.js";
@@ -24,7 +24,7 @@ const app = {
   live: "",
   fail(e) {
     const box = $("error");
-    box.textContent = e ? String(e.message || e) : "";
+    box.textContent = e ? problemWords(e) : "";
     box.hidden = !e;
   },
   signOut() {
@@ -89,12 +89,7 @@ function header() {
     const out = el("button", "sign-out", t("signOut"));
     out.type = "button";
     out.id = "sign-out";
-    out.addEventListener("click", async () => {
-      await stopPush().catch(() => {});
-      forget();
-      location.hash = "#/";
-      app.route();
-    });
+    out.addEventListener("click", () => askSignOut(player, out));
     const bell = el("button", "notify");
     bell.type = "button";
     askNotifications(bell);
@@ -115,6 +110,50 @@ function showModerationLink(player) {
     rolesOf = { id: player.id, roles: get("/players/me").then((p) => p.roles || [], () => []) };
   }
   rolesOf.roles.then((roles) => { link.hidden = !roles.includes("operator"); });
+}
+
+// Signing out forgets the only key to this player (the token was shown once): the page says
+// so, offers the token to copy, and signs out only when asked again.
+function askSignOut(player, opener) {
+  const old = $("sign-out-ask");
+  if (old) old.remove();
+  const box = el("div", "token-once sign-out-ask");
+  box.id = "sign-out-ask";
+  box.setAttribute("role", "alertdialog");
+  box.setAttribute("aria-labelledby", "sign-out-warn");
+  const warn = el("p", null, t("signOutWarn", { name: player.name || "?" }));
+  warn.id = "sign-out-warn";
+  const token = el("input");
+  token.readOnly = true;
+  token.value = player.token;
+  token.setAttribute("aria-label", t("token"));
+  const copy = el("button", null, t("copy"));
+  copy.type = "button";
+  copy.addEventListener("click", () => {
+    token.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(token.value).catch(() => {});
+    copy.textContent = t("copied");
+  });
+  const leave = el("button", "primary", t("signOutConfirm"));
+  leave.type = "button";
+  leave.id = "sign-out-confirm";
+  leave.addEventListener("click", async () => {
+    box.remove();
+    await stopPush().catch(() => {});
+    forget();
+    location.hash = "#/";
+    app.route();
+  });
+  const stay = el("button", null, t("signOutStay"));
+  stay.type = "button";
+  stay.addEventListener("click", () => {
+    box.remove();
+    opener.focus();
+  });
+  add(box, warn, add(el("div", "inline"), token, copy), add(el("div", "inline"), leave, stay));
+  $("token-once").after(box);
+  token.focus();
+  token.select();
 }
 
 function wire() {

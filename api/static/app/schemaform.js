@@ -94,18 +94,24 @@ function countsField(name, schema, show) {
   const box = add(el("fieldset", "sf-counts"), el("legend", null, human(name)));
   const most = schema.maxItems ?? 99;
   const reads = schema.items.enum.map((v) => {
-    const input = el("input");
-    input.type = "number";
-    input.min = "0";
-    input.max = String(most);
-    input.value = "0";
-    input.inputMode = "numeric";
+    const input = countInput(most);
     const row = labelled(show ? show(v) : String(v), input);
     row.classList.add("sf-count");
     box.appendChild(row);
     return () => Array(Math.max(0, Math.min(most, Number(input.value) || 0))).fill(v);
   });
   return { node: box, read: () => reads.flatMap((r) => r()) };
+}
+
+// A field for a count from 0 to `most`, starting at 0 (shared with Black Market's deal form).
+export function countInput(most) {
+  const input = el("input");
+  input.type = "number";
+  input.min = "0";
+  input.max = String(most);
+  input.value = "0";
+  input.inputMode = "numeric";
+  return input;
 }
 
 function arrayField(name, schema, show) {

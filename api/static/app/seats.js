@@ -68,13 +68,17 @@ export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
   const invited = Array.isArray(game.invited) ? game.invited : [];
   const mine = player && invited.find((i) => i.player === player.id && i.answer === "pending");
   if (game.status === "waiting") {
-    if (player && !seated) {
+    // a private game opens to its invited players and to whoever has its link's secret only
+    const closed = game.unlisted && !secret && !game.secret && !mine;
+    if (player && !seated && !closed) {
       const body = secret ? { secret } : undefined;
       box.appendChild(button(mine ? t("accept") : t("join"), "primary join", run(() => post(`${path}/join`, body))));
     }
     if (mine) box.appendChild(button(t("decline"), "decline", run(() => post(`${path}/decline`))));
     if (seated) box.appendChild(button(t("leave"), "leave", run(() => post(`${path}/leave`))));
-    if (player && game.creator === player.id) box.appendChild(button(t("cancelGame"), "cancel", run(() => del(path))));
+    if (player && game.creator === player.id) box.appendChild(button(t("cancelGame"), "cancel", run(async () => {
+      if (window.confirm(t("cancelSure"))) await del(path);
+    })));
     if (player && game.creator === player.id && !game.league) box.appendChild(fillBox(path, run));
     const invite = add(el("details", "invite"), el("summary", null, t("invite")));
     const link = el("input", "invite-link");

@@ -4,7 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
-import { claimText, t, labels } from "./i18n.js";
+import { claimText, t, labels, problemWords } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
 import { createLog } from "./log.js";
@@ -14,12 +14,20 @@ import { signal } from "./signal.js";
 import { watchRematch } from "./rematch.js";
 import { leagueTag } from "./leagueparts.js";
 import { readDisputes, disputeForm } from "./leaguedisputes.js";
+import { drawBoard, suitLegend } from "./board.js";
+import { statusSentence } from "./status.js";
+import { createCardDetail } from "./carddetail.js";
+import { awaySummary, rememberSeen } from "./away.js";
+import { rulesLink } from "./optionhelp.js";
 
+const GOODS = new Set(["red", "yellow", "green", "blue", "purple", "orange"]);
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
 export async function drawTable(root, gameId, app, secret = null) {
   const path = `/games/${encodeURIComponent(gameId)}`;
-  const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false, leagues: {} };
+  // typed: what a person typed in the move box's fields, kept when the box is drawn again
+  // (after a refusal, after another seat's move) until an action goes through
+  const st = { game: null, legal: null, names: new Map(), glossary: {}, refusal: "", busy: false, sent: false, typed: new Map(), leagues: {} };
   const seatName = (n) => st.names.get(n) || `${t("seat")} ${n}`;
   const seatCount = () => (st.game ? st.game.players : 0);
   const d = createDraw({
@@ -27,9 +35,14 @@ export async function drawTable(root, gameId, app, secret = null) {
     seatCount,
     glossary: () => st.glossary,
     labels: labels(),
-    words: { yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table") },
+    words: {
+      yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table"),
+      worth: t("worth"), type_item: t("type_item"), type_friend: t("type_friend"), type_game: t("type_game"), type_special: t("type_special"),
+    },
   });
   const name = (k, v) => {
+    if (Array.isArray(v)) return v.length ? v.map((x) => name(k, x)).join(", ") : t("nothing");
+    if (GOODS.has(v)) return t(`good_${v}`); // a colour of goods, in the page's language
     if (typeof v === "number" && d.isSeatKey(k) && d.isSeatNo(v)) return seatName(v);
     if (typeof v === "string") return (d.glossed(v) || {}).name || v;
     return v === null || v === undefined ? "—" : String(v);
@@ -39,6 +52,9 @@ export async function drawTable(root, gameId, app, secret = null) {
   const head = el("header", "table-head");
   const turn = el("div", "turn-bar");
   turn.id = "turn";
+  // the decision named in one sentence ("Bid for The Savage and The Castle, or pass")
+  const decision = el("p", "decision");
+  decision.id = "decision";
   // What a screen reader is told, once each time it changes: whose turn it is and, when
   // the reader's own deadline gets short, how short. Not the turn bar itself, whose
   // countdowns change every second and whose redraw follows every event.
@@ -57,8 +73,16 @@ export async function drawTable(root, gameId, app, secret = null) {
   const move = el("section", "box move");
   move.id = "move";
   move.setAttribute("aria-labelledby", "move-title");
-  const board = el("div", "board");
-  board.id = "board";
+  const board = el("div", "board"); // the generic drawing, for a ruleset board.js does not know
+  board.id = "board-view";
+  // each game drawn as its game (board.js): the middle of the table, the seat's own hand and
+  // resources beside its move box, the opponents around
+  const middle = el("div", "middle-slot");
+  const mineSlot = el("div", "mine-slot");
+  const others = el("div", "others-slot");
+  const detail = createCardDetail(() => st.glossary);
+  const away = el("div");
+  away.id = "away";
   const side = el("aside", "side");
   const logBox = add(el("section", "box log-box"), el("h2", null, t("lastEvents")));
   const logList = el("ol", "recent");
@@ -67,13 +91,17 @@ export async function drawTable(root, gameId, app, secret = null) {
   const log = createLog(logList, name);
   const chat = createChat(gameId, app.fail);
   add(side, logBox, chat.node);
-  add(page, head, turn, said, result, offer, disputing, move, add(el("div", "table-grid"), board, side));
+  const play = add(el("div", "play"), middle, add(el("div", "my-area"), move, mineSlot), others, board);
+  play.id = "board";
+  add(page, head, decision, turn, said, away, result, offer, disputing, add(el("div", "table-grid"), play, side), detail.node);
+  detail.watch(page);
   root.replaceChildren(el("p", "muted", t("loading")));
 
   async function load() {
     const game = await get(path);
     if (!game) return;
     st.game = game;
+    if (root.contains(page)) rememberSeen(game); // drawn to this person: seen
     const named = (game.seats || []).filter((s) => st.names.get(s.seat) !== seatLabel(s));
     for (const s of named) st.names.set(s.seat, seatLabel(s));
     if (named.length) log.draw(); // events that came before the names said "seat N"
@@ -107,7 +135,10 @@ export async function drawTable(root, gameId, app, secret = null) {
     const title = add(el("h1"), el("span", null, game.name), el("small", "muted", ` ${game.id}`));
     const status = el("span", `badge ${game.status}`, t(game.status));
     status.id = "status";
-    add(head, back, title, game.league ? leagueTag(game.league, st.leagues) : null, status, el("span", `live ${app.live || ""}`, app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : ""));
+    const ongoing = game.status === "active" || game.status === "waiting";
+    const live = el("span", `live ${app.live || ""}`, !ongoing ? "" : app.live === "open" ? t("live") : app.live === "down" ? t("reconnecting") : "");
+    live.hidden = !ongoing; // a finished table has nothing live to follow
+    add(head, back, title, game.league ? leagueTag(game.league, st.leagues) : null, status, live, rulesLink(game.ruleset));
     const claim = game.status === "finished" ? null : claimText(game.claim_after_s);
     if (claim) head.appendChild(el("span", "muted claim-after", claim));
     head.appendChild(lobbyButtons(game, app, { path, post, del, reload: load, secret }));
@@ -116,7 +147,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     const owed = game.owed || [];
     if (!owed.length) turn.appendChild(el("span", "muted", game.status === "finished" ? t("gameOver") : t("noDecision")));
     for (const o of owed) {
-      const item = add(el("span", o.seat === you ? "owe mine" : "owe"), d.seatChip(o.seat), el("span", "muted", d.human(o.kind)));
+      const item = add(el("span", o.seat === you ? "owe mine" : "owe"), d.seatChip(o.seat), el("span", "muted", t(`kind_${o.kind}`)));
       if (o.deadline) {
         const c = el("span", "countdown");
         c.dataset.deadline = o.deadline;
@@ -124,20 +155,32 @@ export async function drawTable(root, gameId, app, secret = null) {
       }
       turn.appendChild(item);
     }
-    const whose = owed.map((o) => `${o.seat === you ? t("yourTurn") : seatName(o.seat)}: ${d.human(o.kind)}`);
+    decision.textContent = statusSentence(game, seatName);
+    decision.classList.toggle("mine", owed.some((o) => o.seat === you));
+    const whose = owed.map((o) => `${o.seat === you ? t("yourTurn") : seatName(o.seat)}: ${t(`kind_${o.kind}`)}`);
     const now = `${t("turnOf")}: ${whose.length ? whose.join(", ") : game.status === "finished" ? t("gameOver") : t("noDecision")}`;
     if (now !== told.turn) said.textContent = told.turn = now;
     tick();
     result.replaceChildren(...(game.result ? [drawResult(game, d, seatName)] : []));
     drawMove(game, seated);
     board.replaceChildren();
-    if (!game.view) {
+    middle.replaceChildren();
+    mineSlot.replaceChildren();
+    others.replaceChildren();
+    const drawn = game.view ? drawBoard(game, { d, seatName, you }) : null;
+    if (drawn) {
+      add(middle, drawn.middle, drawn.legend ? suitLegend(d) : null);
+      add(mineSlot, drawn.mine);
+      add(others, drawn.others);
+      detail.mark(page);
+    } else if (!game.view) {
       board.appendChild(add(el("section", "box"), el("p", null, t("waitingStart", { n: (game.seats || []).length, m: game.players })),
         add(el("span", "chips"), ...(game.seats || []).map((s) => d.seatChip(s.seat)))));
     } else {
       const res = game.result || {};
       const winners = Array.isArray(res.winners) ? res.winners : Array.isArray(game.view.winners) ? game.view.winners : [];
       board.appendChild(d.drawView(game.view, { owed, winners, you, panelsFirst: true }));
+      detail.mark(page);
     }
     signal(owed.some((o) => o.seat === you) && game.status === "active", game.name);
     if (game.status === "finished" && seated && !game.league && !rematch) rematch = watchRematch(game, offer, app);
@@ -152,9 +195,13 @@ export async function drawTable(root, gameId, app, secret = null) {
     const now = actions && JSON.stringify([actions, st.refusal, document.documentElement.lang]);
     if (now && now === offered) return;
     offered = now;
+    // focus stays in the move box when it is drawn again (not dropped to the page's body)
+    const focused = move.contains(document.activeElement) || st.sent;
+    st.sent = false;
     move.replaceChildren();
-    const h = el("h2", null, t("yourMove"));
+    const h = el("h2", null, seated ? t("yourMove") : game.status === "waiting" ? t("joinTitle") : t("watchingTitle"));
     h.id = "move-title";
+    h.tabIndex = -1;
     move.appendChild(h);
     const problem = el("p", "error refusal", st.refusal);
     problem.id = "refusal";
@@ -168,7 +215,8 @@ export async function drawTable(root, gameId, app, secret = null) {
     if (st.legal && st.legal.actions && st.legal.actions.length) {
       move.classList.add("yours");
       const text = (v) => (typeof v === "string" && d.glossed(v) ? d.glossed(v).text : null);
-      move.appendChild(drawActions(st.legal, name, send, text));
+      move.appendChild(drawActions(st.legal, name, send, text, { game, seatName, typed: st.typed }));
+      if (focused) refocus();
       return;
     }
     move.classList.remove("yours");
@@ -180,6 +228,12 @@ export async function drawTable(root, gameId, app, secret = null) {
     const p = el("p", sealed ? "sealed" : "muted", text);
     p.id = "waiting";
     move.appendChild(p);
+    if (focused) refocus();
+  }
+
+  function refocus() {
+    const first = move.querySelector("button:not(:disabled), select, input");
+    (first || move.querySelector("#move-title")).focus();
   }
 
   async function send(action) {
@@ -190,9 +244,11 @@ export async function drawTable(root, gameId, app, secret = null) {
       await act(gameId, action);
       st.refusal = "";
       st.legal = null;
+      st.typed.clear(); // what was typed went through: the next form starts empty
     } catch (e) {
-      st.refusal = t("refused", { detail: e.message });
+      st.refusal = t("refused", { detail: problemWords(e) });
     } finally {
+      st.sent = true;
       st.busy = false;
       offered = null; // its controls were disabled: draw them again, whatever follows
     }
@@ -219,8 +275,19 @@ export async function drawTable(root, gameId, app, secret = null) {
     pending = setTimeout(() => load().catch(app.fail), 120);
   };
 
-  await load();
+  try {
+    await load();
+  } catch (e) {
+    // an unknown game (or one this person may not open) stops loading, with a way back
+    const back = el("a", "back", t("back"));
+    back.href = "#/";
+    root.replaceChildren(add(el("section", "box missing"), el("h1", null, t("noSuchGame")),
+      el("p", null, e && e.status === 404 ? t("noSuchGameHelp", { id: gameId }) : problemWords(e)), back));
+    return () => {};
+  }
   root.replaceChildren(page);
+  const seen = await awaySummary(gameId, st.game, seatName);
+  if (seen) away.replaceChildren(seen);
   const recent = await get(`${path}/events?after=${Math.max(0, st.game.version - 12)}`);
   for (const ev of recent.events || []) log.push(ev);
   chat.load();
@@ -232,7 +299,8 @@ export async function drawTable(root, gameId, app, secret = null) {
   }, (state) => {
     app.live = state;
     const live = head.querySelector(".live");
-    if (live) live.textContent = state === "open" ? t("live") : state === "down" ? t("reconnecting") : "";
+    const ongoing = st.game && (st.game.status === "active" || st.game.status === "waiting");
+    if (live) live.textContent = !ongoing ? "" : state === "open" ? t("live") : state === "down" ? t("reconnecting") : "";
     if (state === "open") refresh(); // after a dropped connection, read the table again
   });
   const timer = setInterval(tick, 1000);

@@ -176,7 +176,11 @@ async function start() {
   } catch {
     st.catalogue = {}; // names then come from each step's own `cards`
   }
+  st.players = new Map(); // player id -> name, so the log names people, not their ids
   for (const e of st.events) {
+    if (e.type === "game.PlayerJoined" && isObj(e.data) && typeof e.data.player === "string") {
+      st.players.set(e.data.player, String(e.data.name || e.data.player));
+    }
     if (e.type === "game.PlayerJoined" && isObj(e.data) && Number.isInteger(e.data.seat)) {
       st.names.set(e.data.seat, String(e.data.name || `seat ${e.data.seat}`));
     }
@@ -194,7 +198,7 @@ async function start() {
   drawEvents();
   verifyGame(ended);
   drawChat();
-  await go(hashSeq() || 1);
+  await go(hashSeq() || st.version); // where the game stands now; |◀ goes back to its start
 }
 
 async function verifyGame(ended) {
@@ -278,7 +282,7 @@ async function drawChat() {
     add(li, el("b", "who", String(m.name || m.player)), el("span", "text", String(m.text)));
     return li;
   });
-  $("chat").replaceChildren(...(items.length ? items : [empty("no messages")]));
+  $("chat").replaceChildren(...(items.length ? items : [add(el("li", "muted"), empty("no messages"))]));
 }
 
 function wire() {

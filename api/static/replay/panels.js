@@ -168,7 +168,8 @@ export function createPanels(app) {
         })
         .catch(() => {});
     }
-    if (isObj(ev.data) && Object.keys(ev.data).length) p.appendChild(group(ev.data));
+    const data = isObj(ev.data) ? Object.fromEntries(Object.entries(ev.data).map(([k, v]) => [k, person(v)])) : null;
+    if (data && Object.keys(data).length) p.appendChild(group(data));
     else p.appendChild(empty("no data shown"));
     const raw = add(el("details", "more"), el("summary", null, "Envelope (JSON)"));
     raw.appendChild(el("pre", "json", JSON.stringify(ev, null, 2)));
@@ -198,7 +199,11 @@ export function createPanels(app) {
 
   // ---- the event list ------------------------------------------------------------------------
 
+  // a player id (the game's creator, a seat's player) read as the player's name
+  const person = (v) => (typeof v === "string" && st.players && st.players.has(v) ? st.players.get(v) : v);
+
   function short(k, v) {
+    v = person(v);
     if (v === null || v === undefined) return "—";
     if (typeof v === "number") return isSeatKey(k) && isSeatNo(v) ? seatName(v) : String(v);
     if (typeof v === "string") {

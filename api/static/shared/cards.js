@@ -4,7 +4,8 @@
 // text}}), so a card names what it does on hover. Shared by the replay viewer and the web client.
 import { el, add, isObj } from "./dom.js";
 
-export function createCards(glossary) {
+// `words` (optional) names the card types and "worth" in the page's language.
+export function createCards(glossary, words = {}) {
   const SUITS = ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"];
   const SUIT_ABBR = { Moons: "Mo", Suns: "Su", Waves: "Wa", Leaves: "Le", Wyrms: "Wy", Knots: "Kn" };
   const RANK_ABBR = { Ace: "A", Crown: "C", Pawn: "P", Court: "Ct", Excuse: "Ex" };
@@ -33,8 +34,9 @@ export function createCards(glossary) {
     const table = isObj(c.table)
       ? Object.entries(c.table).map(([f, n]) => `${f.charAt(0).toUpperCase()}${n >= 0 ? "+" : ""}${n}`).join(" ")
       : null;
-    const worth = typeof c.value === "number" && c.value !== c.gp ? `worth ${c.value}` : null;
-    const meta = [c.type, c.category_name || c.category, table, worth].filter(Boolean).join(" · ");
+    const worth = typeof c.value === "number" && c.value !== c.gp ? `${words.worth || "worth"} ${c.value}` : null;
+    const kind = c.type ? (words[`type_${c.type}`] || c.type) : null;
+    const meta = [kind, c.category_name || c.category, table, worth].filter(Boolean).join(" · ");
     add(node, head, meta ? el("span", "tc-meta", meta) : null, el("span", "tc-text", c.text));
     node.title = `${c.name || c.id}\n${c.text}`;
     node.dataset.card = c.card || c.id;

@@ -17,7 +17,7 @@ export function createDraw(ctx) {
   const words = { ...ENGLISH, ...(ctx.words || {}) };
   const labels = { ...LABELS, ...(ctx.labels || {}) };
   const human = (k) => humanKey(k, labels);
-  const cards = createCards(ctx.glossary);
+  const cards = createCards(ctx.glossary, ctx.words || {});
   const { SUITS, card, cardBack, hand, suitMark, glossed } = cards;
   const seatCount = ctx.seatCount;
   const seatName = ctx.seatName;

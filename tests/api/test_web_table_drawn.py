@@ -1,0 +1,110 @@
+"""Each game drawn as its game, in headless Chromium (docs/clients.md, "The table"): the
+decision named in one sentence, the seat's own hand beside its move box, the opponents by
+name, no field names of the API, cards read in full by tap or keyboard, a suit legend, a table
+that fits a phone; axe-core finds nothing at 390 and 1280 px."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.api.web_page import WIDTHS, Keys, WebPage, join_idle_table, no_script_errors
+
+# internal names the old state dump showed (issue 44): none may be read at the table
+FIELD_NAMES = re.compile(
+    r"\b(Phase|Starter|Expected|Edition|Next opener|Game in play|Split choice|Size card|"
+    r"To act|High bidder|Auction deck size|Goblin deck size|seat \d)\b"
+)
+
+SETUPS = [
+    ("goblin-market", {"ruleset": "goblin-market", "players": 3}),
+    ("sorcerous-futures", {"ruleset": "sorcerous-futures", "players": 3}),
+    ("gobcon", {"ruleset": "gobcon", "players": 3}),
+    ("black-market", {"ruleset": "black-market", "players": 3}),
+]
+
+
+def shown_text(page: WebPage) -> str:
+    return page.d.execute_script("return document.querySelector('#app').innerText")
+
+
+@pytest.mark.parametrize(("ruleset", "game"), SETUPS)
+def test_each_table_is_drawn_as_its_game_and_fits_a_phone(browser, live_server, ruleset, game):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    join_idle_table(page, ["Ana", "Bo"], **game)
+    page.wait_for("#decision")
+    page.wait(
+        lambda: page.text("#decision") and "Waiting for players" not in page.text("#decision")
+    )
+    text = shown_text(page)
+    assert not FIELD_NAMES.search(text), FIELD_NAMES.search(text)
+    # opponents by name, around the table; the seat's own area beside the move box
+    names = browser.execute_script(
+        "return [...document.querySelectorAll('.zone.others .opp-name .seat-chip')]"
+        ".map((e) => e.textContent)"
+    )
+    assert sorted(names) == ["Ana", "Bo"], names
+    assert page.all(".my-area #move") and page.all(".my-area .zone.mine")
+    sentence = page.text("#decision")
+    assert sentence.endswith((".", "?")) and "_" not in sentence, sentence
+    if ruleset == "goblin-market":  # the auction's cards named in the decision
+        offered = browser.execute_script(
+            "return [...document.querySelectorAll('.zone.middle .hand .cname')]"
+            ".map((e) => e.textContent)"
+        )
+        assert offered and all(name in sentence for name in offered), (sentence, offered)
+        assert re.match(r"^(Bid for .+, or pass|.+ is deciding whether to bid for .+)", sentence)
+    for name, width in WIDTHS.items():
+        browser.set_window_size(width, 900)
+        # nothing scrolls sideways; the phone's table is a few screens, not 2,845 px
+        wide = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert wide <= 0, f"{ruleset} scrolls sideways by {wide}px at {width}px"
+        height = browser.execute_script("return document.documentElement.scrollHeight")
+        print(f"{ruleset} at {width}px: {height}px tall")
+        if width < 500:
+            assert height < 2200, f"{ruleset} is {height}px tall at {width}px"
+        page.shot(f"table-{ruleset}-{name}", width)
+        browser.set_window_size(width, 900)
+        found = page.axe(every=True)
+        assert not found, found
+    no_script_errors(browser)
+
+
+def test_a_card_is_read_in_full_by_tap_and_by_keyboard_and_suits_have_a_legend(
+    browser, live_server
+):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="gobcon", players=3)
+    page.wait_for(".zone.mine .card")
+    card = page.find(".zone.mine .card")
+    name = card.find_element("css selector", ".cname").text
+    assert card.get_attribute("role") == "button" and card.get_attribute("tabindex") == "0"
+    assert not card.get_attribute("title")  # not a mouse-only tooltip
+    card.click()
+    page.wait_for("#card-detail:not([hidden])")
+    assert page.text("#card-detail-title") == name
+    full = page.text("#card-detail .cd-body")
+    assert len(full) > 40, full  # the whole rules text, not five clipped lines
+    page.find("#card-detail .cd-close").send_keys(Keys.ENTER)
+    page.wait(lambda: page.all("#card-detail[hidden]"))
+    # from the keyboard: focus a card, press Enter
+    page.d.execute_script("document.querySelector('.zone.mine .card').focus()")
+    page.d.switch_to.active_element.send_keys(Keys.ENTER)
+    page.wait_for("#card-detail:not([hidden])")
+    assert page.text("#card-detail-title") == name
+    no_script_errors(browser)
+
+
+def test_the_decktet_games_show_a_legend_of_their_suits(browser, live_server):
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
+    page.wait_for(".legend")
+    page.click(".legend summary")
+    legend = page.texts(".legend-list li")
+    assert len(legend) == 6 and any("Moons" in x for x in legend), legend
