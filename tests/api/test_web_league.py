@@ -29,7 +29,7 @@ def sign_in_with_token(page: WebPage, token: str) -> None:
     """Sign in as a person does who kept their token: "I have a token", paste, use."""
     page.open("/")
     if page.all("#sign-out"):
-        page.click("#sign-out")
+        page.sign_out()
     page.click(".token-in summary")
     page.find("#token-input").send_keys(token)
     page.click(".token-in button[type=submit]")
@@ -159,7 +159,7 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         assert league["invited"] == []
 
         # Cy, through the join link
-        page.click("#sign-out")
+        page.sign_out()
         cy = page.sign_in("Cy")
         page.d.get(link)
         page.click(".join-league")
