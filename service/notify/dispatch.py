@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys
 from events.record import ACTIVE
-from service import players
+from service import metrics, players
 from service.errors import NotFound
 from service.notify import email, prefs, types
 from service.notify import inbox as notes
@@ -198,6 +198,7 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
         boot.redis.set(done, str(outcome), ex=notes.NOTE_KEEP_S)
     boot.redis.delete(lease)
     channel.record(boot, target, msg, outcome, detail, attempt, final)
+    metrics.NOTIFICATIONS.labels(name, str(outcome)).inc()
     if not final:
         _later(boot, "deliver", note_id, key, time.time() + float(waits[attempt - 1]), nx=False)
         return Status.POSTPONED
