@@ -78,10 +78,12 @@ def wait_for_owed(client, gid: str, timeout: float = 20.0) -> dict:
 
 
 def stored(r):
-    """Every key but the rate limiter's and the data format's mark, with its serialized
+    """Every key but the rate limiter's and the server's own marks (the data format, the
+    secret notification links are signed with, made on first use), with its serialized
     value."""
-    skip, mark = keys.rate_limits().encode(), keys.data_format().encode()
-    return {k: r.dump(k) for k in r.scan_iter() if skip not in k and k != mark}
+    skip = keys.rate_limits().encode()
+    marks = {keys.data_format().encode(), keys.notify_secret().encode()}
+    return {k: r.dump(k) for k in r.scan_iter() if skip not in k and k not in marks}
 
 
 def path_of(rule, values: dict[str, str]) -> str:

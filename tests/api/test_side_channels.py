@@ -54,6 +54,20 @@ ALL_GET = {  # every GET route of the API a caller may reach without being a par
     "/games/<game_id>/replay",
     "/v1/reports",  # operators' (moderation): refused alike
     "/v1/players/<player_id>/moderation",
+    "/v1/games/<game_id>/evidence",  # the table's and organizers' only: refused alike
+    "/v1/leagues/<league_id>/disputes",
+    "/v1/leagues/<league_id>/games/<game_id>/review",
+    "/v1/notifications/unsubscribe",  # a signed token's, refused without one
+    "/v1/notifications/verify",
+    "/v1/players/me/leagues",  # the caller's own
+    "/v1/players/me/notification-settings",
+    "/v1/players/me/notifications",
+    "/v1/players/me/push-subscriptions",
+    "/v1/players/me/webhooks",
+    "/v1/players/me/webhooks/<webhook_id>",
+    "/v1/players/me/webhooks/<webhook_id>/deliveries",
+    "/v1/push/key",
+    "/v1/roles",
 }
 STREAMS = {"/v1/games/<game_id>/events/stream", "/v1/players/me/feed"}  # measured live
 SHOWN = ("ETag", "Content-Type", "Content-Length", "Vary", "Cache-Control")
@@ -89,6 +103,20 @@ def probes(gid: str, version: int, parties: list[dict]) -> list[str]:
         "/v1/players/me/games",
         f"/v1/games/{gid}/chat",
         f"/games/{gid}/replay",
+        f"/v1/games/{gid}/evidence",
+        "/v1/leagues/l_none/disputes",
+        f"/v1/leagues/l_none/games/{gid}/review",
+        "/v1/notifications/unsubscribe?token=x",
+        "/v1/notifications/verify?token=x",
+        "/v1/players/me/leagues",
+        "/v1/players/me/notification-settings",
+        "/v1/players/me/notifications",
+        "/v1/players/me/push-subscriptions",
+        "/v1/players/me/webhooks",
+        "/v1/players/me/webhooks/wh_none",
+        "/v1/players/me/webhooks/wh_none/deliveries",
+        "/v1/push/key",
+        "/v1/roles",
         "/v1/games",
         "/v1/games?status=active",
         "/v1/games?ruleset=black-market",
