@@ -78,8 +78,8 @@ def create_game():
 @bp.post("/games/<game_id>/computer-seats")
 def seat_computers(game_id: str):
     player = auth.caller(boot())
+    gid = game_id_ok(game_id)  # an unknown game is a 404 whatever the body
     data = ComputerSeats().load(body())
-    gid = game_id_ok(game_id)
     rec = computer_turns.fill(boot(), gid, player["id"], data["level"], data["seats"])
     return _game_response(
         rec, rec.seat_of(player["id"]), 200, tables.secret(boot(), rec, player["id"])

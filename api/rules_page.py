@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from api.limits import storeless
 from api.replay import POLICY
-from service.errors import NotFound
+from service.errors import Invalid, NotFound
 
 PAGES = Path(__file__).resolve().parent / "static" / "rules"
 LANGS = ("en", "es")
@@ -27,9 +27,11 @@ bp = Blueprint("rules_page", __name__)
 
 
 def _lang() -> str:
-    asked = request.args.get("lang", "")
+    asked = request.args.get("lang")
     if asked in LANGS:
         return asked
+    if asked is not None:
+        raise Invalid("invalid_query", "lang is en or es", errors={"lang": ["one of en, es"]})
     return request.accept_languages.best_match(LANGS, default="en") or "en"
 
 
@@ -39,7 +41,8 @@ def rules_page(ruleset: str) -> Response:
     """Serve the How to play page of `ruleset` in the asked language."""
     lang = _lang()
     page = PAGES / f"{ruleset}.{lang}.html"
-    if not ruleset.replace("-", "").isalpha() or not page.is_file():
+    known = len(ruleset) <= 64 and ruleset.replace("-", "").isalpha()  # before any file call
+    if not known or not page.is_file():
         raise NotFound("ruleset_not_found", f"no rules page for {ruleset!r}")
     other = "es" if lang == "en" else "en"
     words = WORDS[lang]

@@ -33,6 +33,11 @@ def test_an_unknown_game_has_no_rules_page(client):
     assert res.headers["Content-Type"].startswith("application/problem+json")
 
 
+def test_an_unknown_language_is_refused_by_name(client):
+    res = client.get("/rules/gobcon?lang=fr")
+    assert res.status_code == 422 and res.get_json()["errors"] == {"lang": ["one of en, es"]}
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_how_to_play_page_reads_well_on_a_phone_and_a_desktop(browser, live_server, lang):
     from tests.api.web_page import WIDTHS, WebPage

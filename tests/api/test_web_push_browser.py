@@ -33,8 +33,8 @@ def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyb
         "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
     )
     browser.execute_script(
-        "document.querySelector('#leagues h2').setAttribute('tabindex', '-1');"
-        "document.querySelector('#leagues h2').focus()"
+        "document.querySelector('#push-title').setAttribute('tabindex', '-1');"
+        "document.querySelector('#push-title').focus()"
     )
     for _ in range(10):
         if browser.switch_to.active_element.get_attribute("id") == "push-toggle":
@@ -63,8 +63,7 @@ def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyb
         "Activar avisos push",
         "Avisos push activados (desactivar)",
     )
-    page.click("#sign-out")  # it ends this browser's subscription first, if there is one
-    page.wait_for("#sign-in")
+    page.sign_out()  # it ends this browser's subscription first, if there is one
     no_script_errors(browser)
 
 
