@@ -10,8 +10,8 @@ import orjson
 from games.base import ActionSpec, Game
 from service import game_queries, tables
 from service.game_log import owed
-from service.lobby import seat_json
 from service.game_queries import Record
+from service.lobby import seat_json
 from service.loop import Outcome
 
 LANGS = ("en", "es")

@@ -122,6 +122,12 @@ class Bot:
             if self._stream is not None:
                 self._stream.close()  # frees the server's stream slot at once
 
+    def stop(self) -> None:
+        """Make `play` return at its next look (from another thread)."""
+        with self._news:
+            self._over = True
+            self._news.notify_all()
+
     def _wait_for_turn(self) -> bool:
         """Block until the stream says the seat owes something new (True), or `wait_s`
         passes without it (False)."""

@@ -18,6 +18,7 @@ import requests
 from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import gunicorn_argv
+from tests import background
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -167,6 +168,7 @@ def api_server(redis_url: str, processes: int = 2, **env: str):
                 time.sleep(0.05)
         yield base, port
     finally:
+        background.stop_all()  # the bots a test left playing, while they can still stop
         proc.terminate()
         proc.wait(15)
 

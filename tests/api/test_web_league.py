@@ -7,7 +7,6 @@ finished. Screenshots at phone and desktop widths; axe-core on each page."""
 
 from __future__ import annotations
 
-import threading
 import time
 from datetime import datetime, timedelta
 
@@ -15,6 +14,7 @@ import pytest
 import requests
 
 from cli.bot import Bot
+from tests import background
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
 
@@ -244,9 +244,7 @@ def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
         }
         lid, gid = league_in_round_one(base, organizer, players, body)
         round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        bots = [threading.Thread(target=Bot(base, gid, p["token"], None).play) for p in players]
-        for b in bots:
-            b.start()
+        bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
         for b in bots:
             b.join(120)
         wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
@@ -340,7 +338,7 @@ def test_the_organizer_sees_a_no_show_and_substitutes_them(
         }
         lid, gid = league_in_round_one(base, organizer, players, body)
         for p in players[1:]:  # Bo and Cy play; Ana never comes
-            threading.Thread(target=Bot(base, gid, p["token"], None).play, daemon=True).start()
+            background.play(Bot(base, gid, p["token"], None))
 
         sign_in_with_token(page, organizer["token"])
         page.open(f"/#/l/{lid}")

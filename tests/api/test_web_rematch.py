@@ -5,12 +5,11 @@ shows the answer)."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 import requests
 
 from cli.bot import Bot
+from tests import background
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.reliability.load import auth
 
@@ -29,7 +28,7 @@ def test_a_rematch_offered_at_a_finished_table_is_answered_there(
     page.open(f"/#/g/{gid}")
     for p in (ana, bo):  # both seats played by bots, the page watching as Bo
         requests.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]), timeout=10)
-        threading.Thread(target=Bot(base, gid, p["token"], None).play, daemon=True).start()
+        background.play(Bot(base, gid, p["token"], None))
     page.wait_for("#result-box", timeout=120)
     assert not page.all("#rematch-offer .offer")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import requests
 
 from cli.bot import Bot, Strategy
+from tests import background
 from tests.api.browser import By, WebDriverWait
 from tests.conftest import ROOT
 from tests.reliability.load import auth
@@ -230,10 +231,7 @@ def bots_join(
             timeout=10,
         )
         assert res.status_code == 200, res.text
-        bot = Bot(base, game_id, player["token"], strategy, seed=i)
-        thread = threading.Thread(target=bot.play, daemon=True)
-        thread.start()
-        threads.append(thread)
+        threads.append(background.play(Bot(base, game_id, player["token"], strategy, seed=i)))
     return threads
 
 
