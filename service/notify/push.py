@@ -42,7 +42,7 @@ from pywebpush import WebPusher
 from events import codec, keys
 from service.errors import Conflict, Invalid, NotFound
 from service.keyring import locked, write_private
-from service.notify import outbound
+from service.notify import outbound, types
 from service.notify.message import Message, Outcome, Target
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class PushChannel:
         headers = {
             **vapid(boot).sign(claims),
             "TTL": str(TTL_S),
-            "Urgency": "high" if message.type in ("your_turn", "deadline_reminder") else "normal",
+            "Urgency": "high" if types.is_turn(message.type) else "normal",
             # a retry replaces the same notification still waiting at the push service
             "Topic": _b64(hashlib.sha256(message.id.encode()).digest())[:32],
             "Content-Encoding": "aes128gcm",

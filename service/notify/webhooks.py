@@ -35,7 +35,8 @@ from standardwebhooks import Webhook
 
 from events import codec, keys
 from service.errors import Conflict, Invalid, NotFound
-from service.notify import outbound
+from service.notify import inbox, outbound
+from service.notify import types as catalog
 from service.notify.message import Message, Outcome, Target
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ DELIVERIES_KEPT = 100  # per webhook
 ROTATE_OVERLAP_S = 24 * 3600  # the previous secret signs too for this long after a rotation
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32  # Standard Webhooks: 24 to 64 random bytes
-TYPE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 STATUS = re.compile(r"^HTTP (\d{3})\b")  # a detail that starts with the answer's status
 
 
@@ -303,10 +303,9 @@ def _disable(boot: Bootstrap, player_id: str, webhook_id: str, run: int, detail:
 
 
 def _tell(boot: Bootstrap, player_id: str, note: dict[str, Any]) -> None:
-    """Write a note to the player's inbox (a notification like any other)."""
-    from service import inbox
-
-    inbox._write(boot, [(player_id, note)])
+    """Notify the player (inbox, and their channels as they chose: never the disabled
+    webhook itself, which no longer has targets)."""
+    inbox.emit(boot, player_id, note)
 
 
 # --- records
@@ -324,7 +323,7 @@ def _check_types(types: list[Any]) -> list[str]:
     if len(types) > MAX_TYPES:
         raise Invalid("invalid_body", "too many types", errors={"types": [f"at most {MAX_TYPES}"]})
     for t in types:
-        if not isinstance(t, str) or not TYPE.fullmatch(t):
+        if t not in catalog.NAMES:
             raise Invalid(
                 "unknown_type", f"no notification type {t!r}", errors={"types": [f"{t!r}"]}
             )
