@@ -145,6 +145,7 @@ DEFAULTS: dict[str, Any] = {
     "SMTP_URL": None,
     "SMTP_FROM": "marketfold <notifications@marketfold.invalid>",
     "SMTP_STARTTLS": False,
+    "SMTP_CA_FILE": None,  # a PEM file of the authorities for its certificate (else the system's)
     "SMTP_TIMEOUT_S": 10,  # connect and each reply: a stalled server does not hold a worker
     # a turn notification goes out by e-mail, push or webhook only if the player has not
     # seen it live this long after it (at most half the decision's time left)

@@ -2,7 +2,8 @@
 
 `SMTP_URL` names the server: `smtp://[user:password@]host[:port]` (STARTTLS when
 `SMTP_STARTTLS` is on or the URL says `?starttls=1`) or `smtps://...` (TLS from the first
-byte, port 465 by default); `SMTP_FROM` is the sender. Without `SMTP_URL` e-mail is off.
+byte, port 465 by default); the server's certificate is checked against the system's
+authorities, or `SMTP_CA_FILE`'s; `SMTP_FROM` is the sender. Without `SMTP_URL` e-mail is off.
 A player's address is used only once verified by the link it was sent
 (`send_verification`). Each message has a plain-text and an HTML body in the player's
 language, a link that opens the table, a Message-ID made of the notification's id (a
@@ -76,11 +77,16 @@ def deliver(boot: Bootstrap, mail: EmailMessage) -> tuple[Outcome, str]:
     starttls = boot.config["SMTP_STARTTLS"] or query.get("starttls", ["0"])[0] in ("1", "true")
     port = url.port or (465 if secure else 25)
     timeout = float(boot.config["SMTP_TIMEOUT_S"])
-    factory = smtplib.SMTP_SSL if secure else smtplib.SMTP
+    tls = ssl.create_default_context(cafile=boot.config.get("SMTP_CA_FILE") or None)
+    host = url.hostname or "127.0.0.1"
     try:
-        with factory(url.hostname or "127.0.0.1", port, timeout=timeout) as smtp:
+        with (
+            smtplib.SMTP_SSL(host, port, timeout=timeout, context=tls)
+            if secure
+            else smtplib.SMTP(host, port, timeout=timeout)
+        ) as smtp:
             if starttls and not secure:
-                smtp.starttls(context=ssl.create_default_context())
+                smtp.starttls(context=tls)
             if url.username:
                 smtp.login(unquote(url.username), unquote(url.password or ""))
             smtp.send_message(mail)
