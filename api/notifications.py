@@ -83,28 +83,57 @@ def update_settings():
     return prefs.shown(settings)
 
 
-def _page(title: str, text: str, form: str = "") -> Response:
+PAGE_WORDS = {
+    "en": {
+        "verified": "Address verified",
+        "verified_text": "marketfold will send notifications to {address}.",
+        "unsubscribe": "Unsubscribe",
+        "unsubscribe_text": "Stop the e-mails of this kind: {label}.",
+        "button": "Unsubscribe",
+    },
+    "es": {
+        "verified": "Dirección verificada",
+        "verified_text": "marketfold enviará los avisos a {address}.",
+        "unsubscribe": "Darse de baja",
+        "unsubscribe_text": "Dejar de recibir los correos de este tipo: {label}.",
+        "button": "Darme de baja",
+    },
+}
+
+
+def _page(lang: str, title: str, text: str, form: str = "") -> Response:
+    """A page of its own for a person who follows an e-mail's link, in their language."""
     markup = (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{html.escape(title)}</title></head><body><h1>{html.escape(title)}</h1>"
         f"<p>{html.escape(text)}</p>{form}<p><a href='/'>marketfold</a></p></body></html>"
     )
     response = Response(markup, mimetype="text/html")
     response.headers["Content-Security-Policy"] = PAGE_POLICY
     response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Content-Language"] = lang
     return response
+
+
+def _lang_of(player_id: str) -> str:
+    lang = prefs.load(boot(), player_id).get("lang")
+    return lang if lang in PAGE_WORDS else "en"
 
 
 @bp.get("/notifications/verify")
 def verify_address():
-    address = email.verify(boot(), request.args.get("token", ""))
-    if address is None:
+    found = email.verify(boot(), request.args.get("token", ""))
+    if found is None:
         raise Invalid(
             "invalid_token",
             "this link is not valid, has expired, or names an address changed since",
             errors={"token": ["not a valid verification token"]},
         )
-    return _page("Address verified", f"marketfold will send notifications to {address}.")
+    player_id, address = found
+    lang = _lang_of(player_id)
+    words = PAGE_WORDS[lang]
+    return _page(lang, words["verified"], words["verified_text"].format(address=address))
 
 
 def _unsubscribe_data() -> dict:
@@ -129,14 +158,16 @@ def unsubscribe_page():
     """A person who opens the link sees what it stops and a button (a GET never
     unsubscribes: mail scanners follow links)."""
     data = _unsubscribe_data()
+    lang = _lang_of(data["p"])
+    words = PAGE_WORDS[lang]
     token = html.escape(request.args.get("token", ""), quote=True)
     form = (
         f"<form method='post' action='/v1/notifications/unsubscribe?token={token}'>"
         "<input type='hidden' name='List-Unsubscribe' value='One-Click'>"
-        "<button type='submit'>Unsubscribe</button></form>"
+        f"<button type='submit'>{html.escape(words['button'])}</button></form>"
     )
-    what = f"Stop e-mails of type {data['t']}."
-    return _page("Unsubscribe", what, form)
+    label = types.LABELS[data["t"]][types.LANGS.index(lang)]
+    return _page(lang, words["unsubscribe"], words["unsubscribe_text"].format(label=label), form)
 
 
 @bp.post("/notifications/unsubscribe")

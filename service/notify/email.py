@@ -227,9 +227,10 @@ def send_verification(boot: Bootstrap, player_id: str) -> tuple[Outcome, str]:
     return deliver(boot, mail)
 
 
-def verify(boot: Bootstrap, token: str) -> str | None:
+def verify(boot: Bootstrap, token: str) -> tuple[str, str] | None:
     """Mark the address a verification token names verified, if it is still the player's
-    address; return it, or None (a bad, expired or outdated link)."""
+    address; return (the player's id, the address), or None (a bad, expired or outdated
+    link)."""
     data = signing.unsign(boot, "verify", token)
     if not isinstance(data, dict):
         return None
@@ -239,7 +240,7 @@ def verify(boot: Bootstrap, token: str) -> str | None:
         return None
     settings["email"] = {"address": email["address"], "verified": True}
     prefs.save(boot, data["p"], settings)
-    return email["address"]
+    return data["p"], email["address"]
 
 
 def send_digest(

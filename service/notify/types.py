@@ -161,6 +161,26 @@ GENERIC = {
     "es": ("Novedades de marketfold", "Ocurrió algo ({type})."),
 }
 NAMES = tuple(CATALOG)
+LABELS: dict[str, tuple[str, str]] = {  # (en, es): the name of a type in settings and pages
+    "your_turn": ("Your turn", "Tu turno"),
+    "deadline_reminder": ("Deadline reminder", "Recordatorio de plazo"),
+    "invitation": ("Invitation", "Invitación"),
+    "rematch": ("Rematch offer", "Oferta de revancha"),
+    "invitation_answered": ("Invitation answered", "Invitación respondida"),
+    "game_started": ("Game started", "Partida empezada"),
+    "game_finished": ("Game ended", "Partida terminada"),
+    "trade_offer": ("Private trade offer", "Oferta privada"),
+    "round_started": ("League round started", "Ronda de liga empezada"),
+    "withdrawn": ("Withdrawn from a league", "Retirado de una liga"),
+    "reinstated": ("Reinstated in a league", "Readmitido en una liga"),
+    "substituted": ("Seat substituted", "Asiento sustituido"),
+    "removed": ("Removed from a league", "Quitado de una liga"),
+    "forfeit": ("Game forfeited", "Partida perdida por abandono"),
+    "dispute_opened": ("Dispute opened", "Disputa abierta"),
+    "dispute_ruled": ("Dispute ruled", "Disputa resuelta"),
+    "league_finished": ("League over", "Liga terminada"),
+    "webhook_disabled": ("Webhook disabled", "Webhook desactivado"),
+}
 
 
 def kind(type_: str) -> Kind | None:

@@ -83,6 +83,7 @@ def test_an_address_is_verified_by_its_link_before_any_notification_is_mailed_to
     assert client.get(link.removeprefix(BASE).replace("token=", "token=x")).status_code == 422
     page = client.get(link.removeprefix(BASE))
     assert page.status_code == 200 and mail["To"] in page.get_data(as_text=True)
+    assert "<h1>Address verified</h1>" in page.get_data(as_text=True)
     got = client.get(SETTINGS, headers=bearer(owner)).get_json()
     assert got["email"] == {"address": mail["To"], "verified": True}
     # a later change of address needs its own verification; the old link no longer works
@@ -126,6 +127,9 @@ def test_a_turn_is_mailed_in_the_players_language_with_the_table_link_and_one_cl
     path = urlsplit(leave)
     page = client.get(f"{path.path}?{path.query}")
     assert page.status_code == 200 and "<form method='post'" in page.get_data(as_text=True)
+    # in her language, naming the kind of e-mail it stops as the settings do
+    assert page.headers["Content-Language"] == "es"
+    assert "Dejar de recibir los correos de este tipo: Tu turno." in page.get_data(as_text=True)
     assert client.get(SETTINGS, headers=bearer(me)).get_json()["types"]["your_turn"]["email"]
     res = client.post(
         f"{path.path}?{path.query}",
