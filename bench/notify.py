@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -42,6 +43,7 @@ from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events import codec, keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
+from service.notify import inbox  # noqa: E402
 
 TABLE = 3
 
@@ -130,16 +132,14 @@ def away(base: str, r: redis.Redis, sink: Sink, players: int, seconds: float, wo
     cpu0, ends, seen, mailed = cpu_seconds(worker), start + seconds, 0, 0
     latencies: list[float] = []
     s, rnd = requests.Session(), random.Random(1)
+    store = SimpleNamespace(redis=r)  # what inbox.note reads through
     while time.time() < ends:
         with sink.cond:
             sink.cond.wait_for(lambda: len(sink.arrived) > seen, timeout=1)
             fresh, seen = sink.arrived[seen:], len(sink.arrived)
         for to, nid, at in fresh:
-            raw = r.get(keys.notify_note(nid))
-            if raw is None or to not in addresses:
-                continue
-            note = json.loads(raw)["note"]
-            if note["type"] != "your_turn":
+            note = inbox.find(store, addresses[to][1], nid) if to in addresses else None
+            if note is None or note["type"] != "your_turn":
                 continue
             mailed += 1
             made = codec.parse_time(note["at"]).timestamp()

@@ -91,6 +91,7 @@ class Bot:
         self._actions: list[dict[str, Any]] | None = None  # and what it may do then
         self._done = 0  # the version the bot last acted on (or found nothing to do at)
         self._over = False
+        self._stopped = False  # stop() was called
         self._watcher: threading.Thread | None = None
         self._stream: requests.Response | None = None
         self.refused = 0  # 429s met (the rate limit)
@@ -123,7 +124,9 @@ class Bot:
                 self._stream.close()  # frees the server's stream slot at once
 
     def stop(self) -> None:
-        """Make `play` return at its next look (from another thread)."""
+        """Make `play` return at its next look, and stop riding out an outage (from
+        another thread)."""
+        self._stopped = True
         with self._news:
             self._over = True
             self._news.notify_all()
@@ -242,6 +245,8 @@ class Bot:
                 self.refused += res.status_code == 429
                 wait = _retry_after(res)
             left = deadline - time.monotonic()
+            if self._stopped:
+                raise RuntimeError(f"{method} {url}: stopped while waiting for an answer")
             if left <= 0:
                 raise RuntimeError(f"{method} {url}: no answer in {self.patience_s:.0f} s")
             time.sleep(min(wait, left))  # the last try falls at the deadline

@@ -281,11 +281,6 @@ def role_log() -> str:
 # --- notifications (service/notify, docs/notifications.md)
 
 
-def notify_note(note_id: str) -> str:
-    """A notification as written (JSON: player and note), kept while it is delivered."""
-    return f"{PREFIX}:notify:note:{note_id}"
-
-
 def notify_done(note_id: str, channel: str, target: str) -> str:
     """Set once a notification's delivery to one target ended (sent, or never to be)."""
     return f"{PREFIX}:notify:done:{note_id}:{channel}:{target}"

@@ -88,7 +88,7 @@ def notify(player_id: str, note_id: str) -> str:
 
 
 def deliver(note_id: str, key: str) -> str:
-    """Send one notification to one target of one channel (`key`: `<channel>-<target>`),
+    """Send one notification to one target of one channel (`key`: `<channel>-<target>-<player>`),
     once; a passing failure is tried again later."""
     return _done("deliver", note_id, key, dispatch.deliver(boot(), note_id, key))
 

@@ -45,7 +45,7 @@ JOBS = {
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
     "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
     # notifications (service.notify.dispatch): notify|<player>|<id> plans a new note's
-    # deliveries, deliver|<id>|<channel>-<target> sends one, remind|<player>|<id> writes a
+    # deliveries, deliver|<id>|<channel>-<target>-<player> sends one, remind|<player>|<id> writes a
     # deadline reminder, digest|<player>|daily sends the daily e-mail digest,
     # mail|<player>|verify sends an address's verification link
     "notify": "workers.jobs.notify",

@@ -14,4 +14,4 @@ CHANNELS: dict[str, Channel] = {
     "webhook": webhooks.CHANNEL,
 }
 # A target's id is part of an RQ job id: letters, digits and `_` only (no `-`, which
-# separates it from the channel's name in `deliver|<note>|<channel>-<target>`).
+# separates it from the channel's name in `deliver|<note>|<channel>-<target>-<player>`).

@@ -7,7 +7,7 @@ step is written to be run twice:
 
 - `plan` (`notify|<player>|<id>`, due when the note is written, in the same writes):
   for each channel (service.notify.channels) the player wants the type on, for each
-  target, a `deliver|<id>|<channel>-<target>` member at the time it should go out; and,
+  target, a `deliver|<id>|<channel>-<target>-<player>` member at the time it should go out; and,
   for a `your_turn` with a deadline, a `remind|<player>|<id>` at the player's reminder
   point.
 - `deliver`: sends once per (notification, channel, target). A lease (`notify:sending`)
@@ -62,10 +62,9 @@ def _ts(iso: str | None) -> float | None:
 
 def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
     """Schedule a new notification's deliveries (and its reminder)."""
-    found = notes.note(boot, note_id)
-    if found is None or types.kind(found[1].get("type", "")) is None:
-        return Status.NOOP  # expired, or a type sent nowhere but the inbox
-    _, note = found
+    note = notes.find(boot, player, note_id)
+    if note is None or types.kind(note.get("type", "")) is None:
+        return Status.NOOP  # gone from the feed, or a type sent nowhere but the inbox
     if note.get("from") == player:
         return Status.NOOP  # the player's own doing (a rematch they offered)
     settings = prefs.load(boot, player)
@@ -79,7 +78,7 @@ def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
         if not prefs.wants(settings, note["type"], name):
             continue
         for target in channel.targets(boot, player, note["type"]):
-            _later(boot, "deliver", note_id, f"{name}-{target.id}", when, nx=True)
+            _later(boot, "deliver", note_id, f"{name}-{target.id}-{player}", when, nx=True)
     deadline = _ts(note.get("deadline"))
     if note["type"] == "your_turn" and deadline and settings.get("reminder"):
         start = _ts(note.get("at")) or now
@@ -154,15 +153,17 @@ def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
 
 def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     """Send one notification on one channel to one target, once (see the module)."""
-    name, _, target_id = key.partition("-")
+    name, target_id, player = (key.split("-", 2) + ["", ""])[:3]
     done, lease = (
         keys.notify_done(note_id, name, target_id),
         keys.notify_sending(note_id, name, target_id),
     )
-    found, channel = notes.note(boot, note_id), CHANNELS.get(name)
-    if boot.redis.exists(done) or found is None or channel is None:
+    channel = CHANNELS.get(name)
+    if channel is None or boot.redis.exists(done):
         return Status.NOOP
-    player, note = found
+    note = notes.find(boot, player, note_id)
+    if note is None:
+        return Status.NOOP
     settings = prefs.load(boot, player)
     if not prefs.wants(settings, note["type"], name):
         return Status.DROPPED  # unsubscribed meanwhile
@@ -207,10 +208,9 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
 
 def remind(boot: Bootstrap, player: str, note_id: str) -> Status:
     """Write the deadline reminder of a `your_turn`, if its decision is still owed."""
-    found = notes.note(boot, note_id)
-    if found is None or not still_owed(boot, player, found[1]):
+    note = notes.find(boot, player, note_id)
+    if note is None or not still_owed(boot, player, note):
         return Status.NOOP  # made (or the game moved on): no reminder
-    note = found[1]
     left = max(0, int((_ts(note["deadline"]) or 0) - time.time()))
     fields = {f: note.get(f) for f in ("game", "ruleset", "league", *types.TURN)}
     reminder = {**fields, "type": "deadline_reminder", "left_s": left}

@@ -1,11 +1,13 @@
 """The in-app inbox: a player's notifications, with read and unread.
 
 A notification *is* a note of the player's feed (`mf:player:<id>:feed`, service.inbox):
-`stage` writes the note with an `id` (`n_<hex>`), a copy under `mf:notify:note:<id>` for
-the channels, and a `notify|<player>|<id>` member of the deadline index, all in the same
-follow-up writes of the append that caused it (on one Redis inside the append's script),
-so the game event and its notification are written together or not at all; a worker
-sweeps the member and plans its deliveries (service.notify.dispatch). Read marks are a
+`stage` writes the note with an `id` (`n_<hex>`) and a `notify|<player>|<id>` member of
+the deadline index, both in the same follow-up writes of the append that caused it (on one
+Redis inside the append's script), so the game event and its notification are written
+together or not at all; a worker sweeps the member and plans its deliveries
+(service.notify.dispatch), reading the note back from the player's feed. (No copy under a
+key of its own: on a Redis Cluster such a key falls on any master, and one master down
+would then refuse moves of games whose players' keys are all up.) Read marks are a
 watermark (every note up to a feed id is read: "mark all read") and a set of ids read one
 by one after it. The feed keeps the newest FEED_MAXLEN notes; so does the inbox.
 """
@@ -26,7 +28,8 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 FEED_MAXLEN = 1000  # notes kept per player (approximately), as service.inbox keeps them
-NOTE_KEEP_S = 14 * 24 * 3600  # how long a notification's copy waits for its deliveries
+NOTE_KEEP_S = 14 * 24 * 3600  # how long a notification's delivery marks are kept
+SCAN = 100  # feed entries read at a time when looking for a note
 PAGE = 20
 
 
@@ -42,16 +45,15 @@ def stage(pipe: Any, player: str, note: dict[str, Any], note_id: str | None = No
     entry.setdefault("at", codec.now_iso())
     text = json.dumps(entry, separators=(",", ":"))
     pipe.xadd(keys.player_feed(player), {"n": text}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.set(keys.notify_note(nid), json.dumps({"player": player, "note": entry}), ex=NOTE_KEEP_S)
     pipe.zadd(keys.deadlines(), {due_member("notify", player, nid): time.time()})
     return nid
 
 
 def emit(boot: Bootstrap, player_id: str, note: dict[str, Any], note_id: str | None = None) -> str:
     """Notify a player of something outside a game's append (a reminder, a webhook
-    disabled): the note, its copy and its planning in one transaction. With `note_id`,
+    disabled): the note and its planning in one transaction. With `note_id`,
     a second call for the same id writes nothing (a job run twice). Return the id."""
-    if note_id is not None and boot.redis.exists(keys.notify_note(note_id)):
+    if note_id is not None and find(boot, player_id, note_id) is not None:
         return note_id
     note = {"game": None, "ruleset": None, "league": None, **note}
     pipe = boot.redis.pipeline(transaction=not _cluster(boot))
@@ -64,13 +66,19 @@ def _cluster(boot: Bootstrap) -> bool:
     return bool(getattr(boot.store.recorder, "cluster", False))
 
 
-def note(boot: Bootstrap, note_id: str) -> tuple[str, dict[str, Any]] | None:
-    """Return (player, note) of a notification still kept for delivery, or None."""
-    raw = boot.redis.get(keys.notify_note(note_id))
-    if raw is None:
-        return None
-    found = json.loads(raw)
-    return found["player"], found["note"]
+def find(boot: Bootstrap, player_id: str, note_id: str) -> dict[str, Any] | None:
+    """Return the player's notification `note_id` while their feed keeps it, else None
+    (read newest first: a notification is looked for soon after it was written)."""
+    key, top = keys.player_feed(player_id), "+"
+    while True:
+        got = boot.redis.xrevrange(key, top, "-", count=SCAN)
+        for eid, fields in got:
+            entry = json.loads(fields[b"n"])
+            if entry.get("id") == note_id:
+                return entry
+        if len(got) < SCAN:
+            return None
+        top = f"({got[-1][0].decode()}"
 
 
 def url_path(note: dict[str, Any]) -> str:

@@ -10,8 +10,7 @@ import random
 
 import pytest
 
-from events import keys
-from service.notify import dispatch, types
+from service.notify import dispatch, inbox, types
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end, random_action
 from tests.api.wild_trade import act, legal_offer, wild_trade
 
@@ -34,7 +33,7 @@ def _check(deps, player: dict, listed: list[dict]) -> None:
         assert kind is not None, n["type"]
         allowed = set(types.COMMON) | set(kind.fields)
         assert set(n["note"]) <= allowed, (n["type"], set(n["note"]) - allowed)
-        stored = json.loads(deps.redis.get(keys.notify_note(n["id"])))["note"]
+        stored = inbox.find(deps, player["id"], n["id"])  # what the channels read
         message = dispatch.message(deps, player["id"], stored)
         assert set(message.data) <= allowed
         assert message.data == n["note"]

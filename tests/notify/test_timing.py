@@ -5,7 +5,6 @@ them (service.notify.dispatch), on the real Redis and a real SMTP server."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 import time
 
@@ -14,7 +13,7 @@ import pytest
 from cli.compose import create_app
 from cli.embedded import free_port
 from events import keys
-from service.notify import dispatch, prefs
+from service.notify import dispatch, inbox, prefs
 from tests.api.helpers import bearer, new_game, new_players, random_action
 from tests.api.wild_trade import act
 from tests.conftest import TEST_CONFIG
@@ -106,7 +105,7 @@ def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once
     turns = [
         s
         for m, s in due.items()
-        if json.loads(deps.redis.get(keys.notify_note(m.split("|")[1])))["note"]["type"]
+        if inbox.find(deps, m.split("|")[2].split("-", 2)[2], m.split("|")[1])["type"]
         == "your_turn"
     ]
     started = [s for m, s in due.items() if s not in turns]
