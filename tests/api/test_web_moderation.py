@@ -57,18 +57,18 @@ def test_a_player_reports_a_message_and_an_operator_hides_it(browser, live_serve
     for name, width in WIDTHS.items():
         page.shot(f"moderation-{name}", width)
     browser.execute_script("window.prompt = () => 'slurs'")
-    next(b for b in page.all("#reports button") if b.text == "Mute").click()
+    page.click("#reports button", text="Mute")
     page.wait(lambda: requests.get(
         f"{base}/v1/players/{bo['id']}/moderation",
         headers={"Authorization": f"Bearer {ana['token']}"},
     ).json()["muted"] is not None)
     browser.execute_script("window.prompt = () => 'muted him'")
-    next(b for b in page.all("#reports button") if b.text == "Close").click()
+    page.click("#reports button", text="Close")
     page.wait(lambda: "No open reports." in page.text("#reports"))
     browser.get(f"{base}/#/g/{gid}")
     page.wait(lambda: "Hide" in page.texts("#chat li button"))
     browser.execute_script("window.prompt = () => 'rude'")
-    next(b for b in page.all("#chat li button") if b.text == "Hide").click()
+    page.click("#chat li button", text="Hide")
     page.wait(lambda: "Hide" not in page.texts("#chat li button"))
     seen = requests.get(
         f"{base}/v1/games/{gid}/chat", headers={"Authorization": f"Bearer {bo['token']}"}

@@ -71,15 +71,15 @@ class WebPage:
     def wait_for(self, css: str, timeout: float = 20):
         return self.wait(lambda: self.all(css), timeout)
 
-    def click(self, css: str, timeout: float = 20) -> None:
-        """Click the first element matching `css` once it is there, again if the table was
-        redrawn under the click (a stale element)."""
+    def click(self, css: str, timeout: float = 20, text: str | None = None) -> None:
+        """Click the first element matching `css` (and showing `text`, if given) once it is
+        there, again if the page was redrawn under the click (a stale element)."""
 
         def attempt() -> bool:
-            found = self.all(css)
-            if not found:
-                return False
             try:
+                found = [e for e in self.all(css) if text is None or e.text == text]
+                if not found:
+                    return False
                 found[0].click()
             except StaleElementReferenceException:
                 return False
