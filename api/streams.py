@@ -43,6 +43,10 @@ class StreamClosed(GreenletExit):
 _open: dict[Any, Any] = {}
 _closing = False
 STRAGGLERS_S = 1.0  # how long a stream may take to finish by itself at shutdown
+# The closing frame of a stream ended by a shutdown: an SSE comment (every client may
+# ignore it; one that reads it knows to reconnect now with Last-Event-ID, not after a
+# timeout) and a short reconnection delay.
+CLOSING = ": closing: the server is stopping; reconnect with Last-Event-ID\nretry: 250\n\n"
 
 
 def text(frame: Frame) -> str:
@@ -129,6 +133,7 @@ def follow(
                 if client is not None and gone(client):
                     return
                 yield ": heartbeat\n\n"  # what was just read is sent right after it
+        yield CLOSING  # the server is stopping: the client reconnects (elsewhere) at once
     finally:
         metrics.STREAMS.dec()
         _open.pop(me, None)

@@ -246,6 +246,7 @@ def test_open_streams_end_promptly_when_serve_stops(tmp_path):
         while chunk := s.recv(4096):
             rest += chunk
         assert rest.endswith(b"0\r\n\r\n")
+        assert b": closing: the server is stopping" in rest  # the closing frame, then the end
     assert seconds < 10, f"serve took {seconds:.1f} s to stop with streams open"
     assert "SIGKILL" not in err and "graceful timeout" not in err
     assert "Traceback" not in err, err  # nothing thrown into a greenlet done with its stream
