@@ -14,8 +14,10 @@ import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
 from cli.compose import create_app
+from service.notify import prefs
 from tests.api.helpers import bearer, new_game, new_players
 from tests.conftest import ROOT, TEST_CONFIG, api_server
+from tests.notify import smtp_sink
 
 
 def scrape(text: str) -> dict[tuple[str, tuple], float]:
@@ -111,10 +113,15 @@ def test_metrics_add_up_the_api_processes_and_the_workers(redis_url, worker_proc
     figures = tmp_path / "metrics"
     figures.mkdir()
     env = {"PROMETHEUS_MULTIPROC_DIR": str(figures)}
-    worker_process(**env)
+    controller, sink, smtp_url = smtp_sink.start()  # a real mail server: deliveries count
+    worker_process(**env, MARKETFOLD_SMTP_URL=smtp_url)
+    deps = create_app({**TEST_CONFIG, "REDIS_URL": redis_url}).extensions["marketfold"]
     with api_server(redis_url, processes=2, **env) as (base, _):
         s = requests.Session()
         players = [s.post(base + "/v1/players", json={"name": f"m{i}"}).json() for i in range(3)]
+        m0 = players[0]["id"]
+        verified = {"address": "m0@example.org", "verified": True}
+        prefs.save(deps, m0, {**prefs.load(deps, m0), "email": verified})
         gid = s.post(
             base + "/v1/games",
             json={"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 1},
@@ -140,3 +147,10 @@ def test_metrics_add_up_the_api_processes_and_the_workers(redis_url, worker_proc
         assert joins == 3  # whichever process answered each
         assert value(samples, "marketfold_appends_total", log="game") >= 5  # a default too
         assert value(samples, "marketfold_workers") == 1
+        sink.wait(1)  # a turn of m0 mailed (the one player with an address: nobody plays)
+        ends = time.monotonic() + 10
+        while not value(samples, "marketfold_notifications_total", channel="email", outcome="sent"):
+            assert time.monotonic() < ends, "the mailed notification does not show in /metrics"
+            time.sleep(0.3)
+            samples = scrape(s.get(base + "/metrics").text)
+    controller.stop()
