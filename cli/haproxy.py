@@ -7,10 +7,14 @@ What matters for marketfold:
   streams' heartbeat (`SSE_HEARTBEAT_S`, 15 s) and their life (`SSE_MAX_S`, 600 s), so an
   idle stream is never cut by the balancer; a cut one resumes with `Last-Event-ID` on
   whichever host the balancer picks, since API hosts hold no state;
-- a host is checked with `GET /openapi.yaml` every half second and taken out after two
-  failures: that route needs neither Redis nor a rate count, so it asks "is this API
-  process serving?" (`/healthz` pings the store, which every host shares: a store master
-  failing over would take every host out of the balancer at once);
+- requests go to the hosts whose `GET /readyz` says the whole service works (the store,
+  the workers' sweeper, registered workers, queues moving); while no host is ready, to
+  every host that serves (`GET /openapi.yaml`: that route needs neither Redis nor a rate
+  count, so it asks "is this API process serving?"). Readiness is shared by every host
+  (the same store, the same workers): a store master failing over, or every worker down,
+  makes every host unready at once, and refusing all moves then would be worse than
+  taking them (they are appended; deadlines wait for the workers). Each host is checked
+  every half second and taken out after two failures;
 - a request that could not be sent to a host (connection refused) is sent to another
   (`retries`, `option redispatch`). Only failures to connect are retried, so the
   balancer never sends a request twice; the client's Idempotency-Key covers the rest;
@@ -48,9 +52,18 @@ defaults
 
 frontend api
     bind {bind}:{port}
-    default_backend apis
+    use_backend ready if {{ nbsrv(ready) gt 0 }}
+    default_backend serving
 
-backend apis
+backend ready
+    balance leastconn
+    option httpchk GET /readyz
+    http-check expect status 200
+    default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
+    http-response set-header X-Served-By %s
+{backends}
+
+backend serving
     balance leastconn
     option httpchk GET /openapi.yaml
     http-check expect status 200

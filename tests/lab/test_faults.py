@@ -189,3 +189,33 @@ def test_everything_restarted_at_once_loses_nothing(lab, record_property):
     show(record_property, "every process killed and started again", counts)
     settled(counts)
     assert counts["acknowledged"] > 0
+
+
+def test_every_worker_down_the_balancer_still_takes_moves_from_unready_hosts(lab, record_property):
+    """HAProxy sends requests to the hosts `/readyz` finds ready; with both workers down
+    every host is unready (readiness is shared), and it falls back to every serving host:
+    the moves are taken, and the deadlines wait for the workers' return."""
+    run = Run.start(lab, "no-workers", timed=0)
+    time.sleep(2)
+    for host in ("w1", "w2"):
+        lab.kill(host)
+    wait_for("every host unready", lambda: _readiness(lab) == "unready")
+    time.sleep(2)
+    # no host is ready, and a host still answers (not HAProxy's own 503): the fallback
+    served = requests.get(f"{lab.url}/v1/rulesets", timeout=5)
+    assert served.status_code == 200 and served.headers["X-Served-By"] in ("api1", "api2")
+    assert _readiness(lab) == "unready"
+    time.sleep(2)  # played on while no host is ready
+    for host in ("w1", "w2"):
+        lab.start(host)
+    wait_for("a host ready again", lambda: _readiness(lab) == "ready")
+    counts = run.finish(quiet_s=2)
+    show(record_property, "both workers killed (every host unready)", counts)
+    settled(counts)
+    assert counts["acknowledged"] > 0
+
+
+def _readiness(lab) -> str | None:
+    """What a host answers to `/readyz` through the balancer (None: HAProxy answered)."""
+    res = requests.get(f"{lab.url}/readyz", timeout=5)
+    return res.json().get("status") if "X-Served-By" in res.headers else None
