@@ -20,7 +20,7 @@ from api.league_present import (
     ruling_json,
     standings_json,
 )
-from api.parse import body, number
+from api.parse import body, given_idempotency_key, number
 from api.schemas import (
     DisputeOpen,
     LeagueCreate,
@@ -45,6 +45,7 @@ from service import (
     roles,
 )
 from service.errors import Invalid, NotFound
+from service.league_commands import NO_RETRY, Retry
 from service.league_queries import STATUSES, League
 
 bp = Blueprint("leagues", __name__, url_prefix="/v1")
@@ -56,6 +57,16 @@ def _league(league_id: str) -> League:
     if not LEAGUE_ID.fullmatch(league_id):
         raise NotFound("league_not_found", f"no league {league_id!r}")
     return league_queries.load(boot(), league_id)
+
+
+def _retry(player: dict[str, str]) -> Retry:
+    """Return the caller's Idempotency-Key, scoped to them, and what it was sent with (the
+    path and body): a repeat is answered with the first call's answer and writes nothing,
+    the same key with another request is refused (422 `idempotency_key_reused`)."""
+    key = given_idempotency_key()
+    if key is None:
+        return NO_RETRY
+    return f"{player['id']}:{key}", {"path": request.path, "body": request.get_json(silent=True)}
 
 
 def _organizer(league_id: str, doing: str) -> tuple[dict[str, str], League]:
@@ -144,14 +155,17 @@ def decline_league(league_id: str):
 @bp.delete("/leagues/<league_id>/members/<player_id>")
 def remove_league_member(league_id: str, player_id: str):
     organizer, _ = _organizer(league_id, "removing a member")
-    league = league_lifecycle.withdraw(boot(), league_id, player_id, "organizer", organizer["id"])
+    league = league_lifecycle.withdraw(
+        boot(), league_id, player_id, "organizer", organizer["id"], _retry(organizer)
+    )
     return member(league, player_id), 200
 
 
 @bp.post("/leagues/<league_id>/members/<player_id>/reinstate")
 def reinstate_league_member(league_id: str, player_id: str):
     organizer, _ = _organizer(league_id, "reinstating a member")
-    league = league_remedies.reinstate(boot(), league_id, player_id, organizer["id"])
+    by = organizer["id"]
+    league = league_remedies.reinstate(boot(), league_id, player_id, by, _retry(organizer))
     return member(league, player_id), 200
 
 
@@ -160,20 +174,24 @@ def substitute_league_member(league_id: str):
     organizer, _ = _organizer(league_id, "substituting a member")
     data = Substitution().load(body())
     sub = players.named(boot(), data["substitute"])
-    league = league_remedies.substitute(boot(), league_id, data["player"], sub, organizer["id"])
+    league = league_remedies.substitute(
+        boot(), league_id, data["player"], sub, organizer["id"], _retry(organizer)
+    )
     return league_json(league), 200
 
 
 @bp.post("/leagues/<league_id>/rounds/<int:n>/tables/<int:table>/pause")
 def pause_league_table(league_id: str, n: int, table: int):
     organizer, _ = _organizer(league_id, "pausing a table")
-    return league_json(league_remedies.pause_table(boot(), league_id, n, table, organizer["id"]))
+    by, retry = organizer["id"], _retry(organizer)
+    return league_json(league_remedies.pause_table(boot(), league_id, n, table, by, retry))
 
 
 @bp.post("/leagues/<league_id>/rounds/<int:n>/tables/<int:table>/resume")
 def resume_league_table(league_id: str, n: int, table: int):
     organizer, _ = _organizer(league_id, "resuming a table")
-    return league_json(league_remedies.resume_table(boot(), league_id, n, table, organizer["id"]))
+    by, retry = organizer["id"], _retry(organizer)
+    return league_json(league_remedies.resume_table(boot(), league_id, n, table, by, retry))
 
 
 @bp.post("/leagues/<league_id>/vacations")
@@ -196,19 +214,25 @@ def leave_league(league_id: str):
 @bp.post("/leagues/<league_id>/cancel")
 def cancel_league(league_id: str):
     organizer, _ = _organizer(league_id, "cancelling a league")
-    return league_json(league_lifecycle.cancel(boot(), league_id, organizer["id"]))
+    return league_json(
+        league_lifecycle.cancel(boot(), league_id, organizer["id"], _retry(organizer))
+    )
 
 
 @bp.post("/leagues/<league_id>/pause")
 def pause_league(league_id: str):
     organizer, _ = _organizer(league_id, "pausing a league")
-    return league_json(league_lifecycle.pause(boot(), league_id, organizer["id"]))
+    return league_json(
+        league_lifecycle.pause(boot(), league_id, organizer["id"], _retry(organizer))
+    )
 
 
 @bp.post("/leagues/<league_id>/resume")
 def resume_league(league_id: str):
     organizer, _ = _organizer(league_id, "resuming a league")
-    return league_json(league_lifecycle.resume(boot(), league_id, organizer["id"]))
+    return league_json(
+        league_lifecycle.resume(boot(), league_id, organizer["id"], _retry(organizer))
+    )
 
 
 @bp.post("/leagues/<league_id>/organizers")
@@ -231,8 +255,21 @@ def league_standings(league_id: str):
     return {"league": league.league_id, "status": league.status, **standings_json(league)}
 
 
-CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye_points",
-               "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
+CSV_COLUMNS = [
+    "rank",
+    "player",
+    "name",
+    "points",
+    "games",
+    "wins",
+    "byes",
+    "bye_points",
+    "buchholz",
+    "mu",
+    "sigma",
+    "ordinal",
+    "withdrawn",
+]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -282,7 +319,9 @@ def export_league(league_id: str):
         "exported_at": exported_at,
         "events": envelopes,
         "games": [
-            g for r in sorted(league.rounds) for t in league.rounds[r].tables
+            g
+            for r in sorted(league.rounds)
+            for t in league.rounds[r].tables
             for g in league.chain(t.game)
         ],
         "standings": league_queries.standings(league),  # as recounted: `marketfold verify`
@@ -307,7 +346,7 @@ def open_dispute(league_id: str):
     _league(league_id)
     spec = DisputeOpen().load(body())
     league, opened = league_disputes.open_dispute(
-        boot(), league_id, player["id"], spec["game"], spec["seq"], spec["reason"]
+        boot(), league_id, player["id"], spec["game"], spec["seq"], spec["reason"], _retry(player)
     )
     return dispute_json(league, opened), 201
 
@@ -326,7 +365,7 @@ def list_disputes(league_id: str):
 def rule_on_game(league_id: str):
     player, _ = _organizer(league_id, "ruling on a league game")
     spec = RulingPost().load(body())
-    league, ruling = league_disputes.rule(boot(), league_id, player["id"], spec)
+    league, ruling = league_disputes.rule(boot(), league_id, player["id"], spec, _retry(player))
     return {"ruling": ruling_json(ruling), **standings_json(league)}, 201
 
 

@@ -147,8 +147,14 @@ def number(name: str, raw: str, least: int = 0) -> int:
 def idempotency_key(new: str) -> str:
     """Return the Idempotency-Key header (`new` when absent), or refuse a malformed one
     (an empty one included: a client that sends the header means a key)."""
+    return given_idempotency_key() or new
+
+
+def given_idempotency_key() -> str | None:
+    """Return the Idempotency-Key header (None when absent), or refuse a malformed one."""
     key = request.headers.get("Idempotency-Key")
-    key = new if key is None else key
+    if key is None:
+        return None
     if not IDEM_KEY.fullmatch(key):
         raise Invalid(
             "invalid_header",

@@ -294,6 +294,8 @@ class PushSubscriptionCreate(Schema):
     endpoint = fields.String(required=True, validate=validate.Length(min=1, max=2048))
     expirationTime = fields.Integer(load_default=None, allow_none=True)  # noqa: N815
     keys = fields.Nested(PushKeys, required=True)
+
+
 CLOCK = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 
 

@@ -16,8 +16,8 @@ from events.codec import parse_time
 from leagues import absence, settings
 from leagues.record import League
 from service import league_decisions as decisions
-from service import league_lifecycle
 from service.league_commands import load, run
+from service.league_followups import finish
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -80,9 +80,8 @@ def check(boot: Bootstrap, league_id: str, players: set[str]) -> list[str]:
     gone = []
     for player, why in found.items():
         decide = lambda lg, rng, p=player, w=why: decisions.withdraw_absent(lg, p, w)  # noqa: E731
-        league = run(boot, league_id, decide, f"absence:{player}").record
-        if league.why_withdrawn.get(player) == "absence":
-            league_lifecycle.resign_everywhere(boot, league, player)
+        league = finish(boot, league_id, run(boot, league_id, decide, f"absence:{player}"))
+        if league.why_withdrawn.get(player) == "absence":  # resigned by its follow-up
             gone.append(player)
     return gone
 

@@ -14,7 +14,6 @@ import time
 from datetime import UTC, timedelta
 from typing import TYPE_CHECKING, Any
 
-from events import keys
 from events.codec import parse_time
 from events.record import FINISHED
 from games.base import Event
@@ -31,7 +30,18 @@ from service.ports import Status
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-__all__ = ["change", "check", "create", "join", "load", "record_result", "run", "settings_of"]
+__all__ = [
+    "NO_RETRY",
+    "Retry",
+    "change",
+    "check",
+    "create",
+    "join",
+    "load",
+    "record_result",
+    "run",
+    "settings_of",
+]
 
 
 def new_id() -> str:
@@ -93,8 +103,7 @@ def create(boot: Bootstrap, organizer: dict[str, str], spec: dict[str, Any]) -> 
     data["seed"] = secrets.token_hex(16)  # the pairing's seed, drawn once and logged
     league_id = new_id()
     created = [Event("league.Created", data)]
-    league = run(boot, league_id, lambda lg, rng: created, "create").record
-    boot.redis.zadd(keys.leagues(), {league_id: time.time()})
+    league = run(boot, league_id, lambda lg, rng: created, "create").record  # and indexed
     boot.scheduler.league_round(league_id, 1, league.due(1))
     return league
 
@@ -154,10 +163,19 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     return Status.RECORDED if appended else Status.NOOP
 
 
-def run(boot: Bootstrap, league_id: str, decide_, cause: str, idem: str = "") -> loop.Outcome:
-    """Append what `decide_(league, rng)` returns for the newest league, once."""
+Retry = tuple[str, Any]  # a client's Idempotency-Key (scoped to the caller) and request
+NO_RETRY: Retry = ("", None)
+
+
+def run(
+    boot: Bootstrap, league_id: str, decide_, cause: str, idem: str = "", body: Any = None
+) -> loop.Outcome:
+    """Append what `decide_(league, rng)` returns for the newest league, once per `idem`:
+    a repeat of key `idem` with the same `body` (the request) is answered with what the
+    first call appended, and with another body refused (422 `idempotency_key_reused`)."""
 
     def decide(league: League, rng: Rng):
         return "system", decide_(league, rng)
 
-    return loop.run(boot, LeagueLog(boot, league_id), decide, cause=cause, idem=idem)
+    log = LeagueLog(boot, league_id, body)
+    return loop.run(boot, log, decide, cause=cause, idem=idem)

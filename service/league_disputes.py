@@ -22,14 +22,15 @@ from games.base import Event
 from leagues import rulings
 from leagues.record import League
 from service import (
-    game_commands,
     game_evidence,
     game_queries,
     league_commands,
+    league_followups,
     league_organizers,
     proof,
 )
 from service.errors import Conflict, Forbidden, Invalid, NotFound
+from service.league_commands import NO_RETRY, Retry
 from service.league_log import load
 
 if TYPE_CHECKING:
@@ -45,7 +46,13 @@ def _table(league: League, game: str):
 
 
 def open_dispute(
-    boot: Bootstrap, league_id: str, player: str, game: str, seq: int | None, reason: str
+    boot: Bootstrap,
+    league_id: str,
+    player: str,
+    game: str,
+    seq: int | None,
+    reason: str,
+    retry: Retry = NO_RETRY,
 ) -> tuple[League, dict[str, Any]]:
     """Open a dispute about `game` (event `seq` of it, if given) for a seated player."""
     league = load(boot, league_id)
@@ -79,7 +86,7 @@ def open_dispute(
         }
         return [Event("league.DisputeOpened", data)]
 
-    done = league_commands.run(boot, league_id, decide, f"dispute:{player}")
+    done = league_commands.run(boot, league_id, decide, f"dispute:{player}", *retry)
     return done.record, _appended(done.envelopes, "league.DisputeOpened")
 
 
@@ -150,51 +157,22 @@ def _check_kind(kind: str, spec: dict[str, Any], players: list[str]) -> None:
         raise Invalid("invalid_body", "the ruling does not fit its kind", errors=errors)
 
 
-def rule(boot: Bootstrap, league_id: str, by: str, spec: dict[str, Any]) -> tuple[League, dict]:
-    """Record an organizer's ruling (and open the replay a `replay` ruling orders)."""
+def rule(
+    boot: Bootstrap, league_id: str, by: str, spec: dict[str, Any], retry: Retry = NO_RETRY
+) -> tuple[League, dict]:
+    """Record an organizer's ruling (and open the replay a `replay` ruling orders: its
+    follow-up, service.league_followups)."""
     league_organizers.require(boot, load(boot, league_id), by, "ruling on a league game")
     decide = lambda lg, rng: decide_ruling(lg, by, spec)  # noqa: E731
-    done = league_commands.run(boot, league_id, decide, f"rule:{by}")
-    ruling = _appended(done.envelopes, "league.DisputeRuled")
-    open_replays(boot, done.record)
-    return done.record, ruling
+    done = league_commands.run(boot, league_id, decide, f"rule:{by}", *retry)
+    league_followups.finish(boot, league_id, done)
+    return done.record, _appended(done.envelopes, "league.DisputeRuled")
 
 
 def _appended(envelopes: list[dict[str, Any]], kind: str) -> dict[str, Any]:
     """Return the data of the event of `kind` this command appended, with its time."""
     env = next(e for e in envelopes if e["type"] == kind)
     return {**env["data"], "at": env["at"]}
-
-
-def open_replays(boot: Bootstrap, league: League) -> list[str]:
-    """Open every replay the league's rulings ordered that does not exist yet (a ruling's
-    own, or one whose opening was cut short: each ruling and each round start looks)."""
-    opened = []
-    for ruling in league.ruling_log:
-        if ruling.get("replay") and not boot.store.exists(ruling["replay"]):
-            opened.append(open_replay(boot, league, ruling))
-    return opened
-
-
-def open_replay(boot: Bootstrap, league: League, ruling: dict[str, Any]) -> str:
-    """Create the replay a ruling ordered and seat the table's players in their seats
-    (each step only once, like a round's table)."""
-    s, gid = league.settings, ruling["replay"]
-    number, t = league.table_of(ruling["game"])
-    replay = league.chain(t.game).index(gid)
-    where = {"id": league.league_id, "round": number, "table": t.number, "game": gid}
-    game_commands.create_game(
-        boot,
-        s["operator"],
-        s["ruleset"],
-        len(t.players),
-        s["options"],
-        s["decision_timeout_s"],
-        league={**where, "replay": replay},
-    )
-    for player in t.players:
-        game_commands.join(boot, gid, {"id": player, "name": league.members[player]}, again=True)
-    return gid
 
 
 disputes = rulings.disputes  # the league's disputes with their status (leagues.rulings)

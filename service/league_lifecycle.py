@@ -1,6 +1,7 @@
 """A league's lifecycle after creation: pause, resume, cancel, and members withdrawing
 (removed by the operator, or leaving). Each is one append to the league's log; what
-follows in games (aborting, resigning) goes through the ordinary game commands.
+follows in games (aborting, resigning, clocks) is its follow-up (service.league_followups),
+through the ordinary game commands, finished by a worker if the request dies first.
 
 - cancel: `league.Cancelled`; every unfinished game of the league is aborted (recorded
   with no points), no round starts any more.
@@ -19,63 +20,48 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from games.base import RuleViolation
 from leagues.record import League
-from service import game_commands, league_remedies
 from service import league_decisions as decisions
-from service.errors import NotFound
-from service.league_commands import load, run
+from service.league_commands import NO_RETRY, Retry, load, run
+from service.league_followups import finish
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 
-def cancel(boot: Bootstrap, league_id: str, by: str) -> League:
+def cancel(boot: Bootstrap, league_id: str, by: str, retry: Retry = NO_RETRY) -> League:
     """Cancel the league: no more rounds; its unfinished games are aborted."""
     load(boot, league_id)
-    league = run(boot, league_id, lambda lg, rng: decisions.cancel(lg, by), f"cancel:{by}").record
-    for gid in league_remedies.running_games(boot, league):
-        game_commands.abort(boot, gid, by)
-    return league
+    decide = lambda lg, rng: decisions.cancel(lg, by)  # noqa: E731
+    return finish(boot, league_id, run(boot, league_id, decide, f"cancel:{by}", *retry))
 
 
-def pause(boot: Bootstrap, league_id: str, by: str) -> League:
-    """Stop new rounds from starting; running games go on."""
+def pause(boot: Bootstrap, league_id: str, by: str, retry: Retry = NO_RETRY) -> League:
+    """Stop new rounds from starting and the clocks of running games."""
     load(boot, league_id)
-    league = run(boot, league_id, lambda lg, rng: decisions.pause(lg, by), f"pause:{by}").record
-    league_remedies.pause_games(boot, league, by)
-    return league
+    decide = lambda lg, rng: decisions.pause(lg, by)  # noqa: E731
+    return finish(boot, league_id, run(boot, league_id, decide, f"pause:{by}", *retry))
 
 
-def resume(boot: Bootstrap, league_id: str, by: str) -> League:
-    """Reschedule the remaining rounds from now at the league's cadence."""
+def resume(boot: Bootstrap, league_id: str, by: str, retry: Retry = NO_RETRY) -> League:
+    """Reschedule the remaining rounds from now at the league's cadence (the follow-up
+    schedules the next one) and start the clocks of running games again."""
     load(boot, league_id)
     now = time.time()
     decide = lambda lg, rng: decisions.resume(lg, by, now)  # noqa: E731
-    league = run(boot, league_id, decide, f"resume:{by}").record
-    league_remedies.resume_games(boot, league, by)
-    following = len(league.rounds) + 1
-    if following <= league.settings["rounds"]:
-        boot.scheduler.league_round(league_id, following, league.due(following))
-    return league
+    return finish(boot, league_id, run(boot, league_id, decide, f"resume:{by}", *retry))
 
 
 def withdraw(
-    boot: Bootstrap, league_id: str, player: str, by: str, who: str | None = None
+    boot: Bootstrap,
+    league_id: str,
+    player: str,
+    by: str,
+    who: str | None = None,
+    retry: Retry = NO_RETRY,
 ) -> League:
     """Withdraw a member from later rounds (`by`: "self", or "organizer" `who` removed
     them); they resign from their unfinished games of this league."""
     load(boot, league_id)
     decide = lambda lg, rng: decisions.withdraw(lg, player, by, who)  # noqa: E731
-    league = run(boot, league_id, decide, f"withdraw:{player}").record
-    resign_everywhere(boot, league, player)
-    return league
-
-
-def resign_everywhere(boot: Bootstrap, league: League, player: str) -> None:
-    """Resign a withdrawn member from each of their unfinished games of the league."""
-    for gid in league_remedies.running_games(boot, league, player):
-        try:
-            game_commands.resign(boot, gid, player)
-        except (RuleViolation, NotFound):  # ended meanwhile, or not started: nothing to do
-            continue
+    return finish(boot, league_id, run(boot, league_id, decide, f"withdraw:{player}", *retry))

@@ -11,13 +11,7 @@ from typing import TYPE_CHECKING
 
 from events.record import FINISHED
 from leagues.record import League
-from service import (
-    game_commands,
-    league_absence,
-    league_disputes,
-    league_lifecycle,
-    league_vacations,
-)
+from service import game_commands, league_absence, league_followups
 from service import league_decisions as decisions
 from service.errors import NotFound
 from service.league_commands import load, run
@@ -44,19 +38,19 @@ def start_round(boot: Bootstrap, league_id: str, number: int) -> Status:
         key = f"round:{number}"
         absent = league_absence.absences(boot, league, time.time())
         decide = lambda lg, rng: decisions.start_round(lg, number, absent)  # noqa: E731
-        league = run(boot, league_id, decide, key, idem=key).record
+        league = league_followups.finish(boot, league_id, run(boot, league_id, decide, key, key))
         if number not in league.rounds:  # paused or cancelled meanwhile
             return Status.PAUSED
     for player, first in league.withdrawn.items():
         if first == number:  # withdrawn for absence as this round started
-            league_lifecycle.resign_everywhere(boot, league, player)
+            league_followups.resign_everywhere(boot, league, player)
     for table in league.rounds[number].tables:
         open_table(boot, league, number, table.number)
     if number < league.settings["rounds"] and number + 1 not in league.rounds:
         boot.scheduler.league_round(league_id, number + 1, league.due(number + 1))
     for gid in unrecorded_finished(boot, league):  # a safety net for a lost schedule
         boot.scheduler.league_result(league_id, gid)
-    league_disputes.open_replays(boot, league)  # and for a replay whose opening was cut short
+    league_followups.open_replays(boot, league)  # and for a replay whose opening was cut short
     return status
 
 
@@ -74,7 +68,7 @@ def open_table(boot: Bootstrap, league: League, number: int, table: int) -> str:
         game_commands.join(boot, t.game, seat, again=True)
     for player in t.players:  # a vacation declared before the game opened
         if league.vacations.get(player):
-            league_vacations.mark_game(boot, league, t.game, player)
+            league_followups.mark_game(boot, league, t.game, player)
     return t.game
 
 

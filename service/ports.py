@@ -75,6 +75,11 @@ class Scheduler(Protocol):
     def league_result(self, league_id: str, game_id: str) -> None:
         """Have a finished league game recorded now."""
 
+    def later(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        """Have the work done by a worker a while from now (`CLAIM_S`) unless the caller,
+        who does it at once, calls `done` first: a safety net written with an append (in
+        `pipe`, as above) for a caller that may die before it has done the work."""
+
     def health(self, now: float) -> dict[str, Any]:
         """Return what readiness needs of the work machinery: `workers` (how many are
         registered), `queues` ({name: {"depth", "oldest_s"}}: jobs waiting and how long

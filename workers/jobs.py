@@ -11,6 +11,7 @@ from service import (
     computer_turns,
     game_commands,
     league_commands,
+    league_followups,
     league_rounds,
     metrics,
     outages,
@@ -80,6 +81,13 @@ def record_result(league_id: str, game_id: str) -> str:
     """Record a finished league game's places, points and ratings, once."""
     status = league_commands.record_result(boot(), league_id, game_id)
     return _done("league_result", league_id, game_id, status)
+
+
+def league_followup(league_id: str, seq: str) -> str:
+    """Do what league event `seq` changes in the league's games, left undone by a request
+    that died after appending it (service.league_followups); safe to run again."""
+    status = league_followups.follow(boot(), league_id, int(seq))
+    return _done("league_followup", league_id, seq, status)
 
 
 def notify(player_id: str, note_id: str) -> str:

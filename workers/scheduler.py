@@ -4,7 +4,9 @@ kept in Redis and swept by every worker into RQ jobs.
 The sorted set `mf:deadlines` holds members `<job>|<game>|<key>` scored by when they are
 due: `expire` (a decision's deadline) and `resolve` (a simultaneous phase whose
 submissions are all in); for leagues `round|<league>|<n>` (a round's start time) and
-`league_result|<league>|<game>` (a finished league game to record); `computer|<game>|<seat>-<key>`
+`league_result|<league>|<game>` (a finished league game to record) and
+`league_followup|<league>|<seq>` (what a league event changes in its games, if the
+request that appended it died first); `computer|<game>|<seat>-<key>`
 (a computer seat owes decision `key`: due at once). Sweepers claim due
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
@@ -36,7 +38,7 @@ from service import bootstrap
 from service.ports import due_member, job_id
 
 logger = logging.getLogger(__name__)
-URGENT = ("resolve", "league_result")  # enqueued on the queue listened to first
+URGENT = ("resolve", "league_result", "league_followup")  # enqueued on the queue listened to first
 NOTIFY = ("notify", "deliver", "remind", "digest", "mail")  # on the queue listened to last
 JOBS = {
     "expire": "workers.jobs.expire",
@@ -54,6 +56,9 @@ JOBS = {
     "digest": "workers.jobs.digest",
     "mail": "workers.jobs.mail",
     "computer": "workers.jobs.computer_turn",  # computer|<game>|<seat>-<key>: a computer's move
+    # league_followup|<league>|<seq>: what league event <seq> changes in games, when the
+    # request that appended it died before doing it (service.league_followups)
+    "league_followup": "workers.jobs.league_followup",
 }
 
 
@@ -142,6 +147,12 @@ class RqScheduler:
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""
         self.redis.zadd(keys.deadlines(), {_member("round", league_id, str(number)): when})
+
+    def later(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        """Have the work done by a worker `CLAIM_S` from now unless the caller, who does it
+        at once, takes it off first (`done`): claimed in the index, in `pipe` if given."""
+        target = self.redis if pipe is None else pipe
+        target.zadd(keys.deadlines(), {_member(job, subject, key): time.time() + self.claim_s})
 
     def league_result(self, league_id: str, game_id: str) -> None:
         """Have a finished league game recorded now (enqueued, and kept claimed in the

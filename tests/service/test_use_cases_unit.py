@@ -49,6 +49,9 @@ class ListedScheduler:
     def league_result(self, league_id: str, game_id: str) -> None:
         self.asked.append(("league_result", league_id, game_id))
 
+    def later(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        self.asked.append(("later", job, subject, key))
+
     def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
         self.asked.append(("done", job, subject, key))
 
