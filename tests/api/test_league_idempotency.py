@@ -63,9 +63,7 @@ def test_a_repeated_dispute_and_ruling_answer_the_first_and_write_nothing(client
     )
     assert again.get_json() == ruled
     # a malformed key is refused before anything is written
-    res = client.post(
-        f"{url}/rulings", json=ruling, headers={**bearer(op), "Idempotency-Key": "é"}
-    )
+    res = client.post(f"{url}/rulings", json=ruling, headers={**bearer(op), "Idempotency-Key": "é"})
     assert (res.status_code, res.get_json()["code"]) == (422, "invalid_header")
     assert _version(client, lid) == now + 1
 
@@ -89,9 +87,7 @@ def test_repeated_remedies_are_applied_once(client, app):
     gone = players[1]["id"]
     _twice(client, f"{url}/members/{gone}/reinstate", None, op, "x-0", 409)  # not withdrawn
     res = client.delete(f"{url}/members/{gone}", headers={**bearer(op), "Idempotency-Key": "m-1"})
-    again = client.delete(
-        f"{url}/members/{gone}", headers={**bearer(op), "Idempotency-Key": "m-1"}
-    )
+    again = client.delete(f"{url}/members/{gone}", headers={**bearer(op), "Idempotency-Key": "m-1"})
     assert res.status_code == again.status_code == 200 and res.get_json() == again.get_json()
     _twice(client, f"{url}/members/{gone}/reinstate", None, op, "m-2", 200)
     _twice(client, f"{url}/pause", None, op, "l-1", 200)
