@@ -18,7 +18,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -26,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.conftest import ROOT, _env
+from tests.leagues.helpers import wait_for
 
 pytestmark = pytest.mark.slow
 EXAMPLE = ROOT / "examples" / "python"
@@ -71,15 +71,6 @@ def generated(tmp_path):
         sys.path.remove(str(EXAMPLE))
         for name in [m for m in sys.modules if m.startswith("marketfold_client") or m == "play"]:
             del sys.modules[name]
-
-
-def wait(predicate, timeout: float, every: float = 0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(every)
-    raise AssertionError("timed out waiting")
 
 
 @pytest.mark.timeout(400)
@@ -165,9 +156,9 @@ def test_a_league_run_through_the_generated_client(
             return got.tables
         return None
 
-    (table,) = wait(started, 60)
+    (table,) = wait_for(started, 60)
     gid = table.game
-    wait(lambda: isinstance(get_game.sync(id=gid, client=org_c), models.Game), 30)
+    wait_for(lambda: isinstance(get_game.sync(id=gid, client=org_c), models.Game), 30)
     (absent, _), *playing = members
     bots, tallies = [], []
 
@@ -201,7 +192,7 @@ def test_a_league_run_through_the_generated_client(
     assert all(t["moves"] > 0 for t in tallies)
 
     # the game is recorded; a player disputes it, the organizer reviews and rules
-    wait(lambda: get_league.sync(league_id=lid, client=org_c).status == "finished", 60)
+    wait_for(lambda: get_league.sync(league_id=lid, client=org_c).status == "finished", 60)
     complainer, complainer_c = playing[0]
     dispute = models.DisputeOpen(game=gid, reason="my last bid came late while it was slow")
     key = str(uuid.uuid4())

@@ -117,12 +117,23 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         if m["id"] not in absent
     ]
     try:
-        # each resigner leaves its round-1 game once it has made a move there
-        for lid, (_, _, resigner) in leagues.items():
-            gid = wait_for(lambda lid=lid: _game_of(deps, lid, 1, resigner["id"]), 30)
-            wait_for(lambda gid=gid, r=resigner: _moved(deps, gid, r["id"]), 40)
-            res = requests.post(f"{base}/v1/games/{gid}/resign", headers=bearer(resigner))
-            assert res.status_code == 200, res.text
+        # each resigner leaves its round-1 game as soon as it has made a move there, the four
+        # leagues watched at once: the two absent members at that table are withdrawn (and
+        # resign) after two timeouts each, which ends the game, so a resignation that waits
+        # for the other leagues' resigners first can come too late on a loaded machine
+        waiting = {lid: resigner for lid, (_, _, resigner) in leagues.items()}
+
+        def resign_those_who_moved() -> bool:
+            for lid, resigner in list(waiting.items()):
+                gid = _game_of(deps, lid, 1, resigner["id"])
+                if gid is None or not _moved(deps, gid, resigner["id"]):
+                    continue
+                res = requests.post(f"{base}/v1/games/{gid}/resign", headers=bearer(resigner))
+                assert res.status_code == 200, (lid, res.text)
+                del waiting[lid]
+            return not waiting
+
+        wait_for(resign_those_who_moved, 70, every=0.05)
         # the outage: round 2 under way everywhere, then the API and every worker stop
         wait_for(lambda: all(2 in league_queries.load(deps, lid).rounds for lid in leagues), 40)
         time.sleep(1)
