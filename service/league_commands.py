@@ -21,7 +21,7 @@ from games.rng import Rng
 from leagues import settings as league_settings
 from leagues import standings
 from leagues.record import League
-from service import league_decisions, loop
+from service import league_decisions, league_followups, loop
 from service.errors import Invalid
 from service.game_commands import ruleset
 from service.league_log import LeagueLog, load
@@ -103,9 +103,8 @@ def create(boot: Bootstrap, organizer: dict[str, str], spec: dict[str, Any]) -> 
     data["seed"] = secrets.token_hex(16)  # the pairing's seed, drawn once and logged
     league_id = new_id()
     created = [Event("league.Created", data)]
-    league = run(boot, league_id, lambda lg, rng: created, "create").record  # and indexed
-    boot.scheduler.league_round(league_id, 1, league.due(1))
-    return league
+    done = run(boot, league_id, lambda lg, rng: created, "create")  # indexed with it
+    return league_followups.finish(boot, league_id, done)  # round 1 scheduled
 
 
 def change(boot: Bootstrap, league_id: str, spec: dict[str, Any], by: str) -> League:
@@ -119,11 +118,8 @@ def change(boot: Bootstrap, league_id: str, spec: dict[str, Any], by: str) -> Le
         changes["ruleset"] = ruleset_id
     now = time.time()
     decide = lambda lg, rng: league_decisions.change_settings(lg, changes, by, now)  # noqa: E731
-    league = run(boot, league_id, decide, f"settings:{by}").record
-    following = len(league.rounds) + 1
-    if following <= league.settings["rounds"] and not league.paused:
-        boot.scheduler.league_round(league_id, following, league.due(following))
-    return league
+    done = run(boot, league_id, decide, f"settings:{by}")
+    return league_followups.finish(boot, league_id, done)  # the next round rescheduled
 
 
 def join(boot: Bootstrap, league_id: str, player: dict[str, str], by: str) -> League:

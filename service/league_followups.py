@@ -1,7 +1,8 @@
 """What a league event changes in the league's games, finished once whatever crashes.
 
 A remedy writes two kinds of log: the league's (its event: the intent, signed and
-exported) and its games' (a seat taken, a clock stopped, a seat resigned). No script
+exported) and its games' (a seat taken, a clock stopped, a seat resigned), or the
+workers' schedule (the next round's start). No script
 can write both at once (on a cluster they lie in other slots), so the league's append
 also writes, atomically with it, the follow-up `league_followup|<league>|<seq>` into the
 deadline index, claimed `CLAIM_S` ahead (service.league_log). The request then does the
@@ -20,7 +21,8 @@ paused again, a seat taken already is not taken twice):
   resumed league has its next round scheduled;
 - `league.Cancelled`: every unfinished game is aborted;
 - `league.VacationDeclared`: each running game of the member logs the days away;
-- `league.DisputeRuled` ordering a replay: the replay is opened.
+- `league.DisputeRuled` ordering a replay: the replay is opened;
+- `league.Created`, `league.SettingsChanged`: the next round is scheduled at its time.
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ if TYPE_CHECKING:
 
 JOB = "league_followup"
 CLOCK = ("league.TablePaused", "league.TableResumed", "league.Paused", "league.Resumed")
+SCHEDULE = ("league.Created", "league.SettingsChanged")  # when the next round starts
 FOLLOWED = {
     *CLOCK,
+    *SCHEDULE,
     "league.MemberSubstituted",
     "league.MemberWithdrawn",
     "league.Cancelled",
@@ -90,10 +94,10 @@ def follow(boot: Bootstrap, league_id: str, seq: int) -> Status:
             resign_everywhere(boot, league, data["player"])
     elif kind in CLOCK:
         set_clocks(boot, league, by)
-        if kind == "league.Resumed" and not league.paused:
-            following = len(league.rounds) + 1
-            if following <= league.settings["rounds"]:
-                boot.scheduler.league_round(league_id, following, league.due(following))
+        if kind == "league.Resumed":
+            schedule_next_round(boot, league)
+    elif kind in SCHEDULE:
+        schedule_next_round(boot, league)
     elif kind == "league.VacationDeclared":
         for gid in running_games(boot, league, data["player"]):
             mark_game(boot, league, gid, data["player"])
@@ -103,6 +107,13 @@ def follow(boot: Bootstrap, league_id: str, seq: int) -> Status:
     else:  # a ruling that ordered a replay
         open_replays(boot, league)
     return Status.APPLIED
+
+
+def schedule_next_round(boot: Bootstrap, league: League) -> None:
+    """Have the next round start at its time (now due from the league's log as it is)."""
+    following = len(league.rounds) + 1
+    if following <= league.settings["rounds"] and not league.paused and not league.over:
+        boot.scheduler.league_round(league.league_id, following, league.due(following))
 
 
 def _take_seat(boot: Bootstrap, gid: str, player: str, sub: dict[str, str], by: str) -> None:
