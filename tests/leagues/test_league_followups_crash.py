@@ -1,13 +1,15 @@
 """Nothing half-applied: a remedy whose process is killed (kill -9) right after the league's
 append, before the games were changed, is finished by a worker. The league's log and the
 game's agree in the end: the substitute sits in the seat, the table's clock is stopped,
-the cancelled league's game is aborted, each once."""
+the cancelled league's game is aborted, each once; a new league's first round is
+scheduled."""
 
 from __future__ import annotations
 
 import signal
 import subprocess
 import sys
+from datetime import datetime
 
 import pytest
 
@@ -23,8 +25,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.crash]
 # the league's append has returned and the games are about to change.
 CRASHING = """
 import os, signal, sys
+from datetime import UTC, datetime, timedelta
+from api.schemas import LeagueCreate
 from cli.compose import create_app
-from service import league_followups, league_lifecycle, league_remedies
+from service import league_commands, league_followups, league_lifecycle, league_remedies
 from tests.conftest import TEST_CONFIG
 url, what, lid, by, *rest = sys.argv[1:]
 deps = create_app({**TEST_CONFIG, "REDIS_URL": url, "RQ_REDIS_URL": url}).extensions["marketfold"]
@@ -33,6 +37,11 @@ if what == "substitute":
     league_remedies.substitute(deps, lid, rest[0], {"id": rest[1], "name": rest[2]}, by)
 elif what == "pause_table":
     league_remedies.pause_table(deps, lid, 1, 1, by)
+elif what == "create":  # the body as the API reads it (api.schemas.LeagueCreate)
+    start = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    body = LeagueCreate().load({"ruleset": "goblin-market", "table_size": 3, "rounds": 2,
+                                "start_at": start, "cadence_s": 3600, "decision_timeout_s": 60})
+    league_commands.create(deps, {"id": by, "name": "organizer"}, body)
 else:
     league_lifecycle.cancel(deps, lid, by)
 print("not killed")
@@ -93,3 +102,18 @@ def test_a_remedy_killed_between_its_writes_is_finished_by_a_worker(
     # and running it again (a second worker, a late sweep) changes nothing more
     assert league_followups.follow(app.extensions["marketfold"], lid, before + 1) == "applied"
     assert kinds(client, gid).count(expected) == 1
+
+
+def test_a_league_created_by_a_killed_request_still_starts_its_first_round(
+    client, app, r, redis_url, worker_process
+):
+    (organizer,) = new_players(client, 1, "o")
+    crash(redis_url, "create", "-", organizer["id"])
+    (lid,) = [m.decode() for m in r.zrange(keys.leagues(), 0, -1)]  # listed with its append
+    league = client.get(f"/v1/leagues/{lid}").get_json()
+    assert league["version"] == 1
+    first = f"round|{lid}|1".encode()
+    assert r.zscore(keys.deadlines(), first) is None  # killed before scheduling it
+    worker_process()
+    due = wait_for(lambda: r.zscore(keys.deadlines(), first), 30)
+    assert abs(due - datetime.fromisoformat(league["start_at"]).timestamp()) < 1
