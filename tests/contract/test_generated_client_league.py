@@ -123,7 +123,7 @@ def test_a_league_run_through_the_generated_client(
         ruleset="goblin-market",
         table_size=3,
         rounds=1,
-        start_at=datetime.now(UTC) + timedelta(seconds=6),
+        start_at=datetime.now(UTC) + timedelta(seconds=10),  # time to invite and join
         cadence_s=3600,
         decision_timeout_s=30,
         name=f"club night {run}",
