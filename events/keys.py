@@ -270,6 +270,13 @@ def tlog_head() -> str:
     return f"{PREFIX}:{{tlog}}:head"
 
 
+def tlog_alarms() -> str:
+    """Leaves the log holds whose entry in `tlog_ids` was lost (hash: `<game>:<kind>` ->
+    JSON {index, at}): the sweep restores the entry from the log instead of logging the
+    game again, and `/readyz` stays unready while any is recorded."""
+    return f"{PREFIX}:{{tlog}}:alarms"
+
+
 def role(name: str) -> str:
     """The set of player ids granted role `name` (operator, organizer) in the store."""
     return f"{PREFIX}:role:{name}"
@@ -278,6 +285,8 @@ def role(name: str) -> str:
 def role_log() -> str:
     """The stream of role grants and revocations: who, what, by whom, when."""
     return f"{PREFIX}:roles:log"
+
+
 # --- notifications (service/notify, docs/notifications.md)
 
 

@@ -46,6 +46,24 @@ class PublicLog:
         found = self.redis.hmget(keys.tlog_ids(), leaf_ids)
         return [None if i is None else int(i) for i in found]
 
+    def indexed(self) -> tuple[int, int]:
+        """The log's size and how many leaves its id index names (equal unless entries of
+        the index were lost). The size is read first: a leaf appended in between (one
+        script adds its hash and its id) can only make the second figure larger."""
+        size = self.size()
+        return size, int(self.redis.hlen(keys.tlog_ids()))
+
+    def restore(self, leaf_id: str, index: int) -> bool:
+        """Name leaf `index` as `leaf_id` again in the index, if the id is not there."""
+        return bool(self.redis.hsetnx(keys.tlog_ids(), leaf_id, index))
+
+    def alarm(self, leaf_id: str, index: int, at: str) -> None:
+        """Record that `leaf_id`'s entry was lost from the index (keys.tlog_alarms)."""
+        self.redis.hsetnx(keys.tlog_alarms(), leaf_id, json.dumps({"index": index, "at": at}))
+
+    def alarms(self) -> int:
+        return int(self.redis.hlen(keys.tlog_alarms()))
+
     def texts(self, start: int, end: int) -> list[str]:
         """The leaves [start, end) as text."""
         if end <= start:

@@ -160,6 +160,11 @@ class _Service:
             value=now - float(raw) if raw else -1.0,
         )
         yield beat
+        yield GaugeMetricFamily(
+            "marketfold_transparency_alarms",
+            "Leaves of the public log whose index entry was found lost (each an alarm)",
+            value=self.boot.tlog.alarms(),
+        )
         seen = self.boot.scheduler.health(now)
         depth = GaugeMetricFamily("marketfold_queue_depth", "Jobs waiting", labels=["queue"])
         oldest = GaugeMetricFamily(

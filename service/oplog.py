@@ -48,3 +48,17 @@ def refused(game_id: str, seat: int | None, code: str) -> None:
         code,
         extra={"game": game_id, "seat": seat, "refused": code},
     )
+
+
+def leaf_unindexed(game_id: str, kind: str, index: int) -> None:
+    """Log an alarm: the public log holds game `game_id`'s `kind` leaf at `index` but its
+    index had lost it (someone deleted entries of `mf:{tlog}:ids`); the game is not logged
+    again (service.transparency.restore_lost)."""
+    logger.error(
+        "ALARM game %s: its %s leaf (index %d) was missing from the transparency log's "
+        "index; named again from the log, not logged twice",
+        game_id,
+        kind,
+        index,
+        extra={"game": game_id, "alarm": "tlog_index_lost", "kind": kind, "index": index},
+    )

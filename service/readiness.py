@@ -11,7 +11,12 @@ load balancer or an operator must be told. Ready means all of:
 - `workers`: at least one RQ worker is registered on the queues;
 - `queues`: no queue's oldest job has waited longer than `QUEUE_STALL_S`, and no
   deadline in the index has been due longer than that (a sweeper that beats but does not
-  sweep).
+  sweep);
+- `transparency_log`: the public log of games is whole: its index names every leaf it
+  holds and no lost entry was ever found (service.transparency.restore_lost: someone
+  deleted entries, so a game could have been logged again from a rewritten store). It
+  stays unready until the operator has looked and cleared `mf:{tlog}:alarms`
+  (docs/operations.md, "Transparency log alarms").
 
 Each check says what it saw, so an operator reading the answer knows which part is down.
 """
@@ -41,6 +46,14 @@ def check(boot: Bootstrap, now: float | None = None) -> tuple[bool, dict[str, An
         checks["store"] = {"ok": False, "error": type(e).__name__}
         return False, checks
     checks["store"] = {"ok": True}
+    size, indexed = boot.tlog.indexed()
+    alarms = boot.tlog.alarms()
+    checks["transparency_log"] = {
+        "ok": indexed >= size and alarms == 0,
+        "leaves": size,
+        "unindexed_leaves": max(0, size - indexed),
+        "alarms": alarms,
+    }
     beat_s = now - float(raw) if raw else None
     checks["sweeper"] = {
         "ok": beat_s is not None and beat_s <= SWEEPER_STALE_S,

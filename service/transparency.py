@@ -16,34 +16,90 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from events import codec, keys, transparency
-from events.record import ACTIVE, FINISHED, WAITING
-from service import metrics, proof
+from events.record import ACTIVE, CANCELLED, FINISHED, WAITING
+from service import metrics, oplog, proof
 from service.errors import Invalid, NotFound
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 MAX_LEAVES = 1000  # leaves per page of GET /v1/transparency/leaves
+SWEEP_BATCH = 500
+# the leaves a game of each status calls for (a cancelled game: at least its `created`)
+_DUE = {
+    WAITING: ("created",),
+    ACTIVE: ("created", "started"),
+    FINISHED: transparency.KINDS,
+    CANCELLED: ("created",),
+}
 
 
 def sweep(boot: Bootstrap) -> int:
-    """Log every leaf a game calls for and the log lacks; return how many were logged."""
+    """Log every leaf a game calls for and the log lacks; return how many were logged.
+
+    Every stored game is swept (`mf:games`: unlisted, private and rematches as well as
+    listed ones). A game is logged once: a leaf the log already holds but whose index
+    entry was lost is named again from the log (`restore_lost`), never logged a second
+    time from what the store holds now (which may have been rewritten)."""
+    restore_lost(boot)
+    logged, batch = 0, []
+    for member, _ in boot.redis.zscan_iter(keys.games(), count=SWEEP_BATCH):
+        batch.append(member.decode())
+        if len(batch) == SWEEP_BATCH:
+            logged += _sweep(boot, batch)
+            batch = []
+    return logged + _sweep(boot, batch)
+
+
+def _sweep(boot: Bootstrap, batch: list[str]) -> int:
+    kinds = transparency.KINDS
+    found = boot.tlog.indexes([f"{g}:{k}" for g in batch for k in kinds])
+    lacking: dict[str, set[str]] = {}
+    for j, at in enumerate(found):
+        if at is None:
+            lacking.setdefault(batch[j // len(kinds)], set()).add(kinds[j % len(kinds)])
+    if not lacking:
+        return 0
+    listed = list(lacking)
     logged = 0
-    wanted = {WAITING: ("created",), ACTIVE: ("created", "started")}
-    wanted[FINISHED] = ("created", "started", "ended")
-    for status, kinds in wanted.items():
-        ids = [m.decode() for m in boot.redis.zrange(keys.lobby(status), 0, -1)]
-        for i in range(0, len(ids), 500):
-            batch = ids[i : i + 500]
-            found = boot.tlog.indexes([f"{g}:{k}" for g in batch for k in kinds])
-            missing = {batch[j // len(kinds)] for j, at in enumerate(found) if at is None}
-            for game_id in missing:
-                envelopes = boot.store.read(game_id, 0)
-                for kind, leaf in transparency.from_log(envelopes).items():
-                    before = boot.tlog.size()
-                    boot.tlog.append(f"{game_id}:{kind}", transparency.text(leaf))
-                    logged += boot.tlog.size() - before
+    for game_id, raw in zip(listed, boot.redis.hmget(keys.lobby_summaries(), listed), strict=True):
+        status = json.loads(raw).get("status") if raw else None
+        if not lacking[game_id] & set(_DUE.get(status, kinds)):  # unknown status: read it
+            continue
+        for kind, leaf in transparency.from_log(boot.store.read(game_id, 0)).items():
+            before = boot.tlog.size()
+            boot.tlog.append(f"{game_id}:{kind}", transparency.text(leaf))
+            logged += boot.tlog.size() - before
     return logged
+
+
+def restore_lost(boot: Bootstrap) -> int:
+    """When the log holds more leaves than its index names (entries of `mf:{tlog}:ids`
+    deleted), find each stored game's lost leaves in the log itself, name them again,
+    and raise an alarm for each (the operator's log, `marketfold_transparency_alarms` in
+    /metrics, `/readyz` unready). Return how many were restored."""
+    size, indexed = boot.tlog.indexed()
+    if indexed >= size:
+        return 0
+    where: dict[tuple[Any, Any], int] = {}
+    for start in range(0, size, SWEEP_BATCH):
+        for i, text in enumerate(boot.tlog.texts(start, min(size, start + SWEEP_BATCH))):
+            try:
+                leaf = json.loads(text)
+                where.setdefault((leaf["game"], leaf["kind"]), start + i)
+            except (ValueError, TypeError, KeyError):
+                continue
+    restored = 0
+    for member, _ in boot.redis.zscan_iter(keys.games(), count=SWEEP_BATCH):
+        game_id = member.decode()
+        ref = transparency.game_ref(game_id)
+        for kind in transparency.KINDS:
+            index = where.get((ref, kind))
+            if index is not None and boot.tlog.restore(f"{game_id}:{kind}", index):
+                boot.tlog.alarm(f"{game_id}:{kind}", index, codec.now_iso())
+                oplog.leaf_unindexed(game_id, kind, index)
+                restored += 1
+    return restored
 
 
 def head(boot: Bootstrap) -> dict[str, Any]:

@@ -1,0 +1,114 @@
+"""The operator against the public log of games (#45): a finished game's stream rewritten
+in Redis and its entries deleted from the log's index must not get new leaves at the next
+sweep: the log keeps the game's first leaves, the index is named again from the log, and
+the operator's log, /metrics and /readyz raise an alarm. Unlisted games are swept like
+listed ones."""
+
+import json
+import logging
+import random
+
+from events import codec, keys, transparency
+from service import transparency as public_log
+from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+
+
+def finished(client, app, seed: int, unlisted: bool = False) -> str:
+    people = new_players(client, 3, prefix=f"s{seed}-")
+    if unlisted:  # invited players only: the game is in no lobby list
+        body = {"ruleset": "goblin-market", "players": 3, "unlisted": True, "join": True}
+        body["invite"] = [p["id"] for p in people[1:]]
+        gid = client.post("/v1/games", json=body, headers=bearer(people[0])).get_json()["id"]
+        for p in people[1:]:
+            assert client.post(f"/v1/games/{gid}/join", headers=bearer(p)).status_code == 200
+    else:
+        gid = new_game(client, people)
+    play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(seed))
+    if unlisted:
+        assert gid not in json.dumps(client.get("/v1/games?status=finished").get_json())
+    return gid
+
+
+def swap_names(value, a: str, b: str):
+    """The operator's rewrite: two players' names swapped wherever the log names them."""
+    if isinstance(value, dict):
+        out = {k: swap_names(v, a, b) for k, v in value.items()}
+        if out.get("name") in (a, b) and isinstance(out.get("name"), str):
+            out["name"] = b if out["name"] == a else a
+        return out
+    if isinstance(value, list):
+        return [swap_names(v, a, b) for v in value]
+    return value
+
+
+def rewrite_stream(boot, gid: str) -> None:
+    """Edit a finished game's stream in Redis as the operator can: the events rewritten
+    and chained again, the snapshot dropped so the service folds the new stream."""
+    envelopes = boot.store.read(gid, 0)
+    seats = transparency.from_log(envelopes)["started"]["seats"]
+    a, b = seats[0]["name"], seats[1]["name"]
+    forged = codec.seal([swap_names(e, a, b) for e in envelopes], codec.GENESIS)
+    boot.redis.delete(keys.game_events(gid), keys.game_snapshot(gid))
+    for env in forged:
+        boot.redis.xadd(keys.game_events(gid), {"e": codec.dumps(env)}, id=f"{env['seq']}-0")
+    assert transparency.from_log(boot.store.read(gid, 0)) != transparency.from_log(envelopes)
+
+
+def test_a_rewritten_game_whose_index_entries_were_deleted_is_not_logged_again(client, app, caplog):
+    boot = app.extensions["marketfold"]
+    gid = finished(client, app, 21)
+    finished(client, app, 22)
+    ids = [f"{gid}:{k}" for k in transparency.KINDS]
+    before = boot.tlog.indexes(ids)
+    size = boot.tlog.size()
+    texts = boot.tlog.texts(0, size)
+    assert client.get("/readyz").get_json()["checks"]["transparency_log"]["ok"]
+
+    rewrite_stream(boot, gid)
+    boot.redis.hdel(keys.tlog_ids(), *ids)
+    body = client.get("/readyz").get_json()
+    assert body["checks"]["transparency_log"]["unindexed_leaves"] == 3
+    assert not body["checks"]["transparency_log"]["ok"]
+
+    with caplog.at_level(logging.ERROR, logger="marketfold.events"):
+        assert public_log.sweep(boot) == 0  # no new leaf: the log keeps the game's first ones
+        assert public_log.sweep(boot) == 0
+    assert boot.tlog.size() == size and boot.tlog.texts(0, size) == texts
+    assert boot.tlog.indexes(ids) == before  # named again from the log itself
+    alarms = [r for r in caplog.records if getattr(r, "alarm", None) == "tlog_index_lost"]
+    assert sorted(r.kind for r in alarms) == sorted(transparency.KINDS)
+    assert all(r.game == gid and "ALARM" in r.getMessage() for r in alarms)
+
+    res = client.get("/readyz")
+    check = res.get_json()["checks"]["transparency_log"]
+    assert res.status_code == 503 and check == {
+        "ok": False,
+        "leaves": size,
+        "unindexed_leaves": 0,
+        "alarms": 3,
+    }
+    assert "marketfold_transparency_alarms 3.0" in client.get("/metrics").get_data(as_text=True)
+    # the game as the store now tells it no longer matches the leaves the log kept
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    leaves = [json.loads(x["leaf"]) for x in bundle["transparency"]["leaves"]]
+    assert [x for x in leaves if x["kind"] == "started"] == [json.loads(texts[before[1]])]
+    answer = {c["name"]: c for c in client.post("/v1/verify", json=bundle).get_json()["checks"]}
+    assert not answer[transparency.CHECK]["ok"], answer[transparency.CHECK]
+
+
+def test_unlisted_games_are_swept_like_listed_ones(client, app):
+    boot = app.extensions["marketfold"]
+    hidden = finished(client, app, 23, unlisted=True)
+    listed = finished(client, app, 24)
+    ids = [f"{g}:{k}" for g in (hidden, listed) for k in transparency.KINDS]
+    texts = boot.tlog.texts(*(lambda at: (min(at), max(at) + 1))(boot.tlog.indexes(ids)))
+    for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
+        boot.redis.delete(key)  # as if every writer died right after its append
+    boot.tlog.tree.full.clear()
+    assert public_log.sweep(boot) == 6
+    assert None not in boot.tlog.indexes(ids)
+    hidden_leaves = [json.loads(t) for t in texts if "sealed" in json.loads(t)]
+    assert len(hidden_leaves) == 3  # the unlisted game's leaves stay sealed
+    again = boot.tlog.texts(0, boot.tlog.size())
+    assert sorted(again) == sorted(texts)
+    assert client.get("/readyz").get_json()["checks"]["transparency_log"]["ok"]
