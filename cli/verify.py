@@ -45,7 +45,8 @@ def add_parser(sub: Any) -> None:
         "--seen",
         metavar="FILE",
         help="a tree head (GET /v1/transparency/head) or a game's receipt "
-        "(GET /v1/games/{id}/transparency) saved earlier: the bundle must agree with it",
+        "(GET /v1/games/{id}/transparency) saved earlier: the bundle must agree with it, "
+        "and with --server the server's log must extend it (a rollback or a fork is named)",
     )
 
 
@@ -75,22 +76,61 @@ def _get(server: str, path: str) -> Any:
 
 def seen_head(args: argparse.Namespace, data: Any) -> tuple[Any, list[str] | None]:
     """The saved tree head or receipt, and the consistency proof between it and the
-    bundle's tree head (from --server; None if it is needed and there is no server)."""
+    bundle's tree head (from --server; None if it is needed and there is no server, or
+    the server cannot give it: a log rolled back holds fewer leaves than the head seen)."""
     if not args.seen:
         return None, None
     try:
         seen = json.loads(Path(args.seen).read_text("utf-8-sig"))
     except (OSError, ValueError) as e:
         raise ValueError(f"cannot read {args.seen}: {e}") from e
-    saved = seen.get("tree_head", seen) if isinstance(seen, dict) else {}
+    saved = _saved(seen)
     ours = (
         ((data.get("transparency") or {}).get("tree_head") or {}) if isinstance(data, dict) else {}
     )
     sizes = sorted(x for x in (saved.get("size"), ours.get("size")) if isinstance(x, int))
     if len(sizes) < 2 or sizes[0] == sizes[1] or not args.server or sizes[0] == 0:
         return seen, None
-    proof = _get(args.server, f"/v1/transparency/consistency?first={sizes[0]}&second={sizes[1]}")
-    return seen, proof.get("path")
+    return seen, _proof(args.server, sizes[0], sizes[1])
+
+
+def _saved(seen: Any) -> dict[str, Any]:
+    saved = seen.get("tree_head", seen) if isinstance(seen, dict) else {}
+    return saved if isinstance(saved, dict) else {}
+
+
+def _proof(server: str, first: int, second: int) -> list[str] | None:
+    """The server's consistency proof between two sizes, or None if it gives none."""
+    try:
+        found = _get(server, f"/v1/transparency/consistency?first={first}&second={second}")
+    except ValueError:
+        return None
+    return found.get("path") if isinstance(found, dict) else None
+
+
+def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any:
+    """With --seen and --server, the check that the server's log now extends the head
+    seen: a rolled-back or forked log is named (events.transparency.check_history)."""
+    from events import transparency
+    from events.audit import Check
+
+    saved = _saved(seen)
+    check = Check(transparency.HISTORY)
+    try:
+        current = _get(args.server, "/v1/transparency/head")
+    except ValueError as e:
+        check.fail(None, f"the server gave no tree head: {e}")
+        return check
+    proof = None
+    sizes = (saved.get("size"), (current or {}).get("size") if isinstance(current, dict) else None)
+    if all(isinstance(x, int) for x in sizes) and 0 < sizes[0] < sizes[1]:
+        proof = _proof(args.server, sizes[0], sizes[1])
+    ok, found = transparency.check_history(saved, current, proof, trusted)
+    if ok:
+        check.detail = found
+    else:
+        check.fail(None, found)
+    return check
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             seen, consistency = seen_head(args, data)
             report = audit.verify(data, trusted, seen, consistency)
+            if seen is not None and args.server:
+                report.checks.append(history(args, seen, trusted))
     except bundle.BundleError as e:
         print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
         return 2

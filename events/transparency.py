@@ -39,6 +39,7 @@ LOG = "marketfold-games/1"
 KINDS = ("created", "started", "ended")
 CHECK = "in the public log of games"
 SEEN = "consistent with a tree head seen before"
+HISTORY = "the server's log extends the tree head seen"
 # a game's leaves are appended right after its write, or by the next worker sweep if the
 # writer died in between (service/transparency.py): within this long, at worst
 MERGE_DELAY_S = 120
@@ -234,6 +235,8 @@ def check_seen(
     if why := check_head(saved, trusted):
         return False, f"the saved tree head: {why}"
     head = proof["tree_head"]
+    if why := fork(saved, head, "the bundle's"):
+        return False, why
     first, second = sorted([(saved["size"], saved["root"]), (head["size"], head["root"])])
     if first[0] != second[0] or first[1] != second[1]:
         if consistency is None:
@@ -271,6 +274,52 @@ def check_seen(
                 f"the saved head has {saved['size']}): the game was rewritten"
             )
     return True, f"consistent with the tree head of {saved['size']} leaves saved at {saved['at']}"
+
+
+def fork(seen: Mapping[str, Any], other: Mapping[str, Any], whose: str) -> str | None:
+    """Name a fork: two signed heads of one size with different roots (None if not)."""
+    if seen["size"] != other["size"] or seen["root"] == other["root"]:
+        return None
+    return (
+        f"fork: two heads of size {seen['size']} with different roots "
+        f"({seen['root'][:16]}... seen at {seen['at']}, {other['root'][:16]}... {whose} "
+        f"at {other['at']}): the log was rewritten"
+    )
+
+
+def check_history(
+    seen: Mapping[str, Any],
+    current: Any,
+    consistency: list[str] | None,
+    trusted: Mapping[str, Any],
+) -> tuple[bool, str]:
+    """Check that a server's current tree head extends a head seen before (`consistency`:
+    the server's RFC 9162 proof from the seen size to its own, hex): name a rollback (a
+    head smaller than one seen) or a fork (two heads of one size, or a later head that
+    does not extend the one seen)."""
+    for name, head in (("the saved tree head", seen), ("the server's tree head", current)):
+        if why := check_head(head, trusted):
+            return False, f"{name}: {why}"
+    m, n = seen["size"], current["size"]
+    if n < m:
+        return False, f"the log was rolled back: a head of size {m} was seen, the server's is {n}"
+    if why := fork(seen, current, "the server's"):
+        return False, why
+    if n > m and m > 0:
+        try:
+            merkle.verify_consistency(
+                m,
+                n,
+                [bytes.fromhex(h) for h in consistency or []],
+                bytes.fromhex(seen["root"]),
+                bytes.fromhex(current["root"]),
+            )
+        except (ValueError, TypeError) as e:
+            return False, (
+                f"fork: the server's head of size {n} does not extend the head of size {m} "
+                f"seen ({e}): the log was rewritten"
+            )
+    return True, f"the server's head of size {n} extends the head of size {m} seen at {seen['at']}"
 
 
 def _short(value: Any) -> str:

@@ -7,10 +7,15 @@ listed ones."""
 import json
 import logging
 import random
+import subprocess
+import sys
+
+import pytest
 
 from events import codec, keys, transparency
 from service import transparency as public_log
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.conftest import ROOT, api_server
 
 
 def finished(client, app, seed: int, unlisted: bool = False) -> str:
@@ -112,3 +117,80 @@ def test_unlisted_games_are_swept_like_listed_ones(client, app):
     again = boot.tlog.texts(0, boot.tlog.size())
     assert sorted(again) == sorted(texts)
     assert client.get("/readyz").get_json()["checks"]["transparency_log"]["ok"]
+
+
+def verify_cli(tmp_path, bundle, *extra) -> tuple[int, dict, str]:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(bundle))
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "verify", "--json", *extra, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert "Traceback" not in done.stderr and "HTTP Error" not in done.stdout, done
+    return done.returncode, json.loads(done.stdout), done.stderr
+
+
+def drop_log(boot) -> None:
+    for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
+        boot.redis.delete(key)
+    boot.tlog.tree.full.clear()
+
+
+@pytest.mark.slow
+def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path, redis_url):
+    boot = app.extensions["marketfold"]
+    gid = finished(client, app, 31)
+    for seed in (32, 33, 34):
+        finished(client, app, seed)
+    seen, keyfile = tmp_path / "head.json", tmp_path / "keys.json"
+    seen.write_bytes(client.get("/v1/transparency/head").data)  # an auditor saves it
+    keyfile.write_bytes(client.get("/v1/keys").data)
+    assert json.loads(seen.read_text())["size"] == 12
+    # the operator cuts the log back to its first 9 leaves and restarts
+    for key in (keys.tlog_hashes(), keys.tlog_texts()):
+        boot.redis.ltrim(key, 0, 8)
+    boot.redis.delete(keys.tlog_head())
+    boot.tlog.tree.full.clear()
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    assert bundle["transparency"]["tree_head"]["size"] == 9
+    with api_server(redis_url) as (server, _):
+        code, report, _ = verify_cli(
+            tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
+        )
+    checks = {c["name"]: c for c in report["checks"]}
+    assert code == 1 and not checks[transparency.HISTORY]["ok"]
+    assert checks[transparency.HISTORY]["detail"] == (
+        "the log was rolled back: a head of size 12 was seen, the server's is 9"
+    )
+    assert checks[transparency.CHECK]["ok"]  # the game itself is in the rolled-back log
+
+
+@pytest.mark.slow
+def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_url):
+    boot = app.extensions["marketfold"]
+    gid = finished(client, app, 41)
+    finished(client, app, 42)
+    finished(client, app, 43)
+    seen, keyfile = tmp_path / "head.json", tmp_path / "keys.json"
+    seen.write_bytes(client.get("/v1/transparency/head").data)
+    keyfile.write_bytes(client.get("/v1/keys").data)
+    # the operator rewrites a finished game, deletes the log's keys and restarts: the
+    # sweep logs every game anew, the rewritten one from its rewritten stream
+    rewrite_stream(boot, gid)
+    drop_log(boot)
+    assert public_log.sweep(boot) == 9
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    head = json.loads(seen.read_text())
+    assert bundle["transparency"]["tree_head"]["size"] == head["size"] == 9
+    with api_server(redis_url) as (server, _):
+        code, report, _ = verify_cli(
+            tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
+        )
+    checks = {c["name"]: c for c in report["checks"]}
+    assert code == 1
+    for name in (transparency.SEEN, transparency.HISTORY):
+        assert checks[name]["detail"].startswith(
+            "fork: two heads of size 9 with different roots"
+        ), checks[name]
