@@ -1,5 +1,6 @@
 """The `marketfold` command: `serve` runs the whole service, `worker` runs one worker,
-`bot` and `demo` play through the API, `verify` checks an exported game offline, `admin`
+`bot` and `demo` play through the API, `verify` checks an exported game offline, `monitor`
+watches a server's public log of games, `admin`
 grants and revokes roles (operator, organizer) in the store."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import json
 import os
 import sys
 
-from cli import admin, backup, keys, logs, verify
+from cli import admin, backup, keys, logs, monitor, verify
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
 from service import config
@@ -47,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--strategy", help="package.module:function for every bot")
     demo.add_argument("--seed", type=int, default=0)
     verify.add_parser(sub)
+    monitor.add_parser(sub)
     keys.add_parser(sub)
     backup.add_parser(sub)
     admin.add_parser(sub)
@@ -61,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     logs.setup(config.load()["LOG_FORMAT"])
     if args.command == "verify":
         return verify.run(args)
+    if args.command == "monitor":
+        return monitor.run(args)
     if args.command == "keys":
         return keys.run(args)
     if args.command in ("backup", "restore"):

@@ -61,11 +61,11 @@ def trusted_keys(args: argparse.Namespace) -> dict[str, Any]:
         except OSError as e:
             raise ValueError(f"cannot read {name}: {e}") from e
     if args.server:
-        keys.update(signature.keyset(_get(args.server, "/v1/keys")))
+        keys.update(signature.keyset(get_json(args.server, "/v1/keys")))
     return keys
 
 
-def _get(server: str, path: str) -> Any:
+def get_json(server: str, path: str) -> Any:
     url = server.rstrip("/").removesuffix("/v1") + path
     try:
         with urllib.request.urlopen(url, timeout=10) as res:
@@ -102,7 +102,7 @@ def _saved(seen: Any) -> dict[str, Any]:
 def _proof(server: str, first: int, second: int) -> list[str] | None:
     """The server's consistency proof between two sizes, or None if it gives none."""
     try:
-        found = _get(server, f"/v1/transparency/consistency?first={first}&second={second}")
+        found = get_json(server, f"/v1/transparency/consistency?first={first}&second={second}")
     except ValueError:
         return None
     return found.get("path") if isinstance(found, dict) else None
@@ -117,7 +117,7 @@ def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any
     saved = _saved(seen)
     check = Check(transparency.HISTORY)
     try:
-        current = _get(args.server, "/v1/transparency/head")
+        current = get_json(args.server, "/v1/transparency/head")
     except ValueError as e:
         check.fail(None, f"the server gave no tree head: {e}")
         return check

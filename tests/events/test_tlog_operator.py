@@ -155,7 +155,10 @@ def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path,
     boot.tlog.tree.full.clear()
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     assert bundle["transparency"]["tree_head"]["size"] == 9
-    with api_server(redis_url) as (server, _):
+    with api_server(redis_url, MARKETFOLD_SIGNING_KEY_DIR=app.config["SIGNING_KEY_DIR"]) as (
+        server,
+        _,
+    ):
         code, report, _ = verify_cli(
             tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
         )
@@ -184,7 +187,10 @@ def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     head = json.loads(seen.read_text())
     assert bundle["transparency"]["tree_head"]["size"] == head["size"] == 9
-    with api_server(redis_url) as (server, _):
+    with api_server(redis_url, MARKETFOLD_SIGNING_KEY_DIR=app.config["SIGNING_KEY_DIR"]) as (
+        server,
+        _,
+    ):
         code, report, _ = verify_cli(
             tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
         )
