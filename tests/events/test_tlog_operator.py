@@ -7,15 +7,14 @@ listed ones."""
 import json
 import logging
 import random
-import subprocess
-import sys
 
 import pytest
 
 from events import codec, keys, transparency
 from service import transparency as public_log
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
-from tests.conftest import ROOT, api_server
+from tests.conftest import api_server
+from tests.events.test_public_log import verify_cli
 
 
 def finished(client, app, seed: int, unlisted: bool = False) -> str:
@@ -119,19 +118,6 @@ def test_unlisted_games_are_swept_like_listed_ones(client, app):
     assert client.get("/readyz").get_json()["checks"]["transparency_log"]["ok"]
 
 
-def verify_cli(tmp_path, bundle, *extra) -> tuple[int, dict, str]:
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(bundle))
-    done = subprocess.run(
-        [sys.executable, "-m", "cli", "verify", "--json", *extra, str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert "Traceback" not in done.stderr and "HTTP Error" not in done.stdout, done
-    return done.returncode, json.loads(done.stdout), done.stderr
-
-
 def drop_log(boot) -> None:
     for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
         boot.redis.delete(key)
@@ -159,7 +145,7 @@ def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path,
         server,
         _,
     ):
-        code, report, _ = verify_cli(
+        code, report = verify_cli(
             tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
         )
     checks = {c["name"]: c for c in report["checks"]}
@@ -191,7 +177,7 @@ def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_
         server,
         _,
     ):
-        code, report, _ = verify_cli(
+        code, report = verify_cli(
             tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
         )
     checks = {c["name"]: c for c in report["checks"]}
