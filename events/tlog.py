@@ -57,12 +57,30 @@ class PublicLog:
         """Name leaf `index` as `leaf_id` again in the index, if the id is not there."""
         return bool(self.redis.hsetnx(keys.tlog_ids(), leaf_id, index))
 
-    def alarm(self, leaf_id: str, index: int, at: str) -> None:
-        """Record that `leaf_id`'s entry was lost from the index (keys.tlog_alarms)."""
-        self.redis.hsetnx(keys.tlog_alarms(), leaf_id, json.dumps({"index": index, "at": at}))
+    def alarm(self, leaf_id: str, index: int, at: str, what: str) -> None:
+        """Record an alarm about `leaf_id` (keys.tlog_alarms): `lost` from the index, or
+        `cut` from the log (its index lay past the log's end)."""
+        record = json.dumps({"index": index, "at": at, "alarm": what})
+        self.redis.hsetnx(keys.tlog_alarms(), leaf_id, record)
 
     def alarms(self) -> int:
         return int(self.redis.hlen(keys.tlog_alarms()))
+
+    def alarmed(self, leaf_ids: list[str]) -> list[bool]:
+        """Whether each leaf id has an alarm (such a leaf is never logged again)."""
+        if not leaf_ids:
+            return []
+        return [x is not None for x in self.redis.hmget(keys.tlog_alarms(), leaf_ids)]
+
+    def past_end(self) -> list[tuple[str, int]]:
+        """The index's entries that lie past the log's end (the log was cut back), removed
+        from the index. The size is read after each entry: a leaf appended meanwhile is
+        in the log before its id is in the index."""
+        out = []
+        for leaf_id, index in self.redis.hscan_iter(keys.tlog_ids(), count=1000):
+            if int(index) >= self.size() and self.redis.hdel(keys.tlog_ids(), leaf_id):
+                out.append((leaf_id.decode(), int(index)))
+        return out
 
     def texts(self, start: int, end: int) -> list[str]:
         """The leaves [start, end) as text."""

@@ -62,3 +62,16 @@ def leaf_unindexed(game_id: str, kind: str, index: int) -> None:
         index,
         extra={"game": game_id, "alarm": "tlog_index_lost", "kind": kind, "index": index},
     )
+
+
+def leaf_cut(game_id: str, kind: str, index: int) -> None:
+    """Log an alarm: the public log's index put game `game_id`'s `kind` leaf at `index`,
+    past the log's end (someone cut the log back); the game is not logged again."""
+    logger.error(
+        "ALARM game %s: its %s leaf (index %d) is gone from the transparency log, which "
+        "was cut back; not logged again",
+        game_id,
+        kind,
+        index,
+        extra={"game": game_id, "alarm": "tlog_cut", "kind": kind, "index": index},
+    )

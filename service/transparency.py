@@ -66,7 +66,11 @@ def _sweep(boot: Bootstrap, batch: list[str]) -> int:
         status = json.loads(raw).get("status") if raw else None
         if not lacking[game_id] & set(_DUE.get(status, kinds)):  # unknown status: read it
             continue
-        for kind, leaf in transparency.from_log(boot.store.read(game_id, 0)).items():
+        leaves = transparency.from_log(boot.store.read(game_id, 0))
+        alarmed = boot.tlog.alarmed([f"{game_id}:{k}" for k in leaves])
+        for (kind, leaf), never in zip(leaves.items(), alarmed, strict=True):
+            if never:  # logged once and then lost: an alarm, never a second leaf
+                continue
             before = boot.tlog.size()
             boot.tlog.append(f"{game_id}:{kind}", transparency.text(leaf))
             logged += boot.tlog.size() - before
@@ -77,8 +81,15 @@ def restore_lost(boot: Bootstrap) -> int:
     """When the log holds more leaves than its index names (entries of `mf:{tlog}:ids`
     deleted), find each stored game's lost leaves in the log itself, name them again,
     and raise an alarm for each (the operator's log, `marketfold_transparency_alarms` in
-    /metrics, `/readyz` unready). Return how many were restored."""
+    /metrics, `/readyz` unready). When the index names leaves past the log's end (the
+    log was cut back), drop those entries and raise an alarm for each: the sweep never
+    logs such a leaf again. Return how many leaves were named again."""
     size, indexed = boot.tlog.indexed()
+    if indexed > size:
+        for leaf_id, index in boot.tlog.past_end():
+            boot.tlog.alarm(leaf_id, index, codec.now_iso(), "cut")
+            game_id, _, kind = leaf_id.rpartition(":")
+            oplog.leaf_cut(game_id, kind, index)
     if indexed >= size:
         return 0
     where: dict[tuple[Any, Any], int] = {}
@@ -96,7 +107,7 @@ def restore_lost(boot: Bootstrap) -> int:
         for kind in transparency.KINDS:
             index = where.get((ref, kind))
             if index is not None and boot.tlog.restore(f"{game_id}:{kind}", index):
-                boot.tlog.alarm(f"{game_id}:{kind}", index, codec.now_iso())
+                boot.tlog.alarm(f"{game_id}:{kind}", index, codec.now_iso(), "lost")
                 oplog.leaf_unindexed(game_id, kind, index)
                 restored += 1
     return restored

@@ -186,3 +186,26 @@ def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_
         assert checks[name]["detail"].startswith(
             "fork: two heads of size 9 with different roots"
         ), checks[name]
+
+
+def test_a_log_cut_back_raises_an_alarm_and_its_lost_game_is_not_logged_again(client, app, caplog):
+    boot = app.extensions["marketfold"]
+    finished(client, app, 71)
+    gone = finished(client, app, 72)
+    for key in (keys.tlog_hashes(), keys.tlog_texts()):  # the operator cuts the log back
+        boot.redis.ltrim(key, 0, 2)
+    boot.redis.delete(keys.tlog_head())
+    boot.tlog.tree.full.clear()
+    with caplog.at_level(logging.ERROR, logger="marketfold.events"):
+        assert public_log.sweep(boot) == 0  # the cut game is not logged again
+        assert public_log.sweep(boot) == 0
+    cut = [r for r in caplog.records if getattr(r, "alarm", None) == "tlog_cut"]
+    assert sorted((r.game, r.kind) for r in cut) == sorted((gone, k) for k in transparency.KINDS)
+    assert boot.tlog.size() == 3
+    assert boot.tlog.indexes([f"{gone}:{k}" for k in transparency.KINDS]) == [None] * 3
+    check = client.get("/readyz").get_json()["checks"]["transparency_log"]
+    assert check == {"ok": False, "leaves": 3, "unindexed_leaves": 0, "alarms": 3}
+    # a game played afterwards gets its own leaves, not the cut game's old places
+    later = finished(client, app, 73)
+    assert boot.tlog.indexes([f"{later}:{k}" for k in transparency.KINDS]) == [3, 4, 5]
+    assert client.get(f"/v1/games/{gone}/transparency").get_json()["leaves"] == []
