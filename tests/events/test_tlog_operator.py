@@ -18,6 +18,11 @@ from tests.events.test_public_log import verify_cli
 
 
 def finished(client, app, seed: int, unlisted: bool = False) -> str:
+    return played(client, app, seed, unlisted)[0]
+
+
+def played(client, app, seed: int, unlisted: bool = False) -> tuple[str, list[dict]]:
+    """A finished game of three new players, and the players."""
     people = new_players(client, 3, prefix=f"s{seed}-")
     if unlisted:  # invited players only: the game is in no lobby list
         body = {"ruleset": "goblin-market", "players": 3, "unlisted": True, "join": True}
@@ -30,7 +35,7 @@ def finished(client, app, seed: int, unlisted: bool = False) -> str:
     play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(seed))
     if unlisted:
         assert gid not in json.dumps(client.get("/v1/games?status=finished").get_json())
-    return gid
+    return gid, people
 
 
 def swap_names(value, a: str, b: str):
@@ -100,19 +105,22 @@ def test_a_rewritten_game_whose_index_entries_were_deleted_is_not_logged_again(c
     assert not answer[transparency.CHECK]["ok"], answer[transparency.CHECK]
 
 
-def test_unlisted_games_are_swept_like_listed_ones(client, app):
+def test_unlisted_games_and_rematches_are_swept_like_listed_ones(client, app):
     boot = app.extensions["marketfold"]
     hidden = finished(client, app, 23, unlisted=True)
-    listed = finished(client, app, 24)
+    listed, people = played(client, app, 24)
+    res = client.post(f"/v1/games/{listed}/rematch", headers=bearer(people[0]))
+    rematch = res.get_json()["id"]  # unlisted, waiting for the former players
     ids = [f"{g}:{k}" for g in (hidden, listed) for k in transparency.KINDS]
+    ids.append(f"{rematch}:created")
     texts = boot.tlog.texts(*(lambda at: (min(at), max(at) + 1))(boot.tlog.indexes(ids)))
     for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
         boot.redis.delete(key)  # as if every writer died right after its append
     boot.tlog.tree.full.clear()
-    assert public_log.sweep(boot) == 6
+    assert public_log.sweep(boot) == 7
     assert None not in boot.tlog.indexes(ids)
     hidden_leaves = [json.loads(t) for t in texts if "sealed" in json.loads(t)]
-    assert len(hidden_leaves) == 3  # the unlisted game's leaves stay sealed
+    assert len(hidden_leaves) == 4  # the unlisted game's and the rematch's stay sealed
     again = boot.tlog.texts(0, boot.tlog.size())
     assert sorted(again) == sorted(texts)
     assert client.get("/readyz").get_json()["checks"]["transparency_log"]["ok"]
