@@ -45,27 +45,22 @@ def check(
     hashes = [merkle.leaf_hash(t.encode()) for t in texts]
     tree = merkle.Tree(lambda start, end: hashes[start:end])
     if len(texts) != head["size"]:
-        out.append(
-            finding(
-                LEAVES, f"the server served {len(texts)} leaves for a head of size {head['size']}"
-            )
-        )
-        return out
-    if tree.root(head["size"]).hex() != head["root"]:
-        out.append(
-            finding(LEAVES, f"the {len(texts)} leaves served do not hash to the server's head")
-        )
-        return out
-    for old in history:
-        m = old["size"]
-        if 0 < m < head["size"] and tree.root(m).hex() != old["root"]:
-            out.append(
-                finding(
-                    FORK,
-                    f"fork: the log's first {m} leaves no longer hash to the head of size {m} "
-                    f"seen at {old['at']}: the log was rewritten",
+        served = f"the server served {len(texts)} leaves for a head of size {head['size']}"
+        out.append(finding(LEAVES, served))
+    elif tree.root(head["size"]).hex() != head["root"]:
+        served = f"the {len(texts)} leaves served do not hash to the server's head"
+        out.append(finding(LEAVES, served))
+    else:  # the leaves are the signed tree's: each head seen must be a prefix of it
+        for old in history:
+            m = old["size"]
+            if 0 < m < head["size"] and tree.root(m).hex() != old["root"]:
+                out.append(
+                    finding(
+                        FORK,
+                        f"fork: the log's first {m} leaves no longer hash to the head of "
+                        f"size {m} seen at {old['at']}: the log was rewritten",
+                    )
                 )
-            )
     found = _by_game(texts)
     for (ref, kind), at in sorted(found.items(), key=lambda x: x[1][0]):
         if len(at) > 1:

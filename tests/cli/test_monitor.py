@@ -108,3 +108,19 @@ def test_a_rolled_back_log_and_a_forked_one_are_named(
     assert any(d.startswith("fork: two heads of size 12 with different roots") for d in forks)
     assert any(d.startswith("fork: the log's first 9 leaves no longer hash") for d in forks)
     assert len(json.loads(state.read_text())["heads"]) == 3  # every head kept as evidence
+
+
+def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, live_server):
+    boot = app.extensions["marketfold"]
+    gid = finished(client, app, 81)
+    state, keyfile = tmp_path / "monitor.json", tmp_path / "keys.json"
+    keyfile.write_bytes(client.get("/v1/keys").data)
+    # the operator edits a leaf's text where it lies but not its hash: the head still
+    # signs the old tree, the leaves served say something else
+    text = boot.tlog.texts(2, 3)[0].replace('"events":', '"events":1')
+    boot.redis.lset(keys.tlog_texts(), 2, text)
+    code, report = monitor(live_server, state, "--keys", str(keyfile))
+    assert code == 1 and named(report)["leaves"] == [
+        "the 3 leaves served do not hash to the server's head"
+    ], report
+    assert named(report)["mismatch"][0].startswith(f"game {gid}'s ended leaf (index 2)")
