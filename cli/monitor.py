@@ -20,7 +20,6 @@ from urllib.parse import quote
 
 from cli import verify
 
-PAGE = 1000
 MOST_GAMES = 10_000  # finished games read from the lobby per run
 
 

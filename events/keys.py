@@ -271,9 +271,10 @@ def tlog_head() -> str:
 
 
 def tlog_alarms() -> str:
-    """Leaves the log holds whose entry in `tlog_ids` was lost (hash: `<game>:<kind>` ->
-    JSON {index, at}): the sweep restores the entry from the log instead of logging the
-    game again, and `/readyz` stays unready while any is recorded."""
+    """Alarms about the log (hash: `<game>:<kind>` -> JSON {index, at, alarm}): a leaf the
+    log holds whose entry in `tlog_ids` was lost (`lost`: the sweep named it again from
+    the log), or one the log no longer holds (`cut`). A leaf id here is never logged
+    again, and `/readyz` stays unready while any is recorded."""
     return f"{PREFIX}:{{tlog}}:alarms"
 
 

@@ -162,7 +162,7 @@ class _Service:
         yield beat
         yield GaugeMetricFamily(
             "marketfold_transparency_alarms",
-            "Leaves of the public log whose index entry was found lost (each an alarm)",
+            "Alarms about the public log of games: leaves lost from its index or cut from the log",
             value=self.boot.tlog.alarms(),
         )
         seen = self.boot.scheduler.health(now)

@@ -90,6 +90,7 @@ def restore_lost(boot: Bootstrap) -> int:
             boot.tlog.alarm(leaf_id, index, codec.now_iso(), "cut")
             game_id, _, kind = leaf_id.rpartition(":")
             oplog.leaf_cut(game_id, kind, index)
+        size, indexed = boot.tlog.indexed()  # entries may have been deleted as well
     if indexed >= size:
         return 0
     where: dict[tuple[Any, Any], int] = {}
