@@ -14,7 +14,10 @@ What matters for marketfold:
   (the same store, the same workers): a store master failing over, or every worker down,
   makes every host unready at once, and refusing all moves then would be worse than
   taking them (they are appended; deadlines wait for the workers). Each host is checked
-  every half second and taken out after two failures;
+  every half second and taken out after two failures. A host taken out of `serving` (it
+  stopped answering) has its open connections cut, so streams resume elsewhere at once;
+  one taken out of `ready` keeps them (every host goes unready together when the store
+  fails over: cutting them would fail requests a host is answering);
 - a request that could not be sent to a host (connection refused) is sent to another
   (`retries`, `option redispatch`). Only failures to connect are retried, so the
   balancer never sends a request twice; the client's Idempotency-Key covers the rest;
@@ -59,7 +62,7 @@ backend ready
     balance leastconn
     option httpchk GET /readyz
     http-check expect status 200
-    default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions
+    default-server inter 500ms fall 2 rise 2
     http-response set-header X-Served-By %s
 {backends}
 
