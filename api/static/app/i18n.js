@@ -4,9 +4,9 @@
 import { human, LABELS } from "../shared/dom.js";
 import { WORDS_ES } from "./words_es.js";
 import { TABLE_WORDS } from "./words_table.js";
+import { LANGS, pickLang, storeLang } from "../shared/lang.js";
 
-const KEY = "marketfold.lang";
-export const LANGS = { en: "English", es: "Español" };
+export { LANGS };
 
 export const WORDS = {
   en: {
@@ -286,23 +286,11 @@ export const WORDS = {
 };
 
 export function lang() {
-  let chosen = null;
-  try {
-    chosen = localStorage.getItem(KEY);
-  } catch {
-    chosen = null;
-  }
-  if (chosen && WORDS[chosen]) return chosen;
-  for (const l of navigator.languages || [navigator.language || "en"]) {
-    const short = String(l).slice(0, 2).toLowerCase();
-    if (WORDS[short]) return short;
-  }
-  return "en";
+  return pickLang();
 }
 
 export function setLang(l) {
-  localStorage.setItem(KEY, l);
-  document.documentElement.lang = l;
+  storeLang(l);
 }
 
 export function t(key, values = {}) {
