@@ -93,7 +93,7 @@ export function createPanels(app) {
     if (game.owed && game.owed.length) {
       for (const o of game.owed) {
         const owe = add(el("span", "owe"), seatChip(o.seat), el("span", "muted", kindName(o.kind)));
-        if (o.deadline) owe.appendChild(el("span", "muted", t("until", { time: when(o.deadline) })));
+        if (o.deadline) owe.appendChild(el("span", "muted", t("until", { time: o.deadline })));
         turn.appendChild(owe);
       }
     } else {
@@ -156,14 +156,14 @@ export function createPanels(app) {
     p.appendChild(line);
     const when = el("p", "ev-time");
     when.id = "ev-time";
-    add(when, el("span", "k", t("time")), el("b", null, ev.at ? when(ev.at) : "—"));
+    add(when, el("span", "k", t("time")), el("b", null, ev.at || "—"));
     p.appendChild(when);
     if (seq > 1 && ev.at) {
       stateAt(seq - 1)
         .then((before) => {
           const met = audit.deadline(ev, first, before);
           if (!met || st.seq !== seq) return;
-          const note = el("span", met.ok ? "deadline ok" : "deadline bad", t("deadlineNote", { time: when(met.deadline), text: met.text }));
+          const note = el("span", met.ok ? "deadline ok" : "deadline bad", t("deadlineNote", { time: met.deadline, text: met.text }));
           note.id = "ev-deadline";
           when.appendChild(note);
         })
@@ -176,12 +176,6 @@ export function createPanels(app) {
     raw.appendChild(el("pre", "json", JSON.stringify(ev, null, 2)));
     p.appendChild(raw);
     box.appendChild(p);
-  }
-
-  // a time as a person reads it, in the page's language (the exact ISO time stays in the envelope)
-  function when(iso) {
-    const at = new Date(iso);
-    return Number.isNaN(at.getTime()) ? String(iso) : at.toLocaleString(document.documentElement.lang || undefined);
   }
 
   function actor(a) {
@@ -247,7 +241,7 @@ export function createPanels(app) {
       li.dataset.kind = kind;
       const b = el("button", "ev-btn");
       b.type = "button";
-      b.title = `${ev.type} · ${t(`kind_${kind}`)}${ev.at ? ` · ${when(ev.at)}` : ""}`;
+      b.title = `${ev.type} · ${t(`kind_${kind}`)}${ev.at ? ` · ${ev.at}` : ""}`;
       const title = el("span", "ev-t", eventName(ev.type));
       if (ev.redacted) add(title, el("span", "tag hidden", t("hidden")));
       if (kind !== "action" && kind !== "lobby" && kind !== "hidden") {
