@@ -102,8 +102,8 @@ _COMBINATIONS = (
     if os.environ.get("MARKETFOLD_EVERY_COMBINATION")
     else [(g, n, lang, w) for (g, n), (lang, w) in zip(_GAMES, _ALTERNATING, strict=True)]
 )
-_SPANISH_CHECKS = {"vs": "Jugar contra el ordenador", "tag": "(ordenador, rápido)", "won": "ganador"}
-_ENGLISH_CHECKS = {"vs": "Play against the computer", "tag": "(computer, quick)", "won": "winner"}
+_SPANISH_CHECKS = {"vs": "Jugar contra el ordenador", "tag": "(ordenador, rápido)"}
+_ENGLISH_CHECKS = {"vs": "Play against the computer", "tag": "(computer, quick)"}
 
 
 @pytest.mark.parametrize(("ruleset", "players", "lang", "width"), _COMBINATIONS)

@@ -10,9 +10,7 @@ from tests.api.web_page import WebPage, new_player, no_script_errors
 from tests.reliability.load import auth
 
 
-def test_a_lobby_entry_arrives_at_once_with_its_options_and_time_per_decision(
-    browser, live_server
-):
+def test_a_lobby_entry_arrives_at_once_with_its_options_and_time_per_decision(browser, live_server):
     base = live_server
     page = WebPage(browser, base)
     page.sign_in("Bo")

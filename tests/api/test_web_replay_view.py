@@ -57,7 +57,10 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
     web = WebPage(browser, live_server)
     browser.get(f"{live_server}/games/{gid}/replay?lang=es")
     page.wait_for_seq(version)
-    said = lambda css: browser.execute_script(f"return document.querySelector('{css}').textContent")  # noqa: E731
+
+    def said(css: str) -> str:
+        return browser.execute_script(f"return document.querySelector('{css}').textContent")
+
     assert browser.execute_script("return document.documentElement.lang") == "es"
     assert said("#play") == "▶ Reproducir"
     assert said("#status") == "ya terminada"
@@ -70,7 +73,15 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
     assert any(n.startswith("Alguien se sentó") for n in names), names[:5]
     assert any(n.startswith("Partida empezada") for n in names), names[:8]
     body = browser.execute_script("return document.body.innerText")
-    for english in ("Play", "Events", "Table chat", "View as a player", "spectator view", "At event"):
+    english_words = (
+        "Play",
+        "Events",
+        "Table chat",
+        "View as a player",
+        "spectator view",
+        "At event",
+    )
+    for english in english_words:
         assert english not in body, english
     for name, width in WIDTHS.items():
         web.shot(f"replay-es-{name}", width)
