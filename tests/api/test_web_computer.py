@@ -102,8 +102,16 @@ _COMBINATIONS = (
     if os.environ.get("MARKETFOLD_EVERY_COMBINATION")
     else [(g, n, lang, w) for (g, n), (lang, w) in zip(_GAMES, _ALTERNATING, strict=True)]
 )
-_SPANISH_CHECKS = {"vs": "Jugar contra el ordenador", "tag": "(ordenador, rápido)"}
-_ENGLISH_CHECKS = {"vs": "Play against the computer", "tag": "(computer, quick)"}
+_SPANISH_CHECKS = {
+    "vs": "Jugar contra el ordenador",
+    "tag": "(ordenador, rápido)",
+    "end": "Se jugó hasta el final.",
+}
+_ENGLISH_CHECKS = {
+    "vs": "Play against the computer",
+    "tag": "(computer, quick)",
+    "end": "Played to the end.",
+}
 
 
 @pytest.mark.parametrize(("ruleset", "players", "lang", "width"), _COMBINATIONS)
@@ -141,6 +149,7 @@ def test_a_person_alone_plays_each_game_to_the_end_against_the_quick_computer(
     assert clicks >= 3 and checked, "the person made moves at the table"
     browser.set_window_size(width, 900)
     assert words["tag"] in page.text("#result-box")
+    assert page.text("#result-box .reason") == words["end"]
     found = page.axe(every=True)
     assert not found, [(v["id"], v["nodes"]) for v in found]
     page.shot(f"solo-{ruleset}-{lang}-{width}-result", width)

@@ -74,3 +74,25 @@ test("every table event (game.*) has a name in English and in Spanish", () => {
   assert.ok(names.includes("PlayerJoined") && names.length > 10, `read ${names.length} table events`);
   assert.deepEqual(lacking(names.map((n) => `ev_${n}`)), []);
 });
+
+test("every reason a game ends for (events/ending.py) has words in English and in Spanish", () => {
+  const source = readFileSync(join(ROOT, "events", "ending.py"), "utf-8");
+  const reasons = [...new Set([...source.matchAll(/return "([a-z_]+)"/g)].map((m) => m[1]))];
+  assert.ok(reasons.includes("completed"), `read ${reasons.join(", ")}`);
+  assert.deepEqual(lacking(reasons.map((r) => `reason_${r}`)), []);
+});
+
+test("every field of every ruleset's events has a Spanish name (the log's words)", async () => {
+  const { WORDS_ES } = await import(join(APP, "words_es.js"));
+  const fields = new Set();
+  for (const game of readdirSync(join(ROOT, "games"))) {
+    const file = join(ROOT, "games", game, "events.py");
+    if (!existsSync(file)) continue;
+    const source = readFileSync(file, "utf-8");
+    for (const m of source.matchAll(/(?:EventType\(\(|sealed\(|offer\()([^)]*)\)/g)) {
+      for (const f of m[1].matchAll(/"([a-z_]+)"/g)) fields.add(f[1]);
+    }
+  }
+  assert.ok(fields.size > 60, `read ${fields.size} fields`);
+  assert.deepEqual([...fields].filter((f) => !(f in WORDS_ES)).sort(), []);
+});
