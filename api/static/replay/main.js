@@ -7,7 +7,7 @@ import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import * as audit from "./audit.js";
 import { createPanels } from "./panels.js";
-import { t, lang, LANGS, storeLang, labels, drawWords } from "./words.js";
+import { t, lang, LANGS, storeLang, labels, drawWords, problemText } from "./words.js";
 
 const TOKEN_KEY = "marketfold.replay.token";
 const where = location.pathname.match(/^(.*)\/games\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
@@ -78,7 +78,7 @@ async function getJSON(url) {
     body = null;
   }
   if (!res.ok) {
-    const why = body && body.detail ? body.detail : res.statusText;
+    const why = problemText(body) || res.statusText;
     const hint = res.status === 401 && held ? t("tokenRefused") : "";
     const error = new Error(`${res.status} ${why}${hint}`);
     if (res.status === 429 || res.status === 503) {

@@ -5,6 +5,7 @@ import { LANGS, pickLang, storeLang } from "../shared/lang.js";
 import { EVENT_WORDS } from "../app/words_events.js";
 import { WORDS_ES } from "../app/words_es.js";
 import { TABLE_WORDS } from "../app/words_table.js";
+import { ERROR_WORDS } from "../app/words_errors.js";
 import { human as humanKey, LABELS } from "../shared/dom.js";
 
 export { LANGS, storeLang };
@@ -133,6 +134,12 @@ export function eventName(type) {
 // A decision a seat owes in words ("split_choice" -> "take the cards" / "quedarse las cartas"), as the table says it.
 export function kindName(kind) {
   return TABLE_WORDS[lang()][`kind_${kind}`] || TABLE_WORDS.en[`kind_${kind}`] || humanKey(kind, labels());
+}
+
+// A refused call's problem in words: its code's sentence (the web client's), else its detail.
+export function problemText(body) {
+  const code = body && typeof body.code === "string" ? `err_${body.code}` : "";
+  return (ERROR_WORDS[lang()] || {})[code] || (body && body.detail) || "";
 }
 
 // The words the shared drawing (../shared/draw.js) asks for.
