@@ -1,11 +1,15 @@
 """A person alone plays against the computer in headless Chromium: one click on the home
 page seats them with computer players (labelled as such at the table and in the log),
 the computer answers every move, and the game reaches its result. Screenshots at 390 and
-1280 px are left in SCREENS."""
+1280 px are left in SCREENS. Each of the four games is played to its end against the quick
+computer, in English and in Spanish, at 390 and 1280 px."""
 
 from __future__ import annotations
 
+import os
 import random
+
+import pytest
 
 from tests.api.web_page import Select, WebPage, no_script_errors
 
@@ -85,4 +89,73 @@ def test_a_waiting_tables_creator_fills_its_empty_seats_at_the_table(
     page.wait(lambda: _computer_chips(page, "(computer, quick)") >= 2)
     page.wait_for("#move")
     assert not page.all(".fill-computer")  # the game started: nothing left to fill
+    no_script_errors(browser)
+
+
+# Each game once against the quick computer, the language and the width alternating so that
+# the suite sees English and Spanish at both widths; MARKETFOLD_EVERY_COMBINATION=1 plays
+# every game in both languages at both widths (16 games).
+_GAMES = [("goblin-market", 3), ("sorcerous-futures", 3), ("black-market", 3), ("gobcon", 2)]
+_ALTERNATING = [("en", 390), ("es", 1280), ("es", 390), ("en", 1280)]
+_COMBINATIONS = (
+    [(g, n, lang, w) for g, n in _GAMES for lang in ("en", "es") for w in (390, 1280)]
+    if os.environ.get("MARKETFOLD_EVERY_COMBINATION")
+    else [(g, n, lang, w) for (g, n), (lang, w) in zip(_GAMES, _ALTERNATING, strict=True)]
+)
+_SPANISH_CHECKS = {
+    "vs": "Jugar contra el ordenador",
+    "tag": "(ordenador, rápido)",
+    "end": "Se jugó hasta el final.",
+}
+_ENGLISH_CHECKS = {
+    "vs": "Play against the computer",
+    "tag": "(computer, quick)",
+    "end": "Played to the end.",
+}
+
+
+@pytest.mark.parametrize(("ruleset", "players", "lang", "width"), _COMBINATIONS)
+def test_a_person_alone_plays_each_game_to_the_end_against_the_quick_computer(
+    browser, live_server, worker_process, ruleset, players, lang, width
+):
+    """Clicks only, at a phone's or a desktop's width, in English or Spanish: axe finds
+    nothing (any impact) at the table mid-game nor at the result; screenshots in SCREENS."""
+    worker_process(MARKETFOLD_COMPUTER_BUDGET_S="0.1")
+    words = _SPANISH_CHECKS if lang == "es" else _ENGLISH_CHECKS
+    page = WebPage(browser, live_server)
+    page.sign_in(f"solo-{ruleset}")
+    Select(page.find("#lang")).select_by_value(lang)
+    page.wait(lambda: page.text("#vs-computer h2") == words["vs"])
+    browser.set_window_size(width, 900)
+    Select(page.find("#vs-ruleset")).select_by_value(ruleset)
+    Select(page.find("#vs-players")).select_by_value(str(players))
+    Select(page.find("#vs-level")).select_by_value("quick")
+    page.click("#vs-play")
+    page.wait(lambda: "#/g/" in browser.current_url)
+    page.wait(lambda: _computer_chips(page, words["tag"]) >= players - 1)
+    assert browser.execute_script("return document.documentElement.lang") == lang
+    checked = []
+
+    def mid_game(clicks: int) -> None:
+        if clicks == 3 and not page.all("#result-box"):
+            browser.set_window_size(width, 900)
+            found = page.axe(every=True)
+            assert not found, [(v["id"], v["nodes"]) for v in found]
+            page.shot(f"solo-{ruleset}-{lang}-{width}-table", width)
+            browser.set_window_size(width, 900)
+            checked.append(clicks)
+
+    clicks = page.play_until_result(random.Random(7), timeout=420, on_click=mid_game)
+    assert clicks >= 3 and checked, "the person made moves at the table"
+    browser.set_window_size(width, 900)
+    assert words["tag"] in page.text("#result-box")
+    assert page.text("#result-box .reason") == words["end"]
+    found = page.axe(every=True)
+    assert not found, [(v["id"], v["nodes"]) for v in found]
+    page.shot(f"solo-{ruleset}-{lang}-{width}-result", width)
+    wide = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert wide <= 0, f"the result scrolls sideways by {wide}px at {width}px"
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
     no_script_errors(browser)

@@ -1,6 +1,7 @@
 """The replay viewer as a person opens it (issue 44), in headless Chromium: it opens where
 the game stands (its last event), with a plain way back to the start; players by name, never
-their ids; nothing scrolls sideways at 390 px; axe-core finds nothing at 390 or 1280 px."""
+their ids; nothing scrolls sideways at 390 px; axe-core finds nothing at 390 or 1280 px; every
+word in English or Spanish (a link's ?lang=, the stored choice, the browser's language)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 
 from tests.api.browser import Page
 from tests.api.replay_helpers import finished_game
-from tests.api.web_page import WIDTHS, WebPage
+from tests.api.web_page import WIDTHS, Select, WebPage
 
 
 def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
@@ -43,3 +44,57 @@ def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
         assert not found, [(v["id"], v["nodes"]) for v in found]
     page.click("#first")  # the start, one click away
     page.wait_for_seq(1)
+
+
+def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_language(
+    browser, live_server, client, app, tmp_path
+):
+    """?lang=es opens it in Spanish (axe clean at both widths); the selector switches it back
+    to English and the choice is kept on the next visit, as the web client keeps it."""
+    gid, _ = finished_game(client, app)
+    version = client.get(f"/v1/games/{gid}/events").get_json()["version"]
+    page = Page(browser, live_server, tmp_path)
+    web = WebPage(browser, live_server)
+    browser.get(f"{live_server}/games/{gid}/replay?lang=es")
+    page.wait_for_seq(version)
+
+    def said(css: str) -> str:
+        return browser.execute_script(f"return document.querySelector('{css}').textContent")
+
+    assert browser.execute_script("return document.documentElement.lang") == "es"
+    assert said("#play") == "▶ Reproducir"
+    assert said("#status") == "ya terminada"
+    assert said("#token-box summary") == "Ver como jugador…"
+    assert said("aside.log h2") == "Eventos"
+    web.wait(lambda: said("#verified").startswith("✓ verificado: "))
+    assert said("#step-said").startswith(f"Evento {version} de {version}: ")
+    assert "Resultado" in page.find("#result").text
+    names = [e.text for e in page.all("#events .ev-t")]
+    assert any(n.startswith("Alguien se sentó") for n in names), names[:5]
+    assert any(n.startswith("Partida empezada") for n in names), names[:8]
+    body = browser.execute_script("return document.body.innerText")
+    english_words = (
+        "Play",
+        "Events",
+        "Table chat",
+        "View as a player",
+        "spectator view",
+        "At event",
+    )
+    for english in english_words:
+        assert english not in body, english
+    for name, width in WIDTHS.items():
+        web.shot(f"replay-es-{name}", width)
+        browser.set_window_size(width, 900)
+        found = web.axe(every=True)
+        assert not found, [(v["id"], v["nodes"]) for v in found]
+    # the selector: English again, kept for the next visit (the link's ?lang= is dropped)
+    Select(page.find("#lang")).select_by_value("en")
+    web.wait(lambda: said("#play") == "▶ Play")
+    assert "lang=" not in browser.current_url
+    browser.get(f"{live_server}/games/{gid}/replay")
+    page.wait_for_seq(version)
+    assert said("#status") == "now finished"
+    Select(page.find("#lang")).select_by_value("es")  # and Spanish by the selector
+    web.wait(lambda: said("#status") == "ya terminada")
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")

@@ -3,11 +3,12 @@
 // organize (links to their pages, and to a new league's form), and the form that creates a game of any
 // ruleset with its options (drawn from the ruleset's options schema). It stays current by
 // itself: the player's feed redraws my games and invitations when a note arrives (a turn,
-// an invitation, a start, an end), and every REFRESH_S the lists are read again (the lobby,
-// and seats taken, which no note tells of). A status region says what became mine.
+// an invitation, a start, an end), every REFRESH_S my lists are read again (seats taken,
+// which no note tells of), and the lobby every LOBBY_S. A status region says what became mine.
+// A lobby entry says its time per decision and its options.
 import { el, add } from "../shared/dom.js";
 import { get, post, me, remember } from "./api.js";
-import { claimText, t } from "./i18n.js";
+import { claimText, duration, t, word } from "./i18n.js";
 import { field } from "./schemaform.js";
 import { follow } from "./stream.js";
 import { answerButton, levelPick, seatLabel } from "./seats.js";
@@ -20,6 +21,7 @@ import { slot, leagueTag, leagueAnswer } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
+const LOBBY_S = 3; // a game opened elsewhere reaches the lobby within a few seconds
 
 function section(title, id) {
   const box = el("section", "box");
@@ -40,6 +42,7 @@ function gameLink(g, rulesets, mine, leagueNames = {}) {
     : t(g.status);
   const names = (g.seats || []).map(seatLabel).join(", ");
   add(li, a, el("span", `badge ${g.status}`, status), el("span", "muted names", names));
+  li.appendChild(terms(g));
   const claim = g.status === "waiting" ? claimText(g.claim_after_s) : null;
   if (claim) li.appendChild(el("span", "muted claim-after", claim));
   if (g.league) li.appendChild(leagueTag(g.league, leagueNames));
@@ -48,6 +51,19 @@ function gameLink(g, rulesets, mine, leagueNames = {}) {
     li.appendChild(el("strong", "turn-tag", t("yourTurn")));
   }
   return li;
+}
+
+// What a table is played with, in words: its time per decision and its options.
+function terms(g) {
+  const time = Number.isInteger(g.decision_timeout_s) ? t("perDecision", { time: duration(g.decision_timeout_s) })
+    : t("noTimeLimit");
+  const said = (v) => (v === true ? t("yes") : v === false ? t("no") : v === null ? t("none") : String(v));
+  const options = Object.entries(g.options || {})
+    .filter(([, v]) => v === null || typeof v !== "object")
+    .map(([k, v]) => `${word(k)}: ${said(v)}`);
+  const line = el("span", "muted terms", time);
+  if (options.length) line.textContent += ` · ${t("optionsOf", { list: options.join(", ") })}`;
+  return line;
 }
 
 async function myGames(names, leagueNames) {
@@ -133,10 +149,12 @@ function follows(player, readMine, readLobby) {
       pending = setTimeout(() => readMine().catch(() => {}), 150);
     }, () => {})
     : null;
-  const polling = whileShown(REFRESH_S, () => Promise.all([readLobby(), player ? readMine() : null]));
+  const polling = whileShown(REFRESH_S, () => (player ? readMine() : Promise.resolve()));
+  const lobby = whileShown(LOBBY_S, readLobby);
   return () => {
     if (feed) feed.stop();
     polling();
+    lobby();
     clearTimeout(pending);
     signal(false);
   };

@@ -4,9 +4,9 @@
 import { human, LABELS } from "../shared/dom.js";
 import { WORDS_ES } from "./words_es.js";
 import { TABLE_WORDS } from "./words_table.js";
+import { LANGS, pickLang, storeLang } from "../shared/lang.js";
 
-const KEY = "marketfold.lang";
-export const LANGS = { en: "English", es: "Español" };
+export { LANGS };
 
 export const WORDS = {
   en: {
@@ -18,6 +18,7 @@ export const WORDS = {
     myGames: "My games", lobby: "Lobby", leagues: "My leagues", none: "none", noGames: "No games yet.",
     lobbyEmpty: "Nobody is waiting for players right now.", standings: "standings",
     newGame: "New game", ruleset: "Game", players: "Players", timeout: "Time per decision",
+    perDecision: "{time} per decision", noTimeLimit: "no time limit", optionsOf: "Options: {list}",
     noLimit: "no limit", seconds: "{n} s", minutes: "{n} min", sitDown: "Take a seat myself",
     hours: "{n} h", days: "{n} d", claimAfter: "claimable after {time} idle",
     create: "Create", open: "Open", join: "Join", leave: "Leave", watch: "Watch", cancelGame: "Cancel game",
@@ -155,6 +156,7 @@ export const WORDS = {
     myGames: "Mis partidas", lobby: "Sala", leagues: "Mis ligas", none: "nada", noGames: "Aún no hay partidas.",
     lobbyEmpty: "Ahora nadie espera jugadores.", standings: "clasificación",
     newGame: "Nueva partida", ruleset: "Juego", players: "Jugadores", timeout: "Tiempo por decisión",
+    perDecision: "{time} por decisión", noTimeLimit: "sin límite de tiempo", optionsOf: "Opciones: {list}",
     noLimit: "sin límite", seconds: "{n} s", minutes: "{n} min", sitDown: "Sentarme yo también",
     hours: "{n} h", days: "{n} d", claimAfter: "reclamable tras {time} sin jugar",
     create: "Crear", open: "Abrir", join: "Unirme", leave: "Salir de la mesa", watch: "Mirar", cancelGame: "Cancelar partida",
@@ -286,23 +288,11 @@ export const WORDS = {
 };
 
 export function lang() {
-  let chosen = null;
-  try {
-    chosen = localStorage.getItem(KEY);
-  } catch {
-    chosen = null;
-  }
-  if (chosen && WORDS[chosen]) return chosen;
-  for (const l of navigator.languages || [navigator.language || "en"]) {
-    const short = String(l).slice(0, 2).toLowerCase();
-    if (WORDS[short]) return short;
-  }
-  return "en";
+  return pickLang();
 }
 
 export function setLang(l) {
-  localStorage.setItem(KEY, l);
-  document.documentElement.lang = l;
+  storeLang(l);
 }
 
 export function t(key, values = {}) {
@@ -325,10 +315,15 @@ export function word(key) {
 // the table show it (null for a timed game: nothing to show).
 export function claimText(seconds) {
   if (!Number.isInteger(seconds)) return null;
+  return t("claimAfter", { time: duration(seconds) });
+}
+
+// A number of seconds as a person says it: "30 s", "5 min", "1 h", "1 d".
+export function duration(seconds) {
   const [key, n] = seconds % 86400 === 0 ? ["days", seconds / 86400]
     : seconds % 3600 === 0 ? ["hours", seconds / 3600]
     : seconds % 60 === 0 ? ["minutes", seconds / 60] : ["seconds", seconds];
-  return t("claimAfter", { time: t(key, { n }) });
+  return t(key, { n });
 }
 
 // A refused call's problem in the page's language: its code's words when there are some,

@@ -133,7 +133,7 @@ export function drawResult(game, d, seatName) {
     body.appendChild(tr);
   }
   add(box, add(table, body));
-  if (res.reason) box.appendChild(el("p", "muted", d.human(res.reason)));
+  if (res.reason) box.appendChild(el("p", "muted reason", t(`reason_${res.reason}`)));
   return box;
 }
 

@@ -30,6 +30,15 @@ export const WORDS_ES = {
   vp: "Espacio de PV", wildcards: "Comodines", window: "Ventana", winner: "Ganador",
   winners: "Ganadores", yellow: "Amarillo", your_sealed_bid: "Tu puja sellada",
   your_submission: "Tu envío", your_answer: "Tu respuesta",
+  // the games' event fields, as the log names them
+  aim: "Objetivo", answerers: "Responden", answers: "Respuestas", available: "Disponible", bidders: "Pujadores",
+  by: "Cuánto", cancel: "Anular", cancelled: "Anulada", category: "Categoría", colour: "Color", count: "Número",
+  crowns: "Coronas", declined: "Rechazada", demand: "Demanda", digit: "Cifra", discarded: "Descartadas",
+  draw: "Sorteo", eligible: "Pueden", forced: "obligado", from: "De", from_offer: "De la oferta",
+  from_supply: "De la reserva", goods: "Bienes", id: "Número", join: "Se une", joined: "Se unieron", left: "Quedan",
+  legs: "Tramos", malus: "Penalización", opening: "Apertura", paid: "Pagado", partner: "Socio",
+  payments: "Pagos", random: "Al azar", replaced: "Sustituida", rows: "Filas", sales: "Ventas", seats: "Asientos",
+  sellers: "Vendedores", steps: "Pasos", take: "Recibe", to: "Para",
   // decisions and actions
   bid: "Pujar", pass: "Pasar", take_all: "Quedarse todo", take_one: "Quedarse una",
   split_choice: "Elegir reparto", start_auction: "Empezar subasta", sealed_bid: "Puja sellada",

@@ -31,7 +31,7 @@ const ES = {
   PlayCancelled: "Jugada anulada", ProductionRevealed: "Producción revelada", ProductionSealed: "Producción sellada",
   ProhibitionsLifted: "Vetos levantados", ProposalPassed: "Pasó sin proponer", RaiseDeclined: "No sube ningún valor",
   ResponsePlayed: "Respuesta jugada", ResponseResolved: "Respuesta resuelta", ResponseSubmitted: "Respuesta enviada",
-  ResponsesRevealed: "Respuestas reveladas", RoundEnded: "Ronda terminada", RoundStarted: "Ronda empezada",
+  ResponseReturned: "Respuesta devuelta", ResponsesRevealed: "Respuestas reveladas", RoundEnded: "Ronda terminada", RoundStarted: "Ronda empezada",
   RowDealt: "Fila repartida", SaleOpened: "Venta abierta", SaleSealed: "Venta sellada", SalesRevealed: "Ventas reveladas",
   SealedBidSubmitted: "Puja sellada enviada", SealedBidsRevealed: "Pujas selladas reveladas", ShiftDeclined: "No mueve ningún precio",
   SisterhoodPaid: "Dinero de la hermandad pagado", SpecialResolved: "Especial resuelto", SupplyExhausted: "Reserva agotada",
@@ -42,12 +42,29 @@ const ES = {
   VictoryValuesDrawn: "Valores de victoria sorteados", WindowClosed: "Ventana cerrada", WindowOpened: "Ventana abierta",
 };
 
+// The table's own events (game.*: seats, deadlines, the lobby), by their bare name, in both
+// languages; the log gives the commonest ones a sentence of their own (log.js).
+const LOBBY = {
+  Created: ["Game created", "Partida creada"], Terms: ["Terms of the game set", "Condiciones de la partida fijadas"],
+  PlayerJoined: ["A player sat down", "Alguien se sentó"], SeatTaken: ["A seat was taken", "Asiento ocupado"],
+  PlayerLeft: ["A player left", "Alguien se fue"], InvitationDeclined: ["Invitation declined", "Invitación rechazada"],
+  ReservationsLapsed: ["Reserved seats freed", "Asientos reservados liberados"], Started: ["The game started", "La partida empezó"],
+  Ended: ["The game ended", "La partida terminó"], Cancelled: ["The game was cancelled", "La partida se canceló"],
+  Aborted: ["The game was called off", "La partida se anuló"], Claimed: ["The game was claimed", "La partida se reclamó"],
+  SeatResigned: ["A player resigned", "Alguien abandonó"], SeatAway: ["A player is away", "Alguien está ausente"],
+  DecisionTimedOut: ["Time ran out: the default was played", "Se acabó el tiempo: se jugó la opción por defecto"],
+  DeadlineExtended: ["Deadline extended", "Plazo prorrogado"], Paused: ["The table was paused", "La mesa se pausó"],
+  Resumed: ["The table resumed", "La mesa siguió"],
+};
+
 const words = (name) => {
   const text = name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
 
 export const EVENT_WORDS = {
-  en: Object.fromEntries(Object.keys(ES).map((k) => [`ev_${k}`, words(k)])),
-  es: Object.fromEntries(Object.entries(ES).map(([k, v]) => [`ev_${k}`, v])),
+  en: Object.fromEntries([...Object.keys(ES).map((k) => [`ev_${k}`, words(k)]),
+    ...Object.entries(LOBBY).map(([k, [en]]) => [`ev_${k}`, en])]),
+  es: Object.fromEntries([...Object.entries(ES).map(([k, v]) => [`ev_${k}`, v]),
+    ...Object.entries(LOBBY).map(([k, [, es]]) => [`ev_${k}`, es])]),
 };

@@ -2,10 +2,12 @@
 // sentences) in English and Spanish. i18n.js reads them after its own; tests/api/
 // test_web_words.py fails when a key is in one language and not the other.
 import { EVENT_WORDS } from "./words_events.js";
+import { ERROR_WORDS } from "./words_errors.js";
 
 export const TABLE_WORDS = {
   en: {
     ...EVENT_WORDS.en,
+    ...ERROR_WORDS.en,
     listAnd: "{items} and {last}", nothing: "nothing", youWord: "You",
     opponents: "Opponents", deciding: "deciding", yourHand: "Your hand", noCards: "No cards",
     coins: "Coins", score: "Score", cardsN: "Cards", gold: "Gold", crown: "Crown", hiddenCrown: "a crown, face down",
@@ -84,20 +86,6 @@ export const TABLE_WORDS = {
     dealSummary: "You give {give} and get {take}.", dealSummaryTo: "You give {name} {give} and get {take}.",
     // an unknown game, errors in words
     noSuchGame: "No such game", noSuchGameHelp: "There is no game {id}: the link may be wrong, or the game was removed.",
-    err_not_found: "Not found.", err_invalid_body: "Something in the form is missing or wrong.",
-    err_name_blank: "Please type a name: it cannot be only spaces.",
-    err_unauthorized: "This browser's token is not valid any more: sign in again.",
-    err_rate_limited: "Too many requests: wait a moment and try again.",
-    err_game_over: "The game is over.", err_not_seated: "You have no seat at this table.",
-    err_choice_stale: "The table moved on before your choice arrived: choose again.",
-    err_deadline_passed: "Your time for this decision ran out.",
-    err_action_not_allowed: "That move is not allowed now.", err_invalid_action: "That move is not allowed now.",
-    err_bid_too_low: "Your bid must be higher than the high bid.",
-    err_insufficient_coins: "You do not have that many coins.", err_insufficient_gold: "You do not have that much gold.",
-    err_insufficient_goods: "You do not hold those goods.", err_one_sided_deal: "A deal must give and take at least one good each.",
-    err_invalid_partner: "That player cannot trade now.", err_wrong_number_of_goods: "That is not the right number of goods.",
-    err_already_submitted: "You already decided this round.", err_production_limit: "That is more than you may produce.",
-    err_limit_reached: "You reached the limit for this.",
     // while you were away
     awayTitle: "While you were away ({n} events)", awayTimedOutOne: "Your time ran out once: the default move was played for you.",
     awayTimedOut: "Your time ran out {n} times: the default moves were played for you.",
@@ -108,6 +96,9 @@ export const TABLE_WORDS = {
     signOutWarn: "Signing out forgets this browser's token. Without it nobody can play as {name} again, here or elsewhere. Copy it first if you want to come back:",
     signOutConfirm: "Sign out and forget the token", signOutStay: "Stay signed in",
     howToPlay: "How to play",
+    reason_completed: "Played to the end.", reason_resigned: "Ended by resignations.",
+    reason_abandoned: "Ended: abandoned (claimed, or every seat missed its deadlines).",
+    reason_aborted: "Called off before it was played.",
     worth: "worth", type_item: "item", type_friend: "friend", type_game: "game", type_special: "special",
     "opt_goblin-market_edition": "How a tie for first place is settled. en: more points in your positive suits wins; es: everyone tied for first wins.",
     "opt_goblin-market_courts": "On: goblin cards are the Pawns and the Courts. Off: only the four Pawns (fewer suits on each goblin card, so a little more goblin money).",
@@ -120,6 +111,7 @@ export const TABLE_WORDS = {
   },
   es: {
     ...EVENT_WORDS.es,
+    ...ERROR_WORDS.es,
     listAnd: "{items} y {last}", nothing: "nada", youWord: "Tú",
     opponents: "Rivales", deciding: "decide", yourHand: "Tu mano", noCards: "Sin cartas",
     coins: "Monedas", score: "Puntos", cardsN: "Cartas", gold: "Oro", crown: "Corona", hiddenCrown: "una corona boca abajo",
@@ -194,20 +186,6 @@ export const TABLE_WORDS = {
     dealTheyHold: "Tiene", dealOthersHold: "Lo más que tiene otro", dealSendOffer: "Enviar la oferta", dealPropose: "Proponer el trato",
     dealSummary: "Das {give} y recibes {take}.", dealSummaryTo: "Das a {name} {give} y recibes {take}.",
     noSuchGame: "No existe esa partida", noSuchGameHelp: "No hay ninguna partida {id}: puede que el enlace esté mal o que la partida ya no exista.",
-    err_not_found: "No encontrado.", err_invalid_body: "Falta algo en el formulario o no es válido.",
-    err_name_blank: "Escribe un nombre: no puede ser solo espacios.",
-    err_unauthorized: "El token de este navegador ya no vale: vuelve a entrar.",
-    err_rate_limited: "Demasiadas peticiones: espera un momento y reinténtalo.",
-    err_game_over: "La partida terminó.", err_not_seated: "No tienes asiento en esta mesa.",
-    err_choice_stale: "La mesa avanzó antes de que llegara tu elección: elige otra vez.",
-    err_deadline_passed: "Se acabó tu tiempo para esta decisión.",
-    err_action_not_allowed: "Esa jugada no está permitida ahora.", err_invalid_action: "Esa jugada no está permitida ahora.",
-    err_bid_too_low: "Tu puja debe superar la más alta.",
-    err_insufficient_coins: "No tienes tantas monedas.", err_insufficient_gold: "No tienes tanto oro.",
-    err_insufficient_goods: "No tienes esos bienes.", err_one_sided_deal: "Un trato debe dar y recibir al menos un bien cada parte.",
-    err_invalid_partner: "Ese jugador no puede comerciar ahora.", err_wrong_number_of_goods: "Ese no es el número correcto de bienes.",
-    err_already_submitted: "Ya decidiste en esta ronda.", err_production_limit: "Es más de lo que puedes producir.",
-    err_limit_reached: "Llegaste al límite de esto.",
     awayTitle: "Mientras no estabas ({n} sucesos)", awayTimedOutOne: "Se te acabó el tiempo una vez: se jugó por ti la opción por defecto.",
     awayTimedOut: "Se te acabó el tiempo {n} veces: se jugaron por ti las opciones por defecto.",
     awayMovedOne: "{name} hizo una jugada.", awayMoved: "{name} hizo {n} jugadas.", awayEnded: "Terminó la partida.",
@@ -217,6 +195,9 @@ export const TABLE_WORDS = {
     signOutWarn: "Al salir, este navegador olvida tu token. Sin él nadie podrá volver a jugar como {name}, ni aquí ni en otro sitio. Cópialo antes si quieres volver:",
     signOutConfirm: "Salir y olvidar el token", signOutStay: "Seguir dentro",
     howToPlay: "Cómo se juega",
+    reason_completed: "Se jugó hasta el final.", reason_resigned: "Terminó por abandonos.",
+    reason_abandoned: "Terminó abandonada (reclamada, o todos dejaron pasar sus plazos).",
+    reason_aborted: "Se anuló antes de jugarse.",
     worth: "vale", type_item: "objeto", type_friend: "amigo", type_game: "partida", type_special: "especial",
     "opt_goblin-market_edition": "Cómo se desempata el primer puesto. en: gana quien tiene más puntos en sus palos positivos; es: los empatados en cabeza comparten la victoria.",
     "opt_goblin-market_courts": "Activado: las cartas duende son los Peones y las Cortes. Desactivado: solo los cuatro Peones (menos palos en cada carta duende, así que algo más de dinero duende).",

@@ -2,7 +2,8 @@
 // concerns, the deadline an action or a default met, and the verification of the whole game
 // (its export checked by POST /v1/verify, the same check as `marketfold verify`, the
 // service's signature included), or of a bundle file the auditor opens.
-// Pure helpers over the API's JSON; the replay viewer draws them.
+// Pure helpers over the API's JSON; the replay viewer draws them (their words: ./words.js).
+import { t } from "./words.js";
 
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const causeOf = (ev) => (typeof ev.cause === "string" ? ev.cause : "");
@@ -19,15 +20,6 @@ export function kindOf(ev, first) {
   return Number.isInteger(ev.actor) && first ? "action" : "auto";
 }
 
-export const LABELS = {
-  action: "action",
-  auto: "automatic",
-  default: "default",
-  resolution: "resolution",
-  extension: "extension",
-  lobby: "lobby",
-  hidden: "hidden",
-};
 
 // The envelopes of one command share actor, cause and time; the first is the command's own.
 export function firsts(events) {
@@ -67,24 +59,23 @@ export function deadline(ev, first, before) {
   const isDefault = ev.type === "game.DecisionTimedOut";
   // an action must come by its deadline; a default may not come before it
   const ok = isDefault ? spare <= 0 : spare >= 0;
+  const n = Math.abs(spare).toFixed(1);
   const text = isDefault
-    ? `default applied ${Math.abs(spare).toFixed(1)} s ${spare <= 0 ? "after" : "BEFORE"} the deadline`
-    : spare >= 0
-      ? `met with ${spare.toFixed(1)} s to spare`
-      : `LATE by ${(-spare).toFixed(1)} s`;
+    ? t(spare <= 0 ? "defaultAfter" : "defaultBefore", { n })
+    : t(spare >= 0 ? "metWith" : "late", { n });
   return { deadline: owed.deadline, ok, text };
 }
 
 // The badge of a verifier's report: {state, text, seq}; the signature named when signed.
 export function badgeOf(report) {
   const failed = (report.checks || []).find((c) => !c.ok);
-  const signed = report.signed_by ? `, signed by key ${report.signed_by}` : ", not signed by this server's keys";
+  const signed = report.signed_by ? t("signedBy", { key: report.signed_by }) : t("notSigned");
   if (report.ok && !failed) {
-    return { state: "ok", text: `verified: ${report.events} events, ${report.checks.length} checks${signed}` };
+    return { state: "ok", text: t("verifiedOk", { n: report.events, m: report.checks.length, signed }) };
   }
-  const where = failed && Number.isInteger(failed.seq) ? ` (event ${failed.seq})` : "";
-  const why = failed ? `${failed.name}${where}: ${failed.detail}` : "the verifier refused it";
-  return { state: "bad", text: `NOT verified: ${why}${signed}`, seq: failed ? failed.seq : null };
+  const where = failed && Number.isInteger(failed.seq) ? t("atEvent", { n: failed.seq }) : "";
+  const why = failed ? `${failed.name}${where}: ${failed.detail}` : t("refusedIt");
+  return { state: "bad", text: t("notVerifiedWhy", { why, signed }), seq: failed ? failed.seq : null };
 }
 
 // Check a bundle file the auditor holds (its bytes as read) with the server's verifier.
@@ -97,14 +88,14 @@ export async function verifyFile(base, text) {
     cache: "no-store",
   });
   const report = await res.json();
-  if (!res.ok) return { report: null, badge: { state: "bad", text: `not a bundle: ${report.detail || res.status}` } };
+  if (!res.ok) return { report: null, badge: { state: "bad", text: t("notBundle", { detail: report.detail || res.status }) } };
   return { report, badge: badgeOf(report) };
 }
 
 // Check the game's export with the server's verifier; {state, text, seq} for the badge.
 export async function verify(api, base, finished) {
   if (!finished) {
-    return { state: "pending", text: "verified once the game has ended" };
+    return { state: "pending", text: t("onceEnded") };
   }
   // the export's bytes exactly as downloaded go to the verifier
   const exported = await fetch(`${api}/export`, {
@@ -112,7 +103,7 @@ export async function verify(api, base, finished) {
     credentials: "omit",
     cache: "no-store",
   });
-  if (!exported.ok) return { state: "bad", text: `could not export: ${exported.status}` };
+  if (!exported.ok) return { state: "bad", text: t("couldNotExport", { status: exported.status }) };
   const res = await fetch(`${base}/v1/verify`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -121,6 +112,6 @@ export async function verify(api, base, finished) {
     cache: "no-store",
   });
   const report = await res.json();
-  if (!res.ok) return { state: "bad", text: `not verified: ${report.detail || res.status}` };
+  if (!res.ok) return { state: "bad", text: t("notVerified", { detail: report.detail || res.status }) };
   return badgeOf(report);
 }

@@ -7,6 +7,7 @@ import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import * as audit from "./audit.js";
 import { createPanels } from "./panels.js";
+import { t, lang, LANGS, storeLang, labels, drawWords, problemText } from "./words.js";
 
 const TOKEN_KEY = "marketfold.replay.token";
 const where = location.pathname.match(/^(.*)\/games\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
@@ -37,13 +38,23 @@ function seatCount() {
 }
 
 function seatName(n) {
-  return st.names.get(n) || `seat ${n}`;
+  return st.names.get(n) || t("seatN", { n });
 }
 
-const d = createDraw({ seatName, seatCount, glossary: () => st.glossary });
-const app = { st, $, d, stateAt, token, seatName, go, pause };
-const { draw, drawEvents, markEvents } = createPanels(app);
-const { empty } = d;
+let d;
+let panels;
+const app = { st, $, d: null, stateAt, token, seatName, go, pause };
+// the drawing and the panels in the page's language (made again when it changes)
+function setWords() {
+  d = createDraw({ seatName, seatCount, glossary: () => st.glossary, words: drawWords(), labels: labels() });
+  app.d = d;
+  panels = createPanels(app);
+}
+setWords();
+const draw = (game) => panels.draw(game);
+const drawEvents = () => panels.drawEvents();
+const markEvents = (n) => panels.markEvents(n);
+const empty = (text) => d.empty(text);
 
 // ---- fetching ------------------------------------------------------------------------------
 
@@ -56,9 +67,9 @@ function token() {
 }
 
 async function getJSON(url) {
-  const headers = { Accept: "application/json" };
-  const t = token();
-  if (t) headers.Authorization = `Bearer ${t}`;
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
+  const held = token();
+  if (held) headers.Authorization = `Bearer ${held}`;
   const res = await fetch(url, { headers, credentials: "omit", cache: "no-store" });
   let body = null;
   try {
@@ -67,8 +78,8 @@ async function getJSON(url) {
     body = null;
   }
   if (!res.ok) {
-    const why = body && body.detail ? body.detail : res.statusText;
-    const hint = res.status === 401 && t ? " (the pasted token was refused; forget it to watch)" : "";
+    const why = problemText(body) || res.statusText;
+    const hint = res.status === 401 && held ? t("tokenRefused") : "";
     const error = new Error(`${res.status} ${why}${hint}`);
     if (res.status === 429 || res.status === 503) {
       error.retryAfter = Math.min(60, Number(res.headers.get("Retry-After")) || 2);
@@ -110,7 +121,7 @@ async function go(n) {
   } catch (e) {
     if (st.seq === n) {
       document.body.classList.remove("loading");
-      showError(e.retryAfter ? new Error(`${e.message}; retrying in ${e.retryAfter} s`) : e);
+      showError(e.retryAfter ? new Error(t("retrying", { error: e.message, n: e.retryAfter })) : e);
       if (e.retryAfter) setTimeout(() => st.seq === n && go(n), e.retryAfter * 1000);
     }
     return;
@@ -128,7 +139,7 @@ async function go(n) {
 
 function pause() {
   st.playing = 0;
-  $("play").textContent = "▶ Play";
+  $("play").textContent = t("play");
   $("play").classList.remove("on");
 }
 
@@ -136,7 +147,7 @@ async function play() {
   if (st.seq >= st.version) await go(1);
   const run = Date.now();
   st.playing = run;
-  $("play").textContent = "‖ Pause";
+  $("play").textContent = t("pause");
   $("play").classList.add("on");
   while (st.playing === run && st.seq < st.version) {
     await new Promise((done) => setTimeout(done, Number($("speed").value)));
@@ -156,7 +167,7 @@ async function start() {
   st.cache.clear();
   st.events = [];
   $("events").replaceChildren();
-  if (!gameId) return showError(new Error("this page must be opened at /games/<id>/replay"));
+  if (!gameId) return showError(new Error(t("wrongAddress")));
   $("game-id").textContent = gameId;
   let data;
   try {
@@ -182,7 +193,7 @@ async function start() {
       st.players.set(e.data.player, String(e.data.name || e.data.player));
     }
     if (e.type === "game.PlayerJoined" && isObj(e.data) && Number.isInteger(e.data.seat)) {
-      st.names.set(e.data.seat, String(e.data.name || `seat ${e.data.seat}`));
+      st.names.set(e.data.seat, String(e.data.name || t("seatN", { n: e.data.seat })));
     }
   }
   $("slider").max = String(Math.max(1, st.version));
@@ -190,7 +201,7 @@ async function start() {
   const ended = st.events.some((e) => e.type === "game.Ended");
   const started = st.events.some((e) => e.type === "game.Started");
   const now = ended ? "finished" : started ? "active" : "waiting";
-  $("status").textContent = `now ${ended ? "finished" : started ? "in play" : "waiting for players"}`;
+  $("status").textContent = t(ended ? "nowFinished" : started ? "nowActive" : "nowWaiting");
   $("status").className = `badge ${now}`;
   const link = $("export");
   link.hidden = !ended;
@@ -204,12 +215,12 @@ async function start() {
 async function verifyGame(ended) {
   const badge = $("verified");
   badge.className = "verify pending";
-  badge.textContent = ended ? "verifying…" : "not verified yet";
+  badge.textContent = ended ? t("verifying") : t("notVerifiedYet");
   let out;
   try {
     out = await audit.verify(api, base, ended);
   } catch (e) {
-    out = { state: "bad", text: `could not verify: ${e.message || e}` };
+    out = { state: "bad", text: t("couldNotVerify", { detail: e.message || e }) };
   }
   badge.className = `verify ${out.state}`;
   badge.textContent = out.state === "ok" ? `✓ ${out.text}` : out.state === "bad" ? `✗ ${out.text}` : out.text;
@@ -225,21 +236,21 @@ async function openFile(file) {
   box.hidden = false;
   const badge = $("file-verified");
   badge.className = "verify pending";
-  badge.textContent = `verifying ${file.name}…`;
+  badge.textContent = t("verifyingFile", { name: file.name });
   const text = await file.text();
   let out;
   try {
     out = await audit.verifyFile(base, text);
   } catch (e) {
-    out = { report: null, badge: { state: "bad", text: `could not verify: ${e.message || e}` } };
+    out = { report: null, badge: { state: "bad", text: t("couldNotVerify", { detail: e.message || e }) } };
   }
   badge.className = `verify ${out.badge.state}`;
   badge.dataset.state = out.badge.state;
   badge.textContent = `${out.badge.state === "ok" ? "✓" : "✗"} ${out.badge.text}`;
   const checks = (out.report ? out.report.checks : []).map((c) => {
     const li = el("li", c.ok ? "check ok" : "check bad");
-    const where = Number.isInteger(c.seq) ? ` (event ${c.seq})` : "";
-    add(li, el("b", "", `${c.ok ? "PASS" : "FAIL"} ${c.name}${where}`), el("span", "", `: ${c.detail}`));
+    const where = Number.isInteger(c.seq) ? t("atEvent", { n: c.seq }) : "";
+    add(li, el("b", "", `${c.ok ? t("pass") : t("fail")} ${c.name}${where}`), el("span", "", `: ${c.detail}`));
     return li;
   });
   $("file-checks").replaceChildren(...checks);
@@ -252,21 +263,21 @@ function compare(text) {
   try {
     data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch {
-    return "the file is not JSON";
+    return t("notJson");
   }
   const events = Array.isArray(data && data.events) ? data.events : [];
   const id = isObj(data && data.game) ? data.game.id : "";
-  if (id !== gameId) return `the file is game ${String(id)}, not the game shown here`;
+  if (id !== gameId) return t("otherGame", { id: String(id) });
   const differs = events.findIndex((e, i) => !st.events[i] || !isObj(e) || e.hash !== st.events[i].hash);
   if (differs >= 0) {
     pause();
     go(differs + 1);
-    return `the file parts from this server's copy at event ${differs + 1}`;
+    return t("partsAt", { n: differs + 1 });
   }
   if (events.length !== st.events.length) {
-    return `the file has ${events.length} events, this server's copy ${st.events.length}`;
+    return t("countDiffers", { n: events.length, m: st.events.length });
   }
-  return `the file's ${events.length} events are this server's, event for event`;
+  return t("sameEvents", { n: events.length });
 }
 
 // The table chat (what the viewer may read): text is set with textContent, never as HTML.
@@ -282,10 +293,34 @@ async function drawChat() {
     add(li, el("b", "who", String(m.name || m.player)), el("span", "text", String(m.text)));
     return li;
   });
-  $("chat").replaceChildren(...(items.length ? items : [add(el("li", "muted"), empty("no messages"))]));
+  $("chat").replaceChildren(...(items.length ? items : [add(el("li", "muted"), empty(t("noMessages")))]));
+}
+
+// The page's fixed words (data-t: text, data-t-title, data-t-aria, data-t-placeholder) in
+// its language, and the language selector.
+function words() {
+  document.documentElement.lang = lang();
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-title]")) node.title = t(node.dataset.tTitle);
+  for (const node of document.querySelectorAll("[data-t-aria]")) node.setAttribute("aria-label", t(node.dataset.tAria));
+  for (const node of document.querySelectorAll("[data-t-placeholder]")) node.placeholder = t(node.dataset.tPlaceholder);
+  $("lang").replaceChildren(...Object.entries(LANGS).map(([code, label]) => {
+    const o = el("option", null, label);
+    o.value = code;
+    o.lang = code;
+    o.selected = code === lang();
+    return o;
+  }));
 }
 
 function wire() {
+  $("lang").addEventListener("change", (e) => {
+    storeLang(e.target.value);
+    words();
+    setWords();
+    $("token-box").querySelector("summary").textContent = token() ? t("viewAsPlayerSet") : t("viewAsPlayer");
+    start(); // card names and texts come again in the new language; the #at= step is kept
+  });
   $("bundle-file").addEventListener("change", (e) => {
     const file = e.target.files && e.target.files[0];
     if (file) openFile(file);
@@ -328,17 +363,17 @@ function wire() {
   });
   const box = $("token-box");
   const mark = () => {
-    box.querySelector("summary").textContent = token() ? "View as a player (token set)…" : "View as a player…";
+    box.querySelector("summary").textContent = token() ? t("viewAsPlayerSet") : t("viewAsPlayer");
   };
   mark();
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    const t = $("token-input").value.trim();
+    const pasted = $("token-input").value.trim();
     $("token-input").value = "";
     try {
-      if (t) localStorage.setItem(TOKEN_KEY, t);
+      if (pasted) localStorage.setItem(TOKEN_KEY, pasted);
     } catch {
-      showError(new Error("this browser does not allow storing the token"));
+      showError(new Error(t("noStorage")));
     }
     mark();
     box.open = false;
@@ -355,5 +390,6 @@ function wire() {
   });
 }
 
+words();
 wire();
 start();

@@ -3,10 +3,12 @@
 // `createPanels(app)` takes the viewer's state and helpers (replay.js).
 import { el, add, isObj } from "../shared/dom.js";
 import * as audit from "./audit.js";
+import { t, eventName, kindName } from "./words.js";
 
 export function createPanels(app) {
   const { st, $, d, stateAt, token, seatName } = app;
-  const { human, panel, seatChip, drawView, ownPart, value, group, empty, isSeatKey, isSeatNo, isCard, glossed } = d;
+  // the drawing of the page's language (app.d is made again when the language changes)
+  const { human, panel, seatChip, drawView, ownPart, value, group, empty, isSeatKey, isSeatNo, isCard, glossed } = app.d;
   const pause = () => app.pause();
   const go = (n) => app.go(n);
 
@@ -24,10 +26,9 @@ export function createPanels(app) {
     const table = $("table");
     table.replaceChildren();
     if (!game.view) {
-      const box = panel("Seats", "seats", true);
+      const box = panel(t("seats"), "seats", true);
       const seated = game.seats || [];
-      add(box, el("p", "muted", `${seated.length} of ${game.players} seats filled. ` +
-        "The table is dealt when every seat is taken."));
+      add(box, el("p", "muted", t("seatsFilled", { n: seated.length, m: game.players })));
       add(box, add(el("span", "chips"), ...seated.map((s) => seatChip(s.seat))));
       table.appendChild(box);
       return;
@@ -36,14 +37,14 @@ export function createPanels(app) {
     if (!views || st.perspective === "public") {
       table.appendChild(drawView(game.view, context(game, game.view)));
     } else if (st.perspective === "all") {
-      add(table, el("h2", "view-head", "The table as everyone saw it"));
+      add(table, el("h2", "view-head", t("asEveryone")));
       table.appendChild(drawView(game.view, context(game, game.view)));
       views.forEach((v, n) => {
-        const head = add(el("h2", "view-head"), el("span", null, "Only "), seatChip(n), el("span", null, " saw"));
+        const head = add(el("h2", "view-head"), el("span", null, t("only")), seatChip(n), el("span", null, t("saw")));
         const own = ownPart(v, game.view);
         const body = Object.keys(own).length
           ? drawView(own, context(game, v, n))
-          : add(el("div", "view"), el("p", "muted", "nothing more than the table above"));
+          : add(el("div", "view"), el("p", "muted", t("nothingMore")));
         body.classList.add("own");
         add(table, head, body);
       });
@@ -60,15 +61,15 @@ export function createPanels(app) {
     box.replaceChildren();
     if (!views) return;
     const same = (v) => JSON.stringify({ ...v, you: null }) === JSON.stringify({ ...game.view, you: null });
-    add(box, el("span", "k", "This game has ended, so every seat's view is open at every step. Show:"));
-    const choices = [["public", "spectator"], ...views.map((v, n) => [String(n), seatName(n), same(v)]),
-      ["all", "all seats"]];
+    add(box, el("span", "k", t("endedOpen")));
+    const choices = [["public", t("spectator")], ...views.map((v, n) => [String(n), seatName(n), same(v)]),
+      ["all", t("allSeats")]];
     for (const [id, label, isSame] of choices) {
       const b = el("button", id === String(st.perspective) ? "tab on" : "tab", label);
       b.type = "button";
       b.dataset.perspective = id;
-      if (isSame) b.title = "this seat saw the same as a spectator here";
-      if (isSame) b.appendChild(el("small", null, " (same)"));
+      if (isSame) b.title = t("sameAsSpectator");
+      if (isSame) b.appendChild(el("small", null, t("same")));
       b.addEventListener("click", () => {
         st.perspective = id;
         draw(st.game);
@@ -80,27 +81,27 @@ export function createPanels(app) {
   function drawSummary(game) {
     const box = $("summary");
     box.replaceChildren();
-    const status = el("span", `badge ${game.status}`, game.status);
+    const status = el("span", `badge ${game.status}`, t(`status_${game.status}`));
     status.id = "step-status";
-    add(box, add(el("span", "fact"), el("span", "k", "At event"),
-      el("b", "n", `${game.version} of ${st.version}`)), status);
+    add(box, add(el("span", "fact"), el("span", "k", t("atEventK")),
+      el("b", "n", t("nOfM", { n: game.version, m: st.version }))), status);
     if (game.view && typeof game.view.phase === "string") {
-      add(box, add(el("span", "fact"), el("span", "k", "Phase"), el("b", null, human(game.view.phase))));
+      add(box, add(el("span", "fact"), el("span", "k", t("phase")), el("b", null, human(game.view.phase))));
     }
-    const turn = add(el("span", "fact turn"), el("span", "k", "Turn"));
+    const turn = add(el("span", "fact turn"), el("span", "k", t("turn")));
     turn.id = "turn";
     if (game.owed && game.owed.length) {
       for (const o of game.owed) {
-        const t = add(el("span", "owe"), seatChip(o.seat), el("span", "muted", human(o.kind)));
-        if (o.deadline) t.appendChild(el("span", "muted", ` until ${o.deadline}`));
-        turn.appendChild(t);
+        const owe = add(el("span", "owe"), seatChip(o.seat), el("span", "muted", kindName(o.kind)));
+        if (o.deadline) owe.appendChild(el("span", "muted", t("until", { time: o.deadline })));
+        turn.appendChild(owe);
       }
     } else {
-      turn.appendChild(empty(game.status === "finished" ? "game over" : "no decision owed"));
+      turn.appendChild(empty(game.status === "finished" ? t("gameOver") : t("noDecision")));
     }
     box.appendChild(turn);
     if (game.order && game.order.length) {
-      add(box, add(el("span", "fact"), el("span", "k", "Order"),
+      add(box, add(el("span", "fact"), el("span", "k", t("order")),
         add(el("span", "chips"), ...game.order.map(seatChip))));
     }
   }
@@ -110,7 +111,7 @@ export function createPanels(app) {
     box.replaceChildren();
     if (!game.result) return;
     const res = game.result;
-    const p = panel("Result", "result", true);
+    const p = panel(t("result"), "result", true);
     p.classList.add("result");
     if (Array.isArray(res.standings)) {
       const ol = el("ol", "standings");
@@ -127,7 +128,7 @@ export function createPanels(app) {
     }
     const rest = Object.fromEntries(Object.entries(res).filter(([k]) => k !== "standings"));
     if (Object.keys(rest).length) {
-      const more = add(el("details", "more"), el("summary", null, "Full result"));
+      const more = add(el("details", "more"), el("summary", null, t("fullResult")));
       more.appendChild(group(rest));
       p.appendChild(more);
     }
@@ -141,28 +142,28 @@ export function createPanels(app) {
     if (!ev) return;
     const first = st.firsts.has(seq);
     const kind = audit.kindOf(ev, first);
-    $("step-said").textContent = `Event ${seq} of ${$("total").textContent}: ${human(ev.type)}`;
-    const p = panel(`Event ${seq}: ${human(ev.type)}`, "event", true);
+    $("step-said").textContent = t("eventNofM", { n: seq, m: $("total").textContent, name: eventName(ev.type) });
+    const p = panel(t("eventN", { n: seq, name: eventName(ev.type) }), "event", true);
     p.classList.add(`k-${kind}`);
     const line = el("p", "ev-meta");
-    add(line, el("span", `ev-kind k-${kind}`, audit.LABELS[kind]), el("code", null, ev.type));
+    add(line, el("span", `ev-kind k-${kind}`, t(`kind_${kind}`)), el("code", null, ev.type));
     const seat = audit.concerns(ev, first);
-    if (Number.isInteger(seat)) add(line, el("span", "muted", " concerns "), seatChip(seat));
+    if (Number.isInteger(seat)) add(line, el("span", "muted", t("concerns")), seatChip(seat));
     if (Number.isInteger(ev.actor) && (!first || seat !== ev.actor)) {
-      add(line, el("span", "muted", " after an action of "), seatChip(ev.actor));
+      add(line, el("span", "muted", t("afterAction")), seatChip(ev.actor));
     }
-    if (ev.redacted) add(line, el("span", "tag hidden", "hidden from this viewer"));
+    if (ev.redacted) add(line, el("span", "tag hidden", t("hiddenFromViewer")));
     p.appendChild(line);
     const when = el("p", "ev-time");
     when.id = "ev-time";
-    add(when, el("span", "k", "Time "), el("b", null, ev.at || "—"));
+    add(when, el("span", "k", t("time")), el("b", null, ev.at || "—"));
     p.appendChild(when);
     if (seq > 1 && ev.at) {
       stateAt(seq - 1)
         .then((before) => {
           const met = audit.deadline(ev, first, before);
           if (!met || st.seq !== seq) return;
-          const note = el("span", met.ok ? "deadline ok" : "deadline bad", ` · deadline ${met.deadline}: ${met.text}`);
+          const note = el("span", met.ok ? "deadline ok" : "deadline bad", t("deadlineNote", { time: met.deadline, text: met.text }));
           note.id = "ev-deadline";
           when.appendChild(note);
         })
@@ -170,26 +171,26 @@ export function createPanels(app) {
     }
     const data = isObj(ev.data) ? Object.fromEntries(Object.entries(ev.data).map(([k, v]) => [k, person(v)])) : null;
     if (data && Object.keys(data).length) p.appendChild(group(data));
-    else p.appendChild(empty("no data shown"));
-    const raw = add(el("details", "more"), el("summary", null, "Envelope (JSON)"));
+    else p.appendChild(empty(t("noData")));
+    const raw = add(el("details", "more"), el("summary", null, t("envelope")));
     raw.appendChild(el("pre", "json", JSON.stringify(ev, null, 2)));
     p.appendChild(raw);
     box.appendChild(p);
   }
 
   function actor(a) {
-    return Number.isInteger(a) ? seatChip(a) : el("span", "system", a || "system");
+    return Number.isInteger(a) ? seatChip(a) : el("span", "system", a === "hidden" ? t("hidden") : t("system"));
   }
 
   function draw(game) {
     for (const s of game.seats || []) st.names.set(s.seat, s.name);
     st.glossary = { ...st.catalogue, ...(isObj(game.cards) ? game.cards : {}) };
-    $("game-name").textContent = `${game.name} replay`;
-    document.title = `${game.name} replay · ${game.id}`;
+    $("game-name").textContent = t("replayOf", { name: game.name });
+    document.title = t("docTitle", { name: game.name, id: game.id });
     const you = game.you;
     $("viewer").textContent = Number.isInteger(you)
-      ? `viewing as ${seatName(you)} (seat ${you})`
-      : token() ? "token not seated here: spectator view" : "spectator view";
+      ? t("viewingAs", { name: seatName(you), n: you })
+      : token() ? t("tokenNotSeated") : t("spectatorView");
     drawSummary(game);
     drawResult(game);
     drawPerspective(game);
@@ -210,14 +211,14 @@ export function createPanels(app) {
       const name = glossed(v) ? glossed(v).name : v;
       return name.length > 28 ? `${name.slice(0, 26)}…` : name;
     }
-    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "boolean") return v ? t("yes") : t("no");
     if (isCard(v)) return v.name || v.id;
     if (Array.isArray(v)) {
-      if (v.length === 0) return "none";
+      if (v.length === 0) return t("none");
       if (v.length <= 3 && v.every((x) => typeof x !== "object" || isCard(x))) {
         return v.map((x) => short(k, x)).join(", ");
       }
-      return `${v.length} items`;
+      return t("items", { n: v.length });
     }
     return "…";
   }
@@ -240,11 +241,11 @@ export function createPanels(app) {
       li.dataset.kind = kind;
       const b = el("button", "ev-btn");
       b.type = "button";
-      b.title = `${ev.type} · ${audit.LABELS[kind]}${ev.at ? ` · ${ev.at}` : ""}`;
-      const title = el("span", "ev-t", human(ev.type));
-      if (ev.redacted) add(title, el("span", "tag hidden", "hidden"));
+      b.title = `${ev.type} · ${t(`kind_${kind}`)}${ev.at ? ` · ${ev.at}` : ""}`;
+      const title = el("span", "ev-t", eventName(ev.type));
+      if (ev.redacted) add(title, el("span", "tag hidden", t("hidden")));
       if (kind !== "action" && kind !== "lobby" && kind !== "hidden") {
-        add(title, el("span", `ev-kind k-${kind}`, audit.LABELS[kind]));
+        add(title, el("span", `ev-kind k-${kind}`, t(`kind_${kind}`)));
       }
       const seat = audit.concerns(ev, first);
       const who = Number.isInteger(seat) ? seatChip(seat) : actor(ev.actor === "hidden" ? "hidden" : "system");
