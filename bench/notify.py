@@ -187,10 +187,14 @@ class Sampler(threading.Thread):
         self.r, self.stopped = r, threading.Event()
         self.queued: list[int] = []
         self.due: list[int] = []
+        self.waited: list[float] = []  # how long the oldest waiting job has waited
 
     def run(self) -> None:
         while not self.stopped.wait(1.0):
             self.queued.append(self.r.llen(NOTIFY_QUEUE))
+            head = self.r.lindex(NOTIFY_QUEUE, 0)  # RQ takes jobs from the head
+            if since := head and self.r.hget(b"rq:job:" + head, "enqueued_at"):
+                self.waited.append(time.time() - codec.parse_time(since.decode()).timestamp())
             self.due.append(self.r.zcount(keys.deadlines(), "-inf", time.time()))
 
 
@@ -351,6 +355,11 @@ def report(away: Away, cpu: float, sampler: Sampler, args) -> None:
             f"  notification queue: mean {sum(sampler.queued) / len(sampler.queued):.0f}, "
             f"max {max(sampler.queued)} jobs; due unclaimed: "
             f"mean {sum(sampler.due) / len(sampler.due):.0f}, max {max(sampler.due)}"
+        )
+    if waited := sampler.waited:
+        print(
+            f"  the oldest notification job had waited in the queue: mean "
+            f"{sum(waited) / len(waited):.1f} s, max {max(waited):.1f} s"
         )
     print(f"  CPU of this process (players, SMTP server, webhook receiver): {away.own_cpu:.1f} s")
 
