@@ -2,7 +2,7 @@
 subscriptions cost the games.
 
     python bench/notify.py [--players 30] [--seconds 30] [--delay 1] [--answer 5]
-                           [--workers 1] [--clients 8] [--think 0.05]
+                           [--workers 1] [--clients 8] [--think 0.05] [--no-rate]
 
 Serves the API under gunicorn (2 processes) and `--workers` `marketfold worker` processes
 (they share the queues, as `marketfold serve --workers N` runs them) on an embedded Valkey,
@@ -22,8 +22,9 @@ MARKETFOLD_OUTBOUND_ALLOW lets the workers post to loopback, as an operator woul
    SMTP server and the webhook's at the receiver, p50 / p99 / max, also less the "not
    seen live" delay (`--delay`, NOTIFY_LIVE_DELAY_S); the workers' CPU per delivered
    message (every e-mail and webhook that arrived, of any type); and, sampled each second,
-   the notification queue's length and the due deliveries not yet claimed (where a
-   backlog waits).
+   the notification queue's length, how long its oldest job had waited, and the due
+   deliveries not yet claimed (where a backlog waits). Also for the turns that began in
+   the second half of the phase (after the tables' start).
 2. Action rate: the same number of players at new tables played as fast as `--clients`
    threads can (`--think` s between one thread's actions), `--seconds` without any
    subscription, then `--seconds` with both (e-mail and webhook) on every player: the
