@@ -1,34 +1,52 @@
-"""Notifications under load: turn e-mails to away players, and what subscriptions cost.
+"""Notifications under load: turn messages to away players by e-mail and webhook, and what
+subscriptions cost the games.
 
-    python bench/notify.py [--players 30] [--seconds 30] [--delay 1] [--think 0.05]
+    python bench/notify.py [--players 30] [--seconds 30] [--delay 1] [--answer 5]
+                           [--workers 1] [--clients 8] [--think 0.05] [--no-rate]
 
-Serves the API under gunicorn (2 processes) and one `marketfold worker` on an embedded
-Valkey, with a real SMTP server on loopback (aiosmtpd) as the mail server.
+Serves the API under gunicorn (2 processes) and `--workers` `marketfold worker` processes
+(they share the queues, as `marketfold serve --workers N` runs them) on an embedded Valkey,
+with a real SMTP server (aiosmtpd) and a webhook receiver that verifies every request
+with the `standardwebhooks` library, both on loopback (bench/receivers.py;
+MARKETFOLD_OUTBOUND_ALLOW lets the workers post to loopback, as an operator would).
 
-1. Away players: `--players` players (tables of 3, Goblin Market, 10-minute decisions),
-   every one with a verified address and no open stream. A player acts only once the
-   e-mail telling of its turn has arrived, so every decision is mailed. Printed: from
-   "the decision became yours" (the note's time, written with the append) to the mail's
-   arrival at the SMTP server, p50 / p99 / max, also less the "not seen live" delay
-   (`--delay`, NOTIFY_LIVE_DELAY_S); and the worker's CPU per mailed notification.
-2. Action rate: the same tables played as fast as they can (`--think` s per action),
-   `--seconds` with every player subscribed (their turns are answered before the delay,
-   so the worker plans, checks and drops them) and `--seconds` without any address.
-
-Webhooks are not measured here yet (that channel is not on main when this was written).
+1. Away players: `--players` players (tables of 3, Goblin Market, one-hour decisions, so
+   nothing defaults), each with a verified e-mail address and a webhook for every type,
+   none with an open stream. A player acts only once both messages of its turn have
+   arrived (or 60 s after the first, if the other never comes), `--answer` s later on
+   average (uniform 0.5-1.5x: the time a person takes to open the mail, or a bot's queue),
+   so every decision is notified on both channels. The tables start over the first
+   `--answer` s. No thread waits per player: arrivals are handed to a dispatcher, and
+   `--clients` threads play the decisions as they fall due. Printed: from "the decision
+   became yours" (the note's time, written with the append) to the mail's arrival at the
+   SMTP server and the webhook's at the receiver, p50 / p99 / max, also less the "not
+   seen live" delay (`--delay`, NOTIFY_LIVE_DELAY_S); the workers' CPU per delivered
+   message (every e-mail and webhook that arrived, of any type); and, sampled each second,
+   the notification queue's length, how long its oldest job had waited, and the due
+   deliveries not yet claimed (where a backlog waits). Also for the turns that began in
+   the second half of the phase (after the tables' start).
+2. Action rate: the same number of players at new tables played as fast as `--clients`
+   threads can (`--think` s between one thread's actions), `--seconds` without any
+   subscription, then `--seconds` with both (e-mail and webhook) on every player: the
+   decisions left longer than the delay are really sent on both channels.
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
+import itertools
 import json
 import os
+import queue
 import random
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -37,66 +55,85 @@ sys.path.insert(0, str(ROOT))
 
 import redis  # noqa: E402
 import requests  # noqa: E402
-from aiosmtpd.controller import Controller  # noqa: E402
 
-from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_up  # noqa: E402
+from bench.common import (  # noqa: E402
+    cpu_seconds,
+    gunicorn,
+    machine,
+    own_cpu_seconds,
+    percentile,
+    stop,
+    wait_up,
+)
+from bench.receivers import SmtpServer, WebhookServer, address  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events import codec, keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
 from service.notify import inbox  # noqa: E402
 
 TABLE = 3
-
-
-class Sink:
-    """aiosmtpd's handler: the notification id and arrival time of each mail."""
-
-    def __init__(self) -> None:
-        self.arrived: list[tuple[str, str, float]] = []  # (to, notification id, time)
-        self.cond = threading.Condition()
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
-        at = time.time()
-        head = envelope.content.split(b"\r\n\r\n", 1)[0].decode("utf-8", "replace")
-        nid = next(
-            (
-                line.split(":", 1)[1].strip()
-                for line in head.splitlines()
-                if line.lower().startswith("x-marketfold-notification:")
-            ),
-            "",
-        )
-        with self.cond:
-            self.arrived.append((envelope.rcpt_tos[0], nid, at))
-            self.cond.notify_all()
-        return "250 OK"
+CHANNELS = ("email", "webhook")
+ONE_CHANNEL_WAIT_S = 60  # a player whose second message never comes acts this long after
+SETUP_THREADS = 8
+NOTIFY_QUEUE = "rq:queue:marketfold-notify"  # RQ's list of the notification jobs waiting
 
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def tables(base: str, players: int, prefix: str) -> list[tuple[str, list[dict]]]:
-    s = requests.Session()
-    out = []
-    for t in range(players // TABLE):
-        seated = [
-            s.post(f"{base}/v1/players", json={"name": f"{prefix}{t}_{i}"}).json()
-            for i in range(TABLE)
-        ]
-        body = {"ruleset": "goblin-market", "players": TABLE, "decision_timeout_s": 600}
-        gid = s.post(f"{base}/v1/games", json=body, headers=auth(seated[0]["token"])).json()["id"]
-        for p in seated:
-            s.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]))
-        out.append((gid, seated))
-    return out
+class Setup:
+    """Creates players and tables over HTTP, a few requests at a time."""
 
+    def __init__(self, base: str, hooks: WebhookServer, r: redis.Redis) -> None:
+        self.base, self.hooks, self.r = base, hooks, r
+        self.local = threading.local()
 
-def subscribe(r: redis.Redis, players: list[dict]) -> None:
-    """Give each player a verified address (the verification link is tested elsewhere)."""
-    for p in players:
-        settings = {"email": {"address": f"{p['id']}@bench.example", "verified": True}}
-        r.set(keys.player_notify(p["id"]), json.dumps(settings))
+    def session(self) -> requests.Session:
+        if not hasattr(self.local, "s"):
+            self.local.s = requests.Session()
+        return self.local.s
+
+    def player(self, name: str, subscribed: bool) -> dict:
+        s = self.session()
+        p = s.post(f"{self.base}/v1/players", json={"name": name}).json()
+        if subscribed:
+            # a verified address (the verification link is tested elsewhere) ...
+            settings = {"email": {"address": address(p["id"]), "verified": True}}
+            self.r.set(keys.player_notify(p["id"]), json.dumps(settings))
+            # ... and a webhook for every type, registered as a bot would
+            res = s.post(
+                f"{self.base}/v1/players/me/webhooks",
+                json={"url": self.hooks.url(p["id"])},
+                headers=auth(p["token"]),
+            )
+            res.raise_for_status()
+            self.hooks.secrets[p["id"]] = res.json()["secret"]
+        return p
+
+    def table(self, prefix: str, t: int, subscribed: bool, seat_last: bool) -> tuple[str, list]:
+        """A Goblin Market table of three; its last seat joined (the game started) only if
+        `seat_last`."""
+        s = self.session()
+        seated = [self.player(f"{prefix}{t}_{i}", subscribed) for i in range(TABLE)]
+        body = {"ruleset": "goblin-market", "players": TABLE, "decision_timeout_s": 3600}
+        gid = s.post(f"{self.base}/v1/games", json=body, headers=auth(seated[0]["token"]))
+        gid = gid.json()["id"]
+        for p in seated if seat_last else seated[:-1]:
+            self.join(gid, p)
+        return gid, seated
+
+    def join(self, gid: str, p: dict) -> None:
+        res = self.session().post(f"{self.base}/v1/games/{gid}/join", headers=auth(p["token"]))
+        res.raise_for_status()
+
+    def tables(self, players: int, prefix: str, subscribed: bool, seat_last: bool = True):
+        with ThreadPoolExecutor(SETUP_THREADS) as pool:
+            jobs = [
+                pool.submit(self.table, prefix, t, subscribed, seat_last)
+                for t in range(players // TABLE)
+            ]
+            return [j.result() for j in jobs]
 
 
 def act_owed(s: requests.Session, base: str, gid: str, seated: list[dict], rnd, only=None) -> int:
@@ -116,63 +153,239 @@ def act_owed(s: requests.Session, base: str, gid: str, seated: list[dict], rnd, 
     return 0
 
 
-def away(base: str, r: redis.Redis, sink: Sink, players: int, seconds: float, worker: int):
-    """Phase 1: players act only on their turn's mail; return the latencies (s)."""
-    games = tables(base, players, "away")
-    subscribe(r, [p for _, seated in games for p in seated])
-    for gid, seated in games:  # their first turns were planned before the addresses
-        for p in seated:
-            for _, fields in r.xrange(keys.player_feed(p["id"])):
-                note = json.loads(fields[b"n"])
-                if note["type"] == "your_turn":
-                    r.zadd(keys.deadlines(), {f"notify|{p['id']}|{note['id']}": time.time()})
-    addresses = {f"{p['id']}@bench.example": (gid, p["id"]) for gid, ps in games for p in ps}
-    seated_of = {gid: ps for gid, ps in games}
-    start = time.time()  # the first turns, planned again now, are not measured
-    cpu0, ends, seen, mailed = cpu_seconds(worker), start + seconds, 0, 0
-    latencies: list[float] = []
-    s, rnd = requests.Session(), random.Random(1)
-    store = SimpleNamespace(redis=r)  # what inbox.note reads through
-    while time.time() < ends:
-        with sink.cond:
-            sink.cond.wait_for(lambda: len(sink.arrived) > seen, timeout=1)
-            fresh, seen = sink.arrived[seen:], len(sink.arrived)
-        for to, nid, at in fresh:
-            note = inbox.find(store, addresses[to][1], nid) if to in addresses else None
-            if note is None or note["type"] != "your_turn":
+class Agenda:
+    """Things to do at given times, for a small pool of threads: `put(at, task)`, and
+    `take(until)` the next task once due (None once `until` passes)."""
+
+    def __init__(self) -> None:
+        self.heap: list = []
+        self.cond = threading.Condition()
+        self.order = itertools.count()
+
+    def put(self, at: float, task) -> None:
+        with self.cond:
+            heapq.heappush(self.heap, (at, next(self.order), task))
+            self.cond.notify()
+
+    def take(self, until: float):
+        with self.cond:
+            while True:
+                now = time.time()
+                if now >= until:
+                    return None
+                if self.heap and self.heap[0][0] <= now:
+                    return heapq.heappop(self.heap)[2]
+                wait = (self.heap[0][0] if self.heap else until) - now
+                self.cond.wait(min(wait, until - now, 1.0))
+
+
+class Sampler(threading.Thread):
+    """Each second: the notification queue's length and the due, unclaimed members of the
+    deadline index (work a sweep has not yet handed to a worker)."""
+
+    def __init__(self, r: redis.Redis) -> None:
+        super().__init__(daemon=True)
+        self.r, self.stopped = r, threading.Event()
+        self.queued: list[int] = []
+        self.due: list[int] = []
+        self.waited: list[float] = []  # how long the oldest waiting job has waited
+
+    def run(self) -> None:
+        while not self.stopped.wait(1.0):
+            self.queued.append(self.r.llen(NOTIFY_QUEUE))
+            head = self.r.lindex(NOTIFY_QUEUE, 0)  # RQ takes jobs from the head
+            if since := head and self.r.hget(b"rq:job:" + head, "enqueued_at"):
+                self.waited.append(time.time() - codec.parse_time(since.decode()).timestamp())
+            self.due.append(self.r.zcount(keys.deadlines(), "-inf", time.time()))
+
+
+class Away:
+    """Phase 1: away players who act on their turn's messages (see the module)."""
+
+    def __init__(self, base: str, r: redis.Redis, args) -> None:
+        self.base, self.r, self.args = base, r, args
+        self.arrivals: queue.Queue = queue.Queue()
+        self.players: dict[str, tuple[str, list]] = {}  # player -> (game, its seats)
+        self.agenda = Agenda()
+        self.start = self.ends = self.own_cpu = 0.0
+        self.latency: dict[str, list[float]] = {c: [] for c in CHANNELS}
+        self.later: dict[str, list[float]] = {c: [] for c in CHANNELS}  # second half's turns
+        self.delivered: Counter = Counter()  # (channel, type) -> messages, every player
+        self.got: dict[tuple[str, str], set] = {}  # (player, note id) -> channels arrived
+        self.acted: set = set()
+        self.counts: Counter = Counter()
+        self.lock = threading.Lock()
+
+    def arrived(self, channel: str, player: str, nid: str, at: float) -> None:
+        """A receiver's callback (any phase's players): just queue it."""
+        self.arrivals.put((channel, player, nid, at))
+
+    def dispatch(self) -> None:
+        """Match arrivals to turns; have a player act once both of its messages came."""
+        store = SimpleNamespace(redis=self.r)  # what inbox.find reads through
+        rnd = random.Random(2)
+        notes: dict[str, tuple[str, float]] = {}  # note id -> (type, time written)
+        while True:
+            item = self.arrivals.get()
+            if item is None:
+                return
+            channel, player, nid, at = item
+            if nid not in notes:
+                note = inbox.find(store, player, nid)
+                made = codec.parse_time(note["at"]).timestamp() if note else 0.0
+                notes[nid] = (note["type"] if note else "?", made)
+            type_, made = notes[nid]
+            self.delivered[channel, type_] += 1
+            if player not in self.players or type_ != "your_turn":
                 continue
-            mailed += 1
-            made = codec.parse_time(note["at"]).timestamp()
-            if made >= start:
-                latencies.append(at - made)
-            gid, pid = addresses[to]
-            act_owed(s, base, gid, seated_of[gid], rnd, only=pid)
-    return latencies, mailed, cpu_seconds(worker) - cpu0
+            if made >= self.start:
+                self.latency[channel].append(at - made)
+            if made >= (self.start + self.ends) / 2:
+                self.later[channel].append(at - made)
+            got = self.got.setdefault((player, nid), set())
+            got.add(channel)
+            answer = self.args.answer * rnd.uniform(0.5, 1.5)
+            if got == set(CHANNELS):
+                self.agenda.put(time.time() + answer, (player, nid))
+            elif len(got) == 1:
+                self.agenda.put(time.time() + ONE_CHANNEL_WAIT_S, (player, nid))
+
+    def client(self, seed: int) -> None:
+        s, rnd = requests.Session(), random.Random(seed)
+        while (task := self.agenda.take(self.ends)) is not None:
+            if callable(task):  # a table's last seat joining
+                task(s)
+                continue
+            player, nid = task
+            with self.lock:
+                if (player, nid) in self.acted:
+                    continue
+                self.acted.add((player, nid))
+                both = self.got.get((player, nid)) == set(CHANNELS)
+            self.counts["acted on both" if both else "acted on one channel only"] += 1
+            gid, seated = self.players[player]
+            act_owed(s, self.base, gid, seated, rnd, only=player)
+
+    def run(self, setup: Setup, workers: list[int]) -> float:
+        games = setup.tables(self.args.players, "away", subscribed=True, seat_last=False)
+        self.players = {p["id"]: (gid, ps) for gid, ps in games for p in ps}
+        self.start = time.time()
+        self.ends = self.start + self.args.seconds
+        ramp = min(self.args.answer, self.args.seconds / 2) / max(1, len(games))
+        for i, (gid, ps) in enumerate(games):  # the tables start over the first --answer s
+            self.agenda.put(self.start + i * ramp, lambda s, g=gid, p=ps[-1]: setup.join(g, p))
+        cpu0, own0 = sum(cpu_seconds(w) for w in workers), own_cpu_seconds()
+        clients = [
+            threading.Thread(target=self.client, args=(i,)) for i in range(self.args.clients)
+        ]
+        for t in clients:
+            t.start()
+        for t in clients:
+            t.join()
+        self.own_cpu = own_cpu_seconds() - own0
+        return sum(cpu_seconds(w) for w in workers) - cpu0
 
 
-def rate(base: str, r: redis.Redis, players: int, seconds: float, think: float, subscribed: bool):
-    """Phase 2: actions per second of tables played as fast as they can."""
-    games = tables(base, players, "fast" + ("s" if subscribed else "n"))
-    if subscribed:
-        subscribe(r, [p for _, seated in games for p in seated])
-    count, lock, ends = [0], threading.Lock(), time.time() + seconds
+def rate(base: str, setup: Setup, args, subscribed: bool) -> tuple[float, int]:
+    """Phase 2: actions per second of tables played as fast as `--clients` threads can;
+    returns it and the number of tables."""
+    games = deque(setup.tables(args.players, "fast" + "ns"[subscribed], subscribed))
+    count, lock, ends = [0], threading.Lock(), time.time() + args.seconds
 
-    def play(gid: str, seated: list[dict], seed: int) -> None:
+    def play(seed: int) -> None:
         s, rnd = requests.Session(), random.Random(seed)
         while time.time() < ends:
+            with lock:
+                gid, seated = games.popleft()
             done = act_owed(s, base, gid, seated, rnd)
             with lock:
+                games.append((gid, seated))
                 count[0] += done
-            if not done:
-                time.sleep(0.2)  # finished, or a phase being resolved
-            time.sleep(think)
+            time.sleep(args.think)
 
-    threads = [threading.Thread(target=play, args=(g, ps, i)) for i, (g, ps) in enumerate(games)]
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(args.clients)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return count[0] / seconds
+    return count[0] / args.seconds, len(games)
+
+
+def figures(values: list[float]) -> str:
+    return (
+        f"p50 {percentile(values, 50):.2f} s, p99 {percentile(values, 99):.2f} s, "
+        f"max {max(values):.2f} s"
+    )
+
+
+def report(away: Away, cpu: float, sampler: Sampler, args) -> None:
+    counts = away.counts
+    turns = sum(counts.values())
+    print(
+        f"away players: {turns} decisions played on their messages in {args.seconds:.0f} s "
+        f"({turns / args.seconds:.1f}/s; {counts['acted on one channel only']} after one "
+        "channel only)"
+    )
+    for channel, where in (("email", "mail at the SMTP server"), ("webhook", "webhook")):
+        lat = away.latency[channel]
+        if not lat:
+            print(f"  no {channel} of a turn arrived")
+            continue
+        beyond = [x - args.delay for x in lat]
+        print(f"  decision became yours -> {where} ({len(lat)}): {figures(lat)}")
+        print(f"    beyond the {args.delay:g} s not-seen-live delay: {figures(beyond)}")
+        if later := [x - args.delay for x in away.later[channel]]:
+            print(
+                f"    beyond the delay, turns of the second half ({len(later)}): {figures(later)}"
+            )
+    delivered = sum(away.delivered.values())
+    turn_msgs = sum(n for (c, t), n in away.delivered.items() if t == "your_turn")
+    print(
+        f"  {delivered} messages delivered ({turn_msgs} of turns; "
+        + ", ".join(f"{c} {t}: {n}" for (c, t), n in sorted(away.delivered.items()))
+        + ")"
+    )
+    if delivered:
+        print(
+            f"  worker CPU per delivered message: {cpu / delivered * 1e3:.1f} ms "
+            f"({cpu:.1f} s over {args.workers} worker(s): the plans, sends, SMTP and HTTP "
+            "exchanges, and the games' own jobs)"
+        )
+    if sampler.queued:
+        print(
+            f"  notification queue: mean {sum(sampler.queued) / len(sampler.queued):.0f}, "
+            f"max {max(sampler.queued)} jobs; due unclaimed: "
+            f"mean {sum(sampler.due) / len(sampler.due):.0f}, max {max(sampler.due)}"
+        )
+    if waited := sampler.waited:
+        print(
+            f"  the oldest notification job had waited in the queue: mean "
+            f"{sum(waited) / len(waited):.1f} s, max {max(waited):.1f} s"
+        )
+    print(f"  CPU of this process (players, SMTP server, webhook receiver): {away.own_cpu:.1f} s")
+
+
+def drain(r: redis.Redis, most_s: float = 180) -> float:
+    """Wait (at most `most_s`) for the notification queue to empty, so that the next phase
+    does not pay for this one's backlog; return how long it took."""
+    t0 = time.time()
+    while r.llen(NOTIFY_QUEUE) and time.time() - t0 < most_s:
+        time.sleep(0.5)
+    return time.time() - t0
+
+
+def start_workers(n: int, env: dict[str, str], url: str) -> list[subprocess.Popen]:
+    return [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli", "worker"],
+            env={**os.environ, **env, "REDIS_URL": url, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(n)
+    ]
 
 
 def main() -> None:
@@ -180,64 +393,58 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=30, help="players (tables of 3)")
     ap.add_argument("--seconds", type=float, default=30, help="each phase's length")
     ap.add_argument("--delay", type=float, default=1, help="NOTIFY_LIVE_DELAY_S")
-    ap.add_argument("--think", type=float, default=0.05, help="s between a table's actions")
+    ap.add_argument("--answer", type=float, default=5, help="mean s an away player takes")
+    ap.add_argument("--workers", type=int, default=1, help="marketfold worker processes")
+    ap.add_argument("--clients", type=int, default=8, help="threads playing the decisions")
+    ap.add_argument("--think", type=float, default=0.05, help="s between a thread's actions")
+    ap.add_argument("--no-rate", action="store_true", help="measure the away players only")
     args = ap.parse_args()
     server = EmbeddedRedis(tempfile.mkdtemp(prefix="mf-notify-"), port=free_port()).start()
-    sink = Sink()
-    smtp_port = free_port()
-    smtp = Controller(sink, hostname="127.0.0.1", port=smtp_port)
-    smtp.start()
+    r = redis.Redis.from_url(server.url)
+    away = Away("", r, args)
+    smtp = SmtpServer(away.arrived, free_port()).start()
+    hooks = WebhookServer(away.arrived).start()
     env = {
-        "MARKETFOLD_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
+        "MARKETFOLD_SMTP_URL": f"smtp://127.0.0.1:{smtp.port}",
         "MARKETFOLD_NOTIFY_LIVE_DELAY_S": str(args.delay),
         "MARKETFOLD_PUBLIC_URL": "http://bench.example",
-        "MARKETFOLD_ACCESS_LOG": "false",  # no line per request
+        "MARKETFOLD_OUTBOUND_ALLOW": "127.0.0.0/8",  # the webhook receiver is on loopback
     }
     port = free_port()
     procs = [gunicorn("cli.wsgi:app", port, server.url, workers=2, **env)]
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "cli", "worker"],
-        env={**os.environ, **env, "REDIS_URL": server.url, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    procs.append(worker)
-    base = f"http://127.0.0.1:{port}"
-    r = redis.Redis.from_url(server.url)
+    workers = start_workers(args.workers, env, server.url)
+    procs += workers
+    away.base = base = f"http://127.0.0.1:{port}"
+    dispatcher = threading.Thread(target=away.dispatch, daemon=True)
+    dispatcher.start()
     try:
         wait_up(base + "/healthz")
-        print(f"# bench/notify.py {vars(args)} on {machine()}")
-        latencies, mailed, cpu = away(base, r, sink, args.players, args.seconds, worker.pid)
-        beyond = [x - args.delay for x in latencies]
-        if latencies:
-            print(
-                f"away players: {mailed} turn mails in {args.seconds:.0f} s "
-                f"({len(latencies)} of turns that began in the run measured)"
-            )
-            print(
-                "  decision became yours -> mail at the SMTP server: "
-                f"p50 {percentile(latencies, 50):.2f} s, p99 {percentile(latencies, 99):.2f} s, "
-                f"max {max(latencies):.2f} s"
-            )
-            print(
-                f"  beyond the {args.delay:g} s not-seen-live delay: "
-                f"p50 {percentile(beyond, 50):.2f} s, p99 {percentile(beyond, 99):.2f} s"
-            )
-            print(
-                f"  worker CPU per mailed notification: {cpu / mailed * 1e3:.1f} ms "
-                "(its plan, delivery and the SMTP exchange; the player's actions' jobs too)"
-            )
-        without = rate(base, r, args.players, args.seconds, args.think, subscribed=False)
-        with_ = rate(base, r, args.players, args.seconds, args.think, subscribed=True)
+        print(f"# bench/notify.py {vars(args)} on {machine()}", flush=True)
+        setup = Setup(base, hooks, r)
+        sampler = Sampler(r)
+        sampler.start()
+        cpu = away.run(setup, [w.pid for w in workers])
+        sampler.stopped.set()
+        report(away, cpu, sampler, args)
+        if hooks.rejected:
+            print(f"  {hooks.rejected} webhook requests failed verification")
+        sys.stdout.flush()
+        drained = drain(r)
+        print(f"  the notification queue was empty {drained:.0f} s after the phase ended")
+        if args.no_rate:
+            return
+        without, n = rate(base, setup, args, subscribed=False)
+        with_, _ = rate(base, setup, args, subscribed=True)
         print(
-            f"action rate: {without:.1f}/s without subscriptions, {with_:.1f}/s with "
+            f"action rate ({n} tables, {args.clients} clients): {without:.1f}/s without "
+            f"subscriptions, {with_:.1f}/s with e-mail and webhook on every player "
             f"({with_ / without * 100:.0f}%)"
         )
     finally:
+        away.arrivals.put(None)
         stop(procs)
         smtp.stop()
+        hooks.stop()
         server.stop()
 
 

@@ -70,8 +70,9 @@ def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
     settings = prefs.load(boot, player)
     now = time.time()
     when = now
-    if types.is_turn(note["type"]):
-        when = now + _live_delay(boot, note, now)
+    if types.is_turn(note["type"]):  # the delay runs from the note, not from this plan
+        written = _ts(note.get("at")) or now  # (a plan late behind a queue adds no delay)
+        when = max(now, written + _live_delay(boot, note, written))
         if quiet := prefs.quiet_until(settings, dt.datetime.fromtimestamp(when, dt.UTC)):
             when = quiet.timestamp()
     for name, channel in CHANNELS.items():

@@ -13,6 +13,7 @@ unsubscribe of its type (`List-Unsubscribe` + `List-Unsubscribe-Post`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -68,6 +69,15 @@ def _domain(boot: Bootstrap) -> str:
     return sender.rpartition("@")[2] or "marketfold.invalid"
 
 
+@functools.lru_cache(maxsize=4)
+def _tls(cafile: str | None) -> ssl.SSLContext:
+    """The TLS settings of the connections to the relay, built once per CA file: loading
+    the system's certificates took about a fifth of a worker's CPU when it was built for
+    every mail (bench/notify.py, docs/notifications.md "Figures"). A changed file is read
+    again when the worker restarts."""
+    return ssl.create_default_context(cafile=cafile)
+
+
 def deliver(boot: Bootstrap, mail: EmailMessage) -> tuple[Outcome, str]:
     """Hand one message to the configured SMTP server: SENT once it accepted it, RETRY
     on a passing failure (no connection, a 4xx answer), REFUSED on a permanent one."""
@@ -77,7 +87,7 @@ def deliver(boot: Bootstrap, mail: EmailMessage) -> tuple[Outcome, str]:
     starttls = boot.config["SMTP_STARTTLS"] or query.get("starttls", ["0"])[0] in ("1", "true")
     port = url.port or (465 if secure else 25)
     timeout = float(boot.config["SMTP_TIMEOUT_S"])
-    tls = ssl.create_default_context(cafile=boot.config.get("SMTP_CA_FILE") or None)
+    tls = _tls(boot.config.get("SMTP_CA_FILE") or None) if secure or starttls else None
     host = url.hostname or "127.0.0.1"
     try:
         with (
