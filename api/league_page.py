@@ -137,7 +137,7 @@ def _round(league: League, number: int, rnd, started: bool):
         )
         link = "—"
         if game:
-            shown = table_status(league, game, statuses.get(game, ""))
+            shown = table_status(league, game, statuses.get(game, ("", None))[0])
             link = f"<a href='/games/{escape(game)}/replay'>replay</a> {escape(shown)}"
         yield f"<tr><td>{i}</td><td>{names}</td><td>{link}</td></tr>"
     yield "</tbody></table>"

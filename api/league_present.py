@@ -193,7 +193,9 @@ def standings_json(league: League) -> dict[str, Any]:
     return {"recorded": len(league.results), "standings": league_queries.standings(league)}
 
 
-def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[str, Any]:
+def round_json(
+    league: League, number: int, statuses: dict[str, tuple[str, str | None]]
+) -> dict[str, Any]:
     """Return one round: its tables, each with its game, players by seat, and result."""
     started = league.rounds.get(number)
     if started is None:
@@ -205,6 +207,7 @@ def round_json(league: League, number: int, statuses: dict[str, str]) -> dict[st
                 "status": "scheduled",
                 "players": _players(league, t),
                 "result": None,
+                "paused_at": None,
             }
             for i, t in enumerate(rnd.tables, start=1)
         ]
@@ -240,12 +243,14 @@ def _players(league: League, players, game: str | None = None) -> list[dict[str,
     return out
 
 
-def _table(league: League, t, status: str) -> dict[str, Any]:
+def _table(league: League, t, state: tuple[str, str | None]) -> dict[str, Any]:
     ruling = league.rulings.get(t.game)
+    status, paused_at = state
     return {
         "table": t.number,
         "game": t.game,
         "status": table_status(league, t.game, status),
+        "paused_at": paused_at,
         "players": _players(league, t.players, t.game),
         "result": places(league, t.game),
         "ruling": ruling_json(ruling) if ruling else None,

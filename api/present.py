@@ -60,6 +60,8 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "rematch_of": rec.rematch_of,
         "league": rec.league,
         "claim_after_s": tables.claim_after(rec),
+        "paused_at": rec.paused_at,
+        "away": [{"seat": seat, "from": a, "until": b} for seat, a, b in rec.away],
         "secret": None,  # an unlisted game's, for its creator only (api.games)
     }
 

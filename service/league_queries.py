@@ -34,15 +34,18 @@ __all__ = [
 SCAN = 50  # leagues read per Redis call while filtering a page
 
 
-def table_statuses(boot: Bootstrap, league: League, number: int) -> dict[str, str]:
+def table_statuses(
+    boot: Bootstrap, league: League, number: int
+) -> dict[str, tuple[str, str | None]]:
     """Return the status of each game of a started round ("opening" before it exists,
-    "paused" while its clock is stopped)."""
-    out = {}
+    "paused" while its clock is stopped), with when its clock stopped (None unless
+    paused)."""
+    out: dict[str, tuple[str, str | None]] = {}
     for t in league.rounds[number].tables:
         rec = boot.store.load(t.game).record
-        out[t.game] = rec.status if rec.version else "opening"
+        out[t.game] = (rec.status if rec.version else "opening", None)
         if rec.status == "active" and rec.paused_at:  # its clock stopped by an organizer
-            out[t.game] = "paused"
+            out[t.game] = ("paused", rec.paused_at)
     return out
 
 

@@ -1,4 +1,4 @@
-"""A league run from the browser, in headless Chromium: an organizer who never used a
+"""A league set up and run from the browser, in headless Chromium: an organizer who never used a
 terminal creates a league with the form drawn from the API's schema, adds players by
 handle, a player joins through the join link, the organizer watches round 1 start and its
 table owe decisions, a player sees league, round and table at the table and in "My
@@ -7,14 +7,17 @@ finished. Screenshots at phone and desktop widths; axe-core on each page."""
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timedelta
 
 import pytest
 import requests
 
-from cli.bot import Bot
-from tests import background
+from tests.api.league_web import (
+    check_axe,
+    fill,
+    organizer,
+    sign_in_with_token,
+)
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
 
@@ -24,49 +27,7 @@ try:
 except ImportError:  # browser.py reports the missing selenium
     Select = Keys = None
 
-
-def sign_in_with_token(page: WebPage, token: str) -> None:
-    """Sign in as a person does who kept their token: "I have a token", paste, use."""
-    page.open("/")
-    if page.all("#sign-out"):
-        page.sign_out()
-    page.click(".token-in summary")
-    page.find("#token-input").send_keys(token)
-    page.click(".token-in button[type=submit]")
-    page.wait_for("#sign-out")
-
-
-def confirm(page: WebPage, css: str) -> None:
-    """Click a button that asks to confirm, and say yes."""
-    page.click(css)
-    page.wait(lambda: _alert(page))
-    page.d.switch_to.alert.accept()
-
-
-def _alert(page: WebPage) -> bool:
-    try:
-        page.d.switch_to.alert  # noqa: B018 (a dialog is open)
-    except Exception:
-        return False
-    return True
-
-
-def fill(page: WebPage, css: str, value: str) -> None:
-    field = page.find(css)
-    field.clear()
-    field.send_keys(value)
-
-
-def check_axe(page: WebPage, what: str) -> None:
-    found = page.axe()
-    assert not found, (what, found)
-
-
-@pytest.fixture
-def organizer(client):
-    """The club's organizer: registered once, made an organizer by the server's operator
-    setting (the only way until roles are kept in the store)."""
-    return client.post("/v1/players", json={"name": "Club desk"}).get_json()
+__all__ = ["organizer"]  # the fixture, shared
 
 
 def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
@@ -219,149 +180,6 @@ def test_an_organizer_runs_a_round_of_a_league_from_the_browser(
         assert "Clasificación" in page.text("#league-standings")
         assert "Mesa del organizador" in page.text("#league-desk")
         page.shot("league-round1-finished-es-phone", WIDTHS["phone"])
-        no_script_errors(page.d)
-
-
-def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
-    browser, redis_url, organizer, worker_process
-):
-    with api_server(redis_url, MARKETFOLD_OPERATORS=organizer["id"]) as (base, _):
-        if requests.get(f"{base}/v1/leagues/l_none/disputes").json()["code"] == "not_found":
-            pytest.skip("this server keeps no disputes yet (GET /v1/leagues/{id}/disputes)")
-        worker_process()
-        page = WebPage(browser, base)
-        players = [new_player(base, n) for n in ("Ana", "Bo", "Cy")]
-        ana, _, cy = players
-        body = {
-            "name": "Autumn league",
-            "ruleset": "gobcon",
-            "options": {"time_limit": 1},
-            "table_size": 3,
-            "rounds": 1,
-            "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
-            "cadence_s": 86400,
-            "decision_timeout_s": 300,
-        }
-        lid, gid = league_in_round_one(base, organizer, players, body)
-        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
-        for b in bots:
-            b.join(120)
-        wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
-
-        sign_in_with_token(page, cy["token"])  # Cy disputes the game from its table
-        page.open(f"/#/g/{gid}")
-        page.click("#dispute-open summary")
-        fill(page, "#dispute-open textarea", "Ana played on for an absent friend.")
-        page.click("#dispute-open button[type=submit]")
-        page.wait(lambda: "Dispute 1 is open" in page.text("#dispute-open"))
-
-        sign_in_with_token(page, organizer["token"])  # the organizer rules: Ana forfeits
-        page.open(f"/#/l/{lid}")
-        page.wait(lambda: "1 dispute(s) wait for your ruling" in page.text("#league-disputes"))
-        assert "Ana played on for an absent friend." in page.text('.dispute[data-dispute="1"]')
-        check_axe(page, "an open dispute")
-        for name, width in WIDTHS.items():
-            page.shot(f"league-dispute-{name}", width)
-        page.click('.dispute[data-dispute="1"] .ruling summary')
-        form = '.dispute[data-dispute="1"] .ruling-form'
-        Select(page.find(f"{form} .ruling-kind")).select_by_value("forfeit")
-        page.click(f'{form} .ruling-players input[data-player="{ana["id"]}"]')
-        fill(page, f"{form} .ruling-reason", "Seen in the replay: one hand played both seats.")
-        confirm(page, f"{form} button[type=submit]")
-        page.wait(lambda: "Ruling: forfeit: Ana" in page.text('.dispute[data-dispute="1"]'))
-        page.wait(lambda: "Ruling: forfeit: Ana" in page.text('.round[data-round="1"]'))
-        ruled = requests.get(f"{base}/v1/leagues/{lid}/disputes").json()
-        assert [(r["kind"], r["players"], r["dispute"]) for r in ruled["rulings"]] == [
-            ("forfeit", [ana["id"]], 1)
-        ]
-        standings = requests.get(f"{base}/v1/leagues/{lid}/standings").json()["standings"]
-        page.wait(
-            lambda: (
-                page.texts("#league-standings tbody tr td:nth-child(2)")
-                == [s["name"] for s in standings]
-            )
-        )
-        assert standings[-1]["name"] == "Ana" and standings[-1]["points"] == 0
-        for name, width in WIDTHS.items():
-            page.shot(f"league-ruled-{name}", width)
-        no_script_errors(page.d)
-
-
-def league_in_round_one(base: str, organizer: dict, players: list[dict], body: dict):
-    """Create a league through the API with `players` as members; wait until its round 1
-    table is playing; return the league's and the table's game ids."""
-    headers = {"Authorization": f"Bearer {organizer['token']}"}
-    lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
-    for p in players:
-        added = requests.post(
-            f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
-        )
-        assert added.status_code == 201, added.text
-    round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
-    gid = requests.get(round1).json()["tables"][0]["game"]
-    wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
-    return lid, gid
-
-
-def wait_until(what, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.25)
-
-
-def test_the_organizer_sees_a_no_show_and_substitutes_them(
-    browser, redis_url, organizer, worker_process
-):
-    with api_server(redis_url, MARKETFOLD_OPERATORS=organizer["id"]) as (base, _):
-        if (
-            "/v1/leagues/{league_id}/substitutions"
-            not in requests.get(f"{base}/docs/openapi.json").json()["paths"]
-        ):
-            pytest.skip("this server has no substitutions yet")
-        worker_process()
-        page = WebPage(browser, base)
-        players = [new_player(base, n, n.lower()) for n in ("Ana", "Bo", "Cy")]
-        ana = players[0]
-        dee = new_player(base, "Dee", "dee")
-        body = {
-            "name": "Winter league",
-            "ruleset": "goblin-market",
-            "table_size": 3,
-            "rounds": 2,
-            "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
-            "cadence_s": 86400,
-            "decision_timeout_s": 6,
-            "withdraw_after_timeouts": 0,
-        }
-        lid, gid = league_in_round_one(base, organizer, players, body)
-        for p in players[1:]:  # Bo and Cy play; Ana never comes
-            background.play(Bot(base, gid, p["token"], None))
-
-        sign_in_with_token(page, organizer["token"])
-        page.open(f"/#/l/{lid}")
-        seat = f'.league-seat[data-player="{ana["id"]}"]'
-        page.wait(lambda: "no-show" in page.text(seat), timeout=90)
-        assert "no-show" in page.find(seat).get_attribute("class")
-        check_axe(page, "a no-show at a running table")
-        for name, width in WIDTHS.items():
-            page.shot(f"league-no-show-{name}", width)
-
-        member = f'#league-desk li[data-player="{ana["id"]}"]'
-        page.click(f"{member} .substitute summary")
-        fill(page, f"#substitute-{ana['id']}", "dee")
-        confirm(page, f"{member} .substitute button[type=submit]")
-        page.wait(lambda: "Dee" in page.texts("#league-desk .league-members .seat-name"))
-        seats = requests.get(f"{base}/v1/games/{gid}").json()["seats"]
-        assert dee["id"] in {s["player"] for s in seats}  # Dee took Ana's seat at the table
-        league = requests.get(f"{base}/v1/leagues/{lid}").json()
-        gone = {m["player"]: m["withdrawn_from_round"] for m in league["members"]}
-        assert gone[ana["id"]] is not None and gone[dee["id"]] is None
-        page.wait(lambda: page.all(f'#league-desk li[data-player="{ana["id"]}"] .badge'))
-        for name, width in WIDTHS.items():
-            page.shot(f"league-substituted-{name}", width)
         no_script_errors(page.d)
 
 

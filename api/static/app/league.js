@@ -17,6 +17,7 @@ import { deskBox } from "./leaguedesk.js";
 import { slot, when, span, confirmButton, leagueAnswer } from "./leagueparts.js";
 import { readDisputes, disputesBox, rulingText } from "./leaguedisputes.js";
 import { leagueFeatures } from "./leagueform.js";
+import { vacationBox } from "./leaguevacation.js";
 
 const REFRESH_S = 10;
 
@@ -116,7 +117,7 @@ export async function drawLeague(root, leagueId, app) {
     desk.put(organizer ? deskBox(league, app, reload, deskSaid, can) : null, JSON.stringify([organizer, league.status, league.members, league.invited, league.organizers, played.length]));
     disputes.put(argued ? disputesBox(league, argued, organizer, tables, app, reload) : null, JSON.stringify([argued, organizer, [...tables.keys()].filter((g) => tables.get(g).result)]));
     // (drawn again every 30 s at least: a player turns late as time passes)
-    rounds.put(roundsBox(league, played, games, absent, ruled, organizer && can.tablePause ? { app, reload } : null), JSON.stringify([Math.floor(Date.now() / 30000), league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
+    rounds.put(roundsBox(league, played, games, absent, ruled, organizer && can.tablePause ? { app, reload } : null), JSON.stringify([Math.floor(Date.now() / 30000), league.schedule, played, [...ruled], [...games.values()].map((g) => [g.id, g.owed, g.status, g.away, g.paused_at]), [...watch.entries()].map(([k, v]) => [k, v.timeouts, [...v.moved]])]));
     table.put(standingsBox(standings), JSON.stringify(standings.standings));
   }
 
@@ -207,6 +208,7 @@ function memberBox(league, myself, player, app, reload) {
   else if (myself && myself.withdrawn_from_round === null) {
     box.appendChild(el("p", null, t("youAreMember")));
     if (league.status !== "finished" && league.status !== "cancelled") {
+      if (league.vacation_days) box.appendChild(vacationBox(league, myself, app, reload));
       box.appendChild(confirmButton(t("leaveLeague"), "leave-league", t("leaveLeagueSure"), () => post(`/leagues/${encodeURIComponent(league.id)}/leave`), app, reload));
     }
   } else if (myself) {
@@ -288,6 +290,7 @@ function tableItem(tb, game, absentSeat, ruled, desk) {
     }
   }
   li.appendChild(head);
+  if (tb.paused_at) li.appendChild(el("p", "muted paused-since", t("pausedSince", { when: when(tb.paused_at) })));
   if (tb.game && ruled.has(tb.game)) li.appendChild(el("p", "ruled", t("rulingInForce", { what: ruled.get(tb.game) })));
   const seats = el("ol", "league-seats");
   const places = Object.fromEntries((tb.result || []).map((p) => [p.player, p.place]));
@@ -314,6 +317,11 @@ function tableItem(tb, game, absentSeat, ruled, desk) {
         c.dataset.deadline = o.deadline;
         item.appendChild(c);
       }
+    }
+    const away = game && (game.away || []).find((a) => a.seat === p.seat && Date.parse(a.until) > Date.now());
+    if (away) {
+      item.classList.add("away");
+      item.appendChild(el("span", "away-tag", t("awayUntil", { until: when(away.until) })));
     }
     const absent = game && absentSeat(tb.game, p.seat);
     if (absent) {

@@ -13,6 +13,7 @@ import { drawResult, lobbyButtons, seatLabel } from "./seats.js";
 import { signal } from "./signal.js";
 import { watchRematch } from "./rematch.js";
 import { leagueTag } from "./leagueparts.js";
+import { clockNotes } from "./leaguevacation.js";
 import { readDisputes, disputeForm } from "./leaguedisputes.js";
 import { drawBoard, suitLegend } from "./board.js";
 import { statusSentence } from "./status.js";
@@ -83,6 +84,8 @@ export async function drawTable(root, gameId, app, secret = null) {
   const detail = createCardDetail(() => st.glossary);
   const away = el("div");
   away.id = "away";
+  const clock = el("div"); // a league table stopped by its organizers, seats away on vacation
+  clock.id = "clock-notes";
   const side = el("aside", "side");
   const logBox = add(el("section", "box log-box"), el("h2", null, t("lastEvents")));
   const logList = el("ol", "recent");
@@ -93,7 +96,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   add(side, logBox, chat.node);
   const play = add(el("div", "play"), middle, add(el("div", "my-area"), move, mineSlot), others, board);
   play.id = "board";
-  add(page, head, decision, turn, said, away, result, offer, disputing, add(el("div", "table-grid"), play, side), detail.node);
+  add(page, head, decision, turn, clock, said, away, result, offer, disputing, add(el("div", "table-grid"), play, side), detail.node);
   detail.watch(page);
   root.replaceChildren(el("p", "muted", t("loading")));
 
@@ -155,6 +158,7 @@ export async function drawTable(root, gameId, app, secret = null) {
       }
       turn.appendChild(item);
     }
+    clock.replaceChildren(...[clockNotes(game, seatName)].filter(Boolean));
     decision.textContent = statusSentence(game, seatName);
     decision.classList.toggle("mine", owed.some((o) => o.seat === you));
     const whose = owed.map((o) => `${o.seat === you ? t("yourTurn") : seatName(o.seat)}: ${t(`kind_${o.kind}`)}`);

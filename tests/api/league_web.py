@@ -1,0 +1,80 @@
+"""What the league pages' browser tests share: signing in with a kept token, confirming a
+dialog, filling a field, axe, the organizer, and a league brought to its round 1 through
+the API."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from tests.api.web_page import WebPage
+
+
+def sign_in_with_token(page: WebPage, token: str) -> None:
+    """Sign in as a person does who kept their token: "I have a token", paste, use."""
+    page.open("/")
+    if page.all("#sign-out"):
+        page.sign_out()
+    page.click(".token-in summary")
+    page.find("#token-input").send_keys(token)
+    page.click(".token-in button[type=submit]")
+    page.wait_for("#sign-out")
+
+
+def confirm(page: WebPage, css: str) -> None:
+    """Click a button that asks to confirm, and say yes."""
+    page.click(css)
+    page.wait(lambda: _alert(page))
+    page.d.switch_to.alert.accept()
+
+
+def _alert(page: WebPage) -> bool:
+    try:
+        page.d.switch_to.alert  # noqa: B018 (a dialog is open)
+    except Exception:
+        return False
+    return True
+
+
+def fill(page: WebPage, css: str, value: str) -> None:
+    field = page.find(css)
+    field.clear()
+    field.send_keys(value)
+
+
+def check_axe(page: WebPage, what: str) -> None:
+    found = page.axe()
+    assert not found, (what, found)
+
+
+@pytest.fixture
+def organizer(client):
+    """The club's organizer: registered once, made an organizer by the server's operator
+    setting (the flow in test_web_league_flow.py gets the role through the site)."""
+    return client.post("/v1/players", json={"name": "Club desk"}).get_json()
+
+
+def league_in_round_one(base: str, organizer: dict, players: list[dict], body: dict):
+    """Create a league through the API with `players` as members; wait until its round 1
+    table is playing; return the league's and the table's game ids."""
+    headers = {"Authorization": f"Bearer {organizer['token']}"}
+    lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
+    for p in players:
+        added = requests.post(
+            f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
+        )
+        assert added.status_code == 201, added.text
+    round1 = f"{base}/v1/leagues/{lid}/rounds/1"
+    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
+    gid = requests.get(round1).json()["tables"][0]["game"]
+    wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+    return lid, gid
+
+
+def wait_until(what, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.25)
