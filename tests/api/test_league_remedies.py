@@ -149,6 +149,10 @@ def test_one_table_or_the_whole_league_is_paused_and_resumed_with_its_time_left(
     assert res.status_code == 200
     assert client.get(f"{url}/rounds/1").get_json()["tables"][0]["status"] == "paused"
     assert client.get(f"/v1/games/{gid}").get_json()["owed"][0]["deadline"] is None
+    # since when, on the game and on the round (the table page and the league page say it)
+    paused_at = client.get(f"/v1/games/{gid}").get_json()["paused_at"]
+    assert abs(when(paused_at) - time.time()) < 30
+    assert client.get(f"{url}/rounds/1").get_json()["tables"][0]["paused_at"] == paused_at
     seats = seats_of(client, gid, players)
     owes = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["seat"]
     legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[owes])).get_json()
@@ -172,6 +176,8 @@ def test_one_table_or_the_whole_league_is_paused_and_resumed_with_its_time_left(
     res = client.post(f"{url}/rounds/1/tables/1/resume", headers=bearer(op))
     assert res.status_code == 200
     after = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["deadline"]
+    assert client.get(f"/v1/games/{gid}").get_json()["paused_at"] is None
+    assert client.get(f"{url}/rounds/1").get_json()["tables"][0]["paused_at"] is None
     moved = when(after) - when(before)
     assert 1.0 <= moved < 5  # the time the clock stood still is given back
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]

@@ -57,6 +57,11 @@ def test_a_vacation_moves_the_members_deadlines_in_it_and_the_table_sees_it(clie
         if e["type"] == "game.SeatAway"
     ]
     assert [(e["data"]["seat"], e["data"]["by"]) for e in logged] == [(owed["seat"], away["id"])]
+    # the whole table sees who is away and until when, even a spectator
+    shown = client.get(f"/v1/games/{gid}").get_json()["away"]
+    assert [(a["seat"], when(a["from"]), when(a["until"])) for a in shown] == [
+        (owed["seat"], when(start), when(end))
+    ]
     member = next(
         m
         for m in client.get(f"/v1/leagues/{lid}").get_json()["members"]
