@@ -38,7 +38,7 @@ def test_an_aborted_game_shows_aborted_without_places():
         game_recorded("g1", 1, {"a": 1, "b": 2, "c": 3}, reason="aborted"),
     )
     [table] = league.rounds[1].tables
-    shown = league_present._table(league, table, "finished")
+    shown = league_present._table(league, table, ("finished", None))
     assert (shown["status"], shown["result"]) == ("aborted", None)
 
 
