@@ -42,15 +42,15 @@ CATALOG: dict[str, Kind] = {
         Kind(
             "your_turn",
             TURN,
-            ("Your turn in {ruleset}", "A decision ({kind}) waits for you{until}."),
-            ("Tu turno en {ruleset}", "Una decisión ({kind}) te espera{until}."),
+            ("Your turn in {ruleset}", "A decision waits for you: {kind}{until}."),
+            ("Tu turno en {ruleset}", "Una decisión te espera: {kind}{until}."),
             turn=True,
         ),
         Kind(
             "deadline_reminder",
             (*TURN, "left_s"),
-            ("Time is running out in {ruleset}", "Your decision ({kind}) is still open{until}."),
-            ("Se acaba el tiempo en {ruleset}", "Tu decisión ({kind}) sigue abierta{until}."),
+            ("Time is running out in {ruleset}", "Your decision is still open: {kind}{until}."),
+            ("Se acaba el tiempo en {ruleset}", "Tu decisión sigue abierta: {kind}{until}."),
             turn=True,
         ),
         Kind(
@@ -181,6 +181,33 @@ LABELS: dict[str, tuple[str, str]] = {  # (en, es): the name of a type in settin
     "league_finished": ("League over", "Liga terminada"),
     "webhook_disabled": ("Webhook disabled", "Webhook desactivado"),
 }
+# (en, es): a decision's kind in words, as the web client says it (words_table.js `kind_*`);
+# tests/notify/test_type_labels.py keeps the two and every game's decision kinds in step.
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "bid": ("bid", "pujar"),
+    "split_choice": ("take the cards", "quedarse las cartas"),
+    "card_choice": ("choose a card", "elegir una carta"),
+    "auction": ("start an auction", "empezar una subasta"),
+    "sealed_bid": ("sealed bid", "puja sellada"),
+    "crowns": ("the crowns", "las coronas"),
+    "turn": ("turn", "turno"),
+    "respond": ("answer a card", "responder a una carta"),
+    "join": ("join the game", "unirse a la partida"),
+    "roll": ("roll", "tirar"),
+    "target": ("choose a target", "elegir objetivo"),
+    "give": ("give a card", "dar una carta"),
+    "lose_item": ("lose an item", "perder un objeto"),
+    "produce": ("produce", "producir"),
+    "propose": ("propose a trade", "proponer un trato"),
+    "answer": ("answer the trade", "responder al trato"),
+    "pick": ("pick a partner", "elegir socio"),
+    "trade": ("trade", "comerciar"),
+    "give_back": ("give goods back", "devolver bienes"),
+    "raise": ("raise a price", "subir un precio"),
+    "shift": ("move a price", "mover un precio"),
+    "sell": ("sell", "vender"),
+    "discard": ("discard", "descartar"),
+}
 
 
 def kind(type_: str) -> Kind | None:
@@ -235,7 +262,8 @@ def _words(note: dict[str, Any], lang: str, names: dict[str, str], when: str) ->
     place = note.get("place")
     words = _Blank({k: str(v) for k, v in note.items() if isinstance(v, (str, int, float))})
     words["ruleset"] = RULESETS.get(note.get("ruleset") or "", note.get("ruleset") or "marketfold")
-    words["kind"] = str(note.get("kind", "")).replace("_", " ")
+    raw = str(note.get("kind", ""))
+    words["kind"] = KIND_WORDS.get(raw, (raw.replace("_", " "),) * 2)[es]
     words["until"] = (f" (hasta {when})" if es else f" (until {when})") if when else ""
     words["placed"] = (f", puesto {place}" if es else f", place {place}") if place else ""
     words["round"] = str(league.get("round") or "")

@@ -88,7 +88,7 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
     page.sign_in("Ana")
     _registration(browser)
     pushed = [
-        {"title": "Your turn in Goblin Market", "body": "A decision (bid) waits for you.",
+        {"title": "Your turn in Goblin Market", "body": "A decision waits for you: bid.",
          "url": f"{live_server}/#/g/g_1", "id": "n_1"},
         {"title": "Invitation to GobCon", "body": "Bo holds a seat for you.",
          "url": "https://elsewhere.example/phish", "id": "n_2"},
@@ -118,7 +118,7 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
         )
     )
     assert sorted(shown, key=lambda n: n[2]) == [
-        ["Your turn in Goblin Market", "A decision (bid) waits for you.", "n_1",
+        ["Your turn in Goblin Market", "A decision waits for you: bid.", "n_1",
          f"{live_server}/#/g/g_1"],
         ["Invitation to GobCon", "Bo holds a seat for you.", "n_2", f"{live_server}/"],
     ]  # fmt: skip

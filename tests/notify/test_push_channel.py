@@ -23,7 +23,7 @@ def message(n=1, player="p_ana"):
         type="your_turn",
         lang="es",
         title="Tu turno en Goblin Market",
-        body="Una decisión (bid) te espera.",
+        body="Una decisión te espera: pujar.",
         url="http://localhost/#/g/g_1",
         at=codec.now_iso(),
         data={"game": "g_1", "ruleset": "goblin-market", "kind": "bid", "hand": ["secret"]},
@@ -41,7 +41,7 @@ def test_a_notification_arrives_encrypted_for_the_subscription_and_vapid_signed(
     # what it shows, where a click leads, its id: nothing of Message.data (a hand)
     assert got.payload == {
         "title": "Tu turno en Goblin Market",
-        "body": "Una decisión (bid) te espera.",
+        "body": "Una decisión te espera: pujar.",
         "url": "http://localhost/#/g/g_1",
         "id": "n_1",
     }

@@ -26,7 +26,7 @@ def message(player="p_ana", n=1, type_="your_turn", **data):
         type=type_,
         lang="en",
         title="Your turn in Goblin Market",
-        body="A decision (bid) waits for you.",
+        body="A decision waits for you: bid.",
         url="http://localhost/#/games/g_1",
         at=codec.now_iso(),
         data={"game": "g_1", "ruleset": "goblin-market", "kind": "bid", **data},
