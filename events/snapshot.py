@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import json
 import typing
 from typing import Any
@@ -52,28 +53,51 @@ def _reachable(cls: type, found: dict[str, type]) -> None:
         stack.extend(typing.get_args(hint))
 
 
-def _known() -> dict[str, type]:
+def _state_module(game: Any) -> Any:
+    """Return the module holding a game's state classes: `<package>.state` for a game
+    package (games/README.md), else the module of its rules (a one-file game)."""
+    rules = game.setup.__module__
+    package = rules.rsplit(".", 1)[0]
+    if importlib.util.find_spec(f"{package}.state") is not None:
+        return importlib.import_module(f"{package}.state")
+    return importlib.import_module(rules)
+
+
+def _known(rulesets: list[Any]) -> dict[str, type]:
     """Return every class a snapshot may hold, by tag: built from code, never from data."""
     found: dict[str, type] = {}
     _reachable(Record, found)
     _reachable(Seat, found)
-    rulesets = [*games.REGISTRY.values(), *games.ARCHIVE.values()]
-    for package in sorted({g.setup.__module__.rsplit(".", 1)[0] for g in rulesets}):
-        state = importlib.import_module(f"{package}.state")
-        for value in vars(state).values():
+    for module in sorted({_state_module(g) for g in rulesets}, key=lambda m: m.__name__):
+        for value in vars(module).values():
             if isinstance(value, type) and dataclasses.is_dataclass(value):
                 _reachable(value, found)
     return found
 
 
-KNOWN: dict[str, type] = _known()
-_FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in KNOWN.values()
-}
-_TAGS: dict[type, str] = {cls: tag for tag, cls in KNOWN.items()}
-_KEYSETS: dict[str, frozenset[str]] = {
-    tag: frozenset((TAG, *_FIELDS[cls])) for tag, cls in KNOWN.items()
-}
+KNOWN: dict[str, type] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_TAGS: dict[type, str] = {}
+_KEYSETS: dict[str, frozenset[str]] = {}
+_BUILT_FOR: set[int] = set()
+
+
+def _tables() -> bool:
+    """(Re)build the tables above for the games registered now (a game registered after
+    this module was imported, as tests register one, is met at its first snapshot);
+    return whether anything changed."""
+    rulesets = [*games.REGISTRY.values(), *games.ARCHIVE.values()]
+    if {id(g) for g in rulesets} <= _BUILT_FOR:
+        return False
+    KNOWN.update(_known(rulesets))
+    _FIELDS.update({cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in KNOWN.values()})
+    _TAGS.update({cls: tag for tag, cls in KNOWN.items()})
+    _KEYSETS.update({tag: frozenset((TAG, *_FIELDS[cls])) for tag, cls in KNOWN.items()})
+    _BUILT_FOR.update(id(g) for g in rulesets)
+    return True
+
+
+_tables()
 
 
 class _Encoder:
@@ -102,7 +126,7 @@ class _Encoder:
             if all(type(k) is str and k not in RESERVED for k in value):
                 return {k: self.plain(v) for k, v in value.items()}
             return {PAIRS: [[self.plain(k), self.plain(v)] for k, v in value.items()]}
-        if kind in _FIELDS:
+        if kind in _FIELDS or (_tables() and kind in _FIELDS):
             if (n := self.seen.get(id(value))) is not None:
                 return {REF: n}
             attrs = value.__dict__
@@ -121,7 +145,8 @@ def _decoder() -> Any:
     def hook(obj: dict[str, Any]) -> Any:
         if TAG in obj:
             tag = obj[TAG]
-            cls = KNOWN[tag]  # KeyError for a class outside the table: the snapshot is refused
+            cls = KNOWN.get(tag) or (_tables() and KNOWN.get(tag)) or KNOWN[tag]  # KeyError:
+            # a class outside the table, the snapshot is refused
             if obj.keys() != _KEYSETS[tag]:
                 raise ValueError(f"{tag} with other fields")
             value = object.__new__(cls)
