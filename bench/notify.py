@@ -22,8 +22,8 @@ MARKETFOLD_OUTBOUND_ALLOW lets the workers post to loopback, as an operator woul
    SMTP server and the webhook's at the receiver, p50 / p99 / max, also less the "not
    seen live" delay (`--delay`, NOTIFY_LIVE_DELAY_S); the workers' CPU per delivered
    message (every e-mail and webhook that arrived, of any type); and, sampled each second,
-   the notification queue's length, how long its oldest job had waited, and the due
-   deliveries not yet claimed (where a backlog waits). Also for the turns that began in
+   the notification steps due and not yet taken by a worker's notifier, and how long the
+   oldest of them had been due (where a backlog waits). Also for the turns that began in
    the second half of the phase (after the tables' start).
 2. Action rate: the same number of players at new tables played as fast as `--clients`
    threads can (`--think` s between one thread's actions), `--seconds` without any
@@ -75,7 +75,6 @@ TABLE = 3
 CHANNELS = ("email", "webhook")
 ONE_CHANNEL_WAIT_S = 60  # a player whose second message never comes acts this long after
 SETUP_THREADS = 8
-NOTIFY_QUEUE = "rq:queue:marketfold-notify"  # RQ's list of the notification jobs waiting
 
 
 def auth(token: str) -> dict[str, str]:
@@ -180,23 +179,21 @@ class Agenda:
 
 
 class Sampler(threading.Thread):
-    """Each second: the notification queue's length and the due, unclaimed members of the
-    deadline index (work a sweep has not yet handed to a worker)."""
+    """Each second: the notification steps due and not yet taken by a worker's notifier
+    (workers.notifier), and how long the oldest of them has been due."""
 
     def __init__(self, r: redis.Redis) -> None:
         super().__init__(daemon=True)
         self.r, self.stopped = r, threading.Event()
         self.queued: list[int] = []
-        self.due: list[int] = []
-        self.waited: list[float] = []  # how long the oldest waiting job has waited
+        self.waited: list[float] = []  # how long the oldest due step had been due
 
     def run(self) -> None:
         while not self.stopped.wait(1.0):
-            self.queued.append(self.r.llen(NOTIFY_QUEUE))
-            head = self.r.lindex(NOTIFY_QUEUE, 0)  # RQ takes jobs from the head
-            if since := head and self.r.hget(b"rq:job:" + head, "enqueued_at"):
-                self.waited.append(time.time() - codec.parse_time(since.decode()).timestamp())
-            self.due.append(self.r.zcount(keys.deadlines(), "-inf", time.time()))
+            now = time.time()
+            self.queued.append(self.r.zcount(keys.notify_due(), "-inf", now))
+            first = self.r.zrange(keys.notify_due(), 0, 0, withscores=True)
+            self.waited.append(max(0.0, now - first[0][1]) if first else 0.0)
 
 
 class Away:
@@ -353,23 +350,22 @@ def report(away: Away, cpu: float, sampler: Sampler, args) -> None:
         )
     if sampler.queued:
         print(
-            f"  notification queue: mean {sum(sampler.queued) / len(sampler.queued):.0f}, "
-            f"max {max(sampler.queued)} jobs; due unclaimed: "
-            f"mean {sum(sampler.due) / len(sampler.due):.0f}, max {max(sampler.due)}"
+            f"  notification steps due, not yet taken: mean "
+            f"{sum(sampler.queued) / len(sampler.queued):.0f}, max {max(sampler.queued)}"
         )
     if waited := sampler.waited:
         print(
-            f"  the oldest notification job had waited in the queue: mean "
+            f"  the oldest of them had been due: mean "
             f"{sum(waited) / len(waited):.1f} s, max {max(waited):.1f} s"
         )
     print(f"  CPU of this process (players, SMTP server, webhook receiver): {away.own_cpu:.1f} s")
 
 
 def drain(r: redis.Redis, most_s: float = 180) -> float:
-    """Wait (at most `most_s`) for the notification queue to empty, so that the next phase
+    """Wait (at most `most_s`) for the due notification steps to be taken, so that the next phase
     does not pay for this one's backlog; return how long it took."""
     t0 = time.time()
-    while r.llen(NOTIFY_QUEUE) and time.time() - t0 < most_s:
+    while r.zcount(keys.notify_due(), "-inf", time.time()) and time.time() - t0 < most_s:
         time.sleep(0.5)
     return time.time() - t0
 
@@ -430,7 +426,7 @@ def main() -> None:
             print(f"  {hooks.rejected} webhook requests failed verification")
         sys.stdout.flush()
         drained = drain(r)
-        print(f"  the notification queue was empty {drained:.0f} s after the phase ended")
+        print(f"  no notification step was left due {drained:.0f} s after the phase ended")
         if args.no_rate:
             return
         without, n = rate(base, setup, args, subscribed=False)

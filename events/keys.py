@@ -53,6 +53,11 @@ def deadlines() -> str:
     return f"{PREFIX}:deadlines"
 
 
+def notify_due() -> str:
+    """The notification steps due (service.notify.dispatch, run by workers.notifier)."""
+    return f"{PREFIX}:notify:due"
+
+
 def league_events(league_id: str) -> str:
     return f"{PREFIX}:{{l:{league_id}}}:events"
 

@@ -75,8 +75,8 @@ DEFAULTS: dict[str, Any] = {
     # answer again until then; after it, a retried action meets a finished game: 409)
     "IDEM_KEEP_S": 24 * 3600,
     # the RQ queue of work that fell due (expiries, league rounds); work to do now
-    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first, and
-    # notifications to `<QUEUE>-notify`, which they take last (docs/notifications.md)
+    # (resolutions, league results) goes to `<QUEUE>-now`, which workers take first
+    # (notifications are no RQ jobs: workers.notifier, docs/notifications.md)
     "QUEUE": "marketfold",
     "SSE_HEARTBEAT_S": 15,  # a comment line this often on an idle event stream
     "SSE_MAX_S": 600,  # a stream closes after this long; clients resume with Last-Event-ID
@@ -152,6 +152,9 @@ DEFAULTS: dict[str, Any] = {
     "NOTIFY_LIVE_DELAY_S": 60,
     # seconds before each retry of a delivery that failed for a passing reason; then given up
     "NOTIFY_RETRY_S": [10, 60, 300, 1800, 7200],
+    # threads per worker that plan and send notifications (workers.notifier): a delivery
+    # mostly waits on the SMTP server or the webhook's receiver
+    "NOTIFY_THREADS": 4,
 }
 PREFIX = "MARKETFOLD_"
 

@@ -19,7 +19,6 @@ from service import (
     waiting,
 )
 from service.bootstrap import Bootstrap
-from service.notify import dispatch
 from service.ports import Status
 
 logger = logging.getLogger(__name__)
@@ -88,32 +87,6 @@ def league_followup(league_id: str, seq: str) -> str:
     that died after appending it (service.league_followups); safe to run again."""
     status = league_followups.follow(boot(), league_id, int(seq))
     return _done("league_followup", league_id, seq, status)
-
-
-def notify(player_id: str, note_id: str) -> str:
-    """Plan a new notification's deliveries on its channels (service.notify.dispatch)."""
-    return _done("notify", player_id, note_id, dispatch.plan(boot(), player_id, note_id))
-
-
-def deliver(note_id: str, key: str) -> str:
-    """Send one notification to one target of one channel (`key`: `<channel>-<target>-<player>`),
-    once; a passing failure is tried again later."""
-    return _done("deliver", note_id, key, dispatch.deliver(boot(), note_id, key))
-
-
-def remind(player_id: str, note_id: str) -> str:
-    """Write a deadline reminder if the decision of `your_turn` `note_id` is still owed."""
-    return _done("remind", player_id, note_id, dispatch.remind(boot(), player_id, note_id))
-
-
-def digest(player_id: str, key: str) -> str:
-    """Mail the player's daily digest; it stays due, a day later."""
-    return _done("digest", player_id, key, dispatch.digest(boot(), player_id))
-
-
-def mail(player_id: str, key: str) -> str:
-    """Mail the link that verifies the player's new e-mail address."""
-    return _done("mail", player_id, key, dispatch.mail_verification(boot(), player_id))
 
 
 def _done(job: str, subject: str, key: str, status: Status) -> str:

@@ -1,4 +1,5 @@
-"""`marketfold worker`: an RQ worker plus a deadline sweeper thread.
+"""`marketfold worker`: an RQ worker plus a deadline sweeper thread and the notifier's
+threads (workers.notifier).
 
 A Redis outage is logged one line per failure (`OneLine`), never a traceback per retry;
 and RQ's scheduler child, which exits when Redis stays away longer than its retries,
@@ -17,6 +18,7 @@ from rq import SimpleWorker
 
 from service import backfill, bootstrap, metrics, outages, stalled, transparency
 from workers import jobs
+from workers.notifier import Notifier
 
 logger = logging.getLogger(__name__)
 SWEEP_EVERY_S = 0.25
@@ -130,7 +132,11 @@ def run(deps: bootstrap.Bootstrap, sweeper_boot: bootstrap.Bootstrap, burst: boo
         daemon=True,
     )
     sweeper.start()
+    notifier = Notifier(deps, int(deps.config["NOTIFY_THREADS"]))
+    notifying = threading.Thread(target=notifier.forever, args=(stop,), name="notifier")
+    notifying.start()
     try:
         worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()
+        notifying.join()

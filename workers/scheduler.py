@@ -14,12 +14,12 @@ holding a claim only delays that work until the claim lapses and another sweeper
 A decision answered in time leaves the index with the append that answers it
 (`done(..., pipe)`), so no job is ever queued for it.
 
-Three RQ queues: work to do now (a ready phase's resolution, a finished league game's
-result) on `<QUEUE>-now`, listened to first, work that fell due (expiries, league rounds)
-on `<QUEUE>`, and notifications (service.notify.dispatch) on `<QUEUE>-notify`, listened to
-last. Every worker listens to all three, in that order, so a reveal waits for at most the
-job a worker is running, never behind a backlog of deadlines, and no game waits on a
-notification.
+Two RQ queues: work to do now (a ready phase's resolution, a finished league game's
+result) on `<QUEUE>-now`, listened to first, and work that fell due (expiries, league
+rounds) on `<QUEUE>`. Every worker listens to both, in that order, so a reveal waits for at
+most the job a worker is running, never behind a backlog of deadlines. Notifications are
+not RQ jobs: their steps have a due set of their own, run by each worker's notifier
+threads (workers.notifier), so no game waits on a notification.
 """
 
 from __future__ import annotations
@@ -39,22 +39,13 @@ from service.ports import due_member, job_id
 
 logger = logging.getLogger(__name__)
 URGENT = ("resolve", "league_result", "league_followup")  # enqueued on the queue listened to first
-NOTIFY = ("notify", "deliver", "remind", "digest", "mail")  # on the queue listened to last
+NOTIFY = ("notify", "deliver", "remind", "digest", "mail")  # workers.notifier's steps
 JOBS = {
     "expire": "workers.jobs.expire",
     "resolve": "workers.jobs.resolve",
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
     "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
-    # notifications (service.notify.dispatch): notify|<player>|<id> plans a new note's
-    # deliveries, deliver|<id>|<channel>-<target>-<player> sends one, remind|<player>|<id> writes a
-    # deadline reminder, digest|<player>|daily sends the daily e-mail digest,
-    # mail|<player>|verify sends an address's verification link
-    "notify": "workers.jobs.notify",
-    "deliver": "workers.jobs.deliver",
-    "remind": "workers.jobs.remind",
-    "digest": "workers.jobs.digest",
-    "mail": "workers.jobs.mail",
     "computer": "workers.jobs.computer_turn",  # computer|<game>|<seat>-<key>: a computer's move
     # league_followup|<league>|<seq>: what league event <seq> changes in games, when the
     # request that appended it died before doing it (service.league_followups)
@@ -87,7 +78,6 @@ class RqScheduler:
     ):
         self.redis, self.queue = client, queue  # `queue`: work that fell due
         self.urgent = urgent or Queue(f"{queue.name}-now", connection=queue.connection)
-        self.notify = Queue(f"{queue.name}-notify", connection=queue.connection)
         self.claim_s = float(config["CLAIM_S"])
         self.intervals = list(config["RETRY_INTERVALS"])
 
@@ -107,14 +97,11 @@ class RqScheduler:
 
     @property
     def queues(self) -> list[Queue]:
-        """The queues a worker listens to, in order: work to do now first, notifications
-        last."""
-        return [self.urgent, self.queue, self.notify]
+        """The queues a worker listens to, in order: work to do now first."""
+        return [self.urgent, self.queue]
 
     def queue_of(self, job: str) -> Queue:
         """Return the queue job `job` (a key of JOBS) is enqueued on."""
-        if job in NOTIFY:
-            return self.notify
         return self.urgent if job in URGENT else self.queue
 
     def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
@@ -183,6 +170,11 @@ class RqScheduler:
             job = queue.fetch_job(head[0]) if head else None
             since = job.enqueued_at.timestamp() if job and job.enqueued_at else now
             queues[queue.name] = {"depth": queue.count, "oldest_s": max(0.0, now - since)}
+        first = self.redis.zrange(keys.notify_due(), 0, 0, withscores=True)
+        queues[f"{self.queue.name}-notify"] = {  # the notifier's steps due and unclaimed
+            "depth": self.redis.zcount(keys.notify_due(), "-inf", now),
+            "oldest_s": max(0.0, now - first[0][1]) if first else 0.0,
+        }
         workers = len(Worker.all_keys(connection=self.queue.connection))
         first = self.redis.zrange(keys.deadlines(), 0, 0, withscores=True)
         overdue = max(0.0, now - first[0][1]) if first else 0.0
@@ -194,8 +186,17 @@ class RqScheduler:
         due = claim(keys=[keys.deadlines()], args=[now, now + self.claim_s, batch])
         for member in due:
             job, subject, key = _parts(member)
+            if job in NOTIFY:  # left by a version that ran notifications as RQ jobs
+                self._to_notifier(member)
+                continue
             self._enqueue(job, subject, key)
         return len(due)
+
+    def _to_notifier(self, member: bytes) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.notify_due(), {member: time.time()}, nx=True)
+        pipe.zrem(keys.deadlines(), member)
+        pipe.execute()
 
     def _now(self, job: str, subject: str, key: str) -> None:
         claim_until = time.time() + self.claim_s

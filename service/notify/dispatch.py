@@ -1,9 +1,9 @@
 """Who is told what, when, on which channel: the worker jobs behind each notification.
 
-Every step is a member of the deadline index (`mf:deadlines`, workers.scheduler) that a
-sweeper claims and runs as an RQ job, removed only once the job has run: a worker killed
-mid-job leaves its member, whose claim lapses, and another worker runs it again. So every
-step is written to be run twice:
+Every step is a member of `mf:notify:due` that a worker's notifier threads claim and run
+(workers.notifier), removed only once it has run: a worker killed mid-step leaves its
+member, whose claim lapses, and another worker runs it again. So every step is written
+to be run twice:
 
 - `plan` (`notify|<player>|<id>`, due when the note is written, in the same writes):
   for each channel (service.notify.channels) the player wants the type on, for each
@@ -53,7 +53,7 @@ logger = logging.getLogger(__name__)
 
 
 def _later(boot: Bootstrap, job: str, subject: str, key: str, when: float, nx: bool) -> None:
-    boot.redis.zadd(keys.deadlines(), {due_member(job, subject, key): when}, nx=nx)
+    boot.redis.zadd(keys.notify_due(), {due_member(job, subject, key): when}, nx=nx)
 
 
 def _ts(iso: str | None) -> float | None:
@@ -223,10 +223,10 @@ def schedule_digest(boot: Bootstrap, player: str, settings: dict[str, Any]) -> N
     """Have the daily digest sent at the player's digest hour (or never, if none)."""
     member = due_member("digest", player, "daily")
     if settings.get("digest_hour") is None:
-        boot.redis.zrem(keys.deadlines(), member)
+        boot.redis.zrem(keys.notify_due(), member)
         return
     at = prefs.next_local_hour(settings, int(settings["digest_hour"]), dt.datetime.now(dt.UTC))
-    boot.redis.zadd(keys.deadlines(), {member: at.timestamp()})
+    boot.redis.zadd(keys.notify_due(), {member: at.timestamp()})
 
 
 def digest(boot: Bootstrap, player: str) -> Status:

@@ -45,7 +45,7 @@ def stage(pipe: Any, player: str, note: dict[str, Any], note_id: str | None = No
     entry.setdefault("at", codec.now_iso())
     text = json.dumps(entry, separators=(",", ":"))
     pipe.xadd(keys.player_feed(player), {"n": text}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.zadd(keys.deadlines(), {due_member("notify", player, nid): time.time()})
+    pipe.zadd(keys.notify_due(), {due_member("notify", player, nid): time.time()})
     return nid
 
 

@@ -108,7 +108,7 @@ def test_a_turn_is_mailed_in_the_players_language_with_the_table_link_and_one_cl
     # the notification was planned before the addresses existed: write the turn again
     deps = app.extensions["marketfold"]
     turn = next(n for n in _inbox(client, me) if n["type"] == "your_turn")
-    deps.redis.zadd(keys.deadlines(), {f"notify|{me['id']}|{turn['id']}": time.time()})
+    deps.redis.zadd(keys.notify_due(), {f"notify|{me['id']}|{turn['id']}": time.time()})
     _worker(worker_process, url)
     (mail,) = sink.wait(1, where=lambda m: m["To"] == "ana@example.org")
     assert mail["Subject"] == "Tu turno en Goblin Market"
@@ -181,7 +181,7 @@ def test_a_turn_seen_live_read_or_already_made_is_not_mailed_and_one_left_alone_
     time.sleep(2)
     assert len(sink.messages) == 1
     # every delivery was decided: nothing of these turns is left due
-    due = deps.redis.zrange(keys.deadlines(), 0, -1)
+    due = deps.redis.zrange(keys.notify_due(), 0, -1)
     assert not [m for m in due if m.startswith((b"deliver|", b"notify|"))], due
     log = [json.loads(x) for x in deps.redis.lrange(keys.player_notify_log(away["id"]), 0, -1)]
     assert [e["outcome"] for e in log] == ["sent"]

@@ -57,7 +57,7 @@ def _setup(app, player, **settings):
 def _due(deps, prefix: str) -> dict[str, float]:
     return {
         m.decode(): s
-        for m, s in deps.redis.zrange(keys.deadlines(), 0, -1, withscores=True)
+        for m, s in deps.redis.zrange(keys.notify_due(), 0, -1, withscores=True)
         if m.decode().startswith(prefix)
     }
 

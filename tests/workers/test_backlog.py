@@ -16,14 +16,6 @@ from workers import scheduler
 BACKLOG = 1500  # expiry jobs queued before the phase: many seconds of a worker's time
 
 
-def _no_notifications(r) -> None:
-    """Take the games' notifications out of the deadline index (they have a queue of their
-    own, taken last): these tests count the games' work a sweep queues."""
-    for member in r.zrange(keys.deadlines(), 0, -1):
-        if member.split(b"|", 1)[0] in (b"notify", b"deliver", b"remind"):
-            r.zrem(keys.deadlines(), member)
-
-
 def test_a_decision_answered_in_time_leaves_the_deadline_index(client, app, r):
     players = new_players(client, 3)
     gid = new_game(client, players, decision_timeout_s=60)
@@ -75,7 +67,6 @@ def test_a_claim_that_lapses_while_its_job_waits_does_not_queue_it_again(client,
     key = deps.store.load(gid).record.owed()[0].key
     due, member = deps.scheduler.queue, f"expire|{gid}|{key}"
     deps.scheduler.expiry(gid, key, "2000-01-01T00:00:00.000Z")  # overdue; no worker runs
-    _no_notifications(r)
     assert deps.scheduler.sweep(time.time()) == 1 and due.count == 1
     for _ in range(3):  # the claim lapses again and again while the job still waits
         r.zadd(keys.deadlines(), {member: 946684800})
@@ -102,7 +93,6 @@ def test_a_job_a_killed_worker_took_off_its_queue_is_queued_again_when_its_claim
     job = urgent.fetch_job(job_id("resolve", gid, phase))
     assert urgent.count == 0 and job.get_status() == "queued"
     r.zadd(keys.deadlines(), {f"resolve|{gid}|{phase}": 946684800})  # its claim lapses
-    _no_notifications(r)
     assert deps.scheduler.sweep(time.time()) == 1
     assert urgent.count == 1  # queued again, not taken for a job that still waits
     worker_process()
@@ -111,26 +101,34 @@ def test_a_job_a_killed_worker_took_off_its_queue_is_queued_again_when_its_claim
     assert len(reveals(client, gid)) == 1
 
 
-def test_a_deadline_does_not_wait_behind_a_backlog_of_notification_jobs(
-    client, app, worker_process
-):
-    """Notifications have the queue every worker takes last: a game's default comes while
-    most of a backlog of deliveries still waits."""
+def test_a_deadline_does_not_wait_behind_a_backlog_of_notifications(client, app, worker_process):
+    """Notifications are not RQ jobs: a worker's notifier threads work through their own
+    due set (workers.notifier) while its RQ worker applies a game's default on time."""
     deps = app.extensions["marketfold"]
-    mail: Queue = deps.scheduler.queue_of("deliver")
-    assert mail.name == f"{deps.scheduler.queue.name}-notify"
-    jobs = [
-        Queue.prepare_data(scheduler.JOBS["deliver"], ("n_gone", f"email-{i}"), job_id=f"mail-{i}")
-        for i in range(BACKLOG)
-    ]
-    mail.enqueue_many(jobs)
+    r = deps.redis
+    now = time.time()
+    r.zadd(keys.notify_due(), {f"deliver|n_gone|email-t{i}-p_x": now for i in range(BACKLOG)})
     gid = new_game(client, new_players(client, 3), decision_timeout_s=2)
     worker_process()
-    wait_for(lambda: mail.count < BACKLOG - 10)  # the worker is working through the backlog
+    wait_for(lambda: r.zcard(keys.notify_due()) < BACKLOG - 10)  # the backlog is being worked
 
     def defaulted():
         events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
         return any(e["type"] == "game.DecisionTimedOut" for e in events)
 
     wait_for(defaulted, timeout=30)
-    assert mail.count > BACKLOG // 2, f"the default came after the backlog ({mail.count} left)"
+    left = r.zcard(keys.notify_due())
+    assert left > BACKLOG // 2, f"the default came after the backlog ({left} left)"
+    wait_for(lambda: r.zcard(keys.notify_due()) == 0, timeout=120)  # and every step ran once
+
+
+def test_a_notification_step_left_in_the_deadline_index_by_an_older_version_still_runs(client, app):
+    """An upgrade from a version that ran notifications as RQ jobs: the sweep hands such
+    members to the notifier's due set instead of queueing a job nobody runs."""
+    deps = app.extensions["marketfold"]
+    r = deps.redis
+    r.zadd(keys.deadlines(), {"deliver|n_old|email-t1-p_x": time.time() - 5})
+    assert deps.scheduler.sweep(time.time()) == 1
+    assert r.zscore(keys.deadlines(), "deliver|n_old|email-t1-p_x") is None
+    assert r.zscore(keys.notify_due(), "deliver|n_old|email-t1-p_x") is not None
+    assert deps.scheduler.queue.count == 0 and deps.scheduler.urgent.count == 0
