@@ -190,10 +190,10 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stopped.wait(1.0):
-            now = time.time()
-            self.queued.append(self.r.zcount(keys.notify_due(), "-inf", now))
-            first = self.r.zrange(keys.notify_due(), 0, 0, withscores=True)
-            self.waited.append(max(0.0, now - first[0][1]) if first else 0.0)
+            now, sets = time.time(), (keys.notify_due(turns=True), keys.notify_due())
+            self.queued.append(sum(self.r.zcount(k, "-inf", now) for k in sets))
+            firsts = [self.r.zrange(k, 0, 0, withscores=True) for k in sets]
+            self.waited.append(max([0.0, *(now - f[0][1] for f in firsts if f)]))
 
 
 class Away:
@@ -365,7 +365,8 @@ def drain(r: redis.Redis, most_s: float = 180) -> float:
     """Wait (at most `most_s`) for the due notification steps to be taken, so that the next phase
     does not pay for this one's backlog; return how long it took."""
     t0 = time.time()
-    while r.zcount(keys.notify_due(), "-inf", time.time()) and time.time() - t0 < most_s:
+    sets = (keys.notify_due(turns=True), keys.notify_due())
+    while any(r.zcount(k, "-inf", time.time()) for k in sets) and time.time() - t0 < most_s:
         time.sleep(0.5)
     return time.time() - t0
 

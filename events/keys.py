@@ -53,9 +53,10 @@ def deadlines() -> str:
     return f"{PREFIX}:deadlines"
 
 
-def notify_due() -> str:
-    """The notification steps due (service.notify.dispatch, run by workers.notifier)."""
-    return f"{PREFIX}:notify:due"
+def notify_due(turns: bool = False) -> str:
+    """The notification steps due (service.notify.dispatch, run by workers.notifier): those
+    of decisions owed (`turns`), taken first, and the others."""
+    return f"{PREFIX}:notify:turns" if turns else f"{PREFIX}:notify:due"
 
 
 def league_events(league_id: str) -> str:

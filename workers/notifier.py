@@ -1,10 +1,13 @@
 """The notification steps (service.notify.dispatch), run by a pool of threads in every
 worker instead of as RQ jobs.
 
-A step is a member `<step>|<subject>|<key>` of `mf:notify:due`, scored by when it is due.
-The notifier claims due members as the deadline sweeper does (events.scripts.CLAIM_DUE:
-the score is pushed `CLAIM_S` into the future), never more than its threads can start
-at once, runs each, and removes the member once it has run (a step that rescheduled
+A step is a member `<step>|<subject>|<key>` of a due set, scored by when it is due:
+`mf:notify:turns` for the steps of decisions owed (a "your turn", its reminder), taken
+first, so that a burst of other news (a league round's game starts) never holds up a turn,
+and `mf:notify:due` for the others. The notifier claims due members as the deadline
+sweeper does (events.scripts.CLAIM_DUE: the score is pushed `CLAIM_S` into the future),
+never more than its threads can start at once, runs each, and removes the member once it
+has run (a step that rescheduled
 itself, a retry or a postponement, stays due at its new time). A worker killed mid-step
 leaves the member, whose claim lapses, and a notifier runs it again: every step is
 written to be run twice (the module of service.notify.dispatch says how).
@@ -58,21 +61,26 @@ class Notifier:
         if free <= 0:
             return 0
         claim = scripts.registered(self.boot.redis, scripts.CLAIM_DUE)
-        due = claim(keys=[keys.notify_due()], args=[now, now + self.claim_s, free])
-        for member in due:
-            with self.lock:
-                self.running += 1
-            self.pool.submit(self.run, member.decode() if isinstance(member, bytes) else member)
-        return len(due)
+        started = 0
+        for due_set in (keys.notify_due(turns=True), keys.notify_due()):
+            due = claim(keys=[due_set], args=[now, now + self.claim_s, free - started])
+            for member in due:
+                with self.lock:
+                    self.running += 1
+                self.pool.submit(self.run, member.decode(), due_set)
+            started += len(due)
+            if started >= free:
+                break
+        return started
 
-    def run(self, member: str) -> None:
+    def run(self, member: str, due_set: str) -> None:
         """Run one step and take it off the due set unless it is due again later."""
         try:
             job, subject, key = member.split("|", 2)
             started = time.time()
             status = STEPS[job](self.boot, subject, key)
             if not status.still_due:
-                self.boot.redis.zrem(keys.notify_due(), member)
+                self.boot.redis.zrem(due_set, member)
             metrics.job_done(job, str(status), None, None, started)
             logger.info("%s %s of %s: %s", job, key, subject, status)
         except Exception:  # its claim lapses and a notifier runs it again

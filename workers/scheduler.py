@@ -170,10 +170,11 @@ class RqScheduler:
             job = queue.fetch_job(head[0]) if head else None
             since = job.enqueued_at.timestamp() if job and job.enqueued_at else now
             queues[queue.name] = {"depth": queue.count, "oldest_s": max(0.0, now - since)}
-        first = self.redis.zrange(keys.notify_due(), 0, 0, withscores=True)
+        due_sets = (keys.notify_due(turns=True), keys.notify_due())
+        firsts = [self.redis.zrange(k, 0, 0, withscores=True) for k in due_sets]
         queues[f"{self.queue.name}-notify"] = {  # the notifier's steps due and unclaimed
-            "depth": self.redis.zcount(keys.notify_due(), "-inf", now),
-            "oldest_s": max(0.0, now - first[0][1]) if first else 0.0,
+            "depth": sum(self.redis.zcount(k, "-inf", now) for k in due_sets),
+            "oldest_s": max([0.0, *(now - f[0][1] for f in firsts if f)]),
         }
         workers = len(Worker.all_keys(connection=self.queue.connection))
         first = self.redis.zrange(keys.deadlines(), 0, 0, withscores=True)

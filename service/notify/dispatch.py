@@ -52,8 +52,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def _later(boot: Bootstrap, job: str, subject: str, key: str, when: float, nx: bool) -> None:
-    boot.redis.zadd(keys.notify_due(), {due_member(job, subject, key): when}, nx=nx)
+def _later(
+    boot: Bootstrap, job: str, subject: str, key: str, when: float, nx: bool, turn: bool = False
+) -> None:
+    """Have a step run at `when` (`turn`: a step of a decision owed, taken before others)."""
+    boot.redis.zadd(keys.notify_due(turn), {due_member(job, subject, key): when}, nx=nx)
 
 
 def _ts(iso: str | None) -> float | None:
@@ -75,17 +78,19 @@ def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
         when = max(now, written + _live_delay(boot, note, written))
         if quiet := prefs.quiet_until(settings, dt.datetime.fromtimestamp(when, dt.UTC)):
             when = quiet.timestamp()
+    turn = types.is_turn(note["type"])
     for name, channel in CHANNELS.items():
         if not prefs.wants(settings, note["type"], name):
             continue
         for target in channel.targets(boot, player, note["type"]):
-            _later(boot, "deliver", note_id, f"{name}-{target.id}-{player}", when, nx=True)
+            member = f"{name}-{target.id}-{player}"
+            _later(boot, "deliver", note_id, member, when, nx=True, turn=turn)
     deadline = _ts(note.get("deadline"))
     if note["type"] == "your_turn" and deadline and settings.get("reminder"):
         start = _ts(note.get("at")) or now
         at = deadline - float(settings["reminder"]) * (deadline - start)
         if at > now + 1:
-            _later(boot, "remind", player, note_id, at, nx=True)
+            _later(boot, "remind", player, note_id, at, nx=True, turn=True)
     return Status.SENT
 
 
@@ -168,14 +173,15 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     settings = prefs.load(boot, player)
     if not prefs.wants(settings, note["type"], name):
         return Status.DROPPED  # unsubscribed meanwhile
-    if types.is_turn(note["type"]):
+    turn = types.is_turn(note["type"])
+    if turn:
         at_ms = int((_ts(note.get("at")) or 0) * 1000)
         if notes.is_read(boot, player, note_id, at_ms) or not still_owed(boot, player, note):
             return Status.DROPPED
         if seen_live(boot, player):
             return Status.DROPPED
         if quiet := prefs.quiet_until(settings, dt.datetime.now(dt.UTC)):
-            _later(boot, "deliver", note_id, key, quiet.timestamp(), nx=False)
+            _later(boot, "deliver", note_id, key, quiet.timestamp(), nx=False, turn=True)
             return Status.POSTPONED
     target = next(
         (t for t in channel.targets(boot, player, note["type"]) if t.id == target_id), None
@@ -184,7 +190,7 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
         return Status.DROPPED  # the address or subscription is gone
     hold = max(30, int(float(boot.config["SMTP_TIMEOUT_S"]) * 3))
     if not boot.redis.set(lease, "1", nx=True, ex=hold):
-        _later(boot, "deliver", note_id, key, time.time() + hold, nx=False)
+        _later(boot, "deliver", note_id, key, time.time() + hold, nx=False, turn=turn)
         return Status.POSTPONED  # another worker is sending it now
     msg = message(boot, player, note)
     try:
@@ -202,7 +208,8 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     channel.record(boot, target, msg, outcome, detail, attempt, final)
     metrics.NOTIFICATIONS.labels(name, str(outcome)).inc()
     if not final:
-        _later(boot, "deliver", note_id, key, time.time() + float(waits[attempt - 1]), nx=False)
+        again = time.time() + float(waits[attempt - 1])
+        _later(boot, "deliver", note_id, key, again, nx=False, turn=turn)
         return Status.POSTPONED
     return Status.SENT if outcome == Outcome.SENT else Status.DROPPED
 

@@ -45,7 +45,8 @@ def stage(pipe: Any, player: str, note: dict[str, Any], note_id: str | None = No
     entry.setdefault("at", codec.now_iso())
     text = json.dumps(entry, separators=(",", ":"))
     pipe.xadd(keys.player_feed(player), {"n": text}, maxlen=FEED_MAXLEN, approximate=True)
-    pipe.zadd(keys.notify_due(), {due_member("notify", player, nid): time.time()})
+    due = keys.notify_due(types.is_turn(note.get("type", "")))
+    pipe.zadd(due, {due_member("notify", player, nid): time.time()})
     return nid
 
 

@@ -57,7 +57,8 @@ def _setup(app, player, **settings):
 def _due(deps, prefix: str) -> dict[str, float]:
     return {
         m.decode(): s
-        for m, s in deps.redis.zrange(keys.notify_due(), 0, -1, withscores=True)
+        for due_set in (keys.notify_due(turns=True), keys.notify_due())
+        for m, s in deps.redis.zrange(due_set, 0, -1, withscores=True)
         if m.decode().startswith(prefix)
     }
 
