@@ -1,5 +1,5 @@
 """What an expiry does with a decision, as a pure function of the game's record, the time
-and what the heartbeats said (`Facts`): no I/O, no clock. `service.game_commands.expire`
+and what the heartbeats said (`Facts`): no I/O, no clock. `service.deadline_commands.expire`
 loads the game once, reads the facts, asks `plan`, and carries the answer out.
 
 The order of the checks is the outage rule of docs/workers.md: a deadline that fell in

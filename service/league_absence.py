@@ -1,6 +1,6 @@
 """Withdrawal for absence (leagues.absence): read each member's decisions from their
 league games, and withdraw the absent ones. Checked each time a default is applied to a
-league game (service.game_commands.expire calls `check`), and again as each round starts.
+league game (service.deadline_commands.expire calls `check`), and again as each round starts.
 
 A member withdrawn for absence gets `league.MemberWithdrawn` {by: timeouts, reason:
 absence, why}, resigns from their running games of the league (those seats forfeit), and

@@ -11,7 +11,7 @@ or frozen for a few seconds, must not default decisions players cannot make.
 An expiry whose deadline fell inside an outage, or within the grace window after it
 (`OUTAGE_GRACE_S`, or the game's decision timeout if shorter), is not defaulted: the
 decision gets a fresh deadline, `grace` after the later of now and the outage's end,
-recorded as `game.DeadlineExtended` in the game (service.game_commands.expire).
+recorded as `game.DeadlineExtended` in the game (service.deadline_commands.expire).
 An expiry is postponed, not applied, until the API has beaten since the deadline
 (`wait_for_api`): while the API is down no outage is on record yet, and the API's first
 beat back records it. No API heartbeat at all (no API ever ran against this Redis) counts

@@ -9,7 +9,7 @@ from rq import get_current_job
 
 from service import (
     computer_turns,
-    game_commands,
+    deadline_commands,
     league_commands,
     league_followups,
     league_rounds,
@@ -40,7 +40,7 @@ def boot() -> Bootstrap:
 def expire(game_id: str, key: str) -> str:
     """Apply the default action of an overdue decision, once; a no-op if it was made, a
     fresh deadline if an outage covers it, postponed while the API is down
-    (service.game_commands.expire). The job beats first, so an outage it ends is on
+    (service.deadline_commands.expire). The job beats first, so an outage it ends is on
     record even if it runs before its worker's sweeper has beaten (a job queued before
     the outage). A decision answered after its job was queued left the index with its
     answer: the job then ends at once, reading nothing else."""
@@ -50,12 +50,12 @@ def expire(game_id: str, key: str) -> str:
         return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
-    return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
+    return _done("expire", game_id, key, deadline_commands.expire(boot(), game_id, key))
 
 
 def resolve(game_id: str, key: str) -> str:
     """Resolve a simultaneous phase whose submissions are all in, once."""
-    return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
+    return _done("resolve", game_id, key, deadline_commands.resolve(boot(), game_id, key))
 
 
 def computer_turn(game_id: str, key: str) -> str:

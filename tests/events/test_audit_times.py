@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from events import audit, codec
 from events import times as times_model
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.events.bundles import reseal
 
@@ -81,7 +81,7 @@ def test_a_default_applied_early_is_named_unless_the_seat_resigned(client, app, 
     (owed,) = rec.owed()
     deadline = codec.parse_time(rec.deadline(owed.key))
     time.sleep(max(0.0, deadline.timestamp() - time.time()) + 0.05)
-    assert game_commands.expire(deps, gid, owed.key) == "applied"
+    assert deadline_commands.expire(deps, gid, owed.key) == "applied"
     seats = by_seat(client, gid, people)
     play_to_end(client, app, gid, seats, random.Random(3))
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
