@@ -69,6 +69,7 @@ CREATED = {
         "players": {"type": "integer", "minimum": 1, "maximum": 64},
         "options": {"type": "object", "additionalProperties": True},
         "decision_timeout_s": {"type": ["integer", "null"], "minimum": 1, "maximum": 2592000},
+        "time_model": {"type": "integer", "minimum": 1},  # absent: 1 (events.deadlines)
         "seed_commitment": {"type": "string", "pattern": HEX64},
         "creator": {"type": "string"},
         "league": {"type": "object", "additionalProperties": True},

@@ -9,11 +9,11 @@ Knows no Redis and no HTTP.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 import games
-from events.codec import GENESIS, parse_time
+from events import deadlines
+from events.codec import GENESIS
 from games.base import Event, Game, Owed
 
 WAITING, ACTIVE, FINISHED, CANCELLED = "waiting", "active", "finished", "cancelled"
@@ -36,6 +36,7 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     players: int = 0
     decision_timeout_s: int | None = None
+    time_model: int = 1  # the deadline rule's tolerances it is played under (events.deadlines)
     created_at: str = ""
     seats: tuple[Seat, ...] = ()
     order: tuple[int, ...] = ()
@@ -126,23 +127,8 @@ class Record:
     def deadline(self, key: str, running: bool = False) -> str | None:
         """Return the ISO deadline of decision `key`, or None without a time control or
         while the game is paused (`running`: the deadline it had when its clock stopped):
-        the one source of deadlines (a `game.DeadlineExtended` replaces the computed
-        one)."""
-        if self.paused_at and not running:
-            return None
-        for k, when in self.extended:
-            if k == key:
-                return when
-        since = dict(self.owed_since).get(key)
-        if since is None or not self.decision_timeout_s:
-            return None
-        when = parse_time(since) + timedelta(seconds=self.decision_timeout_s)
-        if self.away:  # a deadline in a vacation of a seat that owes it moves on by its length
-            seats = {o.seat for o in self.owed() if o.key == key}
-            for seat, start, end in sorted(self.away, key=lambda a: a[1]):
-                if seat in seats and parse_time(start) <= when <= parse_time(end):
-                    when += parse_time(end) - parse_time(start)
-        return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        the one source of deadlines, by the deadline rule (`events.deadlines.due`)."""
+        return deadlines.due(self, key, running)
 
     def still_open(self, player_id: str, version: int) -> bool:
         """Return True if the player owes a simultaneous decision now that was already
@@ -192,6 +178,7 @@ def fold(record: Record, envelope: dict[str, Any]) -> Record:
             options=data["options"],
             players=data["players"],
             decision_timeout_s=data["decision_timeout_s"],
+            time_model=data.get("time_model", 1),
             created_at=envelope["at"],
             league=data.get("league"),
             creator=data.get("creator"),

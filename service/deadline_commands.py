@@ -2,8 +2,9 @@
 its defaults, or a fresh deadline after an outage, `extend`) and a simultaneous phase's
 resolution (`resolve`), each a command on `service.loop`, once per job.
 
-What an expiry does is `service.expiry.plan`, a pure function of the record, the time and
-the heartbeats; this module loads the game, reads the heartbeats and carries it out.
+What an expiry does is `events.deadlines.plan`, the deadline rule's pure function of the
+record, the time and the heartbeats; this module loads the game, reads the heartbeats
+(service.outages) and carries it out.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from events import codec, decide
+from events import codec, deadlines, decide
+from events.deadlines import Verdict
 from events.repository import Loaded
 from games.rng import Rng
-from service import expiry, loop, metrics, outages
+from service import loop, metrics, outages
 from service.errors import DomainError
 from service.game_log import GameLog
 from service.loop import Outcome
@@ -29,19 +31,19 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     """Apply the defaults of decision (or phase) `key` if it is still owed and overdue,
     unless an outage covers its deadline (then it gets a fresh one: EXTENDED) or the API
     has not been up since it (then it is looked at again later: POSTPONED). The game is
-    loaded once; what to do is `service.expiry.plan`, a pure function of the record, the
-    time and the heartbeats."""
+    loaded once; what to do is `events.deadlines.plan`, a pure function of the record,
+    the time and the heartbeats."""
     job = job_id("expire", game_id, key)
     # the API's last beat first: an outage that beat ended is then on record below
     api = outages.last_api_beat(boot.redis)
     loaded = boot.store.load(game_id, f"system:{job}")
     rec, now = loaded.record, time.time()
     facts = expiry_facts(boot, rec, key, api)
-    plan = expiry.plan(rec, key, now, facts)
-    if plan.status is Status.APPLIED:
+    plan = deadlines.plan(rec, key, now, facts)
+    if plan.status is Verdict.APPLIED:
 
         def decide_expiry(r: Record, rng: Rng):
-            due = expiry.plan(r, key, now, facts).status is Status.APPLIED
+            due = deadlines.plan(r, key, now, facts).status is Verdict.APPLIED
             return "system", decide.expire(r, key, rng) if due else []
 
         done = _system(boot, game_id, key, job, decide_expiry, "expire", loaded)
@@ -51,14 +53,14 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
                 metrics.deadline_applied(rec.ruleset, late)
             _absence(boot, done)
             return Status.APPLIED
-        plan = expiry.plan(done.record, key, now, facts)  # the log moved on meanwhile
-        if plan.status is Status.APPLIED:  # appended by an earlier run of this job
+        plan = deadlines.plan(done.record, key, now, facts)  # the log moved on meanwhile
+        if plan.status is Verdict.APPLIED:  # appended by an earlier run of this job
             return Status.NOOP
-    if plan.status is Status.EXTENDED:
+    if plan.status is Verdict.EXTENDED:
         extend(boot, game_id, key, plan.old, plan.deadline, Loaded(rec, loaded.seed, None))
-    elif plan.status in (Status.EARLY, Status.POSTPONED):
+    elif plan.status in (Verdict.EARLY, Verdict.POSTPONED):
         boot.scheduler.expiry(game_id, key, plan.deadline)
-    return plan.status
+    return Status(plan.status)
 
 
 def _absence(boot: Bootstrap, done: Outcome) -> None:
@@ -81,13 +83,13 @@ def _absence(boot: Bootstrap, done: Outcome) -> None:
             return
 
 
-def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> expiry.Facts:
+def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> deadlines.Facts:
     """Read what the heartbeats say about decision `key`'s deadline: the outages that may
     cover it (read after the API's last beat `api`)."""
-    deadline, window = rec.deadline(key), outages.grace(rec, boot.config)
+    deadline, window = rec.deadline(key), deadlines.outage_grace(rec, boot.config)
     due = codec.parse_time(deadline).timestamp() if deadline else time.time()
     spans = tuple(outages.seen(boot.redis, due - window)) if deadline else ()
-    return expiry.Facts(api, spans, window, float(boot.config["OUTAGE_AFTER_S"]))
+    return deadlines.Facts(api, spans, window, float(boot.config["OUTAGE_AFTER_S"]))
 
 
 def extend(
@@ -118,10 +120,10 @@ def extend_if_outage(boot: Bootstrap, game_id: str, key: str, old: str) -> bool:
     if rec.deadline(key) != old:
         return True  # extended meanwhile
     facts = expiry_facts(boot, rec, key, api)
-    threshold = outages.api_gap(facts.down_after_s)
+    threshold = deadlines.api_gap(facts.down_after_s)
     spans = facts.outages + (((api, now),) if api is not None and now - api > threshold else ())
     due = codec.parse_time(old).timestamp()
-    fresh = outages.covered(list(spans), due, facts.grace_s, now)
+    fresh = deadlines.covered(list(spans), due, facts.grace_s, now)
     if fresh is None:
         return False
     extend(boot, game_id, key, old, fresh)

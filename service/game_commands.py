@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import codec, decide, keys, times
+from events import codec, deadlines, decide, keys
 from events.decide import NotSeated
 from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
@@ -71,6 +71,7 @@ def create_game(
         "players": players,
         "options": options,
         "decision_timeout_s": timeout,
+        "time_model": deadlines.CURRENT,  # the tolerances it is played and judged under
         "creator": creator,
         "seed_commitment": commitment(game_id, seed),
     }
@@ -146,7 +147,7 @@ def act(
     admission: Admission | None = None,
 ) -> Outcome:
     """Apply one player's action; an action later than its decision's deadline plus the
-    grace of the time model (events.times) is refused, its default is on its way, unless
+    grace of its time model (events.deadlines) is refused, its default is on its way, unless
     an outage covers that deadline: then the decision gets its fresh deadline first, as
     an expiry would give it, and the action is taken. `loaded`: the game as the caller
     loaded it already with no idempotency key (`idem` is new); `admission`: what the
@@ -159,7 +160,7 @@ def act(
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)
-        if seat is not None and (late := times.overdue(rec, seat, datetime.now(UTC))):
+        if seat is not None and (late := deadlines.overdue(rec, seat, datetime.now(UTC))):
             raise Overdue(*late)
         try:
             return decide.act(rec, player_id, action, rng)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from events import codec, keys
+from events import codec, deadlines, keys
 from service import deadline_commands, outages
 from tests.api.helpers import bearer, new_game, new_players
 
@@ -34,11 +34,11 @@ def scheduled(r, gid: str, key: str) -> float:
 
 def test_the_rule_waits_for_an_api_seen_since_the_deadline_and_up_now():
     due, now = 1000.0, 1010.0
-    assert outages.wait_for_api(None, due, now, THRESHOLD) == 0  # no API ever beat: up
-    assert outages.wait_for_api(1009.9, due, now, THRESHOLD) == 0  # beat since: up
-    assert outages.wait_for_api(999.9, due, now, THRESHOLD) == outages.API_BEAT_S  # soon
-    assert outages.wait_for_api(990.0, due, 1006.0, THRESHOLD) == outages.POSTPONE_S  # down
-    assert outages.wait_for_api(1001.0, due, 1017.0, THRESHOLD) == outages.POSTPONE_S  # down
+    assert deadlines.wait_for_api(None, due, now, THRESHOLD) == 0  # no API ever beat: up
+    assert deadlines.wait_for_api(1009.9, due, now, THRESHOLD) == 0  # beat since: up
+    assert deadlines.wait_for_api(999.9, due, now, THRESHOLD) == deadlines.API_BEAT_S  # soon
+    assert deadlines.wait_for_api(990.0, due, 1006.0, THRESHOLD) == deadlines.POSTPONE_S  # down
+    assert deadlines.wait_for_api(1001.0, due, 1017.0, THRESHOLD) == deadlines.POSTPONE_S  # down
 
 
 def test_an_expiry_waits_while_the_api_is_down_and_is_extended_once_it_is_back(client, app, r):
@@ -52,7 +52,7 @@ def test_an_expiry_waits_while_the_api_is_down_and_is_extended_once_it_is_back(c
     assert deadline_commands.expire(deps, gid, key) == "postponed"
     assert deadline_commands.expire(deps, gid, key) == "postponed"  # however often it runs
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version  # nothing written
-    assert abs(scheduled(r, gid, key) - (time.time() + outages.POSTPONE_S)) < 0.5
+    assert abs(scheduled(r, gid, key) - (time.time() + deadlines.POSTPONE_S)) < 0.5
     back = time.time()
     assert outages.beat(r, back, THRESHOLD, keys.api_heartbeat()) == (down_since, back)
     assert outages.seen(r, 0) == [(down_since, back)]
@@ -76,7 +76,7 @@ def test_an_api_up_but_not_yet_seen_since_the_deadline_delays_the_default_one_be
     gid, key, due = overdue_game(client, app)
     outages.beat(r, due - 0.1, THRESHOLD, keys.api_heartbeat())  # just before the deadline
     assert deadline_commands.expire(deps, gid, key) == "postponed"
-    assert abs(scheduled(r, gid, key) - (time.time() + outages.API_BEAT_S)) < 0.2
+    assert abs(scheduled(r, gid, key) - (time.time() + deadlines.API_BEAT_S)) < 0.2
     assert outages.beat(r, time.time(), THRESHOLD, keys.api_heartbeat()) is None  # no outage
     assert deadline_commands.expire(deps, gid, key) == "applied"
     assert "game.DecisionTimedOut" in types(client, gid)
