@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 import games
-from events import binding, codec, decide, ending, envelope, proof_checks
+from events import binding, catalog, codec, decide, ending, envelope, proof_checks
 from events.bundle import FORMAT
 from events.bundle import check as check_shape
 from events.record import Record, Seat, fold, in_order
@@ -196,10 +196,10 @@ def _check_private(steps: list[dict[str, Any]], public: int, check: Check) -> No
 def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check) -> bytes | None:
     created = events[0]
     committed = created.get("data", {}).get("seed_commitment")
-    if created.get("type") != "game.Created" or not committed:
+    if created.get("type") != catalog.CREATED or not committed:
         check.fail(1, "the first event is not game.Created with a seed commitment")
         return None
-    ended = events[-1] if events[-1].get("type") == "game.Ended" else None
+    ended = events[-1] if events[-1].get("type") == catalog.ENDED else None
     in_ended = (ended or {}).get("data", {}).get("seed")
     revealed = data.get("seed") or in_ended
     if not revealed:
@@ -283,7 +283,7 @@ def _replay(events, seed: bytes, seed_check: Check, replay: Check, result: Check
         if logged != (used if used[0] != used[1] else None):
             seed_check.fail(first["seq"], f"the command drew {used}, the log says {logged}")
         draws = used[1]
-        body = [env for env in group if env["type"] != "game.Ended"]
+        body = [env for env in group if env["type"] != catalog.ENDED]
         if not _same(envs, body, replay) or ends != (len(body) < len(group)):
             replay.fail(
                 group[-1]["seq"],
@@ -307,7 +307,7 @@ def _creation(group: list[dict[str, Any]]) -> bool:
     the table's game.Terms, each public and by system."""
     types = [env["type"] for env in group]
     public = all((env["actor"], env["visible_to"]) == ("system", "all") for env in group)
-    return public and types in (["game.Created"], ["game.Created", "game.Terms"])
+    return public and types in ([catalog.CREATED], [catalog.CREATED, catalog.TERMS])
 
 
 def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
@@ -364,7 +364,7 @@ def _same(expected: list[tuple], group: list[dict[str, Any]], replay: Check) -> 
 
 
 def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
-    if last.get("type") != "game.Ended":
+    if last.get("type") != catalog.ENDED:
         return check.fail(None, "the game has not ended")
     if (last["actor"], last["visible_to"]) != ("system", "all"):
         return check.fail(last["seq"], "game.Ended must be public and by system")

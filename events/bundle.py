@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from events import codec, jsonshape
+from events import catalog, codec, jsonshape
 
 FORMAT = "marketfold-bundle/1"
 MAX_EVENTS = 20_000  # a 6-player GobCon game logs about 2,000
@@ -185,8 +185,8 @@ EVENT = {
     },
     "additionalProperties": False,
     "allOf": [
-        _when("type", "game.Created", {"properties": {"data": CREATED}}),
-        _when("type", "game.Ended", {"properties": {"data": ENDED}}),
+        _when("type", catalog.CREATED, {"properties": {"data": CREATED}}),
+        _when("type", catalog.ENDED, {"properties": {"data": ENDED}}),
     ],
 }
 SIGNATURE = {

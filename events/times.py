@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from events import deadlines
+from events import catalog, deadlines
 from events.codec import parse_time
 from events.record import Record
 
@@ -112,7 +112,7 @@ class Clock:
 
     def event(self, rec: Record, env: dict[str, Any]) -> None:
         """Check one event against the record folded up to it: no early default."""
-        if env.get("type") != "game.DecisionTimedOut":
+        if env.get("type") != catalog.DECISION_TIMED_OUT:
             return
         seq, data, moment = env["seq"], env.get("data") or {}, when(env.get("at"))
         deadline = rec.deadline(data.get("key", ""))

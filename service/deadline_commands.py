@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from events import codec, deadlines, decide
+from events import catalog, codec, deadlines, decide
 from events.deadlines import Verdict
 from events.repository import Loaded
 from games.rng import Rng
@@ -71,7 +71,7 @@ def _absence(boot: Bootstrap, done: Outcome) -> None:
         return
     seats = {s.seat: s.player for s in rec.seats}
     timed_out = {
-        e["data"].get("seat") for e in done.envelopes if e["type"] == "game.DecisionTimedOut"
+        e["data"].get("seat") for e in done.envelopes if e["type"] == catalog.DECISION_TIMED_OUT
     }
     players = {seats[s] for s in timed_out if s in seats and s not in rec.resigned}
     if players:

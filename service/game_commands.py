@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import codec, deadlines, decide, keys
+from events import catalog, codec, deadlines, decide, keys
 from events.decide import NotSeated
 from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
@@ -84,8 +84,8 @@ def create_game(
         if rec.version:
             return "system", []
         return "system", [
-            Event("game.Created", data),
-            *([Event("game.Terms", terms)] * bool(terms)),
+            Event(catalog.CREATED, data),
+            *([Event(catalog.TERMS, terms)] * bool(terms)),
         ]
 
     created = loop.run(

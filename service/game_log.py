@@ -16,7 +16,7 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from events import codec, deadlines, ending
+from events import catalog, codec, deadlines, ending
 from events import transparency as events_transparency
 from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
 from events.recorder import Guard, Writes
@@ -162,7 +162,7 @@ class GameLog:
         if not ending.ends_now(new):
             return []
         result = ending.result(new, ending.reason(new) or "completed")
-        return [Event("game.Ended", {"result": result, "seed": (head.seed or b"").hex()})]
+        return [Event(catalog.ENDED, {"result": result, "seed": (head.seed or b"").hex()})]
 
     def append(
         self, head: Head[Record], new: Record, envelopes: list[dict[str, Any]], idem: str

@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
-from events import codec, keys
-from events.record import ACTIVE, CANCELLED, FINISHED, Record, fold_all
+from events import catalog, codec, keys
+from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.redact import redact
 from service import chat, inbox
 from service.game_log import load, owed
@@ -89,7 +89,6 @@ class Shared:
 SHARED = Shared()
 RECORDS = Shared(256)  # records at a version, for `owes` frames: few, since records are big
 OWES = "owes"  # the one event name that says what the caller owes (docs/clients.md)
-_STATUS = {"game.Started": ACTIVE, "game.Ended": FINISHED, "game.Cancelled": CANCELLED}
 
 
 def _json(value: Any) -> str:
@@ -197,11 +196,11 @@ class GameStream:
         if self.private is not None and self.status == ACTIVE:
             self.private.catch_up()  # a step decided before this event goes before it
             before = self._mine(seq - 1)
-        ends = kind == "game.Ended"
+        ends = kind == catalog.ENDED
         if seq > self.opened:  # later than the record the stream opened with
             ends |= self._follow_seat(kind, envelope["data"])
-            self.status = _STATUS.get(kind, self.status)
-        elif kind == "game.Ended":
+            self.status = catalog.STATUS_AFTER.get(kind, self.status)
+        elif kind == catalog.ENDED:
             self.status = FINISHED
         viewer, status = self.seat, self.status
         owed_then = None
@@ -229,9 +228,9 @@ class GameStream:
         """Move the caller's seat with a join or a leave; True when the caller left."""
         if self.player_id is None:
             return False
-        if kind == "game.PlayerJoined" and data["player"] == self.player_id:
+        if kind == catalog.PLAYER_JOINED and data["player"] == self.player_id:
             self.seat = data["seat"]  # the caller took a seat while watching
-        elif kind == "game.PlayerLeft":
+        elif kind == catalog.PLAYER_LEFT:
             if data["player"] == self.player_id:
                 self.seat = None
                 return True  # its stream ends: a reconnect watches as anyone else
