@@ -69,6 +69,11 @@ class GameRepository:
         """Return True if the game has a stream."""
         return self.recorder.exists(Log.game(game_id).events)
 
+    def keep_seed(self, game_id: str, seed: bytes) -> bytes:
+        """Store the game's seed unless it has one (racing league workers agree on the
+        first); return the one kept."""
+        return self.recorder.keep_seed(Log.game(game_id), seed)
+
     def load_command(self, game_id: str) -> tuple[tuple[Any, ...], Held | None]:
         """Return the load's command (a Redis recorder's, to send in one round trip with
         others) and the record held that it names; `loaded` reads its reply."""

@@ -7,6 +7,7 @@ game; it passes a fixed game id and is idempotent, since a league job may run tw
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -61,9 +62,7 @@ def create_game(
         raise Invalid("invalid_players", f"{game.id} takes {span} players", errors=errors)
     options = game.normalize_options(options, players)
     game_id = league["game"] if league else new_id("g_")
-    seed_key, seed = keys.game_seed(game_id), boot.new_seed()
-    if not boot.redis.set(seed_key, seed, nx=True):  # racing league workers agree
-        seed = boot.redis.get(seed_key)
+    seed = boot.store.keep_seed(game_id, boot.new_seed())  # racing league workers agree
     data = {
         "game_id": game_id,
         "ruleset": game.id,
@@ -145,6 +144,7 @@ def act(
     if_match: int | None,
     loaded: Loaded | None = None,
     admission: Admission | None = None,
+    enter: Callable[[], Loaded | None] | None = None,
 ) -> Outcome:
     """Apply one player's action; an action later than its decision's deadline plus the
     grace of its time model (events.deadlines) is refused, its default is on its way, unless
@@ -154,9 +154,33 @@ def act(
     append must check and count for a caller admitted without a round trip, on the
     record this process holds (service.admission): then anything decided before the
     append counted the call raises Recheck (decide again on the log as stored), and a
-    count past the limit OverLimit. A move refused because its decision was defaulted
-    meanwhile is refused `deadline_passed` (service.attempts.late)."""
-    arrived = time.time()
+    count past the limit OverLimit. With `enter` (the caller's usual first round trip,
+    returning the game it loaded), a Recheck is not raised but handled here, the one
+    place that retries: `enter`, then decide again on the log as stored. A move refused
+    because its decision was defaulted meanwhile is refused `deadline_passed`
+    (service.attempts.late)."""
+    command = (boot, game_id, player_id, action, idem, if_match, time.time())
+    try:
+        return _act(*command, loaded, admission)
+    except Recheck:
+        if enter is None:
+            raise
+        return _act(*command, enter())
+
+
+def _act(
+    boot: Bootstrap,
+    game_id: str,
+    player_id: str,
+    action: dict[str, Any],
+    idem: str,
+    if_match: int | None,
+    arrived: float,
+    loaded: Loaded | None = None,
+    admission: Admission | None = None,
+) -> Outcome:
+    """Apply the action once (see `act`; `arrived`: when it came): Recheck if what was
+    decided on a held record is no answer."""
 
     def decide_act(rec: Record, rng: Rng):
         seat = rec.seat_of(player_id)

@@ -22,9 +22,9 @@ from events import keys
 from events.codec import parse_time
 from events.deadlines import CURRENT, TIME_MODELS
 from service import outages
-from tests.leagues.helpers import wait_for
 from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
+from tests.waiting import wait_for
 
 TIMEOUT_S = 3
 

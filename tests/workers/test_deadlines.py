@@ -9,21 +9,13 @@ from service import deadline_commands
 from service.ports import job_id as work_id
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.conftest import kill_group
+from tests.waiting import wait_for
 from workers import scheduler
 
 
 def timed_out(client, gid):
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     return [e for e in events if e["type"] == "game.DecisionTimedOut"]
-
-
-def wait_for(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def test_a_missed_bid_is_passed_by_a_worker_and_logged_as_a_timeout(client, worker_process):
