@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -20,55 +19,10 @@ from events.bundle import FORMAT
 from events.bundle import check as check_shape
 from events.record import Record, Seat, fold, in_order
 from events.redact import is_private
+from events.report import Check, Report  # the audit's report (events.report)
 from events.times import Clock
 from games.base import RuleViolation
 from games.rng import Rng, commitment
-
-
-@dataclass
-class Check:
-    name: str
-    ok: bool = True
-    detail: str = "ok"
-    seq: int | None = None  # the first event that fails it
-
-    def fail(self, seq: int | None, detail: str) -> None:
-        """Record the first failure only."""
-        if self.ok:
-            self.ok, self.seq, self.detail = False, seq, detail
-
-
-@dataclass
-class Report:
-    game_id: str
-    events: int
-    checks: list[Check] = field(default_factory=list)
-    signed_by: str | None = None  # the trusted key that signed it, when keys were given
-
-    @property
-    def ok(self) -> bool:
-        return all(c.ok for c in self.checks)
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the report as JSON data."""
-        return {
-            "game": self.game_id,
-            "events": self.events,
-            "ok": self.ok,
-            "signed_by": self.signed_by,
-            "checks": [
-                {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
-            ],
-        }
-
-    def to_text(self) -> str:
-        """Return a short human report."""
-        lines = [f"game {self.game_id}: {self.events} events"]
-        for c in self.checks:
-            where = f" (event {c.seq})" if c.seq is not None else ""
-            lines.append(f"  {'PASS' if c.ok else 'FAIL'} {c.name}{where}: {c.detail}")
-        lines.append("verified" if self.ok else "NOT verified")
-        return "\n".join(lines)
 
 
 def bundle(

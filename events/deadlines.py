@@ -18,12 +18,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from events.codec import iso, parse_time
+from games.base import Owed
 
-if TYPE_CHECKING:
-    from events.record import Record
+
+class Record(Protocol):
+    """What the deadline rule reads of a game's record (events.record.Record, which asks
+    this module for its deadlines)."""
+
+    decision_timeout_s: int | None
+    time_model: int
+    owed_since: tuple[tuple[str, str], ...]
+    extended: tuple[tuple[str, str], ...]
+    paused_at: str | None
+    away: tuple[tuple[int, str, str], ...]
+
+    def owed(self) -> list[Owed]: ...
+
+    def deadline(self, key: str, running: bool = False) -> str | None: ...
 
 
 @dataclass(frozen=True)

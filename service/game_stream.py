@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -40,18 +40,13 @@ from events import catalog, codec, keys
 from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.redact import redact
 from service import chat, inbox
+from service.frames import Frame
 from service.game_log import load, owed
 from service.game_queries import shown_actions
 from service.private_stream import PrivateSteps, follows
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
-
-
-class Frame(NamedTuple):
-    id: str | None  # None: the frame does not move Last-Event-ID
-    event: str
-    data: str  # JSON on one line
 
 
 class Shared:
