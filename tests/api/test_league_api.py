@@ -15,8 +15,8 @@ from tests.leagues.helpers import (
     new_league,
     operator,
     started_league,
-    wait_for,
 )
+from tests.support.waiting import wait_for
 from workers import scheduler
 
 

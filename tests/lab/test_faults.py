@@ -24,7 +24,7 @@ from cli.bot import Bot
 from cli.lab import QUEUES, ROOT
 from events import keys
 from tests.lab.faults import Follower, Run, settled, show
-from tests.waiting import timed_wait
+from tests.support.waiting import timed_wait
 
 pytestmark = [
     pytest.mark.lab,

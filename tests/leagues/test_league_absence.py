@@ -11,7 +11,7 @@ from leagues.absence import DAY, absent
 from service import deadline_commands, league_queries, league_rounds
 from tests.api.helpers import bearer
 from tests.leagues.helpers import running_league
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 RULE = {"withdraw_after_timeouts": 3, "absence_window": 10, "absence_share": 0.6, "absence_days": 7}
 

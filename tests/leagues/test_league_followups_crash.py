@@ -18,7 +18,7 @@ from service import league_followups
 from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, _env
 from tests.leagues.helpers import running_league
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.crash]
 

@@ -28,7 +28,7 @@ from service import league_queries, outages
 from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
 from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 RULESETS = {
     "goblin-market": {},

@@ -24,7 +24,7 @@ from events.deadlines import CURRENT, TIME_MODELS
 from service import outages
 from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 TIMEOUT_S = 3
 

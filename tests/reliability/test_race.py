@@ -11,7 +11,7 @@ import redis
 
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 
 def test_32_clients_on_20_games_lose_and_duplicate_nothing(live_server, redis_url, worker_process):

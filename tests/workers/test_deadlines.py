@@ -9,7 +9,7 @@ from service import deadline_commands
 from service.ports import job_id as work_id
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.conftest import kill_group
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 from workers import scheduler
 
 

@@ -13,7 +13,7 @@ from rq.registry import StartedJobRegistry
 from events import audit, keys
 from tests.api.helpers import new_game, new_players
 from tests.conftest import kill_group
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 
 
 def timeouts(store, gid):

@@ -10,7 +10,7 @@ from rq.registry import StartedJobRegistry
 from service import stalled
 from tests.api.helpers import bearer
 from tests.conftest import kill_group
-from tests.waiting import wait_for
+from tests.support.waiting import wait_for
 from tests.workers.helpers import bid, reveals, sealed_table
 
 
