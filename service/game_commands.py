@@ -1,4 +1,6 @@
-"""What players and workers can do to a game, each a command on `service.loop`.
+"""What players (and an operator) can do to a game, each a command on `service.loop`:
+create, join, act, resign, abort. A worker's commands at a deadline are
+service.deadline_commands; an organizer's on a running table, service.table_commands.
 
 A league's table is created and filled by the same `create_game` and `join` as any other
 game; it passes a fixed game id and is idempotent, since a league job may run twice.
@@ -251,56 +253,4 @@ def abort(boot: Bootstrap, game_id: str, operator: str) -> Outcome:
         lambda rec, rng: ("system", decide.abort(rec, operator)),
         cause=f"abort:{operator}",
         command={"type": "abort", "by": operator},
-    )
-
-
-def take_seat(boot: Bootstrap, game_id: str, seat: int, player: dict[str, str], by: str) -> Outcome:
-    """A substitute (`player`: {id, name}) takes over `seat` of a running game (for its
-    league's organizer `by`); the log says from which event the seat's moves are theirs."""
-    command = {"type": "substitute", "seat": seat, "player": player["id"], "name": player["name"]}
-    command["by"] = by
-    return loop.run(
-        boot,
-        GameLog(boot, game_id),
-        lambda rec, rng: ("system", decide.take_seat(rec, seat, player["id"], player["name"], by)),
-        cause=f"substitute:{by}",
-        command=command,
-    )
-
-
-def away(boot: Bootstrap, game_id: str, seat: int, span: tuple[str, str], by: str) -> Outcome:
-    """Log that the seat's player is away over `span` (from, until): their deadlines in it
-    move on by its length, visibly to the table."""
-    start, end = span
-    command = {"type": "away", "seat": seat, "from": start, "until": end, "by": by}
-    return loop.run(
-        boot,
-        GameLog(boot, game_id),
-        lambda rec, rng: ("system", decide.away(rec, seat, start, end, by)),
-        cause=f"away:{by}",
-        idem=f"away:{seat}:{start}",
-        command=command,
-    )
-
-
-def pause(boot: Bootstrap, game_id: str, by: str) -> Outcome:
-    """Stop the game's clock: no deadline runs and no move is taken until it resumes."""
-    return loop.run(
-        boot,
-        GameLog(boot, game_id),
-        lambda rec, rng: ("system", decide.pause(rec, by)),
-        cause=f"pause:{by}",
-        command={"type": "pause", "by": by},
-    )
-
-
-def resume(boot: Bootstrap, game_id: str, by: str) -> Outcome:
-    """Start the game's clock again: each owed decision gets back the time it had left."""
-    at = codec.now_iso()
-    return loop.run(
-        boot,
-        GameLog(boot, game_id),
-        lambda rec, rng: ("system", decide.resume(rec, by, at)),
-        cause=f"resume:{by}",
-        command={"type": "resume", "by": by, "at": at},
     )
