@@ -44,13 +44,19 @@ def expire(game_id: str, key: str) -> str:
     record even if it runs before its worker's sweeper has beaten (a job queued before
     the outage). A decision answered after its job was queued left the index with its
     answer: the job then ends at once, reading nothing else."""
-    if key == tables.LAPSE_KEY:  # a waiting game's reservations run out (service.tables)
+    if key == tables.LAPSE_KEY:  # a member stored before reservations had `release`
         return _done("expire", game_id, key, tables.lapse(boot(), game_id))
     if not boot().scheduler.pending("expire", game_id, key):
         return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
     return _done("expire", game_id, key, deadline_commands.expire(boot(), game_id, key))
+
+
+def release(game_id: str, key: str) -> str:
+    """Free the seats a waiting game still holds once its reservations run out, once
+    (service.tables.lapse); a run before their time reschedules itself."""
+    return _done("release", game_id, key, tables.lapse(boot(), game_id))
 
 
 def resolve(game_id: str, key: str) -> str:

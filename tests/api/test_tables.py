@@ -173,7 +173,7 @@ def test_held_seats_lapse_and_the_game_then_opens_to_the_lobby_if_its_creator_ch
     }
     gid = api.post("/v1/games", "", ana["token"], json=body).get_json()["id"]
     deps = app.extensions["marketfold"]
-    due = deps.redis.zscore("mf:deadlines", f"expire|{gid}|{tables.LAPSE_KEY}")
+    due = deps.redis.zscore("mf:deadlines", f"release|{gid}|reservations")
     assert due is not None and due <= time.time() + 2  # the worker's job is scheduled
     time.sleep(1.1)
     assert tables.lapse(deps, gid) == "applied"
