@@ -29,7 +29,6 @@ streams of one game compute alike (an entry decoded, a frame for one kind of vie
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -40,45 +39,13 @@ from events import catalog, codec, keys
 from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.redact import redact
 from service import chat, inbox
-from service.frames import Frame
+from service.frames import Frame, Shared
 from service.game_log import load, owed
 from service.game_queries import shown_actions
 from service.private_stream import PrivateSteps, follows
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
-
-
-class Shared:
-    """A small per-process LRU of what many streams compute alike. No lock: each of its
-    dict operations is atomic, a miss computes the value again, and under gevent a
-    monkey-patched lock cost more than the rest of a look-up."""
-
-    def __init__(self, size: int = 8192):
-        self.items: OrderedDict[Any, Any] = OrderedDict()
-        self.size = size
-
-    def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        items = self.items
-        try:
-            value = items[key]
-        except KeyError:
-            value = items[key] = make()
-            while len(items) > self.size:
-                try:
-                    items.popitem(last=False)
-                except KeyError:  # emptied meanwhile by another thread
-                    break
-            return value
-        try:
-            items.move_to_end(key)
-        except KeyError:  # evicted meanwhile by another thread
-            pass
-        return value
-
-    def peek(self, key: Any) -> Any:
-        """Return what is kept under `key`, or None."""
-        return self.items.get(key)
 
 
 SHARED = Shared()
