@@ -12,7 +12,7 @@ from typing import Any
 
 from events import codec
 from events.record import Record, fold_all, in_order
-from events.recorder import Append, Guard, Log, Recorder, Stored, Writes
+from events.recording import Append, Guard, Log, Recorder, Stored, Writes
 from events.refusals import GuardFailed
 from events.snapshot import decode as decode_snapshot
 from events.snapshot import encode as encode_snapshot

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from events import catalog, codec, deadlines, ending
 from events import transparency as events_transparency
 from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
-from events.recorder import Guard, Writes
+from events.recording import Guard, Writes
 from events.redact import is_private
 from events.repository import GameAppend, Loaded
 from games.base import Event

@@ -16,7 +16,7 @@ from events.codec import parse_time
 from events.decide import NotSeated
 from events.memory_recorder import MemoryRecorder
 from events.record import Record, fold_all
-from events.recorder import Log
+from events.recording import Log
 from events.refusals import StaleVersion
 from events.repository import GameRepository, Loaded
 from games import schemas
