@@ -113,8 +113,8 @@ def changes(old: Record, new: Record) -> tuple[dict[str, str], set[str]]:
     moved = after - before
     if new.extended != old.extended or new.away != old.away:
         moved |= {k for k in after & before if new.deadline(k) != old.deadline(k)}
-    set_ = {k: d for k in moved if (d := new.deadline(k))}
-    return set_, {k for k in before - after if old.deadline(k)}
+    fresh = {k: d for k in moved if (d := new.deadline(k))}
+    return fresh, {k for k in before - after if old.deadline(k)}
 
 
 # The outage rule (docs/workers.md, "Outages"). Every API process beats every API_BEAT_S;
