@@ -14,15 +14,19 @@ store's quick client, and none at all for QUIET_S after that failed. After the v
 answer gets the rate-limit headers (api.limits).
 
 An action runs in `counted` and through `act`: what is decided on a held record and is no
-answer (service.admission.Recheck) is decided again after the usual first round trip; an
-admitted call that no append counted (a malformed body, an illegal action) is counted in
-a round trip of its own, and refused with 429 past the limit, as the usual path would.
+answer (service.admission.Recheck) is decided again by the command after the usual first
+round trip (`game_commands.act`, given that round trip, owns the retry); an admitted call
+that no append counted (a malformed body, an illegal action) is counted in a round trip
+of its own, and refused with 429 past the limit, as the usual path would.
+
+Routes are named by their views, not by endpoint strings: `reads_game` marks a view whose
+first round trip loads the game in its path, `admits` the action's view.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,13 +36,30 @@ from api import auth, limits
 from api.context import UNSET, RequestContext, boot, caller_found, current
 from service import admission, game_commands, tokens
 from service import limits as counting
-from service.admission import Recheck
 from service.bootstrap import Bootstrap
 from service.loop import Outcome
 
-ACTION = "api.post_action"
-LOADS = {"api.get_game", "api.legal_actions", ACTION}  # the routes that read their game
 _quiet_until = 0.0  # per process: routes that need no Redis skip their count until then
+
+
+def reads_game(view: Callable) -> Callable:
+    """Mark a view that reads the game in its path: its first round trip loads it."""
+    view.reads_game = True  # type: ignore[attr-defined]
+    return view
+
+
+def admits(view: Callable) -> Callable:
+    """Mark the action's view: without an Idempotency-Key, a call by a token this process
+    knows on a game it holds is admitted without a round trip (service.admission); with
+    one, its game is not loaded first (its load looks the key up under the caller's id)."""
+    view.admits = True  # type: ignore[attr-defined]
+    return view
+
+
+def _marked(req: Request, mark: str) -> bool:
+    """Return True if the view `req` goes to carries `mark` (reads_game, admits)."""
+    view = current_app.view_functions.get(req.endpoint or "")
+    return bool(getattr(view, mark, False))
 
 
 def install(app: Flask, cfg: dict[str, Any]) -> None:
@@ -86,7 +107,7 @@ def _path_game(req: Request) -> str | None:
 
 
 def _admit(ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits) -> bool:
-    if req.endpoint != ACTION or "Idempotency-Key" in req.headers:
+    if "Idempotency-Key" in req.headers or not _marked(req, "admits"):
         return False
     game_id, token = _path_game(req), auth.bearer(req)
     if game_id is None or not isinstance(token, str):
@@ -106,9 +127,8 @@ def _first_trip(
     False if it did not reach Redis."""
     token = auth.bearer(req)
     digest = tokens.hash_token(token) if isinstance(token, str) else None
-    endpoint = req.endpoint
-    game_id = _path_game(req) if endpoint in LOADS else None
-    if endpoint == ACTION and "Idempotency-Key" in req.headers:
+    game_id = _path_game(req) if _marked(req, "reads_game") else None
+    if game_id is not None and "Idempotency-Key" in req.headers and _marked(req, "admits"):
         game_id = None
     address = req.remote_addr or "unknown"
     entry = counting.enter(deps, counts, digest, address, game_id, client)
@@ -141,14 +161,16 @@ def act(
     game_id: str, player_id: str, action: dict[str, Any], idem: str, if_match: int | None
 ) -> Outcome:
     """Apply the caller's action (service.game_commands.act) on the game as loaded or held
-    before the view; decide again after the usual first round trip if what was decided
-    on a held record is no answer (401 if the token is gone meanwhile)."""
+    before the view. If what was decided on a held record is no answer, the command
+    decides again once `enter` has taken the usual first round trip (401 if the token is
+    gone meanwhile): the retry is the command's, the round trip the API's."""
     ctx = current()
-    command = (boot(), game_id, player_id, action, idem, if_match)
-    try:
-        return game_commands.act(*command, ctx.take_game(game_id), ctx.admission)
-    except Recheck:
+
+    def enter() -> Any:  # the game as the first round trip loaded it, or None
         ctx.admission, ctx.caller = None, UNSET
         _first_trip(ctx, request._get_current_object(), boot(), _limits())
         auth.caller(boot())
-        return game_commands.act(*command, ctx.take_game(game_id))
+        return ctx.take_game(game_id)
+
+    admitted = ctx.take_game(game_id), ctx.admission
+    return game_commands.act(boot(), game_id, player_id, action, idem, if_match, *admitted, enter)

@@ -121,6 +121,7 @@ def rematch_game(game_id: str):
 
 
 @bp.get("/games/<game_id>")
+@entry.reads_game
 def get_game(game_id: str):
     player = auth.caller(boot(), required=False)
     rec = game_queries.load(boot(), game_id_ok(game_id), current().take_game(game_id))
@@ -152,6 +153,7 @@ def decline_invitation(game_id: str):
 
 
 @bp.get("/games/<game_id>/legal")
+@entry.reads_game
 def legal_actions(game_id: str):
     player = auth.caller(boot())
     loaded = current().take_game(game_id_ok(game_id))
@@ -160,6 +162,8 @@ def legal_actions(game_id: str):
 
 
 @bp.post("/games/<game_id>/actions")
+@entry.admits
+@entry.reads_game
 def post_action(game_id: str):
     with entry.counted():  # an admitted action is counted by its append (api.entry)
         player = auth.caller(boot())

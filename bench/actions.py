@@ -114,17 +114,6 @@ def run_clients(clients: int, work) -> tuple[float, list[float]]:
     return time.perf_counter() - t0, latencies
 
 
-def bench_games(base: str, clients: int, games: int) -> tuple[float, list[float], list[str]]:
-    ids: list[str] = []
-
-    def work(i: int, lat: list[float]) -> None:
-        for g in range(i, games, clients):
-            ids.append(play_game(base, 3 + g % 4, g, lat))
-
-    elapsed, lat = run_clients(clients, work)
-    return elapsed, lat, ids
-
-
 def bench_bare(bare: str, clients: int, per_client: int) -> tuple[float, list[float]]:
     def work(i: int, lat: list[float]) -> None:
         s = requests.Session()

@@ -2,7 +2,7 @@
 
     python bench/cluster.py [--clients 8] [--games 16] [--rounds 2]
 
-Starts an embedded standalone Valkey and a 3-master cluster (cli.cluster, no replicas,
+Starts an embedded standalone Valkey and a 3-master cluster (tests.support.cluster, no replicas,
 same appendfsync), the API under gunicorn on each (as `marketfold serve`; the cluster's
 queues on their own Valkey, `RQ_REDIS_URL`), then plays full Goblin Market games over
 HTTP on each in turn, `--rounds` times, with new games each time. On one machine the
@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.actions import measure_http, seat_tables  # noqa: E402
 from bench.common import cpu_seconds, gunicorn, machine, stop, wait_up  # noqa: E402
-from cli.cluster import EmbeddedCluster  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from tests.support.cluster import EmbeddedCluster  # noqa: E402
 
 
 def run(clients: int, games: int, rounds: int, fsync: str = "always") -> list[str]:

@@ -29,7 +29,7 @@ from cli import compose  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
 from events import keys  # noqa: E402
 from games.schemas import random_action  # noqa: E402
-from service import config, game_commands  # noqa: E402
+from service import config, deadline_commands, game_commands  # noqa: E402
 from service.bootstrap import Bootstrap as Deps  # noqa: E402
 from service.players import create_player  # noqa: E402
 
@@ -60,7 +60,7 @@ def play_out(deps: Deps, gid: str, players: dict[int, str], seed: int) -> int:
         if rec.status != "active":
             return made
         if (phase := rec.game.ready(rec.state)) is not None:
-            game_commands.resolve(deps, gid, phase)
+            deadline_commands.resolve(deps, gid, phase)
             continue
         owed = rnd.choice(rec.owed())
         specs = [vars(s) for s in rec.game.legal(rec.state, owed.seat)]

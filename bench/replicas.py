@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 from bench.actions import measure_http, seat_tables  # noqa: E402
 from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_up  # noqa: E402
 from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from events.recorder import Append, Log, RedisRecorder  # noqa: E402
+from events.recorder import RedisRecorder  # noqa: E402
+from events.recording import Append, Log  # noqa: E402
 from events.replication import Sync  # noqa: E402
 
 SYNCS = {

@@ -220,7 +220,7 @@ redis-py sends (`bench/round_trips.py`):
   7-8 and 5. On a cluster (no admission: the token and its counter lie on other nodes)
   the first round trip's three commands go one by one and the follow-up writes are a
   pipeline after the append: `POST /actions` 5 round trips, `GET /legal` 3 (counted with
-  `bench/round_trips.py` against `cli/cluster.py`).
+  `bench/round_trips.py` against `tests/support/cluster.py`).
 - fsyncs (appendfsync always): one per action, the append's; the rate counters are kept
   out of the AOF (a GET writes nothing durable), as the bare endpoint's GET.
 - CPU per action at 32 clients: the API process about 1.45 ms (1.72 ms at the start of

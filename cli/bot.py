@@ -30,6 +30,7 @@ from typing import Any
 
 import requests
 
+from events import catalog
 from games.schemas import random_action
 
 logger = logging.getLogger(__name__)
@@ -218,7 +219,7 @@ class Bot:
                 self._over |= data["status"] in ("finished", "cancelled")
             else:
                 self._seen = max(self._seen, data["seq"])
-            if kind == "game.Ended":
+            if kind == catalog.ENDED:
                 self._over = True
             self._news.notify_all()
 

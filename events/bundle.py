@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from events import codec, jsonshape
+from events import catalog, codec, jsonshape
 
 FORMAT = "marketfold-bundle/1"
 MAX_EVENTS = 20_000  # a 6-player GobCon game logs about 2,000
@@ -69,6 +69,7 @@ CREATED = {
         "players": {"type": "integer", "minimum": 1, "maximum": 64},
         "options": {"type": "object", "additionalProperties": True},
         "decision_timeout_s": {"type": ["integer", "null"], "minimum": 1, "maximum": 2592000},
+        "time_model": {"type": "integer", "minimum": 1},  # absent: 1 (events.deadlines)
         "seed_commitment": {"type": "string", "pattern": HEX64},
         "creator": {"type": "string"},
         "league": {"type": "object", "additionalProperties": True},
@@ -184,8 +185,8 @@ EVENT = {
     },
     "additionalProperties": False,
     "allOf": [
-        _when("type", "game.Created", {"properties": {"data": CREATED}}),
-        _when("type", "game.Ended", {"properties": {"data": ENDED}}),
+        _when("type", catalog.CREATED, {"properties": {"data": CREATED}}),
+        _when("type", catalog.ENDED, {"properties": {"data": ENDED}}),
     ],
 }
 SIGNATURE = {

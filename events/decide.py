@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from events import catalog
 from events.codec import iso, parse_time
 from events.record import ACTIVE, CANCELLED, FINISHED, WAITING, Record
 from games.base import Event, RuleViolation
@@ -48,10 +49,10 @@ def join(
     joined = {"seat": seat, "player": player_id, "name": name}
     if computer:
         joined["computer"] = {"level": computer}
-    events = [Event("game.PlayerJoined", joined)]
+    events = [Event(catalog.PLAYER_JOINED, joined)]
     if seat + 1 == rec.players:
         order = rng.shuffle(range(rec.players))
-        events.append(Event("game.Started", {"order": order}))
+        events.append(Event(catalog.STARTED, {"order": order}))
         events += rec.game.setup(rec.options, tuple(order), rng)
     return events
 
@@ -69,7 +70,7 @@ def decline(rec: Record, player_id: str) -> list[Event]:
         raise RuleViolation(f"the game is {rec.status}", code="game_not_waiting")
     if player_id not in rec.reserved():
         raise RuleViolation("no seat of this game is held for you", code="not_invited")
-    return [Event("game.InvitationDeclined", {"player": player_id})]
+    return [Event(catalog.INVITATION_DECLINED, {"player": player_id})]
 
 
 def release(rec: Record) -> list[Event]:
@@ -79,14 +80,14 @@ def release(rec: Record) -> list[Event]:
     if rec.status != WAITING or not pending:
         return []
     listed = rec.unlisted and rec.open_when_lapsed
-    return [Event("game.ReservationsLapsed", {"players": pending, "listed": listed})]
+    return [Event(catalog.RESERVATIONS_LAPSED, {"players": pending, "listed": listed})]
 
 
 def leave(rec: Record, player_id: str) -> list[Event]:
     """Free the player's seat in a game that has not started."""
     _waiting(rec)
     seat = seat_of(rec, player_id)
-    return [Event("game.PlayerLeft", {"seat": seat, "player": player_id})]
+    return [Event(catalog.PLAYER_LEFT, {"seat": seat, "player": player_id})]
 
 
 def cancel(rec: Record, player_id: str) -> list[Event]:
@@ -94,13 +95,13 @@ def cancel(rec: Record, player_id: str) -> list[Event]:
     _waiting(rec)
     if rec.creator != player_id:
         raise RuleViolation("only the game's creator may cancel it", code="not_creator")
-    return [Event("game.Cancelled", {"by": player_id})]
+    return [Event(catalog.CANCELLED, {"by": player_id})]
 
 
 def lapse(rec: Record) -> list[Event]:
     """Cancel a game that waited too long for its seats (a worker's command)."""
     _waiting(rec)
-    return [Event("game.Cancelled", {"by": "system", "reason": "expired"})]
+    return [Event(catalog.CANCELLED, {"by": "system", "reason": "expired"})]
 
 
 def _playing(rec: Record) -> None:
@@ -138,7 +139,7 @@ def take_seat(rec: Record, seat: int, player_id: str, name: str, by: str) -> lis
     if rec.seat_of(player_id) is not None:
         raise RuleViolation("the substitute holds a seat in this game", code="already_seated")
     data = {"seat": seat, "player": player_id, "name": name, "replaces": holder.player, "by": by}
-    return [Event("game.SeatTaken", data)]
+    return [Event(catalog.SEAT_TAKEN, data)]
 
 
 def away(rec: Record, seat: int, start: str, end: str, by: str) -> list[Event]:
@@ -147,7 +148,7 @@ def away(rec: Record, seat: int, start: str, end: str, by: str) -> list[Event]:
     _playing(rec)
     if not any(s.seat == seat for s in rec.seats):
         raise RuleViolation(f"the game has no seat {seat}", code="rule_violation")
-    return [Event("game.SeatAway", {"seat": seat, "from": start, "until": end, "by": by})]
+    return [Event(catalog.SEAT_AWAY, {"seat": seat, "from": start, "until": end, "by": by})]
 
 
 def pause(rec: Record, by: str) -> list[Event]:
@@ -156,7 +157,7 @@ def pause(rec: Record, by: str) -> list[Event]:
     _playing(rec)
     if rec.paused_at:
         raise RuleViolation("the game is paused already", code="game_paused")
-    return [Event("game.Paused", {"by": by})]
+    return [Event(catalog.PAUSED, {"by": by})]
 
 
 def resume(rec: Record, by: str, at: str) -> list[Event]:
@@ -165,7 +166,7 @@ def resume(rec: Record, by: str, at: str) -> list[Event]:
     _playing(rec)
     if not rec.paused_at:
         raise RuleViolation("the game is not paused", code="rule_violation")
-    events = [Event("game.Resumed", {"by": by, "paused_at": rec.paused_at})]
+    events = [Event(catalog.RESUMED, {"by": by, "paused_at": rec.paused_at})]
     stopped = parse_time(at) - parse_time(rec.paused_at)
     since = dict(rec.owed_since)
     for key in sorted({o.key for o in rec.owed()}):
@@ -176,7 +177,7 @@ def resume(rec: Record, by: str, at: str) -> list[Event]:
         new = iso((parse_time(old) + lost).timestamp())
         seats = sorted({o.seat for o in rec.owed() if o.key == key})
         data = {"key": key, "seats": seats, "old_deadline": old, "new_deadline": new}
-        events.append(Event("game.DeadlineExtended", {**data, "reason": "paused"}))
+        events.append(Event(catalog.DEADLINE_EXTENDED, {**data, "reason": "paused"}))
     return events
 
 
@@ -186,7 +187,7 @@ def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
     _playing(rec)
     if seat in rec.resigned:
         raise RuleViolation("you already resigned from this game", code="already_resigned")
-    events = [Event("game.SeatResigned", {"seat": seat})]
+    events = [Event(catalog.SEAT_RESIGNED, {"seat": seat})]
     gone = rec.resigned | {seat}
     return seat, events + resigned_defaults(rec, events, rng, gone)
 
@@ -210,7 +211,7 @@ def abort_early(rec: Record, player_id: str, rule: int = RULE) -> list[Event]:
         )
     if all(s in rec.moved for s in range(rec.players)):
         raise RuleViolation("every seat has made a decision: resign instead", code="abort_too_late")
-    return [Event("game.Aborted", {"by": player_id})]
+    return [Event(catalog.ABORTED, {"by": player_id})]
 
 
 def claim(rec: Record, player_id: str, at: str, rule: int = RULE) -> tuple[int, list[Event]]:
@@ -238,7 +239,7 @@ def claim(rec: Record, player_id: str, at: str, rule: int = RULE) -> tuple[int, 
             f"the game has been idle {int(idle)} s of the {after} s before a claim",
             code="claim_too_early",
         )
-    return seat, [Event("game.Claimed", {"seat": seat, "idle_since": since})]
+    return seat, [Event(catalog.CLAIMED, {"seat": seat, "idle_since": since})]
 
 
 CLAIM_AFTER_S = 3 * 24 * 3600  # an untimed game's idle time before a claim, by default
@@ -254,7 +255,7 @@ def abort(rec: Record, by: str) -> list[Event]:
     """End the game at once for an operator (`game.Aborted`; the log adds game.Ended)."""
     if rec.status == FINISHED:
         raise RuleViolation("the game is finished", code="game_over")
-    return [Event("game.Aborted", {"by": by})]
+    return [Event(catalog.ABORTED, {"by": by})]
 
 
 def extend(rec: Record, key: str, old: str, new: str, why: str) -> list[Event]:
@@ -263,7 +264,7 @@ def extend(rec: Record, key: str, old: str, new: str, why: str) -> list[Event]:
     if not seats or rec.deadline(key) != old:
         return []
     data = {"key": key, "seats": seats, "old_deadline": old, "new_deadline": new, "reason": why}
-    return [Event("game.DeadlineExtended", data)]
+    return [Event(catalog.DEADLINE_EXTENDED, data)]
 
 
 def resigned_defaults(
@@ -276,7 +277,7 @@ def resigned_defaults(
     if not gone or len(gone) >= rec.players - 1 or rec.state is None:
         return []
     game, out = rec.game, []
-    state = _evolve(game, rec.state, [e for e in events if not e.type.startswith("game.")])
+    state = _evolve(game, rec.state, [e for e in events if not catalog.is_table_event(e.type)])
     for _ in range(MAX_DEFAULTS):
         if game.is_over(state):
             break
@@ -302,7 +303,7 @@ def expire(rec: Record, key: str, rng: Rng) -> list[Event]:
     game, state, events = rec.game, rec.state, []
     for o in owed:
         timed_out = Event(
-            "game.DecisionTimedOut",
+            catalog.DECISION_TIMED_OUT,
             {"seat": o.seat, "kind": o.kind, "key": key, "default": o.default},
         )
         applied = game.decide(state, o.seat, o.default, rng)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import codec
-from events.recorder import Append, Appended, Log, Stored, Writes
+from events.recording import Append, Appended, Log, Stored, Writes
 from events.refusals import Duplicate, GuardFailed, StaleVersion
 
 

@@ -4,15 +4,12 @@ service's signature (events.signature), the game's leaves in the public log of g
 
 from __future__ import annotations
 
-from typing import Any
-
 from events import signature, transparency
+from events.report import Check, Report
 
 
-def run(data, trusted, seen, consistency, report: Any) -> None:
+def run(data, trusted, seen, consistency, report: Report) -> None:
     """The checks that need trusted keys: the signature, the public log, a head seen."""
-    from events.audit import Check  # the audit's own check record
-
     signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
     report.checks += [signed, logged]
     report.signed_by, found = signature.check(data, trusted)

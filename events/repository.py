@@ -12,7 +12,7 @@ from typing import Any
 
 from events import codec
 from events.record import Record, fold_all, in_order
-from events.recorder import Append, Guard, Log, Recorder, Stored, Writes
+from events.recording import Append, Guard, Log, Recorder, Stored, Writes
 from events.refusals import GuardFailed
 from events.snapshot import decode as decode_snapshot
 from events.snapshot import encode as encode_snapshot
@@ -68,6 +68,11 @@ class GameRepository:
     def exists(self, game_id: str) -> bool:
         """Return True if the game has a stream."""
         return self.recorder.exists(Log.game(game_id).events)
+
+    def keep_seed(self, game_id: str, seed: bytes) -> bytes:
+        """Store the game's seed unless it has one (racing league workers agree on the
+        first); return the one kept."""
+        return self.recorder.keep_seed(Log.game(game_id), seed)
 
     def load_command(self, game_id: str) -> tuple[tuple[Any, ...], Held | None]:
         """Return the load's command (a Redis recorder's, to send in one round trip with

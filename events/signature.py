@@ -38,7 +38,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from events import codec
+from events import catalog, codec
 
 ALG = "Ed25519"
 LEAGUE_FORMAT = "marketfold-league/1"
@@ -108,7 +108,7 @@ def statement(bundle: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _ended_seed(last: Mapping[str, Any]) -> Any:
-    data = last.get("data") if last.get("type") == "game.Ended" else None
+    data = last.get("data") if last.get("type") == catalog.ENDED else None
     return data.get("seed") if isinstance(data, dict) else None
 
 

@@ -1,8 +1,9 @@
 """The time model of a game's log, checked by the audit and kept by the server.
 
 Every envelope's `at` is the server's clock (UTC, milliseconds) when the command that
-wrote it was appended; all envelopes of one command share it. Deadlines come from one
-place, `Record.deadline(key)`. docs/audit.md explains the model and its tolerance.
+wrote it was appended; all envelopes of one command share it. Deadlines, and how late an
+action may be, are the deadline rule's (`events.deadlines`), under the time model the game
+was created with. docs/audit.md explains the model and its tolerance.
 """
 
 from __future__ import annotations
@@ -11,16 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from events import catalog, deadlines
 from events.codec import parse_time
 from events.record import Record
-
-# An action is accepted until the expiry job applies the default, which runs a little
-# after the deadline (docs/workers.md: normally well under 2 s; a killed worker's claim
-# lapses after 10 s). The server refuses an action later than this past the deadline.
-GRACE = timedelta(seconds=30)
-# The server checks before the rules decide and stamps the time after, so the audit allows
-# this much more between the two before it calls an action late.
-STAMP_SLACK = timedelta(seconds=10)
 
 
 def when(at: Any) -> datetime | None:
@@ -32,20 +26,6 @@ def when(at: Any) -> datetime | None:
     return moment if moment.utcoffset() == timedelta(0) else None
 
 
-def overdue(
-    rec: Record, seat: int, now: datetime, slack: timedelta = timedelta(0)
-) -> tuple[str, str] | None:
-    """Return (decision key, deadline) of a decision `seat` owes whose deadline plus the
-    grace (and `slack`) has passed at `now`, or None: such a seat may no longer act."""
-    for owed in rec.owed():
-        if owed.seat != seat:
-            continue
-        deadline = rec.deadline(owed.key)
-        if deadline and now > parse_time(deadline) + GRACE + slack:
-            return owed.key, deadline
-    return None
-
-
 def resigned(rec: Record) -> frozenset[int]:
     """Return the seats that resigned earlier in the log (their defaults apply at once)."""
     return frozenset(getattr(rec, "resigned", ()) or ())
@@ -54,11 +34,13 @@ def resigned(rec: Record) -> frozenset[int]:
 @dataclass
 class Clock:
     """What the time check remembers while the audit replays a log: the problems found
-    (event seq, what is wrong), the last time seen, each phase's last submission."""
+    (event seq, what is wrong), the last time seen, each phase's last submission. Actions
+    are judged by the tolerances of the game's time model (events.deadlines.TIME_MODELS)."""
 
     problems: list[tuple[int, str]] = field(default_factory=list)
     last: datetime | None = None
     submitted: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+    unknown_model: bool = False  # said once: the game names a time model not known here
 
     def order(self, events: list[dict[str, Any]]) -> None:
         """Check every time parses, never goes backwards, and is one per command."""
@@ -90,11 +72,16 @@ class Clock:
         cmd, seq, moment = first.get("command") or {}, first["seq"], when(first.get("at"))
         if moment is None:
             return
+        if deadlines.tolerance(rec) is None and not self.unknown_model:
+            self.unknown_model = True
+            self.problems.append(
+                (seq, f"the game's time model {rec.time_model!r} is not one this audit knows")
+            )
         if cmd.get("type") == "act" and isinstance(first.get("actor"), int):
-            seat = first["actor"]
-            if late := overdue(rec, seat, moment, STAMP_SLACK):
+            seat, model = first["actor"], deadlines.tolerance(rec)
+            if model and (late := deadlines.overdue(rec, seat, moment, model.stamp_slack)):
                 key, deadline = late
-                allowed = (GRACE + STAMP_SLACK).seconds
+                allowed = (model.grace + model.stamp_slack).seconds
                 self.problems.append(
                     (
                         seq,
@@ -125,7 +112,7 @@ class Clock:
 
     def event(self, rec: Record, env: dict[str, Any]) -> None:
         """Check one event against the record folded up to it: no early default."""
-        if env.get("type") != "game.DecisionTimedOut":
+        if env.get("type") != catalog.DECISION_TIMED_OUT:
             return
         seq, data, moment = env["seq"], env.get("data") or {}, when(env.get("at"))
         deadline = rec.deadline(data.get("key", ""))

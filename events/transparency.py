@@ -33,7 +33,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from events import binding, codec, merkle, signature
+from events import binding, catalog, codec, merkle, signature
 
 LOG = "marketfold-games/1"
 KINDS = ("created", "started", "ended")
@@ -108,7 +108,7 @@ def due(old: Any, new: Any, envelopes: list[dict[str, Any]]) -> list[tuple[str, 
     sealed (`sealed`)."""
     gid, out, hide = new.game_id, [], new.unlisted
     for env in envelopes:
-        if env.get("type") == "game.Created":
+        if env.get("type") == catalog.CREATED:
             out.append((f"{gid}:created", text(_shown(gid, created(env), hide))))
     if old.status == "waiting" and new.status in ("active", "finished"):
         seats = [{"seat": s.seat, "player": s.player, "name": s.name} for s in new.seats]
@@ -125,9 +125,9 @@ def unlisted(events: list[dict[str, Any]]) -> bool:
     hidden = False
     for env in events:
         kind, data = env.get("type"), env.get("data") or {}
-        if kind == "game.Terms":
+        if kind == catalog.TERMS:
             hidden = bool(data.get("unlisted"))
-        elif kind == "game.ReservationsLapsed" and data.get("listed"):
+        elif kind == catalog.RESERVATIONS_LAPSED and data.get("listed"):
             hidden = False
     return hidden
 
@@ -138,18 +138,18 @@ def text(leaf: Mapping[str, Any]) -> str:
 
 def from_log(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The leaves a log calls for, by kind (as the service appends them)."""
-    if not events or events[0].get("type") != "game.Created":
+    if not events or events[0].get("type") != catalog.CREATED:
         return {}
     game_id = events[0]["data"].get("game_id")
-    first = [e for e in events[:2] if e.get("type") in ("game.Created", "game.Terms")]
+    first = [e for e in events[:2] if e.get("type") in (catalog.CREATED, catalog.TERMS)]
     out = {"created": _shown(game_id, created(events[0]), unlisted(first))}
     for i, env in enumerate(events):
-        if env.get("type") == "game.Started":
+        if env.get("type") == catalog.STARTED:
             leaf = started(game_id, binding.from_log(events[: i + 1])["seats"])
             out["started"] = _shown(game_id, leaf, unlisted(events[: i + 1]))
             break
     last = events[-1]
-    if last.get("type") == "game.Ended":
+    if last.get("type") == catalog.ENDED:
         leaf = ended(game_id, len(events), last["hash"], last["data"].get("result"))
         out["ended"] = _shown(game_id, leaf, unlisted(events))
     return out
@@ -263,7 +263,7 @@ def check_seen(
                 f"the saved receipt records this game's {kind} as leaf {item['index']}; "
                 f"the bundle has {where} with other contents: the game was rewritten"
             )
-    ended = events[-1] if events and events[-1].get("type") == "game.Ended" else None
+    ended = events[-1] if events and events[-1].get("type") == catalog.ENDED else None
     end = ours.get("ended")
     if ended and end and end["index"] >= saved["size"]:
         late = codec.parse_time(saved["at"]) - codec.parse_time(ended["at"])

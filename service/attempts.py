@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import keys
+from events import catalog, keys
 from events.codec import iso, parse_time
 from events.record import FINISHED, Record, fold_all, in_order
 from events.refusals import StaleVersion
@@ -68,7 +68,7 @@ def late(
         (
             i
             for i in range(len(log) - 1, -1, -1)
-            if log[i]["type"] == "game.DecisionTimedOut" and log[i]["data"].get("seat") == seat
+            if log[i]["type"] == catalog.DECISION_TIMED_OUT and log[i]["data"].get("seat") == seat
         ),
         None,
     )

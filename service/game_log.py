@@ -16,10 +16,10 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from events import codec, ending
+from events import catalog, codec, deadlines, ending
 from events import transparency as events_transparency
 from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
-from events.recorder import Guard, Writes
+from events.recording import Guard, Writes
 from events.redact import is_private
 from events.repository import GameAppend, Loaded
 from games.base import Event
@@ -96,21 +96,14 @@ def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
         boot.scheduler.resolution(rec.game_id, phase)
 
 
-def deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
-    """Write into `then` what an append changes in the deadline index: the deadline of
-    each decision newly owed or given a fresh deadline, and the removal of each decision
-    no longer owed (answered, defaulted, or the game over), so that no expiry job is ever
-    queued for a decision already made."""
-    before, after = {o.key for o in old.owed()}, {o.key for o in new.owed()}
-    changed = after - before
-    if new.extended != old.extended or new.away != old.away:  # extended, or a seat away
-        changed |= {k for k in after & before if new.deadline(k) != old.deadline(k)}
-    for key in changed:
-        if deadline := new.deadline(key):
-            boot.scheduler.expiry(new.game_id, key, deadline, then)
-    for key in before - after:
-        if old.deadline(key):
-            boot.scheduler.done("expire", new.game_id, key, then)
+def index_deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> None:
+    """Write into `then` what an append changes in the deadline index (by the deadline
+    rule, `events.deadlines.changes`), and the computer seats' moves it makes due."""
+    due, gone = deadlines.changes(old, new)
+    for key, deadline in due.items():
+        boot.scheduler.expiry(new.game_id, key, deadline, then)
+    for key in gone:
+        boot.scheduler.done("expire", new.game_id, key, then)
     for turn in computer_turns(new) - computer_turns(old):  # a computer seat's move is due
         boot.scheduler.computer_turn(new.game_id, turn, then)
 
@@ -169,7 +162,7 @@ class GameLog:
         if not ending.ends_now(new):
             return []
         result = ending.result(new, ending.reason(new) or "completed")
-        return [Event("game.Ended", {"result": result, "seed": (head.seed or b"").hex()})]
+        return [Event(catalog.ENDED, {"result": result, "seed": (head.seed or b"").hex()})]
 
     def append(
         self, head: Head[Record], new: Record, envelopes: list[dict[str, Any]], idem: str
@@ -183,7 +176,7 @@ class GameLog:
         snapshot = new if crossed or ended else None
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
         then = Writes()  # the deadlines, the players' games and feeds, the public log
-        deadlines(self.boot, head.state, new, then)
+        index_deadlines(self.boot, head.state, new, then)
         inbox.after_append(head.state, new, then, envelopes)
         for leaf_id, text in events_transparency.due(head.state, new, envelopes):
             then.tlog(leaf_id, text)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import audit, bundle, decide, times
+from events import audit, bundle, deadlines, decide
 from events.record import Record, fold_all, in_order
 from events.redact import redact
 from events.repository import Loaded
@@ -77,7 +77,7 @@ def standing(rec: Record, player_id: str, now: datetime | None = None) -> dict[s
     at `now` (its default is on its way)."""
     seat_, actions = rec.seat_of(player_id), []
     if seat_ is not None and rec.status == "active":
-        if not times.overdue(rec, seat_, now or datetime.now(UTC)):
+        if not deadlines.overdue(rec, seat_, now or datetime.now(UTC)):
             actions = shown_actions(rec.game.legal(rec.state, seat_))
     return {"version": rec.version, "actions": actions}
 

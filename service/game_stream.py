@@ -29,17 +29,17 @@ streams of one game compute alike (an entry decoded, a frame for one kind of vie
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from events import codec, keys
-from events.record import ACTIVE, CANCELLED, FINISHED, Record, fold_all
+from events import catalog, codec, keys
+from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.redact import redact
 from service import chat, inbox
+from service.frames import Frame, Shared
 from service.game_log import load, owed
 from service.game_queries import shown_actions
 from service.private_stream import PrivateSteps, follows
@@ -48,48 +48,9 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 
-class Frame(NamedTuple):
-    id: str | None  # None: the frame does not move Last-Event-ID
-    event: str
-    data: str  # JSON on one line
-
-
-class Shared:
-    """A small per-process LRU of what many streams compute alike. No lock: each of its
-    dict operations is atomic, a miss computes the value again, and under gevent a
-    monkey-patched lock cost more than the rest of a look-up."""
-
-    def __init__(self, size: int = 8192):
-        self.items: OrderedDict[Any, Any] = OrderedDict()
-        self.size = size
-
-    def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        items = self.items
-        try:
-            value = items[key]
-        except KeyError:
-            value = items[key] = make()
-            while len(items) > self.size:
-                try:
-                    items.popitem(last=False)
-                except KeyError:  # emptied meanwhile by another thread
-                    break
-            return value
-        try:
-            items.move_to_end(key)
-        except KeyError:  # evicted meanwhile by another thread
-            pass
-        return value
-
-    def peek(self, key: Any) -> Any:
-        """Return what is kept under `key`, or None."""
-        return self.items.get(key)
-
-
 SHARED = Shared()
 RECORDS = Shared(256)  # records at a version, for `owes` frames: few, since records are big
 OWES = "owes"  # the one event name that says what the caller owes (docs/clients.md)
-_STATUS = {"game.Started": ACTIVE, "game.Ended": FINISHED, "game.Cancelled": CANCELLED}
 
 
 def _json(value: Any) -> str:
@@ -197,11 +158,11 @@ class GameStream:
         if self.private is not None and self.status == ACTIVE:
             self.private.catch_up()  # a step decided before this event goes before it
             before = self._mine(seq - 1)
-        ends = kind == "game.Ended"
+        ends = kind == catalog.ENDED
         if seq > self.opened:  # later than the record the stream opened with
             ends |= self._follow_seat(kind, envelope["data"])
-            self.status = _STATUS.get(kind, self.status)
-        elif kind == "game.Ended":
+            self.status = catalog.STATUS_AFTER.get(kind, self.status)
+        elif kind == catalog.ENDED:
             self.status = FINISHED
         viewer, status = self.seat, self.status
         owed_then = None
@@ -229,9 +190,9 @@ class GameStream:
         """Move the caller's seat with a join or a leave; True when the caller left."""
         if self.player_id is None:
             return False
-        if kind == "game.PlayerJoined" and data["player"] == self.player_id:
+        if kind == catalog.PLAYER_JOINED and data["player"] == self.player_id:
             self.seat = data["seat"]  # the caller took a seat while watching
-        elif kind == "game.PlayerLeft":
+        elif kind == catalog.PLAYER_LEFT:
             if data["player"] == self.player_id:
                 self.seat = None
                 return True  # its stream ends: a reconnect watches as anyone else

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from events import codec, keys
 from events.decide import claim_after
 from events.record import ACTIVE, CANCELLED, FINISHED, PENDING, WAITING, Record
-from events.recorder import Writes
+from events.recording import Writes
 from leagues import table
 from leagues.record import League, withdrawal_reason
 from service import lobby

@@ -97,6 +97,11 @@ class Keyring:
         return locked(self.path)
 
 
+def of(config: dict[str, Any]) -> Keyring:
+    """Return the service's keyring (SIGNING_KEY_DIR): what signs exports and tree heads."""
+    return Keyring(config["SIGNING_KEY_DIR"])
+
+
 @contextmanager
 def locked(directory: Path) -> Iterator[None]:
     """Hold a key directory's lock (made owner-only if new) for the block: one process

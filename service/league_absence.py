@@ -1,6 +1,6 @@
 """Withdrawal for absence (leagues.absence): read each member's decisions from their
 league games, and withdraw the absent ones. Checked each time a default is applied to a
-league game (service.game_commands.expire calls `check`), and again as each round starts.
+league game (service.deadline_commands.expire calls `check`), and again as each round starts.
 
 A member withdrawn for absence gets `league.MemberWithdrawn` {by: timeouts, reason:
 absence, why}, resigns from their running games of the league (those seats forfeit), and
@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from events import catalog
 from events.codec import parse_time
 from leagues import absence, settings
 from leagues.record import League
@@ -43,9 +44,9 @@ def marks(
             seats: dict[int, str] = {}
             for env in boot.store.read(t.game):
                 kind, data = env["type"], env["data"]
-                if kind in ("game.PlayerJoined", "game.SeatTaken"):
+                if kind in (catalog.PLAYER_JOINED, catalog.SEAT_TAKEN):
                     seats[data["seat"]] = data["player"]
-                elif kind == "game.DecisionTimedOut" and seats.get(data["seat"]) in out:
+                elif kind == catalog.DECISION_TIMED_OUT and seats.get(data["seat"]) in out:
                     out[seats[data["seat"]]].append((_ts(env["at"]), True))
                 elif env.get("command", {}).get("type") == "act":
                     if (player := env["command"]["player"]) in out:

@@ -35,7 +35,7 @@ from events.codec import parse_time
 from events.record import FINISHED
 from games.base import RuleViolation
 from leagues.record import League, fold_all
-from service import game_commands
+from service import game_commands, table_commands
 from service.errors import NotFound
 from service.ports import Status
 
@@ -122,7 +122,7 @@ def _take_seat(boot: Bootstrap, gid: str, player: str, sub: dict[str, str], by: 
     rec = boot.store.load(gid).record
     seat = rec.seat_of(player)
     if seat is not None and rec.status != FINISHED:  # not taken yet (nor the game over)
-        _quietly(game_commands.take_seat, boot, gid, seat, sub, by)
+        _quietly(table_commands.take_seat, boot, gid, seat, sub, by)
 
 
 def set_clocks(boot: Bootstrap, league: League, by: str) -> None:
@@ -132,9 +132,9 @@ def set_clocks(boot: Bootstrap, league: League, by: str) -> None:
         stopped = boot.store.load(gid).record.paused_at is not None
         held = league.paused or gid in league.paused_tables
         if held and not stopped:
-            _quietly(game_commands.pause, boot, gid, by)
+            _quietly(table_commands.pause, boot, gid, by)
         elif stopped and not held:
-            _quietly(game_commands.resume, boot, gid, by)
+            _quietly(table_commands.resume, boot, gid, by)
 
 
 def resign_everywhere(boot: Bootstrap, league: League, player: str) -> None:
@@ -206,6 +206,6 @@ def mark_game(boot: Bootstrap, league: League, gid: str, player: str) -> None:
         if (seat, start) in logged or parse_time(end).timestamp() <= time.time():
             continue
         try:
-            game_commands.away(boot, gid, seat, (start, end), player)
+            table_commands.away(boot, gid, seat, (start, end), player)
         except RuleViolation:  # the game is over (or not started): nothing to move
             return

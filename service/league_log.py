@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from events import keys
-from events.recorder import Append, Log, Writes
+from events.recording import Append, Log, Writes
 from games.base import Event
 from leagues.record import League, fold_all
 from service import inbox

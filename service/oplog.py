@@ -11,14 +11,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from events import catalog
+
 logger = logging.getLogger("marketfold.events")
 GAME_EVENTS = {
-    "game.Aborted",
-    "game.Claimed",
-    "game.SeatResigned",
-    "game.Cancelled",
-    "game.DeadlineExtended",
-    "game.Ended",
+    catalog.ABORTED,
+    catalog.CLAIMED,
+    catalog.SEAT_RESIGNED,
+    catalog.CANCELLED,
+    catalog.DEADLINE_EXTENDED,
+    catalog.ENDED,
 }
 
 
@@ -27,7 +29,7 @@ def appended(kind: str, subject: str, envelopes: list[dict[str, Any]]) -> None:
     for env in envelopes:
         if kind == "league" or env["type"] in GAME_EVENTS:
             data = env.get("data", {})
-            if env["type"] == "game.Ended":  # the seed and the standings are in the export
+            if env["type"] == catalog.ENDED:  # the seed and the standings are in the export
                 data = {"reason": (data.get("result") or {}).get("reason")}
             logger.info(
                 "%s %s: %s by %s",

@@ -11,11 +11,12 @@ or frozen for a few seconds, must not default decisions players cannot make.
 An expiry whose deadline fell inside an outage, or within the grace window after it
 (`OUTAGE_GRACE_S`, or the game's decision timeout if shorter), is not defaulted: the
 decision gets a fresh deadline, `grace` after the later of now and the outage's end,
-recorded as `game.DeadlineExtended` in the game (service.game_commands.expire).
-An expiry is postponed, not applied, until the API has beaten since the deadline
-(`wait_for_api`): while the API is down no outage is on record yet, and the API's first
-beat back records it. No API heartbeat at all (no API ever ran against this Redis) counts
-as up.
+recorded as `game.DeadlineExtended` in the game (service.deadline_commands.expire).
+An expiry is postponed, not applied, until the API has beaten since the deadline: while
+the API is down no outage is on record yet, and the API's first beat back records it. No
+API heartbeat at all (no API ever ran against this Redis) counts as up. That rule, the
+grace window and the fresh deadline are the deadline rule's (events.deadlines); this
+module keeps the heartbeats and reads the outages.
 """
 
 from __future__ import annotations
@@ -23,24 +24,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import TYPE_CHECKING
 
 import redis
 
 from events import codec, keys, scripts
+from events.deadlines import API_BEAT_S, api_gap
 from service import metrics
-
-if TYPE_CHECKING:
-    from events.record import Record
 
 logger = logging.getLogger(__name__)
 KEEP = 1000  # outages remembered (short API gaps among them)
-API_BEAT_S = 0.25  # how often each API process beats
-# a gap in the API's heartbeat longer than this is an outage (three beats missed by every
-# API process: none of them could take an action), however much shorter than
-# OUTAGE_AFTER_S, so that no deadline that fell in a freeze of the API is defaulted
-API_GAP_S = 3 * API_BEAT_S
-POSTPONE_S = 1.0  # how much later an expiry looks again while the API is down
 
 
 def beat(
@@ -79,12 +71,6 @@ def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -
             return
 
 
-def api_gap(threshold: float) -> float:
-    """Return the gap in the API's heartbeat that is an outage: API_GAP_S, or `threshold`
-    (OUTAGE_AFTER_S) if shorter."""
-    return min(API_GAP_S, threshold)
-
-
 def beat_api(client: redis.Redis, now: float, threshold: float) -> tuple[float, float] | None:
     """Beat the API's heartbeat at `now` (an API process is alive: its beating greenlet, or
     a request that must know whether a gap just ended); return the outage it ends."""
@@ -95,15 +81,6 @@ def last_api_beat(client: redis.Redis) -> float | None:
     """Return when an API process last beat (a Unix time), or None if none ever did."""
     raw = client.get(keys.api_heartbeat())
     return float(raw) if raw else None
-
-
-def wait_for_api(last: float | None, due: float, now: float, threshold: float) -> float:
-    """Return how long an expiry due at `due` waits before its default may be applied, 0
-    if at once: the API must have beaten since the deadline (players could act until it)
-    and within `threshold` of now (it is up). `last` None (no API ever beat) is up."""
-    if last is None or (last >= due and now - last <= threshold):
-        return 0.0
-    return POSTPONE_S if now - last > threshold else API_BEAT_S
 
 
 def seen(client: redis.Redis, since: float) -> list[tuple[float, float]]:
@@ -124,28 +101,3 @@ def during(client: redis.Redis, start: float, end: float) -> list[dict[str, obje
         for a, b in seen(client, start)
         if a <= end
     ]
-
-
-def grace(rec: Record, config: dict) -> float:
-    """Return the grace window of a game: OUTAGE_GRACE_S or its decision timeout if shorter."""
-    window = float(config["OUTAGE_GRACE_S"])
-    return min(window, float(rec.decision_timeout_s)) if rec.decision_timeout_s else window
-
-
-def fresh_deadline(
-    client: redis.Redis, rec: Record, config: dict, deadline: str, now: float
-) -> str | None:
-    """Return the fresh deadline of a decision due at `deadline` if an outage covers it
-    (it fell due during the outage or within the grace window after), else None."""
-    due, window = codec.parse_time(deadline).timestamp(), grace(rec, config)
-    return covered(seen(client, due - window), due, window, now)
-
-
-def covered(spans: list[tuple[float, float]], due: float, window: float, now: float) -> str | None:
-    """Return the fresh deadline of a decision due at `due` (a Unix time) if one of the
-    outages `spans` covers it (`due` fell inside it or within `window` after it): `window`
-    after the later of `now` and the outage's end; else None."""
-    for start, end in spans:
-        if start < due < end + window:
-            return codec.iso(max(now, end) + window)
-    return None

@@ -13,6 +13,9 @@ def job_id(job: str, subject: str, key: str) -> str:
     return f"{job}-{subject}-{key}"
 
 
+RESERVATIONS = "reservations"  # the key of a game's `release` work: the seats it holds
+
+
 def due_member(job: str, subject: str, key: str) -> str:
     """Return the member of the deadline index (`mf:deadlines`) that has `job` run for
     `key` of `subject` when its score falls due (workers.scheduler sweeps it)."""
@@ -61,6 +64,10 @@ class Scheduler(Protocol):
 
     def lapse(self, game_id: str, key: str, when: float) -> None:
         """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
+
+    def release(self, game_id: str, until: str) -> None:
+        """Have the seats the game still holds freed at `until` (ISO time): its
+        reservations lapse (service.tables)."""
 
     def pending(self, job: str, subject: str, key: str) -> bool:
         """Return True while the work is still to be done (in the index)."""

@@ -28,10 +28,10 @@ import orjson
 from events import codec, keys
 from events.record import WAITING, Record
 from events.redact import redact
+from service.frames import Frame
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
-    from service.game_stream import Frame
 
 
 def follows(rec: Record, player_id: str | None) -> bool:
@@ -85,8 +85,6 @@ class PrivateSteps:
     def frames(self, rec: Record, seat: int | None, upto: int) -> list[Frame]:
         """The frames of `seat`'s pending steps that followed public event `upto` or an
         earlier one (later ones wait for their event); others' steps are dropped."""
-        from service.game_stream import Frame
-
         out, keep = [], []
         for env, party, k in self.pending:
             if env["seq"] > upto:

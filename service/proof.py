@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import audit, signature
 from events import transparency as events_transparency
+from service import keyring as service_keyring
 from service import metrics, transparency
 from service.keyring import Keyring
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def keyring(boot: Bootstrap) -> Keyring:
-    return Keyring(boot.config["SIGNING_KEY_DIR"])
+    """Return the service's keyring (service.keyring.of)."""
+    return service_keyring.of(boot.config)
 
 
 def sign(boot: Bootstrap, bundle: dict[str, Any]) -> dict[str, Any]:

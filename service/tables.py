@@ -28,12 +28,12 @@ from service.errors import Forbidden, Invalid, TooFast
 from service.game_log import GameLog, load
 from service.loop import Outcome
 from service.players import resolve
-from service.ports import Status
+from service.ports import RESERVATIONS, Status
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
-LAPSE_KEY = "reservations"  # the deadline index's key of a game's reservations lapsing
+LAPSE_KEY = RESERVATIONS  # the key of a game's reservations lapsing (Scheduler.release)
 
 
 def terms(
@@ -102,7 +102,7 @@ def create(
         boot.redis.set(keys.game_secret(rec.game_id), secret, nx=True)
         secret = boot.redis.get(keys.game_secret(rec.game_id)).decode()
     if rec.reserved_until:
-        boot.scheduler.expiry(rec.game_id, LAPSE_KEY, rec.reserved_until)
+        boot.scheduler.release(rec.game_id, rec.reserved_until)
     if table.get("join") or (former and creator["id"] in rec.reserved()):
         rec = game_commands.join(boot, rec.game_id, creator).record
     return rec, secret
@@ -180,7 +180,7 @@ def lapse(boot: Bootstrap, game_id: str) -> Status:
     not come (the job stays due)."""
     rec = boot.store.load(game_id).record
     if rec.reserved_until and codec.parse_time(rec.reserved_until).timestamp() > time.time():
-        boot.scheduler.expiry(game_id, LAPSE_KEY, rec.reserved_until)
+        boot.scheduler.release(game_id, rec.reserved_until)
         return Status.EARLY
     done = loop.run(
         boot,

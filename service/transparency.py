@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from events import codec, keys, transparency
 from events.record import ACTIVE, CANCELLED, FINISHED, WAITING
-from service import metrics, oplog, proof
+from service import keyring, metrics, oplog
 from service.errors import Invalid, NotFound
 
 if TYPE_CHECKING:
@@ -121,11 +121,11 @@ def head(boot: Bootstrap) -> dict[str, Any]:
     size = boot.tlog.size()
     kept = boot.tlog.head()
     if kept is not None and kept["size"] == size:
-        key = proof.keyring(boot).public().get(kept["signature"]["kid"])
+        key = keyring.of(boot.config).public().get(kept["signature"]["kid"])
         if key is not None:  # a head signed by a key since removed is signed again
             return kept
     root = boot.tlog.tree.root(size)
-    signed = transparency.sign_head(size, root, codec.now_iso(), proof.keyring(boot).active())
+    signed = transparency.sign_head(size, root, codec.now_iso(), keyring.of(boot.config).active())
     metrics.SIGNATURES.inc()
     boot.tlog.keep_head(signed)
     return signed

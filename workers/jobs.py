@@ -9,7 +9,7 @@ from rq import get_current_job
 
 from service import (
     computer_turns,
-    game_commands,
+    deadline_commands,
     league_commands,
     league_followups,
     league_rounds,
@@ -40,22 +40,28 @@ def boot() -> Bootstrap:
 def expire(game_id: str, key: str) -> str:
     """Apply the default action of an overdue decision, once; a no-op if it was made, a
     fresh deadline if an outage covers it, postponed while the API is down
-    (service.game_commands.expire). The job beats first, so an outage it ends is on
+    (service.deadline_commands.expire). The job beats first, so an outage it ends is on
     record even if it runs before its worker's sweeper has beaten (a job queued before
     the outage). A decision answered after its job was queued left the index with its
     answer: the job then ends at once, reading nothing else."""
-    if key == tables.LAPSE_KEY:  # a waiting game's reservations run out (service.tables)
+    if key == tables.LAPSE_KEY:  # a member stored before reservations had `release`
         return _done("expire", game_id, key, tables.lapse(boot(), game_id))
     if not boot().scheduler.pending("expire", game_id, key):
         return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])
     outages.beat(boot().redis, time.time(), threshold)
-    return _done("expire", game_id, key, game_commands.expire(boot(), game_id, key))
+    return _done("expire", game_id, key, deadline_commands.expire(boot(), game_id, key))
+
+
+def release(game_id: str, key: str) -> str:
+    """Free the seats a waiting game still holds once its reservations run out, once
+    (service.tables.lapse); a run before their time reschedules itself."""
+    return _done("release", game_id, key, tables.lapse(boot(), game_id))
 
 
 def resolve(game_id: str, key: str) -> str:
     """Resolve a simultaneous phase whose submissions are all in, once."""
-    return _done("resolve", game_id, key, game_commands.resolve(boot(), game_id, key))
+    return _done("resolve", game_id, key, deadline_commands.resolve(boot(), game_id, key))
 
 
 def computer_turn(game_id: str, key: str) -> str:

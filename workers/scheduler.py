@@ -7,7 +7,8 @@ submissions are all in); for leagues `round|<league>|<n>` (a round's start time)
 `league_result|<league>|<game>` (a finished league game to record) and
 `league_followup|<league>|<seq>` (what a league event changes in its games, if the
 request that appended it died first); `computer|<game>|<seat>-<key>`
-(a computer seat owes decision `key`: due at once). Sweepers claim due
+(a computer seat owes decision `key`: due at once); `release|<game>|reservations` (a
+waiting game's held seats lapse). Sweepers claim due
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
 holding a claim only delays that work until the claim lapses and another sweeper takes it.
@@ -35,7 +36,7 @@ from rq import Queue, Retry, Worker
 
 from events import codec, keys, scripts
 from service import bootstrap
-from service.ports import due_member, job_id
+from service.ports import RESERVATIONS, due_member, job_id
 
 logger = logging.getLogger(__name__)
 URGENT = ("resolve", "league_result", "league_followup")  # enqueued on the queue listened to first
@@ -46,6 +47,7 @@ JOBS = {
     "round": "workers.jobs.start_round",  # round|<league>|<n>: open a league round's games
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
     "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
+    "release": "workers.jobs.release",  # release|<game>|reservations: its held seats lapse
     "computer": "workers.jobs.computer_turn",  # computer|<game>|<seat>-<key>: a computer's move
     # league_followup|<league>|<seq>: what league event <seq> changes in games, when the
     # request that appended it died before doing it (service.league_followups)
@@ -130,6 +132,11 @@ class RqScheduler:
     def lapse(self, game_id: str, key: str, when: float) -> None:
         """Have the game cancelled at `when` (a Unix time) if it is still waiting."""
         self.redis.zadd(keys.deadlines(), {_member("lapse", game_id, key): when})
+
+    def release(self, game_id: str, until: str) -> None:
+        """Have the seats the game still holds freed at `until` (ISO time)."""
+        when = codec.parse_time(until).timestamp()
+        self.redis.zadd(keys.deadlines(), {_member("release", game_id, RESERVATIONS): when})
 
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""

@@ -31,7 +31,6 @@ to be run twice:
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -280,7 +279,3 @@ def set_address(boot: Bootstrap, player: str, address: str | None) -> dict[str, 
         _later(boot, "mail", player, "verify", time.time(), nx=False)
     prefs.save(boot, player, settings)
     return settings
-
-
-def delivery_log(boot: Bootstrap, player: str) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in boot.redis.lrange(keys.player_notify_log(player), 0, -1)]

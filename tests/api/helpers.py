@@ -46,13 +46,13 @@ def random_action(rnd: random.Random, actions: list[dict]) -> dict:
 
 def play_to_end(client, app, gid: str, seats: dict[int, dict], rnd: random.Random) -> dict:
     """Play random legal actions until the game ends; resolve ready phases as a worker would."""
-    from service import game_commands
+    from service import deadline_commands
 
     deps = app.extensions["marketfold"]
     while (game := client.get(f"/v1/games/{gid}").get_json())["status"] == "active":
         rec = deps.store.load(gid).record
         if (phase := rec.game.ready(rec.state)) is not None:
-            game_commands.resolve(deps, gid, phase)
+            deadline_commands.resolve(deps, gid, phase)
             continue
         seat = rnd.choice(game["owed"])["seat"]
         legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(seats[seat])).get_json()

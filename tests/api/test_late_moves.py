@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from events import codec, keys
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import bearer, new_game, new_players
 
 
@@ -16,7 +16,7 @@ def _default_first_decision(client, app, gid):
     (owed,) = rec.owed()
     deadline = rec.deadline(owed.key)
     time.sleep(max(0.0, codec.parse_time(deadline).timestamp() - time.time()) + 0.05)
-    assert game_commands.expire(deps, gid, owed.key) == "applied"
+    assert deadline_commands.expire(deps, gid, owed.key) == "applied"
     return owed, deadline
 
 

@@ -7,7 +7,7 @@ import random
 import time
 
 from events import keys
-from service import game_commands, league_commands, league_queries, league_rounds
+from service import deadline_commands, league_commands, league_queries, league_rounds
 from tests.api.helpers import bearer, new_game, new_players, play_to_end
 from tests.leagues.helpers import (
     assert_recount,
@@ -15,8 +15,8 @@ from tests.leagues.helpers import (
     new_league,
     operator,
     started_league,
-    wait_for,
 )
+from tests.support.waiting import wait_for
 from workers import scheduler
 
 
@@ -200,7 +200,7 @@ def test_a_member_who_keeps_timing_out_is_withdrawn_from_later_rounds(client, ap
     seat = deps.store.load(gid).record.owed()[0].seat
     late = deps.store.load(gid).record.seats[seat].player
     time.sleep(1.05)
-    assert game_commands.expire(deps, gid, key) == "applied"  # withdrawn as it is applied
+    assert deadline_commands.expire(deps, gid, key) == "applied"  # withdrawn as it is applied
     league = league_queries.load(deps, lid)
     assert league.withdrawn == {late: 2} and league.why_withdrawn == {late: "absence"}
     assert league_rounds.start_round(deps, lid, 2) == "started"

@@ -166,7 +166,7 @@ def test_the_notification_is_written_in_the_same_writes_as_the_event_that_causes
     """The note and its planning member are follow-up writes of the append
     (events.recorder.Writes): on one Redis they run inside its script. Nothing else is
     written for it: no key of its own that a Redis Cluster could put on another master."""
-    from events.recorder import Writes
+    from events.recording import Writes
     from service.inbox import after_append
 
     players = new_players(client, 3)

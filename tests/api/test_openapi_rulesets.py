@@ -14,7 +14,7 @@ from events import ending
 from events.record import Record
 from games.rng import Rng
 from games.schemas import value_for
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import random_action
 from tests.api.openapi_check import (
     assert_matches,
@@ -189,7 +189,7 @@ def test_each_ruleset_plays_over_http_as_the_spec_describes(api, app, ruleset):
     for _ in range(HTTP_ACTIONS):
         rec = deps.store.load(gid).record
         if (phase := rec.game.ready(rec.state)) is not None:  # as the worker would
-            game_commands.resolve(deps, gid, phase)
+            deadline_commands.resolve(deps, gid, phase)
             continue
         if (public := expect(api.get(GAME, gid), 200))["status"] != "active":
             break

@@ -257,7 +257,7 @@ def test_an_export_that_fails_verification_shows_not_verified_and_jumps_to_the_f
 def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed(
     browser, live_server, client, app, tmp_path
 ):
-    from service import game_commands, outages
+    from service import deadline_commands, outages
 
     people = new_players(client, 3)
     gid = new_game(client, people, decision_timeout_s=1)
@@ -271,7 +271,7 @@ def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed
     up = time.monotonic() + 10
     while (outages.last_api_beat(deps.redis) or 0) < due and time.monotonic() < up:
         time.sleep(0.05)
-    assert game_commands.expire(deps, gid, key) == "applied"
+    assert deadline_commands.expire(deps, gid, key) == "applied"
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     timed_out = next(e for e in events if e["type"] == "game.DecisionTimedOut")
     page = Page(browser, live_server, tmp_path)

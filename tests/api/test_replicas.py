@@ -14,13 +14,13 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from cli.cluster import EmbeddedCluster
 from cli.compose import create_app
 from events import keys, round_trip
 from events.replication import NotReplicated
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.conftest import TEST_CONFIG
+from tests.support.cluster import EmbeddedCluster
 from tests.workers.helpers import bid, reveals, sealed_table
 
 TIMEOUT_MS = 400
@@ -168,18 +168,18 @@ def test_a_workers_reveal_waits_too(replicated):
     assert phase is not None
     replica.pause()
     with pytest.raises(NotReplicated):
-        game_commands.resolve(deps, gid, phase)
+        deadline_commands.resolve(deps, gid, phase)
     written = length(master, gid)
     assert written > rec.version and len(reveals(client, gid)) == 1
     replica.resume()
-    assert game_commands.resolve(deps, gid, phase) == "noop"  # the rerun: answered, once
+    assert deadline_commands.resolve(deps, gid, phase) == "noop"  # the rerun: answered, once
     assert length(master, gid) == written == length(replica, gid)
     assert len(reveals(client, gid)) == 1
 
 
 @pytest.fixture(scope="module")
 def replicated_cluster(tmp_path_factory):
-    """A 3-master Valkey Cluster with a replica per master (cli/cluster.py)."""
+    """A 3-master Valkey Cluster with a replica per master (tests/support/cluster.py)."""
     cluster = EmbeddedCluster(tmp_path_factory.mktemp("replicated-cluster"), replicas=1)
     try:
         yield cluster.start()

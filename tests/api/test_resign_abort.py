@@ -6,7 +6,7 @@ import json
 import time
 
 from events import keys
-from service import game_commands, outages
+from service import deadline_commands, outages
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 
 
@@ -86,7 +86,7 @@ def test_a_deadline_inside_an_outage_gets_a_fresh_one_instead_of_its_default(cli
     now = time.time()
     outages.beat(r, now - 600, threshold=15)  # the workers' last beat, ten minutes ago
     assert outages.beat(r, now, threshold=15) == (now - 600, now)  # back: an outage
-    assert game_commands.expire(deps, gid, key) == "extended"
+    assert deadline_commands.expire(deps, gid, key) == "extended"
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     extended = [e for e in events if e["type"] == "game.DeadlineExtended"]
     assert [e["data"]["key"] for e in extended] == [key]
@@ -96,7 +96,7 @@ def test_a_deadline_inside_an_outage_gets_a_fresh_one_instead_of_its_default(cli
     assert not [e for e in events if e["type"] == "game.DecisionTimedOut"]
     owed = client.get(f"/v1/games/{gid}").get_json()["owed"][0]
     assert owed["deadline"] == data["new_deadline"] > old  # the one deadline everyone sees
-    assert game_commands.expire(deps, gid, key) == "early"  # not extended twice
+    assert deadline_commands.expire(deps, gid, key) == "early"  # not extended twice
     seat = rec.owed()[0].seat
     player = rec.seats[seat].player
     notes = [json.loads(f[b"n"]) for _, f in r.xrange(keys.player_feed(player))]

@@ -173,7 +173,7 @@ def test_held_seats_lapse_and_the_game_then_opens_to_the_lobby_if_its_creator_ch
     }
     gid = api.post("/v1/games", "", ana["token"], json=body).get_json()["id"]
     deps = app.extensions["marketfold"]
-    due = deps.redis.zscore("mf:deadlines", f"expire|{gid}|{tables.LAPSE_KEY}")
+    due = deps.redis.zscore("mf:deadlines", f"release|{gid}|reservations")
     assert due is not None and due <= time.time() + 2  # the worker's job is scheduled
     time.sleep(1.1)
     assert tables.lapse(deps, gid) == "applied"
@@ -277,6 +277,28 @@ def test_a_worker_frees_the_held_seats_at_reserved_until(api, client, worker_pro
         if answers[1] == "lapsed":
             break
         time.sleep(0.2)
+    assert answers == ["accepted", "lapsed"]
+    assert api.post("/v1/games/{id}/join", gid, cy["token"]).status_code == 200
+
+
+def test_an_expire_member_stored_by_the_older_version_still_frees_the_held_seats(
+    api, client, app
+):
+    """Reservations had no job of their own before `release`: an `expire|<game>|
+    reservations` member left in the index by that version still frees the seats."""
+    from workers import jobs
+
+    ana, bo, cy = (_register(api, n) for n in ("ana", "bo", "cy"))
+    body = {"ruleset": "gobcon", "players": 2, "invite": [bo["id"]], "join": True, "reserve_s": 1}
+    gid = api.post("/v1/games", "", ana["token"], json=body).get_json()["id"]
+    time.sleep(1.1)
+    jobs.use(app.extensions["marketfold"])
+    try:
+        assert jobs.expire(gid, "reservations") == "applied"  # as the older sweep enqueued it
+        assert jobs.release(gid, "reservations") == "noop"  # the new job finds it done
+    finally:
+        jobs._deps.clear()
+    answers = [i["answer"] for i in api.get("/v1/games/{id}", gid).get_json()["invited"]]
     assert answers == ["accepted", "lapsed"]
     assert api.post("/v1/games/{id}/join", gid, cy["token"]).status_code == 200
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from games.base import ActionSpec
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.games.playout import random_action
 
@@ -37,7 +37,7 @@ def wild_trade(client, app, **body):
         act(client, gid, player, random_action(specs, rnd))
     deps = app.extensions["marketfold"]
     rec = deps.store.load(gid).record
-    game_commands.resolve(deps, gid, rec.game.ready(rec.state))
+    deadline_commands.resolve(deps, gid, rec.game.ready(rec.state))
     owed = client.get(f"/v1/games/{gid}").get_json()["owed"]
     assert {o["kind"] for o in owed} == {"trade"}
     return gid, seats, rnd

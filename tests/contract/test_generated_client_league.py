@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.conftest import ROOT, _env
-from tests.leagues.helpers import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.slow
 EXAMPLE = ROOT / "examples" / "python"

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from events import audit, codec
 from events import times as times_model
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.events.bundles import reseal
 
@@ -81,7 +81,7 @@ def test_a_default_applied_early_is_named_unless_the_seat_resigned(client, app, 
     (owed,) = rec.owed()
     deadline = codec.parse_time(rec.deadline(owed.key))
     time.sleep(max(0.0, deadline.timestamp() - time.time()) + 0.05)
-    assert game_commands.expire(deps, gid, owed.key) == "applied"
+    assert deadline_commands.expire(deps, gid, owed.key) == "applied"
     seats = by_seat(client, gid, people)
     play_to_end(client, app, gid, seats, random.Random(3))
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
@@ -113,13 +113,14 @@ def test_a_phase_resolved_before_its_last_submission_is_named(client, app):
 
 
 def test_the_server_refuses_a_move_after_its_deadline_and_grace(client, app, monkeypatch):
-    from events import times as model
+    from events import deadlines
 
     people = new_players(client, 3)
     gid = new_game(client, people, decision_timeout_s=1)
     seats = by_seat(client, gid, people)
     seat = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["seat"]
-    monkeypatch.setattr(model, "GRACE", timedelta(0))  # no 30 s wait in a test
+    no_grace = deadlines.Tolerance(grace=timedelta(0), stamp_slack=timedelta(seconds=10))
+    monkeypatch.setitem(deadlines.TIME_MODELS, 1, no_grace)  # no 30 s wait in a test
     time.sleep(1.1)
     res = client.post(
         f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(seats[seat])
@@ -136,3 +137,35 @@ def test_a_time_that_is_not_utc_is_named(client, app):
     assert (
         f"event {act['seq']}:" in times(report).detail and "not a UTC time" in times(report).detail
     )
+
+
+def test_an_old_bundle_keeps_its_verdict_when_the_tolerances_change(client, app, monkeypatch):
+    """The audit's tolerances are versioned with the games they judge (events.deadlines):
+    a log without a time model (written before models were named) is judged by model 1
+    forever; a new, laxer model judges only the games created under it."""
+    from events import deadlines
+
+    bundle = finished(client, app, "goblin-market", 3)
+    created = bundle["events"][0]
+    assert created["data"]["time_model"] == deadlines.CURRENT == 1  # named in every new game
+    del created["data"]["time_model"]  # as logged before the models were named
+    old = reseal(bundle, 1)
+    acts = [g[0] for g in commands(old) if g[0]["command"]["type"] == "act"]
+    late = acts[len(acts) // 2]
+    old = shift(old, late["seq"], by=timedelta(seconds=60))  # 57 s past deadline + 40 s
+    before = audit.verify(copy.deepcopy(old))
+    assert not before.ok and "after its deadline" in times(before).detail
+
+    lax = deadlines.Tolerance(grace=timedelta(seconds=120), stamp_slack=timedelta(seconds=10))
+    monkeypatch.setitem(deadlines.TIME_MODELS, 2, lax)
+    monkeypatch.setattr(deadlines, "CURRENT", 2)
+    after = audit.verify(copy.deepcopy(old))
+    assert after.to_text() == before.to_text()  # the same verdict, word for word
+
+    under_2 = copy.deepcopy(old)
+    under_2["events"][0]["data"]["time_model"] = 2  # a game played under the laxer model
+    assert times(audit.verify(reseal(under_2, 1))).ok
+    unknown = copy.deepcopy(old)
+    unknown["events"][0]["data"]["time_model"] = 99
+    check = times(audit.verify(reseal(unknown, 1)))
+    assert not check.ok and "time model 99 is not one this audit knows" in check.detail

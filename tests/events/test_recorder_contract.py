@@ -9,7 +9,8 @@ import pytest
 from events import codec
 from events.memory_recorder import MemoryRecorder
 from events.record import Record
-from events.recorder import Append, Log, RedisRecorder, Writes
+from events.recorder import RedisRecorder
+from events.recording import Append, Log, Writes
 from events.refusals import Duplicate, StaleVersion
 from events.repository import GameRepository
 from tests.events.recorders import append, envelopes

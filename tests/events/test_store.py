@@ -95,7 +95,7 @@ def test_a_leaf_of_the_public_log_is_written_by_the_appends_own_script(store, r)
     """On one Redis a game's leaf is part of the append that calls for it: written by the
     same script call (so together or not at all), once per leaf id however often it is
     asked for; a refused append writes no leaf."""
-    from events.recorder import Writes
+    from events.recording import Writes
     from events.tlog import PublicLog
 
     def calls() -> int:

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events import audit, codec, signature
 from events.record import Record, fold_all
 from games.rng import commitment
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
 
@@ -168,7 +168,7 @@ def with_a_default(client, app, seed: int) -> dict:
     (owed,) = rec.owed()
     deadline = codec.parse_time(rec.deadline(owed.key)).timestamp()
     time.sleep(max(0.0, deadline - time.time()) + 0.05)
-    assert game_commands.expire(boot, gid, owed.key) == "applied"
+    assert deadline_commands.expire(boot, gid, owed.key) == "applied"
     play_to_end(client, app, gid, by_seat(client, gid, people), random.Random(seed))
     return client.get(f"/v1/games/{gid}/export").get_json()
 

@@ -24,6 +24,7 @@ from cli.bot import Bot
 from cli.lab import QUEUES, ROOT
 from events import keys
 from tests.lab.faults import Follower, Run, settled, show
+from tests.support.waiting import timed_wait
 
 pytestmark = [
     pytest.mark.lab,
@@ -36,15 +37,6 @@ pytestmark = [
 # the network cut: 8 s keeps the module within its time; `LAB_CUT_S=30` for the 30 s of
 # issue #31 (docs/reliability.md, "Several hosts")
 CUT_S = int(os.environ.get("LAB_CUT_S", "8"))
-
-
-def wait_for(what: str, ready, timeout: float = 30.0) -> float:
-    """Wait until `ready()`; return the seconds it took."""
-    t0 = time.monotonic()
-    while not ready():
-        assert time.monotonic() - t0 < timeout, f"timed out waiting for {what}"
-        time.sleep(0.1)
-    return time.monotonic() - t0
 
 
 def play_to_end_and_verify(lab, table, tmp_path) -> None:
@@ -80,12 +72,12 @@ def test_a_cluster_master_killed_its_replica_takes_over_and_nothing_acknowledged
     affected = [t for t in run.played if lab.store_master_of(keys.game_events(t.gid)) == victim]
     before = run.versions(affected, active=True)
     lab.kill(victim)
-    took = wait_for("a replica to take over", lambda: _promoted(lab, table.gid, victim))
+    took = timed_wait("a replica to take over", lambda: _promoted(lab, table.gid, victim))
     time.sleep(2)
     # started again (as a supervisor would), it rejoins as its former replica's replica:
     # with APPEND_REPLICAS=1 the promoted master's appends wait for it
     lab.start(victim)
-    wait_for("it to rejoin", lambda: lab_valkey.role(lab.addr(victim)) == "slave")
+    timed_wait("it to rejoin", lambda: lab_valkey.role(lab.addr(victim)) == "slave")
     time.sleep(5)
     counts = run.finish(quiet_s=2)
     show(
@@ -110,12 +102,12 @@ def test_an_api_host_killed_haproxy_routes_around_it_and_streams_resume(lab, rec
     run = Run.start(lab, "api")
     follower = Follower(lab.url, run.played[0].gid)
     follower.start()
-    wait_for("the stream", lambda: follower.hosts and follower.ids)
+    timed_wait("the stream", lambda: follower.hosts and follower.ids)
     victim = follower.hosts[0]
     lab.kill(victim)
     time.sleep(6)
     counts = run.finish()
-    wait_for(
+    timed_wait(
         "the stream to catch up",
         lambda: follower.ids[-1] == run.versions(run.played[:1])[run.played[0].gid],
     )
@@ -136,7 +128,7 @@ def test_the_queue_master_killed_sentinel_fails_over_and_deadlines_fire_once(lab
     master = lab.queue_master()
     assert master in QUEUES
     lab.kill(master)
-    took = wait_for("Sentinel to promote the replica", lambda: lab.queue_master() != master)
+    took = timed_wait("Sentinel to promote the replica", lambda: lab.queue_master() != master)
     time.sleep(8)
     counts = run.finish(quiet_s=3)
     show(
@@ -147,7 +139,7 @@ def test_the_queue_master_killed_sentinel_fails_over_and_deadlines_fire_once(lab
     settled(counts)
     assert counts["phases resolved"] > 0 and counts["deadlines applied"] > 0
     lab.start(master)  # the sentinels make it the new master's replica
-    wait_for("it to rejoin", lambda: lab_valkey.role(lab.addr(master)) == "slave")
+    timed_wait("it to rejoin", lambda: lab_valkey.role(lab.addr(master)) == "slave")
 
 
 def test_a_master_cut_off_the_network_comes_back_without_split_brain(lab, record_property):
@@ -158,7 +150,7 @@ def test_a_master_cut_off_the_network_comes_back_without_split_brain(lab, record
     lab.cut(victim)
     time.sleep(CUT_S)
     lab.heal(victim)
-    wait_for("it to rejoin as a replica", lambda: lab_valkey.role(lab.addr(victim)) == "slave")
+    timed_wait("it to rejoin as a replica", lambda: lab_valkey.role(lab.addr(victim)) == "slave")
     time.sleep(3)
     counts = run.finish(quiet_s=2)
     show(record_property, f"store master {victim} cut off the network for {CUT_S} s", counts)
@@ -199,7 +191,7 @@ def test_every_worker_down_the_balancer_still_takes_moves_from_unready_hosts(lab
     time.sleep(2)
     for host in ("w1", "w2"):
         lab.kill(host)
-    wait_for("every host unready", lambda: _readiness(lab) == "unready")
+    timed_wait("every host unready", lambda: _readiness(lab) == "unready")
     time.sleep(2)
     # no host is ready, and a host still answers (not HAProxy's own 503): the fallback
     served = requests.get(f"{lab.url}/v1/rulesets", timeout=5)
@@ -208,7 +200,7 @@ def test_every_worker_down_the_balancer_still_takes_moves_from_unready_hosts(lab
     time.sleep(2)  # played on while no host is ready
     for host in ("w1", "w2"):
         lab.start(host)
-    wait_for("a host ready again", lambda: _readiness(lab) == "ready")
+    timed_wait("a host ready again", lambda: _readiness(lab) == "ready")
     counts = run.finish(quiet_s=2)
     show(record_property, "both workers killed (every host unready)", counts)
     settled(counts)

@@ -74,16 +74,6 @@ def serve(redis_url: str) -> tuple[str, subprocess.Popen]:
     return base, proc
 
 
-def wait_for(predicate, timeout: float = 20.0, every: float = 0.1):
-    """Return predicate()'s first truthy value, polling; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(every)
-    raise AssertionError("timed out waiting")
-
-
 class Agent:
     """One member: follows their feed from the start and plays, with the reference bot,
     every game the feed says has started for them (through the public API only)."""

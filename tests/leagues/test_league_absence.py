@@ -8,9 +8,10 @@ import time
 
 from events import keys
 from leagues.absence import DAY, absent
-from service import game_commands, league_queries, league_rounds
+from service import deadline_commands, league_queries, league_rounds
 from tests.api.helpers import bearer
-from tests.leagues.helpers import running_league, wait_for
+from tests.leagues.helpers import running_league
+from tests.support.waiting import wait_for
 
 RULE = {"withdraw_after_timeouts": 3, "absence_window": 10, "absence_share": 0.6, "absence_days": 7}
 
@@ -67,7 +68,7 @@ def test_a_default_withdraws_an_absent_member_at_once_and_reinstating_undoes_it(
     owed = rec.owed()[0]
     late = next(p for p in players if p["id"] == rec.seats[owed.seat].player)
     time.sleep(1.05)
-    assert game_commands.expire(deps, gid, owed.key) == "applied"  # as a worker does
+    assert deadline_commands.expire(deps, gid, owed.key) == "applied"  # as a worker does
     league = client.get(f"/v1/leagues/{lid}").get_json()
     member = next(m for m in league["members"] if m["player"] == late["id"])
     assert (member["withdrawn_from_round"], member["withdrawn_reason"]) == (2, "absence")

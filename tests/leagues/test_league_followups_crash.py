@@ -17,7 +17,8 @@ from events import keys
 from service import league_followups
 from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, _env
-from tests.leagues.helpers import running_league, wait_for
+from tests.leagues.helpers import running_league
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.crash]
 

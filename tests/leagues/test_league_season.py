@@ -20,8 +20,8 @@ from tests.leagues.helpers import (
     new_league,
     operator,
     serve,
-    wait_for,
 )
+from tests.support.waiting import wait_for
 
 
 def check_season(client, deps, lid: str, agents: list[Agent]) -> None:

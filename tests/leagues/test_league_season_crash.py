@@ -27,7 +27,8 @@ from leagues import audit as league_audit
 from service import league_queries, outages
 from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
-from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator, wait_for
+from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator
+from tests.support.waiting import wait_for
 
 RULESETS = {
     "goblin-market": {},

@@ -5,6 +5,7 @@ them (service.notify.dispatch), on the real Redis and a real SMTP server."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import time
 
@@ -175,7 +176,8 @@ def test_a_failed_delivery_is_retried_with_backoff_and_sent_once_the_server_is_b
         assert nid in mail["Message-ID"]
     finally:
         controller.stop()
-    log = dispatch.delivery_log(deps, players[0]["id"])
+    stored = deps.redis.lrange(keys.player_notify_log(players[0]["id"]), 0, -1)
+    log = [json.loads(x) for x in stored]
     assert [e["outcome"] for e in reversed(log)] == ["retry", "retry", "sent"]
 
 

@@ -11,9 +11,9 @@ import redis
 
 from cli.embedded import free_port
 from tests.conftest import kill_group
-from tests.leagues.helpers import wait_for
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
+from tests.support.waiting import wait_for
 
 
 def test_killing_the_api_mid_load_leaves_no_partial_command(redis_url, api, worker_process):

@@ -15,9 +15,9 @@ from events import keys
 from events.codec import parse_time
 from service import outages
 from tests.conftest import gunicorn_args, kill_group
-from tests.leagues.helpers import wait_for
 from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
+from tests.support.waiting import wait_for
 
 TIMEOUT_S = 2
 ENV = {"MARKETFOLD_OUTAGE_AFTER_S": "1", "MARKETFOLD_CLAIM_S": "2"}  # the whole service's

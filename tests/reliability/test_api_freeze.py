@@ -20,11 +20,11 @@ import requests
 from cli.embedded import free_port
 from events import keys
 from events.codec import parse_time
-from events.times import GRACE
+from events.deadlines import CURRENT, TIME_MODELS
 from service import outages
-from tests.leagues.helpers import wait_for
 from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
+from tests.support.waiting import wait_for
 
 TIMEOUT_S = 3
 
@@ -112,7 +112,8 @@ def test_an_action_after_a_redis_stall_longer_than_the_grace_is_taken(crash_redi
     signal_group(crew, signal.SIGSTOP)  # no worker extends anything: the API alone must
     os.kill(crash_redis.process.pid, signal.SIGSTOP)
     try:
-        stall = parse_time(deadline).timestamp() + GRACE.total_seconds() + 2 - time.time()
+        grace = TIME_MODELS[CURRENT].grace.total_seconds()
+        stall = parse_time(deadline).timestamp() + grace + 2 - time.time()
         time.sleep(stall)  # the deadline and its 30 s of grace pass while Redis stalls
     finally:
         os.kill(crash_redis.process.pid, signal.SIGCONT)

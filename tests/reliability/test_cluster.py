@@ -14,12 +14,12 @@ import pytest
 import redis
 import requests
 
-from cli.cluster import EmbeddedCluster
 from cli.embedded import EmbeddedRedis, free_port
 from events import keys
 from games import schemas
 from service.players import hash_token
 from tests.conftest import ROOT, _env, api_server, kill_group
+from tests.support.cluster import EmbeddedCluster
 
 pytestmark = pytest.mark.slow
 SEATS = {"goblin-market": 3, "sorcerous-futures": 3, "gobcon": 2, "black-market": 3}

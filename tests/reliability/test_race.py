@@ -9,9 +9,9 @@ import time
 
 import redis
 
-from tests.leagues.helpers import wait_for
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
+from tests.support.waiting import wait_for
 
 
 def test_32_clients_on_20_games_lose_and_duplicate_nothing(live_server, redis_url, worker_process):

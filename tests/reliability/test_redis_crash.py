@@ -10,9 +10,9 @@ import time
 import redis
 
 from cli.embedded import free_port
-from tests.leagues.helpers import wait_for
 from tests.reliability.checks import check_everything
 from tests.reliability.load import Load, new_tables
+from tests.support.waiting import wait_for
 
 
 def test_a_redis_crash_loses_no_acknowledged_action_and_answers_503_meanwhile(

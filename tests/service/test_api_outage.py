@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from events import codec, keys
-from service import game_commands, outages
+from events import codec, deadlines, keys
+from service import deadline_commands, outages
 from tests.api.helpers import bearer, new_game, new_players
 
 THRESHOLD = 15.0
@@ -34,11 +34,11 @@ def scheduled(r, gid: str, key: str) -> float:
 
 def test_the_rule_waits_for_an_api_seen_since_the_deadline_and_up_now():
     due, now = 1000.0, 1010.0
-    assert outages.wait_for_api(None, due, now, THRESHOLD) == 0  # no API ever beat: up
-    assert outages.wait_for_api(1009.9, due, now, THRESHOLD) == 0  # beat since: up
-    assert outages.wait_for_api(999.9, due, now, THRESHOLD) == outages.API_BEAT_S  # soon
-    assert outages.wait_for_api(990.0, due, 1006.0, THRESHOLD) == outages.POSTPONE_S  # down
-    assert outages.wait_for_api(1001.0, due, 1017.0, THRESHOLD) == outages.POSTPONE_S  # down
+    assert deadlines.wait_for_api(None, due, now, THRESHOLD) == 0  # no API ever beat: up
+    assert deadlines.wait_for_api(1009.9, due, now, THRESHOLD) == 0  # beat since: up
+    assert deadlines.wait_for_api(999.9, due, now, THRESHOLD) == deadlines.API_BEAT_S  # soon
+    assert deadlines.wait_for_api(990.0, due, 1006.0, THRESHOLD) == deadlines.POSTPONE_S  # down
+    assert deadlines.wait_for_api(1001.0, due, 1017.0, THRESHOLD) == deadlines.POSTPONE_S  # down
 
 
 def test_an_expiry_waits_while_the_api_is_down_and_is_extended_once_it_is_back(client, app, r):
@@ -49,14 +49,14 @@ def test_an_expiry_waits_while_the_api_is_down_and_is_extended_once_it_is_back(c
     down_since = due - 60  # the API's last beat, before the deadline
     outages.beat(r, down_since, THRESHOLD, keys.api_heartbeat())
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
-    assert game_commands.expire(deps, gid, key) == "postponed"
-    assert game_commands.expire(deps, gid, key) == "postponed"  # however often it runs
+    assert deadline_commands.expire(deps, gid, key) == "postponed"
+    assert deadline_commands.expire(deps, gid, key) == "postponed"  # however often it runs
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version  # nothing written
-    assert abs(scheduled(r, gid, key) - (time.time() + outages.POSTPONE_S)) < 0.5
+    assert abs(scheduled(r, gid, key) - (time.time() + deadlines.POSTPONE_S)) < 0.5
     back = time.time()
     assert outages.beat(r, back, THRESHOLD, keys.api_heartbeat()) == (down_since, back)
     assert outages.seen(r, 0) == [(down_since, back)]
-    assert game_commands.expire(deps, gid, key) == "extended"
+    assert deadline_commands.expire(deps, gid, key) == "extended"
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     assert "game.DecisionTimedOut" not in [e["type"] for e in events]
     data = next(e["data"] for e in events if e["type"] == "game.DeadlineExtended")
@@ -75,10 +75,10 @@ def test_an_api_up_but_not_yet_seen_since_the_deadline_delays_the_default_one_be
     deps = app.extensions["marketfold"]
     gid, key, due = overdue_game(client, app)
     outages.beat(r, due - 0.1, THRESHOLD, keys.api_heartbeat())  # just before the deadline
-    assert game_commands.expire(deps, gid, key) == "postponed"
-    assert abs(scheduled(r, gid, key) - (time.time() + outages.API_BEAT_S)) < 0.2
+    assert deadline_commands.expire(deps, gid, key) == "postponed"
+    assert abs(scheduled(r, gid, key) - (time.time() + deadlines.API_BEAT_S)) < 0.2
     assert outages.beat(r, time.time(), THRESHOLD, keys.api_heartbeat()) is None  # no outage
-    assert game_commands.expire(deps, gid, key) == "applied"
+    assert deadline_commands.expire(deps, gid, key) == "applied"
     assert "game.DecisionTimedOut" in types(client, gid)
     assert "game.DeadlineExtended" not in types(client, gid)
     assert outages.seen(r, 0) == []
@@ -88,5 +88,5 @@ def test_no_api_heartbeat_at_all_counts_as_an_api_that_is_up(client, app, r):
     deps = app.extensions["marketfold"]
     gid, key, _ = overdue_game(client, app)
     assert r.get(keys.api_heartbeat()) is None  # workers only (as in this test): no API beat
-    assert game_commands.expire(deps, gid, key) == "applied"
+    assert deadline_commands.expire(deps, gid, key) == "applied"
     assert "game.DecisionTimedOut" in types(client, gid)

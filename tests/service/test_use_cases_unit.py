@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from events import times
+from events import deadlines
+from events.codec import parse_time
 from events.decide import NotSeated
 from events.memory_recorder import MemoryRecorder
 from events.record import Record, fold_all
-from events.recorder import Log
+from events.recording import Log
 from events.refusals import StaleVersion
 from events.repository import GameRepository, Loaded
 from games import schemas
@@ -186,7 +187,8 @@ def test_a_refusal_tells_a_seat_what_it_may_do_and_nothing_once_past_its_deadlin
     ]
     now = game_queries.standing(rec, player)
     assert now == {"version": rec.version, "actions": legal} and legal
-    late = times.parse_time(rec.deadline(owing.key)) + times.GRACE + timedelta(seconds=1)
+    grace = deadlines.tolerance(rec).grace
+    late = parse_time(rec.deadline(owing.key)) + grace + timedelta(seconds=1)
     assert game_queries.standing(rec, player, late)["actions"] == []
     idle = next(s.player for s in rec.seats if s.seat != owing.seat)
     assert game_queries.standing(rec, idle)["actions"] == []

@@ -1,20 +1,9 @@
 """Helpers for the worker tests: a Sorcerous Futures table brought to a closed auction's
 sealed bids, the bids, the reveals, and a wait."""
 
-import time
-
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 
 REVEALED = "sorcerous-futures.SealedBidsRevealed"
-
-
-def wait_for(predicate, timeout=30.0, every=0.01):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(every)
-    raise AssertionError("timed out waiting")
 
 
 def reveals(client, gid, headers=None):

@@ -10,7 +10,8 @@ from rq import Queue
 from events import keys
 from service.ports import job_id
 from tests.api.helpers import bearer, by_seat, new_game, new_players
-from tests.workers.helpers import bid, reveals, sealed_table, wait_for
+from tests.support.waiting import wait_for
+from tests.workers.helpers import bid, reveals, sealed_table
 from workers import scheduler
 
 BACKLOG = 1500  # expiry jobs queued before the phase: many seconds of a worker's time

@@ -5,25 +5,17 @@ import time
 from rq.registry import FailedJobRegistry
 
 from events.codec import parse_time
-from service import game_commands
+from service import deadline_commands
 from service.ports import job_id as work_id
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.conftest import kill_group
+from tests.support.waiting import wait_for
 from workers import scheduler
 
 
 def timed_out(client, gid):
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     return [e for e in events if e["type"] == "game.DecisionTimedOut"]
-
-
-def wait_for(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def test_a_missed_bid_is_passed_by_a_worker_and_logged_as_a_timeout(client, worker_process):
@@ -50,10 +42,10 @@ def test_a_decision_made_in_time_is_not_expired(client, app):
     seat = game["owed"][0]["seat"]
     deps = app.extensions["marketfold"]
     key = deps.store.load(gid).record.owed()[0].key
-    assert game_commands.expire(deps, gid, key) == "early"  # not due yet: nothing happens
+    assert deadline_commands.expire(deps, gid, key) == "early"  # not due yet: nothing happens
     client.post(f"/v1/games/{gid}/actions", json={"type": "pass"}, headers=bearer(seats[seat]))
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
-    assert game_commands.expire(deps, gid, key) == "noop"
+    assert deadline_commands.expire(deps, gid, key) == "noop"
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version
 
 
@@ -78,9 +70,9 @@ def test_repeated_expiry_of_the_same_decision_is_a_no_op(client, app):
     deps = app.extensions["marketfold"]
     key = deps.store.load(gid).record.owed()[0].key
     time.sleep(1.1)
-    assert game_commands.expire(deps, gid, key) == "applied"
+    assert deadline_commands.expire(deps, gid, key) == "applied"
     version = deps.store.load(gid).record.version
-    assert game_commands.expire(deps, gid, key) == "noop"
+    assert deadline_commands.expire(deps, gid, key) == "noop"
     assert deps.store.load(gid).record.version == version
 
 

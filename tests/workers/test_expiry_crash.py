@@ -13,15 +13,7 @@ from rq.registry import StartedJobRegistry
 from events import audit, keys
 from tests.api.helpers import new_game, new_players
 from tests.conftest import kill_group
-
-
-def wait_for(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := predicate():
-            return value
-        time.sleep(0.02)
-    raise AssertionError("timed out waiting")
+from tests.support.waiting import wait_for
 
 
 def timeouts(store, gid):

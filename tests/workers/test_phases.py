@@ -10,7 +10,8 @@ from rq.registry import StartedJobRegistry
 from service import stalled
 from tests.api.helpers import bearer
 from tests.conftest import kill_group
-from tests.workers.helpers import bid, reveals, sealed_table, wait_for
+from tests.support.waiting import wait_for
+from tests.workers.helpers import bid, reveals, sealed_table
 
 
 def test_the_fourth_sealed_bid_is_resolved_by_a_worker_and_revealed_once(client, worker_process):

@@ -6,27 +6,42 @@
 import { t } from "./words.js";
 
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const causeOf = (ev) => (typeof ev.cause === "string" ? ev.cause : "");
 
 // What an event is, for its mark in the list: a player's action, a step the rules took on
 // their own after it, a default applied at a deadline, a phase resolved by a worker, a
-// deadline extension, a lobby event, or a private step hidden from this viewer.
-export function kindOf(ev, first) {
+// deadline extension, a lobby event, or a private step hidden from this viewer. `command`:
+// the type of the command the event belongs to (`commandsOf`), as openapi.yaml documents
+// it; the `cause` (a job's id for a worker's command) is opaque.
+export function kindOf(ev, first, command = null) {
   if (ev.type === "hidden") return "hidden";
   if (ev.type === "game.DeadlineExtended") return "extension";
-  if (ev.type === "game.DecisionTimedOut" || causeOf(ev).startsWith("expire-")) return "default";
-  if (causeOf(ev).startsWith("resolve-")) return "resolution";
+  if (ev.type === "game.DecisionTimedOut" || command === "expire") return "default";
+  if (command === "resolve") return "resolution";
   if (ev.type.startsWith("game.")) return "lobby";
   return Number.isInteger(ev.actor) && first ? "action" : "auto";
 }
 
+const commandKey = (ev) => JSON.stringify([ev.actor, ev.cause, ev.at]);
+
+// The type of the command each event belongs to, by seq (Map): the first envelope of a
+// command carries `command`; the others share its actor, cause and time (a private step
+// hidden from this viewer in between does not end it).
+export function commandsOf(events) {
+  const out = new Map();
+  let current = null;
+  for (const ev of events) {
+    if (isObj(ev.command)) current = { key: commandKey(ev), type: ev.command.type };
+    if (current && commandKey(ev) === current.key) out.set(ev.seq, current.type);
+  }
+  return out;
+}
 
 // The envelopes of one command share actor, cause and time; the first is the command's own.
 export function firsts(events) {
   const out = new Set();
   let last = null;
   for (const ev of events) {
-    const key = JSON.stringify([ev.actor, ev.cause, ev.at]);
+    const key = commandKey(ev);
     if (key !== last || ev.command) out.add(ev.seq);
     last = key;
   }

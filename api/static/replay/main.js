@@ -29,6 +29,7 @@ const st = {
   glossary: {}, // card id -> {name, text}, from the state's `cards`
   catalogue: {}, // the ruleset's card list (GET /v1/rulesets/{ruleset}/cards), by id
   firsts: new Set(), // seqs of the first envelope of each command
+  commands: new Map(), // seq -> the type of the command it belongs to (audit.commandsOf)
 };
 const $ = (id) => document.getElementById(id);
 
@@ -179,6 +180,7 @@ async function start() {
   st.version = data.version;
   st.bySeq = new Map(st.events.map((e) => [e.seq, e]));
   st.firsts = audit.firsts(st.events);
+  st.commands = audit.commandsOf(st.events);
   try {
     const ruleset = (await stateAt(1)).ruleset;
     const listed = await getJSON(`${base}/v1/rulesets/${encodeURIComponent(ruleset)}/cards`);

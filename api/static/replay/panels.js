@@ -141,7 +141,7 @@ export function createPanels(app) {
     const ev = st.bySeq.get(seq);
     if (!ev) return;
     const first = st.firsts.has(seq);
-    const kind = audit.kindOf(ev, first);
+    const kind = audit.kindOf(ev, first, st.commands.get(ev.seq));
     $("step-said").textContent = t("eventNofM", { n: seq, m: $("total").textContent, name: eventName(ev.type) });
     const p = panel(t("eventN", { n: seq, name: eventName(ev.type) }), "event", true);
     p.classList.add(`k-${kind}`);
@@ -235,7 +235,7 @@ export function createPanels(app) {
     ol.replaceChildren();
     for (const ev of st.events) {
       const first = st.firsts.has(ev.seq);
-      const kind = audit.kindOf(ev, first);
+      const kind = audit.kindOf(ev, first, st.commands.get(ev.seq));
       const li = el("li", `ev k-${kind}${ev.type.startsWith("game.") ? " sys" : ""}`);
       li.dataset.seq = ev.seq;
       li.dataset.kind = kind;

@@ -154,10 +154,6 @@ class SentinelGroup:
         )
         return int(port)
 
-    def current_master(self) -> EmbeddedRedis:
-        port = self.master_port()
-        return next(s for s in self.servers if s.port == port)
-
     def wait_failover(self, old_port: int, timeout: float = 30.0) -> EmbeddedRedis:
         """Wait until every sentinel names a master other than `old_port` and it answers
         as a master; return it."""

@@ -1,0 +1,2 @@
+"""What tests (and bench/) use and the product does not: waiting for another process, and
+the Valkey Cluster and Sentinel groups they start on loopback."""
