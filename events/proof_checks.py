@@ -1,12 +1,13 @@
 """The audit's checks that need trusted keys (events.audit.verify with `trusted`): the
 service's signature (events.signature), the game's leaves in the public log of games
-(events.transparency), and a tree head or receipt seen before."""
+(events.transparency), and a tree head or receipt seen before (a kept receipt's
+promise: events.receipts)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from events import signature, transparency
+from events import receipts, signature, transparency
 
 
 def run(data, trusted, seen, consistency, report: Any) -> None:
@@ -21,18 +22,29 @@ def run(data, trusted, seen, consistency, report: Any) -> None:
     else:
         signed.detail = found
     events = data.get("events") or []
+    if isinstance(seen, dict) and "promise" in seen:  # a receipt kept at the game's end
+        _record(
+            report,
+            Check(receipts.PROMISED),
+            receipts.check_promise(events, seen["promise"], trusted),
+        )
     ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
     if not ok:
         logged.fail(None, found)
         return
     logged.detail = found
-    if seen is not None:
-        before = Check(transparency.SEEN)
-        report.checks.append(before)
-        ok, found = transparency.check_seen(
-            events, data["transparency"], seen, consistency, trusted
+    if isinstance(seen, dict) and ("tree_head" in seen or "size" in seen):
+        _record(
+            report,
+            Check(transparency.SEEN),
+            transparency.check_seen(events, data["transparency"], seen, consistency, trusted),
         )
-        if ok:
-            before.detail = found
-        else:
-            before.fail(None, found)
+
+
+def _record(report: Any, check: Any, outcome: tuple[bool, str]) -> None:
+    report.checks.append(check)
+    ok, found = outcome
+    if ok:
+        check.detail = found
+    else:
+        check.fail(None, found)
