@@ -102,6 +102,7 @@ class Bot:
         self._actions: list[dict[str, Any]] | None = None  # and what it may do then
         self._done = 0  # the version the bot last acted on (or found nothing to do at)
         self._over = False
+        self._ended = False  # the stream sent game.Ended
         self._stopped = False  # stop() was called
         self._watcher: threading.Thread | None = None
         self._stream: requests.Response | None = None
@@ -247,8 +248,8 @@ class Bot:
                             kind = line[7:]
                         elif line.startswith("data: ") and kind != "chat":
                             self._frame(kind, json.loads(line[6:]))
-                        if self._over:
-                            break
+                        if self._over and not (self._ended and self.receipt is None):
+                            break  # (the receipt follows the end: the server closes then)
             except (requests.RequestException, AttributeError, ValueError):
                 if not self._over:  # (closing the stream from play() lands here too)
                     time.sleep(0.5)
@@ -267,7 +268,7 @@ class Bot:
             else:
                 self._seen = max(self._seen, data["seq"])
             if kind == "game.Ended":
-                self._over = True
+                self._over = self._ended = True
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:
