@@ -9,7 +9,7 @@ import random
 import pytest
 
 import games
-from events import codec, keys, receipts, signature, transparency
+from events import keys, receipts, signature, transparency
 from service.game_stream import RECEIPT, GameStream
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 
