@@ -7,6 +7,7 @@ check without what the players kept passes; each player's receipt alone catches 
 so does the head saved 0.5 s after the end, with the server's leaves."""
 
 import json
+import shutil
 import subprocess
 import sys
 import threading
@@ -32,6 +33,14 @@ def verify(tmp_path, bundle: bytes, *extra: str) -> tuple[int, dict]:
     )
     assert done.stdout, done.stderr
     return done.returncode, {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+
+
+def node_rederive(tmp_path, keyfile, receipt) -> subprocess.CompletedProcess:
+    """tools/rederive.js on the bundle `verify` wrote last, with a kept receipt."""
+    argv = ["node", "tools/rederive.js", "--keys", str(keyfile), "--seen", str(receipt)]
+    return subprocess.run(
+        [*argv, str(tmp_path / "game.json")], capture_output=True, text=True, cwd=ROOT
+    )
 
 
 def relog(boot, gid: str) -> None:
@@ -82,6 +91,9 @@ def test_a_players_kept_receipt_catches_a_rewrite_of_the_finished_games_stream(
         code, checks = verify(tmp_path, genuine, "--keys", str(keyfile), "--seen", str(files[0]))
         assert code == 0, checks
         assert checks[receipts.PROMISED]["ok"] and checks[transparency.SEEN]["ok"]
+        if shutil.which("node"):
+            done = node_rederive(tmp_path, keyfile, files[0])
+            assert done.returncode == 0, done.stdout + done.stderr
 
         rewrite_stream(boot, gid)  # the operator, on its own machine
         relog(boot, gid)
@@ -95,6 +107,10 @@ def test_a_players_kept_receipt_catches_a_rewrite_of_the_finished_games_stream(
             why = checks[receipts.PROMISED]["detail"]
             assert "the game was rewritten after it ended" in why, why
             assert not checks[transparency.SEEN]["ok"]
+            if shutil.which("node"):  # the Node twin, from docs/audit.md alone
+                done = node_rederive(tmp_path, keyfile, f)
+                assert done.returncode == 1, done.stdout + done.stderr
+                assert "FAIL the end its receipt promised: " in done.stdout, done.stdout
         # a head saved 0.5 s after the end held the original end leaf: with the server's
         # leaves it fails the rewrite, however short the delay
         code, checks = verify(
