@@ -46,6 +46,7 @@ def assert_every_ruleset_played_streamed_and_verified(results: dict[str, dict]) 
 
 def run_example(language: str, server: str, redis_url: str, build: str) -> dict[str, dict]:
     env = {**_env(redis_url), "BUILD_DIR": build, "PYTHON": sys.executable}
+    env["RECEIPTS_DIR"] = os.path.join(build, "receipts")  # where the examples keep them
     done = subprocess.run(
         ["bash", str(ROOT / "examples" / language / "run.sh"), server],
         capture_output=True,
@@ -63,6 +64,10 @@ def test_the_generated_python_client_plays_every_ruleset(
     worker_process()
     results = run_example("python", live_server, redis_url, str(tmp_path))
     assert_every_ruleset_played_streamed_and_verified(results)
+    for game in results.values():  # every seat kept the receipt its stream sent (#45 §2)
+        kept = sorted((tmp_path / "receipts").glob(f"{game['game']}.seat*.receipt.json"))
+        assert game["receipts"] == game["players"] == len(kept), game
+        assert json.loads(kept[0].read_text())["game"] == game["game"]
     # the generated package is complete: one module per operation of the spec
     generated = {p.stem for p in (tmp_path / "marketfold_client" / "api").rglob("*.py")}
     assert {"create_game", "post_action", "stream_events", "export_game", "verify_bundle"} <= (
