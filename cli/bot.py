@@ -104,6 +104,7 @@ class Bot:
         self._over = False
         self._ended = False  # the stream sent game.Ended
         self._stopped = False  # stop() was called
+        self._watching = False  # the stream's reader runs
         self._watcher: threading.Thread | None = None
         self._stream: requests.Response | None = None
         self.refused = 0  # 429s met (the rate limit)
@@ -113,6 +114,7 @@ class Bot:
         game = self._get(self.base)
         with self._news:
             self._seen = game["version"]  # the stream's first frame says what the seat owes
+        self._watching = True
         self._watcher = threading.Thread(target=self._watch, daemon=True)
         self._watcher.start()
         try:
@@ -144,9 +146,16 @@ class Bot:
         before the end, which sends the end and the receipt again; saved when the bot was
         given a directory."""
         with self._news:
-            self._news.wait_for(lambda: self.receipt is not None or self._stopped, 5.0)
+            self._news.wait_for(
+                lambda: self.receipt is not None or self._stopped or not self._watching, 5.0
+            )
         if self.receipt is None and not self._stopped:
             self.receipt = self._receipt_from_stream(version - 1)
+        if self.receipt is not None and "leaves" not in self.receipt:  # not merged then
+            try:
+                self.receipt = {**self.receipt, **self._get(f"{self.base}/transparency")}
+            except (requests.RequestException, RuntimeError):
+                pass  # the promise alone is kept: it is enough for verify --seen
         if self.receipt is not None and self.receipts is not None:
             self.receipts.mkdir(parents=True, exist_ok=True)
             path = self.receipts / f"{self.game_id}.receipt.json"
@@ -254,6 +263,7 @@ class Bot:
                 if not self._over:  # (closing the stream from play() lands here too)
                     time.sleep(0.5)
         with self._news:
+            self._watching = False
             self._news.notify_all()
 
     def _frame(self, kind: str | None, data: dict[str, Any]) -> None:

@@ -226,13 +226,21 @@ class GameStream:
             self.private.sent_upto = seq
             frames += self._mine(seq)  # steps held back until this event was sent
         if kind == "game.Ended":  # the game's receipt, the same for everyone: public now
-            found = SHARED.get((self.game_id, RECEIPT), lambda: self._receipt())
-            frames += [found] if found is not None else []
+            frames += self._receipt()
         return frames, ends
 
-    def _receipt(self) -> Frame | None:
-        kept = receipts.kept(self.boot, self.game_id)
-        return None if kept is None else Frame(None, RECEIPT, _json(kept))
+    def _receipt(self) -> list[Frame]:
+        """The `receipt` frame, made once per process when the game's leaves are merged
+        (before that, each stream signs the promise alone)."""
+        found = SHARED.peek((self.game_id, RECEIPT))
+        if found is None:
+            kept = receipts.kept(self.boot, self.game_id)
+            if kept is None:
+                return []
+            found = Frame(None, RECEIPT, _json(kept))
+            if "leaves" in kept:
+                SHARED.get((self.game_id, RECEIPT), lambda: found)
+        return [found]
 
     def _follow_seat(self, kind: str, data: dict[str, Any]) -> bool:
         """Move the caller's seat with a join or a leave; True when the caller left."""

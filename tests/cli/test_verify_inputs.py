@@ -57,3 +57,13 @@ def test_game_names_a_bundle_of_another_game(tmp_path):
     done = verify(tmp_path, GENUINE, "--json", "--game", GAME)
     checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
     assert checks["the game asked for"]["ok"]
+
+
+def test_post_verify_refuses_utf16_as_the_docs_say(client):
+    res = client.post(
+        "/v1/verify",
+        data=b"\xff\xfe" + GENUINE.decode().encode("utf-16-le"),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert res.status_code == 422 and res.get_json()["code"] == "invalid_body"
+    assert "UTF-16" in res.get_json()["errors"]["_body"][0], res.get_json()

@@ -195,11 +195,17 @@ export async function drawTable(root, gameId, app, secret = null) {
   // A seat's receipt of the finished game, kept in this browser: "receipt kept" and its
   // download under the result; fetched from the stream when the end came while away.
   let fetching = null;
+  let merging = false;
   function drawReceipt(game) {
     const line = receiptLine(game.id);
     const box = result.querySelector("#result-box");
     if (line && box) box.appendChild(line);
-    if (!line && !fetching && !keptReceipt(game.id)) fetching = fetchReceipt(game.id, game.version, () => draw());
+    const kept = keptReceipt(game.id);
+    if (!line && !fetching && !kept) fetching = fetchReceipt(game.id, game.version, () => draw());
+    if (kept && !kept.leaves && !merging) { // kept before its leaves were merged: add the proofs
+      merging = true;
+      get(`${path}/transparency`).then((found) => found && keepReceipt({ ...kept, ...found })).catch(() => {});
+    }
   }
 
   // The move box is drawn again only when what it offers changes: the table is redrawn after
