@@ -94,6 +94,12 @@ def test_a_players_kept_receipt_catches_a_rewrite_of_the_finished_games_stream(
         if shutil.which("node"):
             done = node_rederive(tmp_path, keyfile, files[0])
             assert done.returncode == 0, done.stdout + done.stderr
+        code, checks = verify(
+            tmp_path, genuine, "--keys", str(keyfile), "--seen", str(head), "--server", base
+        )
+        assert code == 0 and checks[receipts.HELD]["detail"].endswith(
+            "of this game's leaves, the same"
+        )
 
         rewrite_stream(boot, gid)  # the operator, on its own machine
         relog(boot, gid)
