@@ -34,11 +34,12 @@ def run(data, trusted, seen, consistency, report: Any) -> None:
         return
     logged.detail = found
     if isinstance(seen, dict) and ("tree_head" in seen or "size" in seen):
-        _record(
-            report,
-            Check(transparency.SEEN),
-            transparency.check_seen(events, data["transparency"], seen, consistency, trusted),
-        )
+        proof = data["transparency"]
+        if "promise" in seen and consistency is None:  # a kept receipt, offline
+            found = receipts.check_kept(events, proof, seen, trusted)
+        else:
+            found = transparency.check_seen(events, proof, seen, consistency, trusted)
+        _record(report, Check(transparency.SEEN), found)
 
 
 def _record(report: Any, check: Any, outcome: tuple[bool, str]) -> None:

@@ -89,6 +89,40 @@ def check_promise(
     )
 
 
+def check_kept(
+    events: list[dict[str, Any]],
+    proof: Mapping[str, Any],
+    kept: Mapping[str, Any],
+    trusted: Mapping[str, Any],
+) -> tuple[bool, str]:
+    """Check a bundle's leaves against a kept receipt's, offline: with the same head, as
+    transparency.check_seen; with another and no consistency proof between them (that
+    needs a server), each leaf the receipt kept must be the bundle's, at the same index,
+    both included in heads the service signed."""
+    saved, head = kept.get("tree_head", kept), proof["tree_head"]
+    if (saved.get("size"), saved.get("root")) == (head.get("size"), head.get("root")):
+        return transparency.check_seen(events, proof, kept, None, trusted)
+    if why := transparency.check_head(saved, trusted):
+        return False, f"the saved tree head: {why}"
+    if why := transparency.fork(saved, head, "the bundle's"):
+        return False, why
+    ours = {}
+    for item in proof.get("leaves") or []:
+        ours[json.loads(item["leaf"])["kind"]] = (item["index"], item["leaf"])
+    for item in kept.get("leaves") or []:
+        kind = json.loads(item["leaf"]).get("kind")
+        if ours.get(kind) != (item["index"], item["leaf"]):
+            return False, (
+                f"the receipt kept records this game's {kind} as leaf {item['index']}; the "
+                "bundle's is another: the game was rewritten"
+            )
+    return True, (
+        f"the game's leaves are the ones kept in the receipt (head of {saved['size']} leaves "
+        f"saved at {saved['at']}); that the log's later head of {head['size']} extends it "
+        "was not checked: it needs the server's consistency proof (--server)"
+    )
+
+
 def check_held(
     events: list[dict[str, Any]], proof: Any, saved: Mapping[str, Any], texts: list[str]
 ) -> tuple[bool, str]:

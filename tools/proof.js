@@ -254,4 +254,23 @@ function promised(bundle, promise, trusted) {
   return [];
 }
 
-module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, leavesOf, includes, consistent };
+// A kept receipt, offline, whose head is not the bundle's: with no consistency proof between
+// them, each leaf it kept must be the bundle's, at the same index (events/receipts.py).
+function keptLeaves(bundle, kept, trusted) {
+  const saved = kept.tree_head || kept;
+  const head = bundle.transparency.tree_head;
+  if (saved.size === head.size && saved.root === head.root) return seenBefore(bundle, kept, null, trusted);
+  const why = headProblem(saved, trusted);
+  if (why) return [`consistent with a tree head seen before: the saved ${why}`];
+  if (saved.size === head.size) return [`consistent with a tree head seen before: fork: two heads of size ${saved.size} with different roots: the log was rewritten`];
+  const ours = {};
+  for (const item of bundle.transparency.leaves || []) ours[JSON.parse(item.leaf).kind] = item;
+  for (const item of kept.leaves || []) {
+    const kind = JSON.parse(item.leaf).kind;
+    const mine = ours[kind];
+    if (!mine || mine.index !== item.index || mine.leaf !== item.leaf) return [`consistent with a tree head seen before: the receipt kept records this game's ${kind} as leaf ${item.index}; the bundle's is another: the game was rewritten`];
+  }
+  return [];
+}
+
+module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent };

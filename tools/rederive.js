@@ -357,7 +357,9 @@ function check(file, dir, keyFiles, seenFile, proofFile, gameId) {
     const seen = seenFile ? readJson(seenFile) : null;
     if (seen && seen.promise) found.push(...proof.promised(bundle, seen.promise, trusted));
     const head = seen && (seen.tree_head || seen.size !== undefined);
-    if (head && !found.length) found.push(...proof.seenBefore(bundle, seen, proofFile ? readJson(proofFile) : null, trusted));
+    if (head && !found.length) {
+      found.push(...(seen.promise && !proofFile ? proof.keptLeaves(bundle, seen, trusted) : proof.seenBefore(bundle, seen, proofFile ? readJson(proofFile) : null, trusted)));
+    }
     problems.push(...found);
     proofLine = `signed by key ${bundle.signature && bundle.signature.kid} and in the public log of games${seenFile ? ', consistent with the tree head seen before' : ''}`;
   }

@@ -5,6 +5,8 @@ every ruleset, and each seat's `game_finished` note carries the promise."""
 
 import json
 import random
+import shutil
+import subprocess
 
 import pytest
 
@@ -12,6 +14,8 @@ import games
 from events import keys, receipts, signature, transparency
 from service.game_stream import RECEIPT, GameStream
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.conftest import ROOT
+from tests.events.test_public_log import named, verify_cli
 
 
 def finished_game(client, app, ruleset: str, seed: int) -> tuple[str, list[dict]]:
@@ -79,3 +83,33 @@ def test_a_promise_of_another_game_or_another_end_is_named(client, app):
         "the receipt's promise differs from the statement its key signed",
     )
     assert receipts.check_promise(events, mine, trusted)[0]
+
+
+def test_a_kept_receipt_verifies_its_genuine_game_offline_after_the_log_grew(client, app, tmp_path):
+    boot = app.extensions["marketfold"]
+    gid, _ = finished_game(client, app, "goblin-market", 8)
+    kept = tmp_path / "kept.json"
+    kept.write_text(stream_frames(boot, gid, None)[-1].data)  # as the client keeps it
+    finished_game(client, app, "gobcon", 9)  # the log grows after it
+    keyfile = tmp_path / "keys.json"
+    keyfile.write_bytes(client.get("/v1/keys").data)
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    assert (
+        bundle["transparency"]["tree_head"]["size"]
+        > json.loads(kept.read_text())["tree_head"]["size"]
+    )
+    code, report = verify_cli(tmp_path, bundle, "--keys", str(keyfile), "--seen", str(kept))
+    checks = named(report)
+    assert code == 0, checks
+    assert checks[receipts.PROMISED]["ok"]
+    assert (
+        "not checked: it needs the server's consistency proof"
+        in checks[transparency.SEEN]["detail"]
+    )
+    if shutil.which("node"):  # and the Node twin, offline as well
+        done = subprocess.run(
+            ["node", "tools/rederive.js", "--keys", str(keyfile), "--seen", str(kept),
+             str(tmp_path / "game.json")],
+            capture_output=True, text=True, cwd=ROOT,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
