@@ -106,14 +106,15 @@ def check_kept(
         return False, f"the saved tree head: {why}"
     if why := transparency.fork(saved, head, "the bundle's"):
         return False, why
-    ours = {}
-    for item in proof.get("leaves") or []:
-        ours[json.loads(item["leaf"])["kind"]] = (item["index"], item["leaf"])
-    for item in kept.get("leaves") or []:
-        kind = json.loads(item["leaf"]).get("kind")
-        if ours.get(kind) != (item["index"], item["leaf"]):
+    try:
+        ours = {json.loads(i["leaf"])["kind"]: (i["index"], i["leaf"]) for i in proof["leaves"]}
+        mine = [(json.loads(i["leaf"])["kind"], i["index"], i["leaf"]) for i in kept["leaves"]]
+    except (TypeError, KeyError, ValueError):
+        return False, "the receipt kept holds no leaves of this game (index, leaf, path)"
+    for kind, index, text in mine:
+        if ours.get(kind) != (index, text):
             return False, (
-                f"the receipt kept records this game's {kind} as leaf {item['index']}; the "
+                f"the receipt kept records this game's {kind} as leaf {index}; the "
                 "bundle's is another: the game was rewritten"
             )
     return True, (
