@@ -14,6 +14,11 @@ rng) -> action`, where `game` is the JSON of `GET /v1/games/{id}` and `actions` 
 legal actions (as `GET .../legal` lists them); pass your own with `marketfold bot
 --strategy package.module:function`. A strategy with `needs_game = False` gets the game as read
 when the bot started (the random one does), which saves a call per move.
+
+At the game's end the stream sends the game's receipt (`receipt` frame, after
+`game.Ended`: the service's signed promise of the game's end, with the game's leaves in
+the public log of games); the bot keeps it in `receipt` and, given a directory, saves it
+as `<dir>/<game>.receipt.json`, which `marketfold verify --seen` takes (docs/audit.md).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -34,6 +40,7 @@ from events import catalog
 from games.schemas import random_action
 
 logger = logging.getLogger(__name__)
+RECEIPTS = Path("marketfold-receipts")  # `marketfold bot`'s directory of kept receipts
 RETRIED = (429, 502, 503, 504)  # the server (or its gateway) asks the caller to come back
 Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
@@ -75,8 +82,12 @@ class Bot:
         seed: int | None = None,
         wait_s: float = 5.0,
         patience_s: float = 600.0,
+        receipts: str | Path | None = None,
     ):
         self.base = f"{server.rstrip('/')}/v1/games/{game_id}"
+        self.game_id = game_id
+        self.receipts = Path(receipts) if receipts is not None else None
+        self.receipt: dict[str, Any] | None = None  # the game's, from the stream
         self.http = requests.Session()
         self.http.headers["Authorization"] = f"Bearer {token}"
         self.strategy = strategy or random_strategy
@@ -92,7 +103,9 @@ class Bot:
         self._actions: list[dict[str, Any]] | None = None  # and what it may do then
         self._done = 0  # the version the bot last acted on (or found nothing to do at)
         self._over = False
+        self._ended = False  # the stream sent game.Ended
         self._stopped = False  # stop() was called
+        self._watching = False  # the stream's reader runs
         self._watcher: threading.Thread | None = None
         self._stream: requests.Response | None = None
         self.refused = 0  # 429s met (the rate limit)
@@ -102,12 +115,16 @@ class Bot:
         game = self._get(self.base)
         with self._news:
             self._seen = game["version"]  # the stream's first frame says what the seat owes
+        self._watching = True
         self._watcher = threading.Thread(target=self._watch, daemon=True)
         self._watcher.start()
         try:
             while True:
                 if game["status"] == "finished" or self._over:
-                    return self._get(self.base)
+                    game = self._get(self.base)
+                    if game["status"] == "finished":
+                        self._keep_receipt(game["version"])
+                    return game
                 if not self._wait_for_turn():
                     game = self._get(self.base)  # a long silence: look once, then wait again
                     with self._news:
@@ -123,6 +140,45 @@ class Bot:
             self._over = True
             if self._stream is not None:
                 self._stream.close()  # frees the server's stream slot at once
+
+    def _keep_receipt(self, version: int) -> None:
+        """Keep the game's receipt: the one the stream sent after `game.Ended` (waited
+        for a moment: it follows the end in the same write), else the stream resumed just
+        before the end, which sends the end and the receipt again; saved when the bot was
+        given a directory."""
+        with self._news:
+            self._news.wait_for(
+                lambda: self.receipt is not None or self._stopped or not self._watching, 5.0
+            )
+        if self.receipt is None and not self._stopped:
+            self.receipt = self._receipt_from_stream(version - 1)
+        if self.receipt is not None and "leaves" not in self.receipt:  # not merged then
+            try:
+                self.receipt = {**self.receipt, **self._get(f"{self.base}/transparency")}
+            except (requests.RequestException, RuntimeError):
+                pass  # the promise alone is kept: it is enough for verify --seen
+        if self.receipt is not None and self.receipts is not None:
+            self.receipts.mkdir(parents=True, exist_ok=True)
+            path = self.receipts / f"{self.game_id}.receipt.json"
+            path.write_text(json.dumps(self.receipt, indent=1, ensure_ascii=False) + "\n")
+            logger.info("receipt kept in %s", path)
+
+    def _receipt_from_stream(self, after: int) -> dict[str, Any] | None:
+        self.calls += 1
+        headers = {"Last-Event-ID": str(after)}
+        with self.http.get(
+            f"{self.base}/events/stream", stream=True, timeout=(5, 30), headers=headers
+        ) as res:
+            if res.status_code != 200:
+                return None
+            res.encoding = "utf-8"
+            kind = None
+            for line in res.iter_lines(decode_unicode=True):
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: ") and kind == "receipt":
+                    return json.loads(line[6:])
+        return None
 
     def stop(self) -> None:
         """Make `play` return at its next look, and stop riding out an outage (from
@@ -202,17 +258,20 @@ class Bot:
                             kind = line[7:]
                         elif line.startswith("data: ") and kind != "chat":
                             self._frame(kind, json.loads(line[6:]))
-                        if self._over:
-                            break
+                        if self._over and not (self._ended and self.receipt is None):
+                            break  # (the receipt follows the end: the server closes then)
             except (requests.RequestException, AttributeError, ValueError):
                 if not self._over:  # (closing the stream from play() lands here too)
                     time.sleep(0.5)
         with self._news:
+            self._watching = False
             self._news.notify_all()
 
     def _frame(self, kind: str | None, data: dict[str, Any]) -> None:
         with self._news:
-            if kind == "owes":
+            if kind == "receipt":
+                self.receipt = data
+            elif kind == "owes":
                 if data["version"] > max(self._said, self._done):  # else: no news
                     self._said, self._owes = data["version"], data["owes"]
                     self._actions = data["actions"]
@@ -220,7 +279,7 @@ class Bot:
             else:
                 self._seen = max(self._seen, data["seq"])
             if kind == catalog.ENDED:
-                self._over = True
+                self._over = self._ended = True
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:

@@ -9,8 +9,10 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from cli import admin, backup, keys, logs, monitor, verify
+from cli.bot import RECEIPTS
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
 from service import config
@@ -40,6 +42,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     bot.add_argument("--strategy", help="package.module:function (default: random legal)")
     bot.add_argument("--seed", type=int, default=None)
+    bot.add_argument(
+        "--receipts",
+        metavar="DIR",
+        default=str(RECEIPTS),
+        help="where to keep the game's receipt at its end, as <game>.receipt.json, for "
+        "`marketfold verify --seen` (default: %(default)s)",
+    )
     demo = sub.add_parser("demo", help="play a whole game with bots and print the standings")
     demo.add_argument("ruleset", help="goblin-market, sorcerous-futures, black-market, gobcon")
     demo.add_argument("--players", type=int, default=None, help="default: the ruleset's minimum")
@@ -87,8 +96,20 @@ def bot(args: argparse.Namespace) -> int:
     """Play one seat to the end of the game, then print the result."""
     from cli.bot import Bot, load_strategy
 
-    game = Bot(args.server, args.game, args.token, load_strategy(args.strategy), args.seed).play()
+    player = Bot(
+        args.server,
+        args.game,
+        args.token,
+        load_strategy(args.strategy),
+        args.seed,
+        receipts=args.receipts,
+    )
+    game = player.play()
     print(json.dumps(game["result"], indent=2))
+    if player.receipt is not None:
+        print(
+            f"receipt kept: {Path(args.receipts) / (args.game + '.receipt.json')}", file=sys.stderr
+        )
     return 0
 
 

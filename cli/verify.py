@@ -18,6 +18,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+EXPECTED = "the game asked for"
+
 
 def add_parser(sub: Any) -> None:
     verify = sub.add_parser(
@@ -44,9 +46,16 @@ def add_parser(sub: Any) -> None:
     verify.add_argument(
         "--seen",
         metavar="FILE",
-        help="a tree head (GET /v1/transparency/head) or a game's receipt "
-        "(GET /v1/games/{id}/transparency) saved earlier: the bundle must agree with it, "
-        "and with --server the server's log must extend it (a rollback or a fork is named)",
+        help="a receipt kept at the game's end (the web client's download, `marketfold bot "
+        "--receipts`), a game's receipt (GET /v1/games/{id}/transparency) or a tree head "
+        "(GET /v1/transparency/head) saved earlier: the bundle must agree with it, and with "
+        "--server the server's log must extend it (a rollback or a fork is named) and the "
+        "game's leaves the head already held must be the bundle's",
+    )
+    verify.add_argument(
+        "--game",
+        metavar="ID",
+        help="the game the bundle must be (its log names it): another game's bundle fails",
     )
 
 
@@ -95,7 +104,10 @@ def seen_head(args: argparse.Namespace, data: Any) -> tuple[Any, list[str] | Non
 
 
 def _saved(seen: Any) -> dict[str, Any]:
-    saved = seen.get("tree_head", seen) if isinstance(seen, dict) else {}
+    """The tree head in a saved file ({} for a receipt that holds only a promise)."""
+    if not isinstance(seen, dict) or not ("tree_head" in seen or "size" in seen):
+        return {}
+    saved = seen.get("tree_head", seen)
     return saved if isinstance(saved, dict) else {}
 
 
@@ -133,6 +145,49 @@ def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any
     return check
 
 
+def expected_game(data: Any, game: str) -> Any:
+    """The check `--game ID` adds: the game the bundle's log names (in `game.Created`, bound
+    to the seed commitment and the signature) is the one the auditor expects."""
+    from events.audit import Check
+
+    check = Check(EXPECTED)
+    events = data.get("events") if isinstance(data, dict) else None
+    first = events[0] if isinstance(events, list) and events else {}
+    logged = (first.get("data") or {}).get("game_id") if isinstance(first, dict) else None
+    if logged != game:
+        check.fail(1, f"the bundle is game {logged}, not game {game} (--game): another game")
+    else:
+        check.detail = f"the bundle's log is game {game}"
+    return check
+
+
+def held(args: argparse.Namespace, seen: Any, data: Any) -> Any:
+    """With --seen and --server, the check that every leaf of this game that the tree head
+    seen already held is the bundle's (events.receipts.check_held): the log's first leaves
+    are fetched from the server and checked against the saved head's root."""
+    from cli import monitor
+    from events import receipts
+    from events.audit import Check
+
+    saved = _saved(seen)
+    check = Check(receipts.HELD)
+    try:
+        # the monitor's reader of the log's first leaves, 1,000 a request
+        read = getattr(monitor, "leaves", None) or monitor._leaves
+        texts = read(args.server, saved["size"])
+    except (ValueError, KeyError, TypeError) as e:
+        check.fail(None, f"the server gave no leaves of the tree head seen: {e}")
+        return check
+    ok, found = receipts.check_held(
+        data.get("events") or [], data.get("transparency"), saved, texts
+    )
+    if ok:
+        check.detail = found
+    else:
+        check.fail(None, found)
+    return check
+
+
 def run(args: argparse.Namespace) -> int:
     """Verify a bundle; exit 0 only when every check passes, the signature included."""
     from events import audit, bundle
@@ -147,14 +202,19 @@ def run(args: argparse.Namespace) -> int:
         bundle.check_text(raw)
         data = json.loads(raw)
         if isinstance(data, dict) and data.get("format") == "marketfold-league/1":
+            if args.game is not None:
+                raise bundle.BundleError("format", f"a league's export, not game {args.game}")
             from leagues import audit as league_audit
 
             report = league_audit.verify(data, trusted)
         else:
             seen, consistency = seen_head(args, data)
             report = audit.verify(data, trusted, seen, consistency)
-            if seen is not None and args.server:
+            if args.game is not None:
+                report.checks.insert(0, expected_game(data, args.game))
+            if seen is not None and args.server and _saved(seen):
                 report.checks.append(history(args, seen, trusted))
+                report.checks.append(held(args, seen, data))
     except bundle.BundleError as e:
         print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
         return 2

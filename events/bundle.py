@@ -271,7 +271,9 @@ BundleError = jsonshape.ShapeError  # a bundle that is not one: its first bad pa
 
 
 def check_text(raw: bytes) -> None:
-    """Refuse JSON text too costly to decode as a bundle, before decoding it."""
+    """Refuse JSON text that is not UTF-8 (a byte order mark allowed), or too costly to
+    decode as a bundle, before decoding it."""
+    check_utf8(raw)
     if raw.count(b"[") + raw.count(b"{") > MAX_CONTAINERS:
         raise BundleError("_body", f"more than {MAX_CONTAINERS} arrays and objects")
     if codec.nests_deeper_than(raw, MAX_TEXT_DEPTH):
@@ -292,3 +294,25 @@ def check(data: Any) -> None:
                 raise BundleError(
                     f"{name}[{i}]", f"nests arrays and objects deeper than {MAX_EVENT_DEPTH}"
                 )
+
+
+def check_utf8(raw: bytes) -> None:
+    """Refuse text that is not UTF-8 (with or without a byte order mark): a file saved as
+    UTF-16 or UTF-32 (whose ASCII would decode as UTF-8 with NUL bytes between) is named as
+    such, never read as another file."""
+    wide = raw[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in raw
+    if not wide:
+        try:
+            raw.decode("utf-8-sig")
+            return
+        except UnicodeDecodeError as e:
+            raise BundleError(
+                "_body",
+                f"is not UTF-8 text (byte {e.start} is {raw[e.start]:#04x}): a bundle is read "
+                "as UTF-8, with or without a byte order mark",
+            ) from None
+    raise BundleError(
+        "_body",
+        "is UTF-16 or UTF-32 text, not UTF-8: save the file as UTF-8 (a byte order mark is "
+        "allowed), or hand over the bytes as downloaded",
+    )

@@ -1,10 +1,11 @@
 """The audit's checks that need trusted keys (events.audit.verify with `trusted`): the
 service's signature (events.signature), the game's leaves in the public log of games
-(events.transparency), and a tree head or receipt seen before."""
+(events.transparency), and a tree head or receipt seen before (a kept receipt's
+promise: events.receipts)."""
 
 from __future__ import annotations
 
-from events import signature, transparency
+from events import receipts, signature, transparency
 from events.report import Check, Report
 
 
@@ -18,18 +19,30 @@ def run(data, trusted, seen, consistency, report: Report) -> None:
     else:
         signed.detail = found
     events = data.get("events") or []
+    if isinstance(seen, dict) and "promise" in seen:  # a receipt kept at the game's end
+        _record(
+            report,
+            Check(receipts.PROMISED),
+            receipts.check_promise(events, seen["promise"], trusted),
+        )
     ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
     if not ok:
         logged.fail(None, found)
         return
     logged.detail = found
-    if seen is not None:
-        before = Check(transparency.SEEN)
-        report.checks.append(before)
-        ok, found = transparency.check_seen(
-            events, data["transparency"], seen, consistency, trusted
-        )
-        if ok:
-            before.detail = found
+    if isinstance(seen, dict) and ("tree_head" in seen or "size" in seen):
+        proof = data["transparency"]
+        if "promise" in seen and consistency is None:  # a kept receipt, offline
+            found = receipts.check_kept(events, proof, seen, trusted)
         else:
-            before.fail(None, found)
+            found = transparency.check_seen(events, proof, seen, consistency, trusted)
+        _record(report, Check(transparency.SEEN), found)
+
+
+def _record(report: Report, check: Check, outcome: tuple[bool, str]) -> None:
+    report.checks.append(check)
+    ok, found = outcome
+    if ok:
+        check.detail = found
+    else:
+        check.fail(None, found)

@@ -23,7 +23,7 @@ from events.recording import Guard, Writes
 from events.redact import is_private
 from events.repository import GameAppend, Loaded
 from games.base import Event
-from service import inbox, lobby
+from service import inbox, lobby, receipts
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
@@ -177,8 +177,10 @@ class GameLog:
         keep = int(self.boot.config["IDEM_KEEP_S"]) if ended else 0
         then = Writes()  # the deadlines, the players' games and feeds, the public log
         index_deadlines(self.boot, head.state, new, then)
-        inbox.after_append(head.state, new, then, envelopes)
-        for leaf_id, text in events_transparency.due(head.state, new, envelopes):
+        due = events_transparency.due(head.state, new, envelopes)
+        promise = receipts.promise_at_end(self.boot, self.game_id, dict(due))
+        inbox.after_append(head.state, new, then, envelopes, promise)
+        for leaf_id, text in due:
             then.tlog(leaf_id, text)
         guard, self.guard = self.guard, None
         self.boot.store.append(

@@ -8,7 +8,8 @@ redacted for the seat the caller holds *at that event*: before the start a seat 
 of the caller may leave (`game.PlayerLeft`) and the later seats move up, so the viewer
 is followed event by event from the joins and leaves after the version the stream opened
 at (the record loaded then gives the seat up to it). The stream ends after `game.Ended`
-and after the caller's own `game.PlayerLeft`.
+(followed by one `receipt` frame: the game's receipt, service.receipts) and after the
+caller's own `game.PlayerLeft`.
 
 Live, after each append that changes what the caller's seat owes, or leaves it owing a
 sequential decision at a new version, another `owes` frame follows the append's events
@@ -38,7 +39,7 @@ import orjson
 from events import catalog, codec, keys
 from events.record import ACTIVE, FINISHED, Record, fold_all
 from events.redact import redact
-from service import chat, inbox
+from service import chat, inbox, receipts
 from service.frames import Frame, Shared
 from service.game_log import load, owed
 from service.game_queries import shown_actions
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 SHARED = Shared()
 RECORDS = Shared(256)  # records at a version, for `owes` frames: few, since records are big
 OWES = "owes"  # the one event name that says what the caller owes (docs/clients.md)
+RECEIPT = "receipt"  # the game's receipt, after `game.Ended` (service.receipts)
 
 
 def _json(value: Any) -> str:
@@ -184,7 +186,22 @@ class GameStream:
         if self.private is not None:
             self.private.sent_upto = seq
             frames += self._mine(seq)  # steps held back until this event was sent
+        if kind == catalog.ENDED:  # the game's receipt, the same for everyone: public now
+            frames += self._receipt()
         return frames, ends
+
+    def _receipt(self) -> list[Frame]:
+        """The `receipt` frame, made once per process when the game's leaves are merged
+        (before that, each stream signs the promise alone)."""
+        found = SHARED.peek((self.game_id, RECEIPT))
+        if found is None:
+            kept = receipts.kept(self.boot, self.game_id)
+            if kept is None:
+                return []
+            found = Frame(None, RECEIPT, _json(kept))
+            if "leaves" in kept:
+                SHARED.get((self.game_id, RECEIPT), lambda: found)
+        return [found]
 
     def _follow_seat(self, kind: str, data: dict[str, Any]) -> bool:
         """Move the caller's seat with a join or a leave; True when the caller left."""

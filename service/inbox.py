@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, receipts
 from events.decide import claim_after
 from events.record import ACTIVE, CANCELLED, FINISHED, PENDING, WAITING, Record
 from events.recording import Writes
@@ -35,10 +35,15 @@ PRIVATE_NOTES = {"black-market.OfferMade": "trade_offer"}
 
 
 def after_append(
-    old: Record, new: Record, pipe: Writes, envelopes: list[dict[str, Any]] | None = None
+    old: Record,
+    new: Record,
+    pipe: Writes,
+    envelopes: list[dict[str, Any]] | None = None,
+    promise: dict[str, Any] | None = None,
 ) -> None:
     """Add to `pipe` the inbox updates of every player an append concerns (`envelopes`:
-    the append's, for the notes of its private steps)."""
+    the append's, for the notes of its private steps; `promise`: the game's receipt
+    promise, service.receipts, carried by each seat's `game_finished` note)."""
     notes: list[tuple[str, dict[str, Any]]] = []
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     before = {s.player for s in old.seats}
@@ -84,7 +89,14 @@ def after_append(
         for seat, player in players.items():
             pipe.zrem(keys.player_games(player), new.game_id)
             pipe.hincrby(keys.player_played(player), new.ruleset, 1)
-            notes.append((player, {"type": "game_finished", **base, "place": places.get(seat)}))
+            note = {"type": "game_finished", **base, "place": places.get(seat)}
+            if promise is not None:
+                note["receipt"] = {
+                    "format": receipts.FORMAT,
+                    "game": new.game_id,
+                    "promise": promise,
+                }
+            notes.append((player, note))
     at = codec.now_iso()
     for player, note in notes:  # each a notification too (service.notify.inbox)
         notify_inbox.stage(pipe, player, {**note, "at": at})

@@ -236,4 +236,41 @@ function seenBefore(bundle, seen, consistency, trusted) {
   return [];
 }
 
-module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, leavesOf, includes, consistent };
+// A receipt kept at the game's end (marketfold-receipt/1): the service's signed promise of
+// the game's ended leaf. The bundle's log must call for exactly that leaf.
+function promised(bundle, promise, trusted) {
+  const name = 'the end its receipt promised';
+  if (!promise || typeof promise !== 'object') return [`${name}: the receipt's promise is not an object`];
+  const said = opened(promise.signature, trusted);
+  if (typeof said === 'string') return [`${name}: the receipt's promise: ${said}`];
+  if (!said || said.kind !== 'promise' || said.log !== LOG) return [`${name}: the receipt's signature is not over a promise of the log of games`];
+  if (['game', 'leaf', 'at', 'merge_delay_s'].some((k) => canonical(promise[k]) !== canonical(said[k]))) return [`${name}: the receipt's promise differs from the statement its key signed`];
+  const events = bundle.events || [];
+  const id = ((events[0] || {}).data || {}).game_id;
+  if (typeof id !== 'string' || said.game !== sha256(Buffer.from(`marketfold-game:${id}`, 'utf8')).toString('hex')) return [`${name}: the receipt is of another game, not of game ${id}`];
+  const ended = leavesOf(events).ended;
+  if (!ended) return [`${name}: the bundle's log has no end, but the receipt promised one`];
+  if (said.leaf !== canonical(ended)) return [`${name}: the service promised at ${said.at} another end of this game than the bundle's log: the game was rewritten after it ended`];
+  return [];
+}
+
+// A kept receipt, offline, whose head is not the bundle's: with no consistency proof between
+// them, each leaf it kept must be the bundle's, at the same index (events/receipts.py).
+function keptLeaves(bundle, kept, trusted) {
+  const saved = kept.tree_head || kept;
+  const head = bundle.transparency.tree_head;
+  if (saved.size === head.size && saved.root === head.root) return seenBefore(bundle, kept, null, trusted);
+  const why = headProblem(saved, trusted);
+  if (why) return [`consistent with a tree head seen before: the saved ${why}`];
+  if (saved.size === head.size) return [`consistent with a tree head seen before: fork: two heads of size ${saved.size} with different roots: the log was rewritten`];
+  const ours = {};
+  for (const item of bundle.transparency.leaves || []) ours[JSON.parse(item.leaf).kind] = item;
+  for (const item of kept.leaves || []) {
+    const kind = JSON.parse(item.leaf).kind;
+    const mine = ours[kind];
+    if (!mine || mine.index !== item.index || mine.leaf !== item.leaf) return [`consistent with a tree head seen before: the receipt kept records this game's ${kind} as leaf ${item.index}; the bundle's is another: the game was rewritten`];
+  }
+  return [];
+}
+
+module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent };

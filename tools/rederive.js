@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Re-derive every random outcome of an exported marketfold game, from docs/fairness.md alone.
 //
-//   node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json] [--seen RECEIPT.json [--consistency PROOF.json]]
+//   node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID]
 //
 // Plain Node (no packages). Reads a finished game's bundle and the data files the document
 // names (games/data/ next to this tool unless --data), checks the seed against its
@@ -286,7 +286,33 @@ function option(args, name, many) {
   return many ? found : found[found.length - 1];
 }
 
-const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+// A file the user hands over is JSON in UTF-8, with or without a byte order mark, as the
+// server wrote it; anything else is named (InputError), never a stack trace.
+class InputError extends Error {}
+
+function readJson(file) {
+  let raw;
+  try {
+    raw = fs.readFileSync(file);
+  } catch (e) {
+    throw new InputError(`cannot read ${file}: ${e.code || e.message}`);
+  }
+  if ((raw[0] === 0xff && raw[1] === 0xfe) || (raw[0] === 0xfe && raw[1] === 0xff) || raw.includes(0)) {
+    throw new InputError(`${file} is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8 (a byte order mark is allowed), or hand over the bytes as downloaded`);
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw); // drops a byte order mark
+  } catch {
+    throw new InputError(`${file} is not UTF-8 text: a bundle, keys or receipt file is read as UTF-8`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const cut = text.trim() === '' || /Unexpected end|Unterminated|end of JSON/i.test(e.message);
+    throw new InputError(`${file} is not ${cut ? 'complete JSON (cut short: was the download truncated?)' : 'JSON'}: ${e.message}`);
+  }
+}
 
 function main(argv) {
   const args = argv.slice(2);
@@ -294,12 +320,32 @@ function main(argv) {
   const keyFiles = option(args, '--keys', true);
   const seenFile = option(args, '--seen');
   const proofFile = option(args, '--consistency');
+  const gameId = option(args, '--game');
   if (args.length !== 1) {
-    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]]\n');
+    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID]\n');
     return 2;
   }
-  const bundle = readJson(args[0]);
-  const events = bundle.events || [];
+  try {
+    return check(args[0], dir, keyFiles, seenFile, proofFile, gameId);
+  } catch (e) {
+    if (!(e instanceof InputError || e instanceof TypeError || e instanceof RangeError)) throw e;
+    process.stderr.write(`rederive.js: ${e instanceof InputError ? e.message : `${args[0]} is not a bundle this tool can check (${e.message})`}\n`);
+    return 2;
+  }
+}
+
+function check(file, dir, keyFiles, seenFile, proofFile, gameId) {
+  const bundle = readJson(file);
+  if (!bundle || typeof bundle !== 'object' || !Array.isArray(bundle.events) || !bundle.events.length) {
+    throw new InputError(`${file} is not a bundle: it has no events (GET /v1/games/{id}/export)`);
+  }
+  const events = bundle.events;
+  const logged = ((events[0] || {}).data || {}).game_id;
+  if (gameId !== undefined && logged !== gameId) {
+    process.stdout.write(`FAIL the game asked for: the bundle is game ${logged}, not game ${gameId} (--game): another game\n`);
+    process.stdout.write(`NOT re-derived: the bundle is not game ${gameId}\n`);
+    return 1;
+  }
   // a bundle without `seed` is checked against the seed game.Ended revealed
   if (!bundle.seed && events.length && events[events.length - 1].type === 'game.Ended') bundle.seed = events[events.length - 1].data.seed;
   const { problems, draws, outcomes } = rederive(bundle, loadData(dir));
@@ -308,7 +354,12 @@ function main(argv) {
   if (keyFiles.length) {
     const trusted = Object.assign({}, ...keyFiles.map((f) => proof.keyset(readJson(f))));
     const found = [...proof.chain(events), ...proof.privateChain(bundle.private || [], events.length), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted)];
-    if (seenFile && !found.length) found.push(...proof.seenBefore(bundle, readJson(seenFile), proofFile ? readJson(proofFile) : null, trusted));
+    const seen = seenFile ? readJson(seenFile) : null;
+    if (seen && seen.promise) found.push(...proof.promised(bundle, seen.promise, trusted));
+    const head = seen && (seen.tree_head || seen.size !== undefined);
+    if (head && !found.length) {
+      found.push(...(seen.promise && !proofFile ? proof.keptLeaves(bundle, seen, trusted) : proof.seenBefore(bundle, seen, proofFile ? readJson(proofFile) : null, trusted)));
+    }
     problems.push(...found);
     proofLine = `signed by key ${bundle.signature && bundle.signature.kid} and in the public log of games${seenFile ? ', consistent with the tree head seen before' : ''}`;
   }

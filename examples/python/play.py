@@ -13,6 +13,7 @@ downloaded, and a rematch offered and declined. One JSON line per game.
 
 import io
 import json
+import os
 import random
 import sys
 import threading
@@ -20,6 +21,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 from marketfold_client import AuthenticatedClient, Client, models
 from marketfold_client.api.audit import export_game, verify_bundle
@@ -130,9 +132,12 @@ def move(me: AuthenticatedClient, gid: str, version: int, action, tally: Counter
         return refused["version"], [models.ActionSpec.from_dict(a) for a in refused["actions"]]
 
 
-def seat_plays(me: AuthenticatedClient, gid: str, ruleset: str, seed: int, tally: Counter):
+def seat_plays(
+    me: AuthenticatedClient, gid: str, ruleset: str, seed: int, tally: Counter, kept: list
+):
     """One seat's bot: follow its own stream to the end of the game and move on each `owes`
-    frame at a version newer than any it acted on or was answered with."""
+    frame at a version newer than any it acted on or was answered with; keep the receipt
+    the stream sends after game.Ended (docs/audit.md, section 7)."""
     rng, acted, last = random.Random(seed), -1, None
     while True:  # the server ends a stream now and then: resume after the last event
         headers = {"Last-Event-ID": last} if last else {}
@@ -140,13 +145,17 @@ def seat_plays(me: AuthenticatedClient, gid: str, ruleset: str, seed: int, tally
             "GET", f"/v1/games/{gid}/events/stream", headers=headers
         )
         with stream as resp:
+            if resp.status_code == 204:  # over, and every event seen
+                return
             if resp.status_code != 200:
                 time.sleep(int(resp.headers.get("Retry-After", "1")))
                 continue
             for ident, event, data in frames(resp):
                 if ident is not None and "." not in ident:  # `<seq>.<k>`: a private step
                     last = ident
-                if event == "game.Ended":
+                if event == "receipt":  # right after game.Ended: the game's receipt
+                    models.KeptReceipt.from_dict(data)  # its shape, as the spec gives it
+                    kept.append(data)  # as sent: the signature covers its text
                     return
                 if event != "owes" or data["version"] <= acted:
                     continue  # not a turn signal, or no news: an answer said it already
@@ -180,15 +189,21 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
     for me in clients[1:]:
         seats[join_game.sync(id=gid, client=me).seat] = me
     tallies = [Counter() for _ in seats]  # one per thread
+    receipts: list[list] = [[] for _ in seats]
     bots = [
-        threading.Thread(target=seat_plays, args=(me, gid, ruleset, rng.random(), tally))
-        for me, tally in zip(seats.values(), tallies, strict=True)
+        threading.Thread(target=seat_plays, args=(me, gid, ruleset, rng.random(), tally, kept))
+        for me, tally, kept in zip(seats.values(), tallies, receipts, strict=True)
     ]
     for bot in bots:
         bot.start()
     for bot in bots:
         bot.join()
     tally = sum(tallies, Counter())
+    folder = Path(os.environ.get("RECEIPTS_DIR", "receipts"))  # keep it: verify --seen FILE
+    folder.mkdir(parents=True, exist_ok=True)
+    for seat, kept in zip(seats, receipts, strict=True):
+        for receipt in kept:
+            (folder / f"{gid}.seat{seat}.receipt.json").write_text(json.dumps(receipt))
     game = get_game.sync(id=gid, client=seats[0])
     watcher.join(60)
     download = export_game.sync(id=gid, client=anon)  # a File: the bytes, untouched
@@ -206,8 +221,10 @@ def play(base: str, ruleset: str, rng: random.Random) -> dict:
         "game": gid,
         "status": game.status,
         "version": game.version,
+        "players": len(seats),
         "streamed": seqs,
         "verified": report.ok,
+        "receipts": sum(len(k) for k in receipts),  # one per seat, kept from its stream
         "winners": game.result.winners,
         "moves": tally["moves"],
         "calls": tally["calls"],  # action calls, accepted or not; `/legal` never read

@@ -8,6 +8,7 @@
 // finds the invitation and accepts by joining; a spectator follows the stream too; at the
 // end the game is exported as a file and that file is verified as downloaded, and a rematch
 // is offered and declined.
+import { mkdirSync, writeFileSync } from "node:fs";
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
@@ -103,13 +104,15 @@ async function move(me: Api, id: string, version: number, action: Action, tally:
 }
 
 // One seat's bot: follow its own stream to the end of the game and move on each `owes` frame
-// at a version newer than any it acted on or was answered with.
-async function seatPlays(me: Api, id: string, tally: { calls: number; moves: number }) {
-  let acted = -1, last: string | undefined;
+// at a version newer than any it acted on or was answered with; keep the receipt the stream
+// sends after game.Ended (docs/audit.md, section 7).
+async function seatPlays(me: Api, id: string, tally: { calls: number; moves: number }, kept: Json[]) {
+  let acted = -1, last: string | undefined, ended = false;
   for (;;) { // the server ends a stream now and then: resume after the last event
     for await (const { id: frameId, event, data } of frames(me, id, last)) {
       if (frameId !== undefined && !frameId.includes(".")) last = frameId; // `<seq>.<k>`: a private step
-      if (event === "game.Ended") return;
+      if (event === "receipt") return void kept.push(data as S["KeptReceipt"]); // the game's receipt
+      if (event === "game.Ended") ended = true;
       if (event !== "owes" || data.version <= acted) continue; // no news: an answer said it already
       let { version, actions } = data as S["StreamOwes"];
       while (actions.length > 0) { // several decisions in a row: one call each
@@ -117,6 +120,7 @@ async function seatPlays(me: Api, id: string, tally: { calls: number; moves: num
         acted = Math.max(acted, version);
       }
     }
+    if (ended) return; // the stream ended with the game, without a receipt
   }
 }
 
@@ -147,7 +151,11 @@ async function play(base: string, ruleset: string) {
     seats.set(data!.seat, as(token));
   }
   const tally = { calls: 0, moves: 0 };
-  await Promise.all([...seats.values()].map((me) => seatPlays(me, id, tally)));
+  const receipts: Json[][] = [...seats.values()].map(() => []);
+  await Promise.all([...seats.values()].map((me, i) => seatPlays(me, id, tally, receipts[i])));
+  const folder = process.env.RECEIPTS_DIR ?? "receipts"; // keep them: verify --seen FILE
+  mkdirSync(folder, { recursive: true });
+  [...seats.keys()].forEach((seat, i) => receipts[i].forEach((r) => writeFileSync(`${folder}/${id}.seat${seat}.receipt.json`, JSON.stringify(r))));
   const game = (await seats.get(0)!.GET("/v1/games/{id}", { params: { path: { id } } })).data!;
   await watching;
   // The bundle is a file: keep its text exactly as downloaded and post those bytes back.
@@ -163,6 +171,7 @@ async function play(base: string, ruleset: string) {
     invited, rematch: [offer.response.status, offer.data!.rematch_of === id, declined.response.status],
     ruleset, game: id, status: game.status, version: game.version, streamed: seqs,
     verified: report!.ok, winners: game.result?.winners,
+    receipts: receipts.flat().length, players: seats.size, // one per seat, kept from its stream
     moves: tally.moves, calls: tally.calls, // action calls, accepted or not; `/legal` never read
   };
 }

@@ -81,7 +81,7 @@ CATALOG: dict[str, Kind] = {
         ),
         Kind(
             "game_finished",
-            ("place",),
+            ("place", "receipt"),  # receipt: the game's signed promise (service.receipts)
             ("Your {ruleset} game ended", "It is over{placed}."),
             ("Terminó tu partida de {ruleset}", "Se acabó{placed}."),
         ),

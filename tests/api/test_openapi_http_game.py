@@ -124,7 +124,10 @@ def test_a_game_played_to_the_end_matches_the_spec_and_opens_every_event(api, re
     ):
         frames = sse_frames(watcher.get(STREAM, gid, **resume).get_data(as_text=True))
         assert [int(f["id"]) for f in frames if "id" in f][-1] == ended["seq"]
-        assert frames[-1]["event"] == "game.Ended"
+        assert frames[-2]["event"] == "game.Ended"  # then the game's receipt, and the end
+        assert frames[-1]["event"] == "receipt" and "id" not in frames[-1]
+        assert_matches("KeptReceipt", json.loads(frames[-1]["data"]))
+        assert_matches("GameStreamEvent", frames[-1])
     for frame in sent:
         assert_matches("Event", json.loads(frame["data"]))
 

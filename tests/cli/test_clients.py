@@ -1,5 +1,6 @@
 """What third-party developers meet first: the demo, the reference bot, the docs page."""
 
+import json
 import re
 import subprocess
 import sys
@@ -31,7 +32,7 @@ def test_the_demo_plays_every_ruleset_to_the_end(ruleset, redis_url):
     assert "winner" in done.stdout
 
 
-def test_bots_with_a_custom_strategy_play_a_game_through_the_api(live_server, redis_url):
+def test_bots_with_a_custom_strategy_play_a_game_through_the_api(live_server, redis_url, tmp_path):
     s = requests.Session()
     players = [s.post(f"{live_server}/v1/players", json={"name": f"b{i}"}).json() for i in range(3)]
     gid = s.post(
@@ -56,6 +57,8 @@ def test_bots_with_a_custom_strategy_play_a_game_through_the_api(live_server, re
                 p["token"],
                 "--strategy",
                 "tests.api.strategies:never_bid",
+                "--receipts",
+                str(tmp_path / p["name"]),
             ],
             cwd=ROOT,
             env=_env(redis_url),
@@ -72,6 +75,9 @@ def test_bots_with_a_custom_strategy_play_a_game_through_the_api(live_server, re
     log = s.get(f"{live_server}/v1/games/{gid}/events").json()["events"]
     assert not any(e["type"] == "goblin-market.BidPlaced" for e in log)  # the hook decided
     assert any(e["type"] == "goblin-market.AllPassed" for e in log)
+    for p in players:  # each bot kept the game's receipt its stream sent (#45 §2)
+        kept = json.loads((tmp_path / p["name"] / f"{gid}.receipt.json").read_text())
+        assert kept["game"] == gid and kept["promise"] and kept["leaves"]
 
 
 def test_the_interactive_docs_are_served_from_the_package(client):

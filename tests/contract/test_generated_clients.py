@@ -44,8 +44,17 @@ def assert_every_ruleset_played_streamed_and_verified(results: dict[str, dict]) 
         assert game["rematch"] == [201, True, 200], ruleset
 
 
+def assert_every_seat_kept_its_receipt(results: dict[str, dict], folder) -> None:
+    """Each seat kept the receipt its stream sent at the end (#45 §2), as a file."""
+    for game in results.values():
+        kept = sorted(folder.glob(f"{game['game']}.seat*.receipt.json"))
+        assert game["receipts"] == game["players"] == len(kept), game
+        assert json.loads(kept[0].read_text())["game"] == game["game"]
+
+
 def run_example(language: str, server: str, redis_url: str, build: str) -> dict[str, dict]:
     env = {**_env(redis_url), "BUILD_DIR": build, "PYTHON": sys.executable}
+    env["RECEIPTS_DIR"] = os.path.join(build, "receipts")  # where the examples keep them
     done = subprocess.run(
         ["bash", str(ROOT / "examples" / language / "run.sh"), server],
         capture_output=True,
@@ -63,6 +72,7 @@ def test_the_generated_python_client_plays_every_ruleset(
     worker_process()
     results = run_example("python", live_server, redis_url, str(tmp_path))
     assert_every_ruleset_played_streamed_and_verified(results)
+    assert_every_seat_kept_its_receipt(results, tmp_path / "receipts")
     # the generated package is complete: one module per operation of the spec
     generated = {p.stem for p in (tmp_path / "marketfold_client" / "api").rglob("*.py")}
     assert {"create_game", "post_action", "stream_events", "export_game", "verify_bundle"} <= (
@@ -109,4 +119,5 @@ def test_the_generated_typescript_client_compiles_and_plays_every_ruleset(
     worker_process()
     results = run_example("typescript", live_server, redis_url, str(tmp_path / "ts"))
     assert_every_ruleset_played_streamed_and_verified(results)
+    assert_every_seat_kept_its_receipt(results, tmp_path / "ts" / "receipts")
     assert os.path.exists(tmp_path / "ts" / "schema.d.ts")  # types generated, tsc --strict ok

@@ -51,8 +51,8 @@ class Reader:
                     kind = line[7:]
                 elif line.startswith("data: ") and kind == "owes":
                     self.signals.append(json.loads(line[6:]))
-                elif line.startswith("data: ") and kind != "chat":
-                    self.events.append(json.loads(line[6:]))
+                elif line.startswith("data: ") and kind not in ("chat", "receipt"):
+                    self.events.append(json.loads(line[6:]))  # (the receipt follows the end)
                 if self.stop.is_set():
                     return
             self.ended = True

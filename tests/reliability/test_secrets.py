@@ -151,6 +151,8 @@ class Playout:
             for frame in done:
                 if "\nevent: owes\n" in f"\n{frame}\n":  # where the game stands: checked apart
                     continue
+                if "\nevent: receipt\n" in f"\n{frame}\n":  # after the end: public facts only
+                    continue
                 data = [ln[6:] for ln in frame.split("\n") if ln.startswith("data: ")]
                 ids = [ln[4:] for ln in frame.split("\n") if ln.startswith("id: ")]
                 # `owes` rides beside the envelope (the seat's own, public, turn signal)

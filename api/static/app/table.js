@@ -20,6 +20,7 @@ import { statusSentence } from "./status.js";
 import { createCardDetail } from "./carddetail.js";
 import { awaySummary, rememberSeen } from "./away.js";
 import { rulesLink } from "./optionhelp.js";
+import { keepReceipt, fetchReceipt, keptReceipt, receiptLine } from "./receipt.js";
 
 const GOODS = new Set(["red", "yellow", "green", "blue", "purple", "orange"]);
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
@@ -166,6 +167,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     if (now !== told.turn) said.textContent = told.turn = now;
     tick();
     result.replaceChildren(...(game.result ? [drawResult(game, d, seatName)] : []));
+    if (game.result && seated) drawReceipt(game);
     drawMove(game, seated);
     board.replaceChildren();
     middle.replaceChildren();
@@ -188,6 +190,22 @@ export async function drawTable(root, gameId, app, secret = null) {
     }
     signal(owed.some((o) => o.seat === you) && game.status === "active", game.name);
     if (game.status === "finished" && seated && !game.league && !rematch) rematch = watchRematch(game, offer, app);
+  }
+
+  // A seat's receipt of the finished game, kept in this browser: "receipt kept" and its
+  // download under the result; fetched from the stream when the end came while away.
+  let fetching = null;
+  let merging = false;
+  function drawReceipt(game) {
+    const line = receiptLine(game.id);
+    const box = result.querySelector("#result-box");
+    if (line && box) box.appendChild(line);
+    const kept = keptReceipt(game.id);
+    if (!line && !fetching && !kept) fetching = fetchReceipt(game.id, game.version, () => draw());
+    if (kept && !kept.leaves && !merging) { // kept before its leaves were merged: add the proofs
+      merging = true;
+      get(`${path}/transparency`).then((found) => found && keepReceipt({ ...kept, ...found })).catch(() => {});
+    }
   }
 
   // The move box is drawn again only when what it offers changes: the table is redrawn after
@@ -298,6 +316,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const stream = follow(`/v1${path}/events/stream`, st.game.version, (kind, data) => {
     if (kind === "chat") return chat.show(data);
     if (kind === "owes") return refresh(); // where the game stands for this seat (no event)
+    if (kind === "receipt") return keepReceipt(data) && refresh(); // kept without asking
     log.push(data);
     refresh();
   }, (state) => {
@@ -310,6 +329,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   const timer = setInterval(tick, 1000);
   return () => {
     stream.stop();
+    if (fetching) fetching.stop();
     if (rematch) rematch();
     clearInterval(timer);
     clearTimeout(pending);
