@@ -255,21 +255,8 @@ def league_standings(league_id: str):
     return {"league": league.league_id, "status": league.status, **standings_json(league)}
 
 
-CSV_COLUMNS = [
-    "rank",
-    "player",
-    "name",
-    "points",
-    "games",
-    "wins",
-    "byes",
-    "bye_points",
-    "buchholz",
-    "mu",
-    "sigma",
-    "ordinal",
-    "withdrawn",
-]
+CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye_points",
+               "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -319,9 +306,7 @@ def export_league(league_id: str):
         "exported_at": exported_at,
         "events": envelopes,
         "games": [
-            g
-            for r in sorted(league.rounds)
-            for t in league.rounds[r].tables
+            g for r in sorted(league.rounds) for t in league.rounds[r].tables
             for g in league.chain(t.game)
         ],
         "standings": league_queries.standings(league),  # as recounted: `marketfold verify`
