@@ -166,7 +166,7 @@ def witnessed(
     size, root = head["size"], bytes.fromhex(head["root"])
     behind: set[str] = set()
     problems: list[str] = []
-    seen: set[tuple[str, int, bytes]] = set()
+    found: dict[tuple[str, int, bytes], set[str]] = {}
     for text_note in notes:
         try:
             text, lines = note.split(text_note)
@@ -177,13 +177,11 @@ def witnessed(
         if log_signed(text, lines, trusted) is None:
             problems.append(f"the checkpoint of size {cp.size} is not signed by a trusted key")
             continue
-        names = sorted(
-            {w.name for w in witnesses for line in lines if note.verifies(text, line, w)}
-        )
-        if not names or (cp.origin, cp.size, cp.root) in seen:
-            continue
-        seen.add((cp.origin, cp.size, cp.root))
-        who = ", ".join(names)
+        names = {w.name for w in witnesses for line in lines if note.verifies(text, line, w)}
+        if names:  # one checkpoint may come cosigned in several notes
+            found.setdefault((cp.origin, cp.size, cp.root), set()).update(names)
+    for (origin, n, cp_root), names in sorted(found.items(), key=lambda x: -x[0][1]):
+        cp, who = note.Checkpoint(origin, n, cp_root), ", ".join(sorted(names))
         if server_size is not None and server_size < cp.size:
             return False, (
                 f"the log was rolled back: witnesses ({who}) cosigned a checkpoint of size "
