@@ -20,13 +20,13 @@ def tree_head():
 
 
 @bp.get("/transparency/checkpoint")
-def checkpoint():
+def tree_checkpoint():
     text = checkpoints.checkpoint(boot(), request.args.get("witness"))
     return Response(text, mimetype="text/plain")
 
 
 @bp.post("/transparency/cosignatures")
-def cosignature():
+def add_cosignature():
     return checkpoints.cosign(boot(), body())
 
 
