@@ -220,11 +220,10 @@ def _consistent(
         )
     first, second = sorted([(cp.size, cp.root), (size, root)])
     proof = consistency(first[0], second[0]) if first[0] > 0 else []
-    if proof is None and cp.size > size:
+    if proof is None:
         return (
-            f"the log was rolled back or forked: witnesses cosigned a checkpoint of size "
-            f"{cp.size}, and the server gives no proof that it extends the bundle's head of "
-            f"size {size}"
+            f"no consistency proof between the checkpoint of size {cp.size} and the bundle's "
+            f"head of size {size}: the server gave none"
         )
     try:
         if first[0] > 0:
