@@ -220,6 +220,12 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
         assert code == 1 and checks[WITNESSED]["detail"].startswith(
             "unwitnessed: 0 of the 2 witnesses given cosigned a checkpoint"
         ), checks[WITNESSED]
+        # an auditor who holds the checkpoint a witness published still sees the fork
+        published = str(tmp_path / "w1.example-state" / "checkpoint")
+        code, checks = w.verify(server, rewritten, "--checkpoint", published)
+        assert code == 1 and checks[WITNESSED]["detail"].startswith(
+            "fork: two heads of size 9 with different roots"
+        ), checks[WITNESSED]
         assert [w.once(n, server)[0] for n in ("w1.example", "w2.example")] == [1, 1]
 
 
