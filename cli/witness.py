@@ -102,7 +102,7 @@ def round_(args: argparse.Namespace, name: str, key: Any) -> int:
     if findings:
         return _refuse(findings)
     line = note.cosign(text, name, key, int(time.time()))
-    cosigned = note.note(text, [line])
+    cosigned = note.note(text, [*(x for x in lines if x.name == cp.origin), line])  # log's too
     _write(path, json.dumps({**after, "checkpoint": cosigned}))
     _write(state_dir / COSIGNED, cosigned)
     try:
