@@ -50,13 +50,8 @@ def checkpoint(boot: Bootstrap, witness: str | None = None) -> str:
 
 
 def witnesses(boot: Bootstrap) -> list[note.Verifier]:
-    """The witnesses the operator configured (`WITNESS_KEYS`), cosignature keys only."""
-    out = []
-    for text in boot.config["WITNESS_KEYS"]:
-        key = note.parse_vkey(text)
-        if key.kind == note.COSIGNATURE:
-            out.append(key)
-    return out
+    """The witnesses the operator configured (`WITNESS_KEYS`, checked by service.config)."""
+    return [note.parse_vkey(text) for text in boot.config["WITNESS_KEYS"]]
 
 
 def cosign(boot: Bootstrap, data: Any) -> dict[str, Any]:

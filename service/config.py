@@ -251,11 +251,22 @@ def operators(cfg: Mapping[str, Any]) -> list[str]:
 
 
 def witness_keys(cfg: Mapping[str, Any]) -> list[str]:
-    """Return the witnesses' verifier keys (a list, or a comma-separated string)."""
+    """Return the witnesses' verifier keys (a list, or a comma-separated string); raise
+    ValueError on one that is not a C2SP cosignature verifier key."""
+    from events import note
+
     value = cfg.get("WITNESS_KEYS") or []
     if isinstance(value, str):
         value = value.split(",")
-    return [str(v).strip() for v in value if str(v).strip()]
+    out = [str(v).strip() for v in value if str(v).strip()]
+    for text in out:
+        try:
+            kind = note.parse_vkey(text).kind
+        except ValueError as e:
+            raise ValueError(f"WITNESS_KEYS: {e}") from e
+        if kind != note.COSIGNATURE:
+            raise ValueError(f"WITNESS_KEYS: {text[:40]}... is not a cosignature key (type 0x04)")
+    return out
 
 
 def origins(cfg: Mapping[str, Any]) -> list[str]:
