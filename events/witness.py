@@ -165,21 +165,7 @@ def witnessed(
     its size."""
     size, root = head["size"], bytes.fromhex(head["root"])
     behind: set[str] = set()
-    problems: list[str] = []
-    found: dict[tuple[str, int, bytes], set[str]] = {}
-    for text_note in notes:
-        try:
-            text, lines = note.split(text_note)
-            cp = note.parse_checkpoint(text)
-        except note.NoteError as e:
-            problems.append(f"a checkpoint served is not a signed note: {e}")
-            continue
-        if log_signed(text, lines, trusted) is None:
-            problems.append(f"the checkpoint of size {cp.size} is not signed by a trusted key")
-            continue
-        names = {w.name for w in witnesses for line in lines if note.verifies(text, line, w)}
-        if names:  # one checkpoint may come cosigned in several notes
-            found.setdefault((cp.origin, cp.size, cp.root), set()).update(names)
+    found, problems = cosigned(notes, witnesses, trusted)
     for (origin, n, cp_root), names in sorted(found.items(), key=lambda x: -x[0][1]):
         cp, who = note.Checkpoint(origin, n, cp_root), ", ".join(sorted(names))
         if server_size is not None and server_size < cp.size:
@@ -205,6 +191,63 @@ def witnessed(
     return False, (
         f"unwitnessed: {len(behind)} of the {len(witnesses)} witnesses given cosigned a "
         f"checkpoint holding this game's leaves, {quorum} needed ({why})"
+    )
+
+
+def cosigned(
+    notes: list[str], witnesses: list[note.Verifier], trusted: Mapping[str, Any]
+) -> tuple[dict[tuple[str, int, bytes], set[str]], list[str]]:
+    """The checkpoints among `notes` signed by a trusted key of the log, each with the
+    names of the given witnesses whose cosignature on it verifies (one checkpoint may come
+    cosigned in several notes); and why other notes do not count."""
+    found: dict[tuple[str, int, bytes], set[str]] = {}
+    problems: list[str] = []
+    for text_note in notes:
+        try:
+            text, lines = note.split(text_note)
+            cp = note.parse_checkpoint(text)
+        except note.NoteError as e:
+            problems.append(f"a checkpoint served is not a signed note: {e}")
+            continue
+        if log_signed(text, lines, trusted) is None:
+            problems.append(f"the checkpoint of size {cp.size} is not signed by a trusted key")
+            continue
+        names = {w.name for w in witnesses for line in lines if note.verifies(text, line, w)}
+        if names:
+            found.setdefault((cp.origin, cp.size, cp.root), set()).update(names)
+    return found, problems
+
+
+def logged_again(texts: list[str], root: bytes, items: list[Mapping[str, Any]]) -> str | None:
+    """Given the leaves of a cosigned checkpoint (they must hash to its `root`) and a
+    bundle's leaves, name a game logged a second time: its leaf of one kind at another
+    place than the one the witnesses accepted."""
+    hashes = [merkle.leaf_hash(t.encode()) for t in texts]
+    if merkle.frontier_root(merkle.extend([], hashes)) != root:
+        return None
+    where: dict[tuple[Any, Any], int] = {}
+    for i, text in enumerate(texts):
+        try:
+            leaf = json.loads(text)
+            where.setdefault((leaf["game"], leaf["kind"]), i)
+        except (ValueError, TypeError, KeyError):
+            continue
+    again = []
+    for item in items:
+        try:
+            leaf = json.loads(item["leaf"])
+            at = where.get((leaf["game"], leaf["kind"]))
+        except (ValueError, TypeError, KeyError):
+            continue
+        if at is not None and at != item.get("index"):
+            again.append((texts[at] == item["leaf"], leaf["kind"], at, item.get("index")))
+    if not again:
+        return None
+    same, kind, at, index = min(again, key=lambda x: x[0])  # other contents first
+    return (
+        f"logged again: the witnesses accepted this game's {kind} leaf as leaf {at}, with "
+        f"{'the same' if same else 'other'} contents; the bundle's is leaf {index}: the game "
+        "was logged a second time (rewritten)"
     )
 
 
