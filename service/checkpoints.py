@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys, note
-from service import proof
+from service import keyring
 from service.errors import Conflict, Invalid, NotFound
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def current(boot: Bootstrap) -> note.Checkpoint:
 
 def signed(boot: Bootstrap, cp: note.Checkpoint) -> str:
     """The checkpoint's text and the service's signature line (its key named as the origin)."""
-    return note.note(cp.text(), [note.sign(cp.text(), cp.origin, proof.keyring(boot).active())])
+    return note.note(cp.text(), [note.sign(cp.text(), cp.origin, keyring.of(boot.config).active())])
 
 
 def checkpoint(boot: Bootstrap, witness: str | None = None) -> str:
@@ -85,7 +85,7 @@ def cosign(boot: Bootstrap, data: Any) -> dict[str, Any]:
         names = ", ".join(k.name for k in known) or "none configured"
         why = f"no line of the note is a valid cosignature of a configured witness ({names})"
         raise Invalid("invalid_cosignature", why, errors={"note": [why]})
-    log_line = note.sign(text, cp.origin, proof.keyring(boot).active())
+    log_line = note.sign(text, cp.origin, keyring.of(boot.config).active())
     for key, line in good:
         _keep(boot, key.name, cp.size, note.note(text, [log_line, line]))
     return {"size": cp.size, "cosigned_by": [k.name for k, _ in good]}
