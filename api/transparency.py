@@ -1,14 +1,15 @@
 """The public log of games over HTTP: signed tree heads, proofs, leaves, a game's receipt
-(service/transparency.py; docs/audit.md says what each proves)."""
+(service/transparency.py), checkpoints and witnesses' cosignatures (service/checkpoints.py;
+docs/audit.md says what each proves)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+from flask import Blueprint, Response, request
 
 from api.context import boot
+from api.parse import body, number
 from api.parse import game_id as game_id_ok
-from api.parse import number
-from service import transparency
+from service import checkpoints, transparency
 
 bp = Blueprint("transparency", __name__, url_prefix="/v1")
 
@@ -16,6 +17,17 @@ bp = Blueprint("transparency", __name__, url_prefix="/v1")
 @bp.get("/transparency/head")
 def tree_head():
     return transparency.head(boot())
+
+
+@bp.get("/transparency/checkpoint")
+def tree_checkpoint():
+    text = checkpoints.checkpoint(boot(), request.args.get("witness"))
+    return Response(text, mimetype="text/plain")
+
+
+@bp.post("/transparency/cosignatures")
+def add_cosignature():
+    return checkpoints.cosign(boot(), body())
 
 
 @bp.get("/transparency/consistency")

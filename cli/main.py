@@ -1,6 +1,6 @@
 """The `marketfold` command: `serve` runs the whole service, `worker` runs one worker,
 `bot` and `demo` play through the API, `verify` checks an exported game offline, `monitor`
-watches a server's public log of games, `admin`
+watches a server's public log of games, `witness` cosigns its checkpoints, `admin`
 grants and revokes roles (operator, organizer) in the store."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli import admin, backup, keys, logs, monitor, verify
+from cli import admin, backup, keys, logs, monitor, verify, witness
 from cli.bot import RECEIPTS
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
@@ -58,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0)
     verify.add_parser(sub)
     monitor.add_parser(sub)
+    witness.add_parser(sub)
     keys.add_parser(sub)
     backup.add_parser(sub)
     admin.add_parser(sub)
@@ -74,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         return verify.run(args)
     if args.command == "monitor":
         return monitor.run(args)
+    if args.command == "witness":
+        return witness.run(args)
     if args.command == "keys":
         return keys.run(args)
     if args.command in ("backup", "restore"):

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         head = verify.get_json(args.server, "/v1/transparency/head")
         if why := transparency.check_head(head, trusted):
             raise ValueError(f"the server's tree head: {why}")
-        texts = _leaves(args.server, head["size"])
+        texts = leaves(args.server, head["size"])
         exports = _exports(args.server, [*args.game, *_finished(args.server)])
     except (ValueError, OSError, AttributeError, KeyError, TypeError) as e:
         print(f"marketfold monitor: {e}", file=sys.stderr)
@@ -89,15 +89,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
-def _leaves(server: str, size: int) -> list[str]:
+def leaves(server: str, end: int, start: int = 0) -> list[str]:
+    """The log's leaves [start, end) as text, read 1,000 at a time (fewer if it has fewer)."""
     texts: list[str] = []
-    while len(texts) < size:
-        page = verify.get_json(server, f"/v1/transparency/leaves?start={len(texts)}&end={size}")
+    while start + len(texts) < end:
+        at = start + len(texts)
+        page = verify.get_json(server, f"/v1/transparency/leaves?start={at}&end={end}")
         got = [item["leaf"] for item in page.get("leaves") or []]
         if not got:
-            break  # fewer leaves than the head: log_monitor names it
+            break  # fewer leaves than the head: the caller names it
         texts += got
-    return texts[:size]
+    return texts[: end - start]
 
 
 def _finished(server: str) -> list[str]:

@@ -17,6 +17,7 @@ import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 EXPECTED = "the game asked for"
 
@@ -56,6 +57,28 @@ def add_parser(sub: Any) -> None:
         "--game",
         metavar="ID",
         help="the game the bundle must be (its log names it): another game's bundle fails",
+    )
+    verify.add_argument(
+        "--witness",
+        action="append",
+        default=[],
+        metavar="VKEY",
+        help="a witness's verifier key (name+id+key, or a file holding it; repeatable): "
+        "with --server, the game's leaves must be in checkpoints these witnesses cosigned",
+    )
+    verify.add_argument(
+        "--quorum",
+        type=int,
+        metavar="K",
+        help="how many of the --witness keys must have cosigned (default: all of them)",
+    )
+    verify.add_argument(
+        "--checkpoint",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a cosigned checkpoint saved earlier (GET /v1/transparency/checkpoint, or a "
+        "witness's state DIR/checkpoint), counted with those the server serves",
     )
 
 
@@ -100,7 +123,7 @@ def seen_head(args: argparse.Namespace, data: Any) -> tuple[Any, list[str] | Non
     sizes = sorted(x for x in (saved.get("size"), ours.get("size")) if isinstance(x, int))
     if len(sizes) < 2 or sizes[0] == sizes[1] or not args.server or sizes[0] == 0:
         return seen, None
-    return seen, _proof(args.server, sizes[0], sizes[1])
+    return seen, consistency_proof(args.server, sizes[0], sizes[1])
 
 
 def _saved(seen: Any) -> dict[str, Any]:
@@ -111,7 +134,7 @@ def _saved(seen: Any) -> dict[str, Any]:
     return saved if isinstance(saved, dict) else {}
 
 
-def _proof(server: str, first: int, second: int) -> list[str] | None:
+def consistency_proof(server: str, first: int, second: int) -> list[str] | None:
     """The server's consistency proof between two sizes, or None if it gives none."""
     try:
         found = get_json(server, f"/v1/transparency/consistency?first={first}&second={second}")
@@ -136,7 +159,7 @@ def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any
     proof = None
     sizes = (saved.get("size"), (current or {}).get("size") if isinstance(current, dict) else None)
     if all(isinstance(x, int) for x in sizes) and 0 < sizes[0] < sizes[1]:
-        proof = _proof(args.server, sizes[0], sizes[1])
+        proof = consistency_proof(args.server, sizes[0], sizes[1])
     ok, found = transparency.check_history(saved, current, proof, trusted)
     if ok:
         check.detail = found
@@ -172,9 +195,7 @@ def held(args: argparse.Namespace, seen: Any, data: Any) -> Any:
     saved = _saved(seen)
     check = Check(receipts.HELD)
     try:
-        # the monitor's reader of the log's first leaves, 1,000 a request
-        read = getattr(monitor, "leaves", None) or monitor._leaves
-        texts = read(args.server, saved["size"])
+        texts = monitor.leaves(args.server, saved["size"])  # 1,000 a request
     except (ValueError, KeyError, TypeError) as e:
         check.fail(None, f"the server gave no leaves of the tree head seen: {e}")
         return check
@@ -186,6 +207,92 @@ def held(args: argparse.Namespace, seen: Any, data: Any) -> Any:
     else:
         check.fail(None, found)
     return check
+
+
+def witnesses(args: argparse.Namespace) -> list[Any]:
+    """The --witness verifier keys (each given as text or as a file holding it)."""
+    from events import note
+
+    out = []
+    for given in args.witness:
+        path = Path(given)
+        text = path.read_text("utf-8") if "+" not in given and path.exists() else given
+        out.append(note.parse_vkey(text))
+    return out
+
+
+def witnessed(args: argparse.Namespace, data: Any, trusted: dict[str, Any]) -> Any:
+    """With --witness, the check that K of the witnesses cosigned checkpoints holding the
+    game's leaves (events.witness.witnessed): a rollback or a fork is named."""
+    from events import witness
+    from events.audit import Check
+
+    check = Check(witness.CHECK)
+    keys = witnesses(args)
+    quorum = args.quorum if args.quorum is not None else len(keys)
+    proof = (data.get("transparency") or {}) if isinstance(data, dict) else {}
+    head, items = proof.get("tree_head"), proof.get("leaves") or []
+    if not isinstance(head, dict) or not items:
+        check.fail(None, "the bundle carries no tree head and leaves to find in a checkpoint")
+        return check
+    notes = [Path(f).read_text("utf-8") for f in args.checkpoint]
+    size = None
+    if args.server:
+        paths = ["/v1/transparency/checkpoint"]
+        paths += [f"/v1/transparency/checkpoint?witness={quote(k.name)}" for k in keys]
+        for path in paths:
+            try:
+                notes.append(get_text(args.server, path))
+            except ValueError:
+                continue  # no checkpoint kept for that witness
+        try:
+            size = get_json(args.server, "/v1/transparency/head")["size"]
+        except (ValueError, KeyError, TypeError):
+            size = None
+    ok, found = witness.witnessed(
+        head,
+        [i.get("index", -1) for i in items if isinstance(i, dict)],
+        notes,
+        keys,
+        quorum,
+        trusted,
+        lambda m, n: consistency_proof(args.server, m, n) if args.server else None,
+        size,
+    )
+    if not ok and found.startswith("unwitnessed") and args.server:
+        found = _logged_again(args.server, notes, keys, trusted, items) or found
+    if ok:
+        check.detail = found
+    else:
+        check.fail(None, found)
+    return check
+
+
+def _logged_again(server: str, notes: list[str], keys: list[Any], trusted: Any, items: Any) -> Any:
+    """For a game its witnesses never accepted: name it logged a second time when the
+    largest cosigned checkpoint holds its leaves elsewhere (read from the server's leaves,
+    checked against that checkpoint's root)."""
+    from cli import monitor
+    from events import witness
+
+    found, _ = witness.cosigned(notes, keys, trusted)
+    if not found:
+        return None
+    _, size, root = max(found, key=lambda cp: cp[1])
+    try:
+        texts = monitor.leaves(server, size)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return witness.logged_again(texts, root, [i for i in items if isinstance(i, dict)])
+
+
+def get_text(server: str, path: str) -> str:
+    url = server.rstrip("/").removesuffix("/v1") + path
+    try:
+        with urllib.request.urlopen(url, timeout=10) as res:
+            return res.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read {url}: {e}") from e
 
 
 def run(args: argparse.Namespace) -> int:
@@ -215,6 +322,8 @@ def run(args: argparse.Namespace) -> int:
             if seen is not None and args.server and _saved(seen):
                 report.checks.append(history(args, seen, trusted))
                 report.checks.append(held(args, seen, data))
+            if args.witness:
+                report.checks.append(witnessed(args, data, trusted))
     except bundle.BundleError as e:
         print(f"marketfold verify: {args.bundle} is not a bundle: {e}", file=sys.stderr)
         return 2

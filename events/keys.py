@@ -276,6 +276,12 @@ def tlog_head() -> str:
     return f"{PREFIX}:{{tlog}}:head"
 
 
+def tlog_witnessed() -> str:
+    """Each witness's newest cosigned checkpoint (hash: witness name -> the signed note:
+    the checkpoint, the log's signature and the witness's cosignature)."""
+    return f"{PREFIX}:{{tlog}}:witnessed"
+
+
 def tlog_alarms() -> str:
     """Alarms about the log (hash: `<game>:<kind>` -> JSON {index, at, alarm}): a leaf the
     log holds whose entry in `tlog_ids` was lost (`lost`: the sweep named it again from

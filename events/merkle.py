@@ -167,3 +167,25 @@ def verify_consistency(
         raise ProofError("the consistency proof does not lead to the earlier root")
     if sr != second_root:
         raise ProofError("the consistency proof does not lead to the later root")
+
+
+def extend(frontier: list[tuple[int, bytes]], hashes: Sequence[bytes]) -> list[tuple[int, bytes]]:
+    """The compact range of a tree after appending leaf hashes: its complete subtrees as
+    (width, hash), widest first (what a witness keeps instead of every leaf)."""
+    out = list(frontier)
+    for h in hashes:
+        out.append((1, h))
+        while len(out) > 1 and out[-1][0] == out[-2][0]:
+            (w, left), (_, right) = out[-2], out[-1]
+            out[-2:] = [(2 * w, node_hash(left, right))]
+    return out
+
+
+def frontier_root(frontier: Sequence[tuple[int, bytes]]) -> bytes:
+    """MTH of the tree a compact range covers (RFC 9162 splits at the widest subtree)."""
+    if not frontier:
+        return hashlib.sha256(b"").digest()
+    root = frontier[-1][1]
+    for _, h in reversed(frontier[:-1]):
+        root = node_hash(h, root)
+    return root

@@ -111,6 +111,14 @@ DEFAULTS: dict[str, Any] = {
     "REMATCH_RESERVE_S": 600,
     # the service's Ed25519 signing keys (service/keyring.py), shared by every process
     "SIGNING_KEY_DIR": ".marketfold/keys",
+    # the public log of games' name in its checkpoints (C2SP tlog-checkpoint origin line;
+    # docs/audit.md): never change it once witnesses follow the log. Empty: the host and
+    # path of PUBLIC_URL followed by /marketfold-games
+    "TLOG_ORIGIN": "",
+    # the witnesses whose cosignatures the server accepts and serves with its checkpoints:
+    # C2SP verifier keys `<name>+<key id>+<key>` (`marketfold witness --vkey` prints one),
+    # a JSON list or comma-separated
+    "WITNESS_KEYS": [],
     # player ids allowed to create leagues: a JSON list or "p_a,p_b"
     "OPERATORS": [],
     # web pages on other origins allowed to call /v1 from a browser (CORS): a JSON list or
@@ -187,7 +195,15 @@ def resolve(settings: Mapping[str, Any]) -> dict[str, Any]:
     out["OPERATORS"] = operators(out)
     out["CORS_ORIGINS"] = origins(out)
     out["OUTBOUND_ALLOW"] = outbound_allow(out)
+    out["WITNESS_KEYS"] = witness_keys(out)
+    out["TLOG_ORIGIN"] = out["TLOG_ORIGIN"] or tlog_origin(out["PUBLIC_URL"])
     return out
+
+
+def tlog_origin(public_url: str) -> str:
+    """The log's default origin line: PUBLIC_URL without its scheme, + /marketfold-games."""
+    bare = str(public_url).split("://", 1)[-1].rstrip("/")
+    return f"{bare}/marketfold-games"
 
 
 def is_cluster(url: str) -> bool:
@@ -232,6 +248,25 @@ def operators(cfg: Mapping[str, Any]) -> list[str]:
     if isinstance(value, str):
         value = value.split(",")
     return [str(v).strip() for v in value if str(v).strip()]
+
+
+def witness_keys(cfg: Mapping[str, Any]) -> list[str]:
+    """Return the witnesses' verifier keys (a list, or a comma-separated string); raise
+    ValueError on one that is not a C2SP cosignature verifier key."""
+    from events import note
+
+    value = cfg.get("WITNESS_KEYS") or []
+    if isinstance(value, str):
+        value = value.split(",")
+    out = [str(v).strip() for v in value if str(v).strip()]
+    for text in out:
+        try:
+            kind = note.parse_vkey(text).kind
+        except ValueError as e:
+            raise ValueError(f"WITNESS_KEYS: {e}") from e
+        if kind != note.COSIGNATURE:
+            raise ValueError(f"WITNESS_KEYS: {text[:40]}... is not a cosignature key (type 0x04)")
+    return out
 
 
 def origins(cfg: Mapping[str, Any]) -> list[str]:

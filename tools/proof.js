@@ -3,7 +3,8 @@
 // public log of games (RFC 9162 inclusion proofs to a signed tree head), and agreement with
 // a tree head or receipt saved earlier (an RFC 9162 consistency proof between the heads).
 // Used by tools/rederive.js (--keys, --seen, --consistency); each function returns a list
-// of problems, empty when the check passes.
+// of problems, empty when the check passes. With --witness, a C2SP checkpoint (a signed
+// note) that witnesses cosigned (cosignature/v1) must hold the game's leaves.
 'use strict';
 const crypto = require('crypto');
 
@@ -273,4 +274,67 @@ function keptLeaves(bundle, kept, trusted) {
   return [];
 }
 
-module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent };
+// --- checkpoints and witnesses (c2sp.org/signed-note, tlog-checkpoint, tlog-cosignature)
+const WITNESSED = 'cosigned by the witnesses';
+const keyId = (name, type, raw) => sha256(Buffer.from(`${name}\n`, 'utf8'), Buffer.from([type]), raw).subarray(0, 4);
+const rawKey = (key) => Buffer.from(key.export({ format: 'jwk' }).x, 'base64url');
+
+// a verifier key `<name>+<key id hex>+base64(0x04 || Ed25519 public key)`
+function parseVkey(text) {
+  const t = text.trim();
+  const a = t.indexOf('+'), b = t.indexOf('+', a + 1);
+  const name = t.slice(0, a), id = t.slice(a + 1, b), raw = Buffer.from(t.slice(b + 1), 'base64');
+  if (a <= 0 || b < 0 || raw.length !== 33 || raw[0] !== 4) throw new Error(`not a cosignature verifier key: ${t.slice(0, 60)}`);
+  if (keyId(name, 4, raw.subarray(1)).toString('hex') !== id) throw new Error(`the verifier key of ${name} names key ID ${id}, not its own`);
+  const key = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(1).toString('base64url') }, format: 'jwk' });
+  return { name, id: Buffer.from(id, 'hex'), key };
+}
+
+// a signed note's text, its checkpoint and its signature lines (throws if it is not one)
+function parseNote(data) {
+  const cut = data.lastIndexOf('\n\n');
+  if (cut < 0 || !data.endsWith('\n') || /[\x00-\x09\x0b-\x1f]/.test(data)) throw new Error('the checkpoint is not a signed note');
+  const text = data.slice(0, cut + 1);
+  const lines = data.slice(cut + 2, -1).split('\n').map((l) => {
+    const m = /^\u2014 ([^\s+]+) ([A-Za-z0-9+/=]+)$/.exec(l);
+    if (!m) throw new Error(`not a signature line: ${l.slice(0, 60)}`);
+    const blob = Buffer.from(m[2], 'base64');
+    return { name: m[1], id: blob.subarray(0, 4), sig: blob.subarray(4) };
+  });
+  const [origin, size, root] = text.slice(0, -1).split('\n');
+  if (!/^(0|[1-9][0-9]*)$/.test(size || '') || Buffer.from(root || '', 'base64').length !== 32) throw new Error('the note is not a checkpoint (origin, size, root hash)');
+  return { text, lines, origin, size: Number(size), root: Buffer.from(root, 'base64') };
+}
+
+// how many of the witnesses cosigned a checkpoint holding the bundle's leaves: the note must
+// carry the log's signature (a trusted key, named as the origin) and be consistent with the
+// bundle's tree head (`consistency`: the proof between the two sizes when they differ)
+function witnessed(bundle, noteText, vkeys, quorum, consistency, trusted) {
+  let cp;
+  try { cp = parseNote(noteText); } catch (e) { return { problems: [`${WITNESSED}: ${e.message}`] }; }
+  const signedByLog = Object.values(trusted).some((key) => cp.lines.some((l) => l.name === cp.origin && l.id.equals(keyId(cp.origin, 1, rawKey(key))) && crypto.verify(null, Buffer.from(cp.text, 'utf8'), key, l.sig)));
+  if (!signedByLog) return { problems: [`${WITNESSED}: the checkpoint of size ${cp.size} is not signed by a trusted key`] };
+  const names = vkeys.filter((w) => cp.lines.some((l) => {
+    if (l.name !== w.name || !l.id.equals(w.id) || l.sig.length !== 72) return false;
+    const msg = `cosignature/v1\ntime ${l.sig.readBigUInt64BE(0)}\n${cp.text}`;
+    return crypto.verify(null, Buffer.from(msg, 'utf8'), w.key, l.sig.subarray(8));
+  })).map((w) => w.name);
+  const head = bundle.transparency.tree_head;
+  const root = Buffer.from(head.root, 'hex');
+  if (cp.size === head.size && !cp.root.equals(root)) {
+    return { problems: [`${WITNESSED}: fork: two heads of size ${cp.size} with different roots (${cp.root.toString('hex').slice(0, 16)}... cosigned by ${names.join(', ') || 'no witness given'}, ${head.root.slice(0, 16)}... the bundle's): the log was rewritten`] };
+  }
+  if (cp.size !== head.size) {
+    const [a, b] = cp.size < head.size ? [[cp.size, cp.root], [head.size, root]] : [[head.size, root], [cp.size, cp.root]];
+    if (!consistency || !consistency.path) return { problems: [`${WITNESSED}: no consistency proof between the checkpoint of size ${cp.size} and the bundle's tree head of size ${head.size} (--checkpoint-consistency)`] };
+    if (a[0] > 0 && !consistent(a[0], b[0], consistency.path, a[1], b[1])) {
+      return { problems: [`${WITNESSED}: fork: the bundle's head of size ${head.size} and the checkpoint of size ${cp.size} cosigned by ${names.join(', ') || 'no witness given'} are not one log: the log was rewritten`] };
+    }
+  }
+  const last = Math.max(...(bundle.transparency.leaves || []).map((i) => i.index));
+  if (last >= cp.size) return { problems: [`${WITNESSED}: unwitnessed: the checkpoint of size ${cp.size} cosigned by ${names.join(', ') || 'no witness given'} does not yet hold leaf ${last}`] };
+  if (names.length < quorum) return { problems: [`${WITNESSED}: unwitnessed: ${names.length} of the ${vkeys.length} witnesses given cosigned the checkpoint, ${quorum} needed`] };
+  return { problems: [], detail: `in a checkpoint of size ${cp.size} cosigned by ${names.length} of the ${vkeys.length} witnesses given (${names.join(', ')}; ${quorum} needed)` };
+}
+
+module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent, parseVkey, parseNote, witnessed };

@@ -2,6 +2,7 @@
 // Re-derive every random outcome of an exported marketfold game, from docs/fairness.md alone.
 //
 //   node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID]
+//     [--witness VKEY ... [--quorum K] --checkpoint NOTE.txt [--checkpoint-consistency PROOF.json]]
 //
 // Plain Node (no packages). Reads a finished game's bundle and the data files the document
 // names (games/data/ next to this tool unless --data), checks the seed against its
@@ -321,12 +322,23 @@ function main(argv) {
   const seenFile = option(args, '--seen');
   const proofFile = option(args, '--consistency');
   const gameId = option(args, '--game');
-  if (args.length !== 1) {
-    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID]\n');
+  const checkpointFile = option(args, '--checkpoint');
+  const checkpointProof = option(args, '--checkpoint-consistency');
+  const witnessKeys = option(args, '--witness', true);
+  const quorum = option(args, '--quorum');
+  if (args.length !== 1 || (witnessKeys.length && (!checkpointFile || !keyFiles.length))) {
+    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID] [--witness VKEY ... [--quorum K] --checkpoint NOTE.txt [--checkpoint-consistency PROOF.json]]\n');
+    return 2;
+  }
+  let witnesses;
+  try {
+    witnesses = { vkeys: witnessKeys.map(proof.parseVkey), quorum, checkpointFile, checkpointProof };
+  } catch (e) {
+    process.stderr.write(`rederive.js: ${e.message}\n`);
     return 2;
   }
   try {
-    return check(args[0], dir, keyFiles, seenFile, proofFile, gameId);
+    return check(args[0], dir, keyFiles, seenFile, proofFile, gameId, witnesses);
   } catch (e) {
     if (!(e instanceof InputError || e instanceof TypeError || e instanceof RangeError)) throw e;
     process.stderr.write(`rederive.js: ${e instanceof InputError ? e.message : `${args[0]} is not a bundle this tool can check (${e.message})`}\n`);
@@ -334,7 +346,7 @@ function main(argv) {
   }
 }
 
-function check(file, dir, keyFiles, seenFile, proofFile, gameId) {
+function check(file, dir, keyFiles, seenFile, proofFile, gameId, witnesses) {
   const bundle = readJson(file);
   if (!bundle || typeof bundle !== 'object' || !Array.isArray(bundle.events) || !bundle.events.length) {
     throw new InputError(`${file} is not a bundle: it has no events (GET /v1/games/{id}/export)`);
@@ -360,8 +372,16 @@ function check(file, dir, keyFiles, seenFile, proofFile, gameId) {
     if (head && !found.length) {
       found.push(...(seen.promise && !proofFile ? proof.keptLeaves(bundle, seen, trusted) : proof.seenBefore(bundle, seen, proofFile ? readJson(proofFile) : null, trusted)));
     }
+    let cosigned = '';
+    if (witnesses.vkeys.length && !found.length) {
+      const { vkeys, quorum, checkpointFile, checkpointProof } = witnesses;
+      const k = quorum === undefined ? vkeys.length : Number(quorum);
+      const w = proof.witnessed(bundle, fs.readFileSync(checkpointFile, 'utf8'), vkeys, k, checkpointProof ? readJson(checkpointProof) : null, trusted);
+      found.push(...w.problems);
+      cosigned = w.detail ? `, ${w.detail}` : '';
+    }
     problems.push(...found);
-    proofLine = `signed by key ${bundle.signature && bundle.signature.kid} and in the public log of games${seenFile ? ', consistent with the tree head seen before' : ''}`;
+    proofLine = `signed by key ${bundle.signature && bundle.signature.kid} and in the public log of games${seenFile ? ', consistent with the tree head seen before' : ''}${cosigned}`;
   }
   for (const p of problems) process.stdout.write(`FAIL ${p}\n`);
   process.stdout.write(problems.length

@@ -60,3 +60,21 @@ def test_a_sentinel_url_names_the_sentinels_the_service_and_the_database():
     for bad in ("redis+sentinel://a:1", "redis+sentinel:///q", "redis+sentinel://a:1/q/x"):
         with pytest.raises(ValueError, match="SERVICE"):
             bootstrap.sentinel_spec(bad)
+
+
+def test_witness_keys_are_c2sp_cosignature_keys_or_the_server_does_not_start():
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from events import note
+
+    public = Ed25519PrivateKey.generate().public_key()
+    w1 = note.Verifier("w1.example", note.COSIGNATURE, public).text()
+    w2 = note.Verifier("w2.example", note.COSIGNATURE, public).text()
+    assert config.load({"MARKETFOLD_WITNESS_KEYS": f"{w1}, {w2}"})["WITNESS_KEYS"] == [w1, w2]
+    with pytest.raises(ValueError, match="WITNESS_KEYS"):
+        config.resolve({"WITNESS_KEYS": [w1[:-3]]})
+    with pytest.raises(ValueError, match="not a cosignature key"):
+        config.resolve({"WITNESS_KEYS": [note.Verifier("n", note.ED25519, public).text()]})
+    assert config.resolve({"PUBLIC_URL": "https://games.example.org/"})["TLOG_ORIGIN"] == (
+        "games.example.org/marketfold-games"
+    )
