@@ -67,7 +67,7 @@ DEFAULTS: dict[str, Any] = {
     "CLAIM_MIN_S": 24 * 3600,
     # how long (s) a full table waits for its seats' secrets before it starts without the
     # missing ones (docs/fairness.md, "Seats' randomness"); logged with each new game
-    "SEED_REVEAL_S": 20,
+    "SEED_REVEAL_S": 15,
     # invitations (seats held for named players, each with a note on their feed) one
     # player may send, all its tokens together, and send to one other player, per hour;
     # withdrawn ones count (429 `too_many_invitations`)

@@ -121,7 +121,9 @@ def test_every_seat_reveals_and_the_draws_use_the_seed_and_every_reveal(client, 
     log = events(client, gid)
     combined = next(e for e in log if e["type"] == "game.SeedsCombined")
     assert combined["data"] == {"rule": 2, "revealed": [0, 1, 2], "withheld": [], "none": []}
-    revealed = {e["data"]["seat"]: e["data"]["secret"] for e in log if e["type"] == "game.SeedRevealed"}
+    revealed = {
+        e["data"]["seat"]: e["data"]["secret"] for e in log if e["type"] == "game.SeedRevealed"
+    }
     assert revealed == {seat_of[p["id"]]: made[i][0] for i, p in enumerate(people)}
 
     seats = by_seat(client, gid, people)
