@@ -3,7 +3,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { me, post } from "./api.js";
 import { t } from "./i18n.js";
-import { joinCommitted } from "./seatseed.js";
+import { joinCommitted, keep, newSecret } from "./seatseed.js";
 
 export const LEVELS = ["quick", "strong"];
 
@@ -101,7 +101,9 @@ export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
   if (game.status === "finished" && seated && !game.league) {
     box.appendChild(button(t("rematch"), "primary rematch", async () => {
       try {
-        const next = await post(`${path}/rematch`);
+        const made = await newSecret(); // this seat's randomness in the rematch (seatseed.js)
+        const next = await post(`${path}/rematch`, made ? { seat_commitment: made.commitment } : undefined);
+        if ((next.seat_seeds?.committed || []).includes(next.you)) keep(next.id, made);
         location.hash = `#/g/${encodeURIComponent(next.id)}`;
       } catch (e) {
         app.fail(e);
