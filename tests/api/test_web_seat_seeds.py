@@ -40,7 +40,8 @@ def test_a_game_created_and_joined_by_clicking_carries_both_browsers_randomness(
         assert combined == {"rule": 2, "revealed": [0, 1], "withheld": [], "none": []}
         for page in (ana, bo):  # revealed, the secret is not kept any longer
             kept = page.d.execute_script(
-                "return Object.keys(localStorage).filter((k) => k.includes(arguments[0]))", gid
+                "return Object.keys(localStorage).filter((k) => k.startsWith(arguments[0]))",
+                f"marketfold.seat-secret.{gid}",
             )
             assert kept == []
         no_script_errors(other)
