@@ -277,3 +277,23 @@ def test_bots_commit_and_reveal_without_being_asked(client, live_server, worker_
     assert combined["data"]["revealed"] == [0, 1] and combined["data"]["withheld"] == []
     last = next(e for e in log if e["seq"] == combined["seq"] - 1)  # the last bot's reveal
     assert last["type"] == "game.SeedRevealed" and last["command"]["type"] == "reveal"
+
+
+def test_a_rematch_seats_its_creator_with_the_commitment_it_sends(client):
+    people = new_players(client, 2)
+    gid = created(client, people[0], 2, "gobcon")
+    for p in people:
+        join(client, gid, p, None)
+    ended = client.post(f"/v1/games/{gid}/abort", headers=bearer(people[0]))
+    assert ended.status_code == 200 and ended.get_json()["status"] == "finished"
+    secret, commitment = commit()
+    res = client.post(
+        f"/v1/games/{gid}/rematch", json={"seat_commitment": commitment}, headers=bearer(people[1])
+    )
+    assert res.status_code == 201, res.get_json()
+    rematch = res.get_json()
+    assert rematch["seat_seeds"]["committed"] == [rematch["you"]]
+    other = commit()  # the other former player accepts, committing too: the reveals open
+    join(client, rematch["id"], people[0], other[1])
+    assert reveal(client, rematch["id"], people[1], secret).status_code == 200
+    assert reveal(client, rematch["id"], people[0], other[0]).get_json()["status"] == "active"
