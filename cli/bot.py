@@ -335,8 +335,8 @@ class Bot:
                 self._seen = max(self._seen, data["seq"])
             if kind == catalog.ENDED:
                 self._over = self._ended = True
-            if kind == "game.RevealsOpened" and self.seat_secret is not None and not self.revealed:
-                self._reveal_due = True
+            if kind == catalog.REVEALS_OPENED:  # every seat is taken: reveal if committed
+                self._reveal_due = self.seat_secret is not None and not self.revealed
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from rq import get_current_job
 from service import (
     computer_turns,
     deadline_commands,
+    game_commands,
     league_commands,
     league_followups,
     league_rounds,
