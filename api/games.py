@@ -13,7 +13,15 @@ from api.limits import storeless
 from api.offload import offloaded
 from api.parse import body, idempotency_key, if_match, lang, lobby_query, number
 from api.parse import game_id as game_id_ok
-from api.schemas import ComputerSeats, GameCreate, JoinBody, PlayerCreate, RematchOffer, action
+from api.schemas import (
+    ComputerSeats,
+    GameCreate,
+    JoinBody,
+    PlayerCreate,
+    RematchOffer,
+    RevealBody,
+    action,
+)
 from games.base import InvalidAction, RuleViolation
 from service import (
     attempts,
@@ -139,8 +147,19 @@ def _game_response(rec: Record, seat: int | None, status: int, secret: str | Non
 @bp.post("/games/<game_id>/join")
 def join_game(game_id: str):
     player = auth.caller(boot())
-    given = _optional(JoinBody())["secret"]
-    done = tables.join(boot(), game_id_ok(game_id), player, given)
+    data = _optional(JoinBody())
+    gid = game_id_ok(game_id)
+    done = tables.join(boot(), gid, player, data["secret"], commitment=data["seat_commitment"])
+    seat = done.record.seat_of(player["id"])
+    return {"seat": seat, "version": done.record.version, "status": done.record.status}, 200
+
+
+@bp.post("/games/<game_id>/reveal")
+def reveal_seat_secret(game_id: str):
+    player = auth.caller(boot())
+    gid = game_id_ok(game_id)  # an unknown game is a 404 whatever the body
+    secret = RevealBody().load(body())["seat_secret"]
+    done = game_commands.reveal(boot(), gid, player["id"], secret)
     seat = done.record.seat_of(player["id"])
     return {"seat": seat, "version": done.record.version, "status": done.record.status}, 200
 

@@ -62,7 +62,20 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
         "claim_after_s": tables.claim_after(rec),
         "paused_at": rec.paused_at,
         "away": [{"seat": seat, "from": a, "until": b} for seat, a, b in rec.away],
+        "seat_seeds": seat_seeds(rec),
         "secret": None,  # an unlisted game's, for its creator only (api.games)
+    }
+
+
+def seat_seeds(rec: Record) -> dict[str, Any]:
+    """Return where the seats' randomness stands (docs/fairness.md): the rule, the seats
+    that committed and those that revealed, and until when the reveals are open."""
+    return {
+        "rule": rec.seed_rule,
+        "committed": rec.committed(),
+        "revealed": sorted(s for s, _ in rec.reveals),
+        "reveals_close_at": rec.reveal_deadline(),
+        "combined": rec.seeds_combined,
     }
 
 

@@ -48,16 +48,33 @@ def _seconds(most: int, **more):
     )
 
 
+HEX64 = "^[0-9a-f]{64}$"
+
+
+def seat_commitment():
+    """A seat's commitment to its secret (docs/fairness.md, "Seats' randomness")."""
+    why = "must be 64 lowercase hex digits: the SHA-256 of your seat's 32-byte secret"
+    return fields.String(load_default=None, validate=validate.Regexp(HEX64, error=why))
+
+
+class RevealBody(Schema):
+    why = "must be 64 lowercase hex digits: your seat's 32-byte secret"
+    seat_secret = fields.String(required=True, validate=validate.Regexp(HEX64, error=why))
+
+
 class RematchOffer(Schema):
     """How long a rematch holds the former players' seats, and what happens then
-    (service.tables); also part of a new game's table terms."""
+    (service.tables); also part of a new game's table terms. `seat_commitment`: the
+    commitment of the creator's seat, when the creation seats it."""
 
     reserve_s = _seconds(30 * 24 * 3600)
     open_when_lapsed = fields.Boolean(load_default=False)
+    seat_commitment = seat_commitment()
 
 
 class JoinBody(Schema):
     secret = fields.String(load_default=None, validate=validate.Length(min=1, max=128))
+    seat_commitment = seat_commitment()
 
 
 class ComputerSeats(Schema):

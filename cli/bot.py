@@ -19,14 +19,22 @@ At the game's end the stream sends the game's receipt (`receipt` frame, after
 `game.Ended`: the service's signed promise of the game's end, with the game's leaves in
 the public log of games); the bot keeps it in `receipt` and, given a directory, saves it
 as `<dir>/<game>.receipt.json`, which `marketfold verify --seen` takes (docs/audit.md).
+
+The bot adds its seat's randomness to the game's draws without being asked
+(docs/fairness.md, "Seats' randomness"): a bot that takes its seat (`join`, or `play` on a
+game still waiting for it) draws a 32-byte secret, sends its SHA-256 as the join's
+`seat_commitment`, keeps the secret in memory, and reveals it as soon as every seat is
+taken (the stream's `game.RevealsOpened`, or the game's `seat_seeds` when it looks).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import logging
 import random
+import secrets
 import threading
 import time
 import uuid
@@ -109,10 +117,48 @@ class Bot:
         self._watcher: threading.Thread | None = None
         self._stream: requests.Response | None = None
         self.refused = 0  # 429s met (the rate limit)
+        self.seat_secret: bytes | None = None  # the secret this seat committed to, if it did
+        self.revealed = False
+        self._reveal_due = False  # the stream said the reveals are open
+
+    def join(self, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Take a seat (`body`: e.g. an unlisted game's {"secret"}), committing to a fresh
+        secret of this seat's; return the join's answer."""
+        self.seat_secret = secrets.token_bytes(32)
+        commitment = hashlib.sha256(self.seat_secret).hexdigest()
+        res = self._send(
+            "POST", f"{self.base}/join", json={**(body or {}), "seat_commitment": commitment}
+        )
+        res.raise_for_status()
+        return res.json()
+
+    def _reveal(self, game: dict[str, Any]) -> dict[str, Any]:
+        """Reveal the seat's secret if the game asks for it now; return the game as it is
+        then (read again after a reveal)."""
+        seeds = game.get("seat_seeds") or {}
+        you = game.get("you")
+        if (
+            self.seat_secret is None
+            or self.revealed
+            or not seeds.get("reveals_close_at")
+            or you not in seeds.get("committed", ())
+            or you in seeds.get("revealed", ())
+        ):
+            return game
+        res = self._send(
+            "POST", f"{self.base}/reveal", json={"seat_secret": self.seat_secret.hex()}
+        )
+        if res.status_code not in (200, 409):  # 409: the window closed meanwhile
+            res.raise_for_status()
+        self.revealed = True
+        return self._get(self.base)
 
     def play(self, max_moves: int = 100_000) -> dict[str, Any]:
         """Play until the game ends; return the final game JSON."""
         game = self._get(self.base)
+        if game["status"] == "waiting" and game.get("you") is None:
+            self.join()
+            game = self._get(self.base)
         with self._news:
             self._seen = game["version"]  # the stream's first frame says what the seat owes
         self._watching = True
@@ -125,6 +171,12 @@ class Bot:
                     if game["status"] == "finished":
                         self._keep_receipt(game["version"])
                     return game
+                if self._reveal_due:  # every seat is taken: reveal, as read now
+                    self._reveal_due = False
+                    game = self._reveal(self._get(self.base))
+                    continue
+                if game["status"] == "waiting":  # (a look after a silence may find it open)
+                    game = self._reveal(game)
                 if not self._wait_for_turn():
                     game = self._get(self.base)  # a long silence: look once, then wait again
                     with self._news:
@@ -132,6 +184,8 @@ class Bot:
                             self._said = game["version"]
                             self._owes = [o for o in game["owed"] if o["seat"] == game["you"]]
                             self._actions = None  # ask `legal`
+                    continue
+                if self._reveal_due:
                     continue
                 game = self._move(game)
                 if self.moves >= max_moves:
@@ -193,7 +247,8 @@ class Bot:
         passes without it (False)."""
         with self._news:
             return self._news.wait_for(
-                lambda: self._over or (self._owes and self._said > self._done), self.wait_s
+                lambda: self._over or self._reveal_due or (self._owes and self._said > self._done),
+                self.wait_s,
             )
 
     def _move(self, game: dict[str, Any]) -> dict[str, Any]:
@@ -280,6 +335,8 @@ class Bot:
                 self._seen = max(self._seen, data["seq"])
             if kind == catalog.ENDED:
                 self._over = self._ended = True
+            if kind == catalog.REVEALS_OPENED:  # every seat is taken: reveal if committed
+                self._reveal_due = self.seat_secret is not None and not self.revealed
             self._news.notify_all()
 
     def _get(self, url: str) -> dict[str, Any]:

@@ -37,10 +37,8 @@ def play(
         raise SystemExit(f"could not create the game: {created.json().get('detail')}")
     game_id = created.json()["id"]
     bots = [Bot(server, game_id, p["token"], strategy, seed=seed + i) for i, p in enumerate(people)]
-    for p in people:
-        http.post(
-            f"{server}/v1/games/{game_id}/join", headers={"Authorization": f"Bearer {p['token']}"}
-        ).raise_for_status()
+    for bot in bots:  # each commits to a secret of its own (docs/fairness.md)
+        bot.join()
     finals: list[dict[str, Any]] = []
     errors: list[BaseException] = []
 

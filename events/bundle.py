@@ -73,6 +73,8 @@ CREATED = {
         "seed_commitment": {"type": "string", "pattern": HEX64},
         "creator": {"type": "string"},
         "league": {"type": "object", "additionalProperties": True},
+        "seed_rule": {"type": "integer", "minimum": 1},
+        "reveal_window_s": {"type": ["integer", "null"], "minimum": 0},
     },
 }
 ENDED = {
@@ -117,6 +119,8 @@ COMMAND = {
                 "pause",
                 "resume",
                 "away",
+                "reveal",
+                "close_reveals",
             ]
         },
         "player": {"type": "string"},
@@ -144,6 +148,7 @@ COMMAND = {
         _when("type", "pause", {"required": ["by"]}),
         _when("type", "resume", {"required": ["by", "at"]}),
         _when("type", "away", {"required": ["seat", "from", "until", "by"]}),
+        _when("type", "reveal", {"required": ["player", "secret"]}),
     ],
 }
 EVENT = {

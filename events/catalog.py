@@ -28,13 +28,17 @@ SEAT_TAKEN = "game.SeatTaken"
 SEAT_AWAY = "game.SeatAway"
 PAUSED = "game.Paused"
 RESUMED = "game.Resumed"
+# seats' randomness (docs/fairness.md, "Seats' randomness")
+REVEALS_OPENED = "game.RevealsOpened"
+SEED_REVEALED = "game.SeedRevealed"
+SEEDS_COMBINED = "game.SeedsCombined"
 
 # every type, with what its data holds (openapi.yaml's list says the same)
 TYPES: dict[str, str] = {
     CREATED: "ruleset, rules_version, players, options, decision_timeout_s, time_model, "
-    "seed_commitment, creator, league",
+    "seed_commitment, creator, league, seed_rule, reveal_window_s",
     TERMS: "unlisted, reserved, reserved_until, open_when_lapsed, rematch_of, claim_after_s",
-    PLAYER_JOINED: "seat, player, name, computer",
+    PLAYER_JOINED: "seat, player, name, computer, commitment",
     PLAYER_LEFT: "seat, player",
     INVITATION_DECLINED: "player",
     RESERVATIONS_LAPSED: "players, listed",
@@ -50,6 +54,9 @@ TYPES: dict[str, str] = {
     SEAT_AWAY: "seat, from, until, by",
     PAUSED: "by",
     RESUMED: "by, paused_at",
+    REVEALS_OPENED: "seats, window_s",
+    SEED_REVEALED: "seat, secret",
+    SEEDS_COMBINED: "rule, revealed, withheld, none",
 }
 
 # the game's status after each event that changes it (a stream announces it with the event)

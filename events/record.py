@@ -1,8 +1,8 @@
 """The folded record of one game: lobby facts around the game's own state.
 
-`game.*` events (created, joined, started, timed out, resigned, deadline extended,
-aborted, seat taken by a substitute, seat away, paused, resumed, ended) are folded here; every other
-event goes to the game's own `evolve`.
+`game.*` events (created, joined, reveals opened, seed revealed, seeds combined, started,
+timed out, resigned, deadline extended, aborted, seat taken by a substitute, seat away,
+paused, resumed, ended) are folded here; every other event goes to the game's own `evolve`.
 Knows no Redis and no HTTP.
 """
 
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import games
 from events import catalog, deadlines
-from events.codec import GENESIS
+from events.codec import GENESIS, parse_time
 from games.base import Event, Game, Owed
+from games.rng import combine
 
 WAITING, ACTIVE, FINISHED, CANCELLED = "waiting", "active", "finished", "cancelled"
 PENDING, ACCEPTED, DECLINED, LAPSED = "pending", "accepted", "declined", "lapsed"
@@ -27,6 +29,7 @@ class Seat:
     player: str
     name: str
     computer: str | None = None  # a computer player's level (`game.PlayerJoined` says so)
+    commitment: str | None = None  # the seat's commitment to its secret (docs/fairness.md)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,15 @@ class Record:
     private: int = 0
     private_hash: str = GENESIS
     private_seen: tuple[int, ...] = ()
+    # seats' randomness (docs/fairness.md, "Seats' randomness"): the rule the game's draw
+    # key follows (1: the server's seed alone; 2: combined with the seats' secrets), how
+    # long the reveals stay open, since when they are (game.RevealsOpened), each reveal
+    # (seat, secret hex), and whether the key was combined (game.SeedsCombined)
+    seed_rule: int = 1
+    reveal_window_s: int | None = None
+    reveals_opened: str | None = None
+    reveals: tuple[tuple[int, str], ...] = ()
+    seeds_combined: bool = False
 
     def etag(self, seat: int | None) -> str:
         """Return what changes exactly when something `seat` may see changes: the public
@@ -101,6 +113,32 @@ class Record:
         """Return True when this game may have private steps: its rules keep a private log
         and its options use it (a regulated Black Market game's stays empty)."""
         return self.game.keeps_private_log(self.options)
+
+    @property
+    def revealing(self) -> bool:
+        """Return True while the seats' secrets are being revealed (the table is full and
+        the game not started yet)."""
+        return bool(self.reveals_opened) and not self.seeds_combined and self.status == WAITING
+
+    def reveal_deadline(self) -> str | None:
+        """Return when the reveals close whatever is missing, while they are open."""
+        if not self.revealing or self.reveals_opened is None:
+            return None
+        when = parse_time(self.reveals_opened) + timedelta(seconds=self.reveal_window_s or 0)
+        return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    def committed(self) -> list[int]:
+        """Return the seats that sent a commitment when they joined."""
+        return [s.seat for s in self.seats if s.commitment]
+
+    def draw_seed(self, seed: bytes) -> bytes:
+        """Return the key the game draws with, given the server's seed: the seed itself,
+        or (seed rule 2, once game.SeedsCombined) the seed combined with every seat's
+        revealed secret (an empty contribution for a seat that revealed none)."""
+        if not self.seeds_combined:
+            return seed
+        revealed = dict(self.reveals)
+        return combine(seed, self.game_id, [revealed.get(i) for i in range(self.players)])
 
     def seat_of(self, player_id: str) -> int | None:
         """Return the seat `player_id` holds, or None."""
@@ -213,6 +251,8 @@ def _created(record: Record, data: dict[str, Any], envelope: dict[str, Any]) -> 
         "created_at": envelope["at"],
         "league": data.get("league"),
         "creator": data.get("creator"),
+        "seed_rule": data.get("seed_rule", 1),
+        "reveal_window_s": data.get("reveal_window_s"),
     }
 
 
@@ -229,7 +269,7 @@ def _terms(record: Record, data: dict[str, Any], envelope: dict[str, Any]) -> di
 
 def _joined(record: Record, data: dict[str, Any], envelope: dict[str, Any]) -> dict[str, Any]:
     level = (data.get("computer") or {}).get("level")
-    seat = Seat(data["seat"], data["player"], data["name"], level)
+    seat = Seat(data["seat"], data["player"], data["name"], level, data.get("commitment"))
     invited = _answer(record.invited, {data["player"]}, ACCEPTED)
     return {"seats": (*record.seats, seat), "invited": invited}
 
@@ -238,7 +278,9 @@ def _left(record: Record, data: dict[str, Any], envelope: dict[str, Any]) -> dic
     """The seats after it move up one: seats stay 0..n-1."""
     kept = [s for s in record.seats if s.player != data["player"]]
     return {
-        "seats": tuple(Seat(i, s.player, s.name, s.computer) for i, s in enumerate(kept)),
+        "seats": tuple(
+            Seat(i, s.player, s.name, s.computer, s.commitment) for i, s in enumerate(kept)
+        ),
         "invited": _answer(record.invited, {data["player"]}, DECLINED, ACCEPTED),
     }
 
@@ -312,6 +354,9 @@ TABLE_FOLDS: dict[str, Callable[[Record, dict[str, Any], dict[str, Any]], dict[s
     catalog.SEAT_AWAY: lambda r, d, e: {"away": (*r.away, (d["seat"], d["from"], d["until"]))},
     catalog.PAUSED: lambda r, d, e: {"paused_at": e["at"]},
     catalog.RESUMED: lambda r, d, e: {"paused_at": None},
+    catalog.REVEALS_OPENED: lambda r, d, e: {"reveals_opened": e["at"]},
+    catalog.SEED_REVEALED: lambda r, d, e: {"reveals": (*r.reveals, (d["seat"], d["secret"]))},
+    catalog.SEEDS_COMBINED: lambda r, d, e: {"seeds_combined": True},
 }
 
 

@@ -81,10 +81,20 @@ def run(events, seed: bytes, seed_check: Check, replay: Check, result: Check, cl
             clock.event(rec, env)
             rec = fold(rec, env)
     if seed_check.ok:
-        seed_check.detail = f"commitment matches; {draws} draws re-derived"
+        seed_check.detail = f"commitment matches; {draws} draws re-derived{_seats_part(rec)}"
     if replay.ok:
         replay.detail = f"{len(_groups(events))} commands decided again, every event equal"
     _check_result(rec, next(e for e in reversed(events) if "private" not in e), result)
+
+
+def _seats_part(rec: Record) -> str:
+    """Say what the seats added to the draw key (seed rule 2), for the seed check's detail."""
+    if not rec.seeds_combined:
+        return ""
+    revealed = sorted(s for s, _ in rec.reveals)
+    withheld = sorted(set(rec.committed()) - set(revealed))
+    part = f" from the seed combined with the secrets of seats {revealed}"
+    return part + (f" (seats {withheld} committed and never revealed)" if withheld else "")
 
 
 def _creation(group: list[dict[str, Any]]) -> bool:
@@ -96,7 +106,7 @@ def _creation(group: list[dict[str, Any]]) -> bool:
 
 
 def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
-    rng = Rng(seed, rec.draws)
+    rng = Rng(rec.draw_seed(seed), rec.draws)  # rule 2: combined with the seats' secrets
     start = rec.draws
     try:
         actor, evs = decide.command(rec, cmd, rng)

@@ -65,6 +65,9 @@ DEFAULTS: dict[str, Any] = {
     # the shortest idle time (s) a creator may set before an untimed game may be claimed
     # (`claim_after_s`): shorter, a creator could claim a second into the joiner's turn
     "CLAIM_MIN_S": 24 * 3600,
+    # how long (s) a full table waits for its seats' secrets before it starts without the
+    # missing ones (docs/fairness.md, "Seats' randomness"); logged with each new game
+    "SEED_REVEAL_S": 15,
     # invitations (seats held for named players, each with a note on their feed) one
     # player may send, all its tokens together, and send to one other player, per hour;
     # withdrawn ones count (429 `too_many_invitations`)

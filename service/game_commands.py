@@ -19,13 +19,14 @@ from events.decide import NotSeated
 from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
-from games.rng import Rng, commitment
+from games.rng import SEED_RULE, Rng, commitment
 from service import attempts, deadline_commands, loop, stale_choice, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
-from service.game_log import GameLog
+from service.game_log import REVEAL_KEY, GameLog
 from service.loop import Outcome
 from service.players import new_id
+from service.ports import Status
 
 if TYPE_CHECKING:
     from events.record import Record
@@ -75,6 +76,8 @@ def create_game(
         "time_model": deadlines.CURRENT,  # the tolerances it is played and judged under
         "creator": creator,
         "seed_commitment": commitment(game_id, seed),
+        "seed_rule": SEED_RULE,  # the seats' secrets join the seed (docs/fairness.md)
+        "reveal_window_s": int(boot.config["SEED_REVEAL_S"]),
     }
     if league:
         data["league"] = {k: league[k] for k in ("id", "round", "table")}
@@ -108,23 +111,72 @@ def join(
     player: dict[str, str],
     again: bool = False,
     computer: str | None = None,
+    commitment: str | None = None,
 ) -> Outcome:
-    """Seat the player (`computer`: a computer player's level); the last seat to fill
-    starts the game. With `again`, a player already seated is no error (a league job
+    """Seat the player (`computer`: a computer player's level; `commitment`: the seat's
+    commitment to its secret); the last seat to fill starts the game, or opens the
+    seats' reveals. With `again`, a player already seated is no error (a league job
     seating its table a second time)."""
 
     def decide_join(rec: Record, rng: Rng):
         if again and rec.seat_of(player["id"]) is not None:
             return "system", []
-        return "system", decide.join(rec, player["id"], player["name"], rng, computer)
+        name = player["name"]
+        return "system", decide.join(rec, player["id"], name, rng, computer, commitment)
 
     if not again:  # a league's seat is not counted
         waiting.check(boot, player["id"], game_id)
     command = {"type": "join", "player": player["id"], "name": player["name"]}
     if computer:
         command["computer"] = {"level": computer}
+    elif commitment:
+        command["commitment"] = commitment
     log = GameLog(boot, game_id)
     return loop.run(boot, log, decide_join, cause=f"join:{player['id']}", command=command)
+
+
+def reveal(boot: Bootstrap, game_id: str, player_id: str, secret: str) -> Outcome:
+    """Reveal the seat's secret (64 lowercase hex digits) while the game's reveals are open;
+    a secret that does not match the seat's commitment is refused, naming `seat_secret`.
+    The last committed seat to reveal starts the game."""
+    command = {"type": "reveal", "player": player_id, "secret": secret}
+    try:
+        return loop.run(
+            boot,
+            GameLog(boot, game_id, body=secret),
+            lambda rec, rng: decide.reveal(rec, player_id, secret, rng),
+            cause=f"reveal:{player_id}",
+            idem=f"reveal:{player_id}:{secret[:32]}",  # another secret: already_revealed
+            command=command,
+        )
+    except RuleViolation as refused:
+        if refused.code != "reveal_mismatch":
+            raise
+        raise Invalid(
+            "reveal_mismatch", str(refused), errors={"seat_secret": [str(refused)]}
+        ) from None
+
+
+def close_reveals(boot: Bootstrap, game_id: str) -> Status:
+    """Start a game whose reveals are still open once their window is over, without the
+    secrets not revealed (a worker's job at the window's end): APPLIED, NOOP (all were
+    in, or the game is gone), or EARLY if the window has not closed (the job stays due)."""
+    rec = boot.store.load(game_id).record
+    closes = rec.reveal_deadline()
+    if closes is None:
+        return Status.NOOP
+    if codec.parse_time(closes).timestamp() > time.time():
+        boot.scheduler.expiry(game_id, REVEAL_KEY, closes)
+        return Status.EARLY
+    done = loop.run(
+        boot,
+        GameLog(boot, game_id, body=REVEAL_KEY),
+        lambda r, rng: ("system", decide.close_reveals(r, rng)),
+        cause=f"close-reveals-{game_id}",
+        idem="system:close-reveals",
+        command={"type": "close_reveals"},
+    )
+    return Status.APPLIED if done.created else Status.NOOP
 
 
 class Overdue(RuleViolation):

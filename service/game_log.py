@@ -27,6 +27,8 @@ from service import inbox, lobby, receipts
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
 
+REVEAL_KEY = "seat-seeds"  # the deadline index's key of a game's reveals closing
+
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
@@ -106,6 +108,10 @@ def index_deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> 
         boot.scheduler.done("expire", new.game_id, key, then)
     for turn in computer_turns(new) - computer_turns(old):  # a computer seat's move is due
         boot.scheduler.computer_turn(new.game_id, turn, then)
+    if (closes := new.reveal_deadline()) and not old.revealing:  # the seats' reveals close
+        boot.scheduler.expiry(new.game_id, REVEAL_KEY, closes, then)
+    elif old.revealing and not new.revealing:  # all in before the window closed
+        boot.scheduler.done("expire", new.game_id, REVEAL_KEY, then)
 
 
 def reschedule(boot: Bootstrap, rec: Record) -> None:
@@ -114,6 +120,8 @@ def reschedule(boot: Bootstrap, rec: Record) -> None:
     so a retried request repairs a first call that died between its append and its
     scheduling."""
     schedule(boot, rec, {o.key for o in rec.owed()})
+    if closes := rec.reveal_deadline():
+        boot.scheduler.expiry(rec.game_id, REVEAL_KEY, closes)
     if rec.status == FINISHED and rec.league:
         boot.scheduler.league_result(rec.league["id"], rec.game_id)
 
@@ -151,6 +159,7 @@ class GameLog:
         private = partial(is_private, game) if game is not None else None
         head = Head(rec, rec.version, rec.last_hash, rec.draws, loaded.seed, loaded.idem)
         head.private, head.private_hash, head.is_private = rec.private, rec.private_hash, private
+        head.draw_seed = rec.draw_seed(loaded.seed) if loaded.seed else None
         return head
 
     def fold(self, state: Record, envelopes: list[dict[str, Any]]) -> Record:

@@ -92,7 +92,8 @@ def rematch(
     if rec.seat_of(player["id"]) is None:
         if rec.status != "waiting":
             raise Conflict("rematch_gone", f"the rematch is {rec.status} without you")
-        rec = tables.join(boot, rematch_id, player, None, former=True).record
+        given = (offer or {}).get("seat_commitment")  # the seat's (docs/fairness.md)
+        rec = tables.join(boot, rematch_id, player, None, former=True, commitment=given).record
     return rec, created
 
 

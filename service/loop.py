@@ -50,6 +50,7 @@ class Head(Generic[S]):
     private: int = 0
     private_hash: str = codec.GENESIS
     is_private: Callable[[Event], bool] | None = None
+    draw_seed: bytes | None = None  # what a game draws with, if not the seed (seed rule 2)
 
 
 @dataclass
@@ -106,7 +107,7 @@ def run(
         head = log.load(idem)
         if head.stored is not None:
             return log.repeat(head.stored, head)
-        rng = Rng(head.seed or b"", head.draws)
+        rng = Rng(head.draw_seed or head.seed or b"", head.draws)
         try:
             if if_match is not None and if_match != head.version:
                 if stale_ok is None or not stale_ok(head.state, if_match):

@@ -104,7 +104,8 @@ def create(
     if rec.reserved_until:
         boot.scheduler.release(rec.game_id, rec.reserved_until)
     if table.get("join") or (former and creator["id"] in rec.reserved()):
-        rec = game_commands.join(boot, rec.game_id, creator).record
+        given = table.get("seat_commitment")
+        rec = game_commands.join(boot, rec.game_id, creator, commitment=given).record
     return rec, secret
 
 
@@ -142,11 +143,17 @@ def secret(boot: Bootstrap, rec: Record, player_id: str | None) -> str | None:
 
 
 def join(
-    boot: Bootstrap, game_id: str, player: dict[str, str], given: str | None, former: bool = False
+    boot: Bootstrap,
+    game_id: str,
+    player: dict[str, str],
+    given: str | None,
+    former: bool = False,
+    commitment: str | None = None,
 ) -> Outcome:
     """Take a seat: one held for the caller, any open seat of a listed game, or an open
     seat of an unlisted game with its secret (the invitation link's; `former`: a former
-    player taking a free seat of its game's rematch needs none)."""
+    player taking a free seat of its game's rematch needs none; `commitment`: the seat's
+    commitment to its secret, docs/fairness.md)."""
     rec = load(boot, game_id)
     if rec.status == WAITING and rec.unlisted and player["id"] not in rec.reserved() and not former:
         if rec.seat_of(player["id"]) is None and not _secret_ok(boot, game_id, given):
@@ -154,7 +161,7 @@ def join(
                 "invitation_required",
                 "this game is unlisted: join with its invitation's secret, or be invited",
             )
-    return game_commands.join(boot, game_id, player)
+    return game_commands.join(boot, game_id, player, commitment=commitment)
 
 
 def _secret_ok(boot: Bootstrap, game_id: str, given: str | None) -> bool:

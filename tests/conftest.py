@@ -97,6 +97,9 @@ TEST_CONFIG = {
     "INVITES_PER_HOUR": 100000,  # the limits: tests/api/test_invitation_limits.py
     "INVITES_PER_TARGET": 100000,
     "CLAIM_MIN_S": 1,  # claims a second after the last move: the floor is tests/api/test_claims.py
+    # a seat that never reveals its secret holds a full table up this long (worker-run
+    # tests); a page or bot at the table reveals at once (tests/api/test_seat_seeds.py)
+    "SEED_REVEAL_S": 2,
     "SSE_HEARTBEAT_S": 1,
     # the service's signing keys: one directory for every app and process of the run
     "SIGNING_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-keys-"),

@@ -234,6 +234,45 @@ function crown(g, d, rng, expect, data, ctx) {
   g.holding = g.holding.filter((c) => c !== d.crown);
 }
 
+// Seed rule 2 (docs/fairness.md, "Seats' randomness"): the key every draw after
+// game.SeedsCombined uses, HMAC-SHA256 keyed with the server's seed over the lines
+// "marketfold:seed:2", the game id and each seat's revealed secret (hex, '' if none).
+function combine(seed, gameId, reveals) {
+  const lines = ['marketfold:seed:2', gameId, ...reveals.map((r) => r || '')];
+  return crypto.createHmac('sha256', seed).update(lines.join('\n'), 'utf8').digest();
+}
+
+// Follow the seats' commitments and reveals; on game.SeedsCombined check what it says
+// and return the new draw key (else null).
+function seatSeeds(s, env, seed, gameId, problems) {
+  const d = env.data || {};
+  const at = `event ${env.seq} (${env.type})`;
+  if (env.type === 'game.PlayerJoined') s.commitments.splice(d.seat, 0, d.commitment || null);
+  else if (env.type === 'game.PlayerLeft') s.commitments.splice(d.seat, 1);
+  else if (env.type === 'game.SeedRevealed') {
+    const committed = s.commitments[d.seat];
+    const hashed = /^[0-9a-f]{64}$/.test(d.secret || '') ? crypto.createHash('sha256').update(Buffer.from(d.secret, 'hex')).digest('hex') : null;
+    if (!committed) problems.push(`${at}: seat ${d.seat} reveals a secret but sent no commitment`);
+    else if (hashed !== committed) problems.push(`${at}: seat ${d.seat}'s secret does not hash to its commitment ${committed}`);
+    s.reveals[d.seat] = d.secret;
+  } else if (env.type === 'game.SeedsCombined') {
+    const seats = s.commitments.map((_, i) => i);
+    const revealed = seats.filter((i) => s.reveals[i] !== undefined);
+    const withheld = seats.filter((i) => s.commitments[i] && s.reveals[i] === undefined);
+    const none = seats.filter((i) => !s.commitments[i]);
+    expectSame(problems, at, 'revealed seats', revealed, d.revealed);
+    expectSame(problems, at, 'withheld seats', withheld, d.withheld);
+    expectSame(problems, at, 'seats without a commitment', none, d.none);
+    if (d.rule !== 2) problems.push(`${at}: unknown seed rule ${d.rule}`);
+    return combine(seed, gameId, seats.map((i) => s.reveals[i]));
+  }
+  return null;
+}
+
+function expectSame(problems, at, what, derived, logged) {
+  if (!same(derived, logged)) problems.push(`${at}: ${what} are ${canonical(derived)}, the log says ${canonical(logged)}`);
+}
+
 function commands(events) {
   const out = [];
   for (const env of events) {
@@ -256,14 +295,18 @@ function rederive(bundle, data) {
   if (commitment !== created.seed_commitment) problems.push('event 1: the seed does not match the commitment sha256(game_id || seed)');
   if (!id) problems.push('event 1: game.Created does not name its game; the seed is bound to no game id');
   const g = newGame(created);
+  const seats = { commitments: [], reveals: {} };
+  let key = seed; // the draw key: the seed, or (rule 2) combined with the seats' secrets
   let counter = 0, outcomes = 0;
   for (const group of commands(events)) {
     const first = group[0];
     const range = first.draws || [counter, counter];
     if (range[0] !== counter) problems.push(`event ${first.seq}: draws start at ${range[0]}, the previous command ended at ${counter}`);
-    const rng = new Rng(seed, range[0]);
+    const rng = new Rng(key, range[0]);
     const ctx = {};
     for (const env of group) {
+      const combined = seatSeeds(seats, env, seed, id || '', problems);
+      if (combined) rng.seed = key = combined;
       const handle = HANDLERS[env.type];
       if (!handle) continue;
       const before = rng.counter;
@@ -391,4 +434,4 @@ function check(file, dir, keyFiles, seenFile, proofFile, gameId, witnesses) {
 }
 
 if (require.main === module) process.exit(main(process.argv));
-module.exports = { Rng, draw, rederive, loadData, permutations };
+module.exports = { Rng, draw, combine, rederive, loadData, permutations };

@@ -10,6 +10,7 @@ from rq import get_current_job
 from service import (
     computer_turns,
     deadline_commands,
+    game_commands,
     league_commands,
     league_followups,
     league_rounds,
@@ -19,6 +20,7 @@ from service import (
     waiting,
 )
 from service.bootstrap import Bootstrap
+from service.game_log import REVEAL_KEY
 from service.ports import Status
 
 logger = logging.getLogger(__name__)
@@ -46,6 +48,8 @@ def expire(game_id: str, key: str) -> str:
     answer: the job then ends at once, reading nothing else."""
     if key == tables.LAPSE_KEY:  # a member stored before reservations had `release`
         return _done("expire", game_id, key, tables.lapse(boot(), game_id))
+    if key == REVEAL_KEY:  # a full table's seats' reveals close (docs/fairness.md)
+        return _done("expire", game_id, key, game_commands.close_reveals(boot(), game_id))
     if not boot().scheduler.pending("expire", game_id, key):
         return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])

@@ -114,8 +114,9 @@ def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server
 
 
 def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloaded(
-    browser, live_server
+    browser, live_server, worker_process
 ):
+    worker_process()  # ana leaves before bo joins: her seat's reveal window ends there
     page = WebPage(browser, live_server)
     ana = page.sign_in("ana")
     gid = page.create("gobcon", 2)
@@ -125,7 +126,7 @@ def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloade
     bo = page.sign_in("bo")
     browser.get(link)  # the invitation link, opened by another person
     page.click(".join")
-    page.wait_for("#board .seat-row")  # both seats taken: the game started
+    page.wait_for("#board .seat-row")  # both seats taken: the game started (docs/fairness.md)
     game = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(bo["token"])).json()
     assert {s["name"] for s in game["seats"]} == {"ana", "bo"} and game["status"] == "active"
     assert Number_of(page, "#board .seat-row") == 2
@@ -313,7 +314,8 @@ class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
         return res
 
 
-def test_a_private_game_is_joined_through_its_secret_link(browser, live_server):
+def test_a_private_game_is_joined_through_its_secret_link(browser, live_server, worker_process):
+    worker_process()  # ana's page is gone when bo joins: the game starts at her reveal window's end
     page = WebPage(browser, live_server)
     page.sign_in("ana")
     page.click("#create-unlisted")

@@ -8,6 +8,7 @@
 // A lobby entry says its time per decision and its options.
 import { el, add } from "../shared/dom.js";
 import { get, post, me, remember } from "./api.js";
+import { joinCommitted, keep, newSecret } from "./seatseed.js";
 import { claimText, duration, t, word } from "./i18n.js";
 import { field } from "./schemaform.js";
 import { follow } from "./stream.js";
@@ -264,13 +265,16 @@ function againstComputer(rulesets, app) {
     e.preventDefault();
     go.disabled = true;
     try {
+      const made = await newSecret(); // this seat's randomness (seatseed.js)
       const game = await post("/games", {
         ruleset: pick.value,
         players: Number(count.value),
         join: true,
         decision_timeout_s: 300,
         computer: { level: level.value },
+        ...(made ? { seat_commitment: made.commitment } : {}),
       });
+      keep(game.id, made);
       location.hash = `#/g/${encodeURIComponent(game.id)}`;
     } catch (err) {
       go.disabled = false;
@@ -366,10 +370,13 @@ function createForm(rulesets, app) {
     if (unlisted.checked) body.unlisted = true;
     if (fill.checked) body.computer = { level: fillLevel.value }; // every seat left free
     const held = named.length || unlisted.checked || fill.checked; // seated by the creation itself
+    const made = held && sit.checked ? await newSecret() : null; // this seat's randomness
     if (held && sit.checked) body.join = true;
+    if (made) body.seat_commitment = made.commitment;
     try {
       const game = await post("/games", body);
-      if (sit.checked && !held) await post(`/games/${encodeURIComponent(game.id)}/join`);
+      keep(game.id, made);
+      if (sit.checked && !held) await joinCommitted(game.id, `/games/${encodeURIComponent(game.id)}`);
       const tail = game.secret ? `/${encodeURIComponent(game.secret)}` : "";
       location.hash = `#/g/${encodeURIComponent(game.id)}${tail}`;
     } catch (err) {

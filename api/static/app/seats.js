@@ -3,6 +3,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { me, post } from "./api.js";
 import { t } from "./i18n.js";
+import { joinCommitted, keep, newSecret } from "./seatseed.js";
 
 export const LEVELS = ["quick", "strong"];
 
@@ -44,7 +45,8 @@ function button(text, cls, onClick) {
 export function answerButton(gameId, how, cls, after, app) {
   return button(t(how === "join" ? "accept" : "decline"), cls, async () => {
     try {
-      await post(`/games/${encodeURIComponent(gameId)}/${how}`);
+      const path = `/games/${encodeURIComponent(gameId)}`;
+      await (how === "join" ? joinCommitted(gameId, path) : post(`${path}/${how}`));
       after();
     } catch (e) {
       app.fail(e);
@@ -72,7 +74,7 @@ export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
     const closed = game.unlisted && !secret && !game.secret && !mine;
     if (player && !seated && !closed) {
       const body = secret ? { secret } : undefined;
-      box.appendChild(button(mine ? t("accept") : t("join"), "primary join", run(() => post(`${path}/join`, body))));
+      box.appendChild(button(mine ? t("accept") : t("join"), "primary join", run(() => joinCommitted(game.id, path, body))));
     }
     if (mine) box.appendChild(button(t("decline"), "decline", run(() => post(`${path}/decline`))));
     if (seated) box.appendChild(button(t("leave"), "leave", run(() => post(`${path}/leave`))));
@@ -99,7 +101,9 @@ export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
   if (game.status === "finished" && seated && !game.league) {
     box.appendChild(button(t("rematch"), "primary rematch", async () => {
       try {
-        const next = await post(`${path}/rematch`);
+        const made = await newSecret(); // this seat's randomness in the rematch (seatseed.js)
+        const next = await post(`${path}/rematch`, made ? { seat_commitment: made.commitment } : undefined);
+        if ((next.seat_seeds?.committed || []).includes(next.you)) keep(next.id, made);
         location.hash = `#/g/${encodeURIComponent(next.id)}`;
       } catch (e) {
         app.fail(e);

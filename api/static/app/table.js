@@ -4,6 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
+import { revealIfAsked } from "./seatseed.js";
 import { claimText, t, labels, problemWords } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
@@ -104,6 +105,7 @@ export async function drawTable(root, gameId, app, secret = null) {
   async function load() {
     const game = await get(path);
     if (!game) return;
+    if (await revealIfAsked(game)) return load(); // the seat's secret joins the draws
     st.game = game;
     if (root.contains(page)) rememberSeen(game); // drawn to this person: seen
     const named = (game.seats || []).filter((s) => st.names.get(s.seat) !== seatLabel(s));

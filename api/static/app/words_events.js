@@ -55,6 +55,9 @@ const LOBBY = {
   DecisionTimedOut: ["Time ran out: the default was played", "Se acabó el tiempo: se jugó la opción por defecto"],
   DeadlineExtended: ["Deadline extended", "Plazo prorrogado"], Paused: ["The table was paused", "La mesa se pausó"],
   Resumed: ["The table resumed", "La mesa siguió"],
+  RevealsOpened: ["Every seat is taken: each player's random secret is revealed", "Todos sentados: se revela el secreto aleatorio de cada jugador"],
+  SeedRevealed: ["A player's random secret was revealed", "Se reveló el secreto aleatorio de alguien"],
+  SeedsCombined: ["The players' secrets were mixed into the shuffles", "Los secretos de los jugadores se mezclaron en los barajados"],
 };
 
 const words = (name) => {

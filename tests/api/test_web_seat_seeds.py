@@ -1,0 +1,50 @@
+"""The web client adds each person's randomness to a game's draws without asking
+(api/static/app/seatseed.js, docs/fairness.md "Seats' randomness"): a game created and
+joined by clicking, in two browsers, has a commitment from each browser seat, both reveal
+once the table is full, and the game's draws combine both secrets."""
+
+from __future__ import annotations
+
+import hashlib
+
+import requests
+
+from tests.api.browser import chromium
+from tests.api.web_page import WebPage, no_script_errors
+
+
+def test_a_game_created_and_joined_by_clicking_carries_both_browsers_randomness(
+    browser, live_server, tmp_path
+):
+    ana = WebPage(browser, live_server)
+    ana.sign_in("ana")
+    gid = ana.create("gobcon", 2)  # seated by the form; the table page stays open
+    second = chromium(tmp_path / "second")
+    other = next(second)
+    try:
+        bo = WebPage(other, live_server)
+        bo.sign_in("bo")
+        bo.open(f"/#/g/{gid}")
+        bo.click(".join")
+        bo.wait_for("#board .seat-row")  # both revealed: the game started
+        ana.wait_for("#board .seat-row")
+        log = requests.get(f"{live_server}/v1/games/{gid}/events", timeout=10).json()["events"]
+        joined = {e["data"]["seat"]: e["data"] for e in log if e["type"] == "game.PlayerJoined"}
+        assert all(len(j.get("commitment") or "") == 64 for j in joined.values()), joined
+        revealed = {
+            e["data"]["seat"]: e["data"]["secret"] for e in log if e["type"] == "game.SeedRevealed"
+        }
+        for seat, secret in revealed.items():  # each browser revealed the secret it committed to
+            assert hashlib.sha256(bytes.fromhex(secret)).hexdigest() == joined[seat]["commitment"]
+        combined = next(e for e in log if e["type"] == "game.SeedsCombined")["data"]
+        assert combined == {"rule": 2, "revealed": [0, 1], "withheld": [], "none": []}
+        for page in (ana, bo):  # revealed, the secret is not kept any longer
+            kept = page.d.execute_script(
+                "return Object.keys(localStorage).filter((k) => k.startsWith(arguments[0]))",
+                f"marketfold.seat-secret.{gid}",
+            )
+            assert kept == []
+        no_script_errors(other)
+    finally:
+        next(second, None)  # quits the second browser
+    no_script_errors(browser)
