@@ -22,9 +22,14 @@ MAX_DEAL = 3  # goods on each side of a deal the quick level proposes
 
 
 def _goods_choices(spec: ActionSpec, field: str) -> list[dict[str, Any]] | None:
+    """Return every value of a goods action: its choices, or its schema's list of legal
+    goods lists when there are too many to list as choices."""
     choices = spec.choices
     if choices and all(isinstance(c.get(field), list) for c in choices):
         return choices
+    listed = spec.schema.get("properties", {}).get(field, {}).get("enum")
+    if choices is None and listed and all(isinstance(v, list) for v in listed):
+        return [{"type": spec.type, field: v} for v in listed]
     return None
 
 

@@ -21,6 +21,7 @@ from games.schemas import value_for
 # action types that give up a chance to act (a seat still may, when nothing else is open)
 PASSIVE = frozenset(
     {"pass", "decline", "end_turn", "done", "random_crowns", "dismiss_friend", "withdraw"}
+    | {"discard"}  # GobCon: a discard ends the play step (Black Market's is a phase alone)
 )
 # a private offer in Black Market's wild trade: made now and then (the quick level
 # accepts, and proposes in regulated trade, readily)

@@ -34,6 +34,9 @@ MAX_CANDIDATES = 24
 AMOUNT_POINTS = 10  # the amounts an amount range is narrowed to
 EXPLORE = 0.7  # UCB1's exploration constant (rewards lie in [0, 1.25])
 MAX_PLAYOUT = 4000  # steps of one playout before it is scored as it stands
+# games whose whole playouts are too long for a small budget: decisions a playout plays
+# before it is scored as it stands (GobCon: some 650 decisions a game)
+PLAYOUT_STEPS = {"gobcon": int(__import__("os").environ.get("CS_DEPTH", "60"))}
 PLACE_SHARE = 0.25  # the part of the reward a better place earns, beside a win
 
 
@@ -103,9 +106,8 @@ def playout(
 ) -> Any:
     """Play `state` on with every seat acting as the quick level; return the last state
     (the end, or where the step limit or the clock `stop` cut it)."""
-    return play(
-        game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, MAX_PLAYOUT
-    )
+    steps = PLAYOUT_STEPS.get(game.id, MAX_PLAYOUT)
+    return play(game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, steps)
 
 
 def reward(game: Game, state: Any, seat: int) -> float:
