@@ -35,8 +35,9 @@ AMOUNT_POINTS = 10  # the amounts an amount range is narrowed to
 EXPLORE = 0.7  # UCB1's exploration constant (rewards lie in [0, 1.25])
 MAX_PLAYOUT = 4000  # steps of one playout before it is scored as it stands
 # games whose whole playouts are too long for a small budget: decisions a playout plays
-# before it is scored as it stands (GobCon: some 650 decisions a game)
-PLAYOUT_STEPS = {"gobcon": int(__import__("os").environ.get("CS_DEPTH", "60"))}
+# before it is scored by the standings as they stand (GobCon: a game of quick players is
+# some 120 decisions, a third of it is a few turns each)
+PLAYOUT_STEPS = {"gobcon": 40}
 PLACE_SHARE = 0.25  # the part of the reward a better place earns, beside a win
 
 
