@@ -96,9 +96,11 @@ def run(
     jobs = [(game.id, players, matchup, seed * 100_003 + g, budget) for g in range(n)]
     played = pool.imap(play_game, jobs) if pool is not None else map(play_game, jobs)
     wins, cost = 0.0, []
-    for share, spent in played:
+    for g, (share, spent) in enumerate(played, 1):
         wins += share
         cost += spent
+        if g % 25 == 0 and g < n:  # a long run shows its progress on stderr
+            print(f"{game.id} {matchup}: {wins:g} of {g} games", file=sys.stderr, flush=True)
     rate = wins / n
     half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
     line = (
