@@ -89,9 +89,7 @@ def play_game(job: tuple[str, int, str, int, float]) -> tuple[float, list]:
     return share, cost
 
 
-def run(
-    game: Game, players: int, matchup: str, n: int, budget: float, seed: int, pool=None
-) -> str:
+def run(game: Game, players: int, matchup: str, n: int, budget: float, seed: int, pool=None) -> str:
     started = time.monotonic()
     jobs = [(game.id, players, matchup, seed * 100_003 + g, budget) for g in range(n)]
     played = pool.imap(play_game, jobs) if pool is not None else map(play_game, jobs)

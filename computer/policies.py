@@ -4,9 +4,10 @@ Both decide from what a seat is shown: its legal actions (`games.base.ActionSpec
 with its JSON Schema and, when few, every choice). The quick level is a weighted random
 player with a few sound habits that any of the four games rewards: it bids low (the
 minimum, or a little above it, never a random share of everything it holds), it passes
-or ends its turn less often than it acts, and in Black Market it produces, trades and
-sells as a goods game rewards (computer.habits). It costs microseconds, so it is also the fallback of a search that fails or runs
-late, and the model of the other players inside the search's playouts.
+or ends its turn (or discards, in GobCon) less often than it acts, and in Black Market
+it produces, trades and sells as a goods game rewards (computer.habits). It costs
+microseconds, so it is also the fallback of a search that fails or runs late, and the
+model of the other players inside the search's playouts.
 """
 
 from __future__ import annotations
