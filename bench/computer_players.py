@@ -2,6 +2,7 @@
 
     python bench/computer_players.py [--games 200] [--budget 0.05] [--players N]
         [--ruleset goblin-market ...] [--matchups strong-quick strong-random quick-random]
+        [--jobs N]
 
 For each ruleset, `--games` whole games per matchup are played in this process with the
 rules in games/ (setup, legal, decide, evolve, resolve), one seat of the first level
@@ -15,13 +16,15 @@ strong level, the CPU seconds per decision (mean, 95th percentile) and the searc
 samples per decision. `--budget` is the search's budget per decision in CPU seconds of
 its thread (so a busy machine does not weaken it; the server's COMPUTER_BUDGET_S is 1 s
 of wall-clock time: a smaller budget here keeps the bench short and measures a weaker
-player than the server's).
+player than the server's). `--jobs N` plays the same games in N processes side by side:
+each game has its own seed, so the figures do not depend on N.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -73,15 +76,29 @@ def play_one(
     return 1.0 / len(winners) if 0 in winners else 0.0
 
 
-def run(game: Game, players: int, matchup: str, n: int, budget: float, seed: int) -> str:
+def play_game(job: tuple[str, int, str, int, float]) -> tuple[float, list]:
+    """Play game number `g` of a matchup (a process pool's unit of work); return seat 0's
+    share of the win and the strong level's costs."""
+    ruleset, players, matchup, g, budget = job
     first, rest = matchup.split("-")
-    wins, cost = 0.0, []
+    levels = [rest] * players
+    levels[0] = first
+    cost: list = []
+    # seat 0 sits at every place of the seating order in turn (setup shuffles it)
+    share = play_one(games.REGISTRY[ruleset], players, g, levels, budget, cost)
+    return share, cost
+
+
+def run(game: Game, players: int, matchup: str, n: int, budget: float, seed: int, pool=None) -> str:
     started = time.monotonic()
-    for g in range(n):
-        levels = [rest] * players
-        levels[0] = first
-        # seat 0 sits at every place of the seating order in turn (setup shuffles it)
-        wins += play_one(game, players, seed * 100_003 + g, levels, budget, cost)
+    jobs = [(game.id, players, matchup, seed * 100_003 + g, budget) for g in range(n)]
+    played = pool.imap(play_game, jobs) if pool is not None else map(play_game, jobs)
+    wins, cost = 0.0, []
+    for g, (share, spent) in enumerate(played, 1):
+        wins += share
+        cost += spent
+        if g % 25 == 0 and g < n:  # a long run shows its progress on stderr
+            print(f"{game.id} {matchup}: {wins:g} of {g} games", file=sys.stderr, flush=True)
     rate = wins / n
     half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
     line = (
@@ -106,12 +123,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, help="seats (default: each ruleset's fewest)")
     parser.add_argument("--matchups", nargs="*", default=list(MATCHUPS), choices=MATCHUPS)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes playing games side by side (same games)"
+    )
     args = parser.parse_args()
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     for ruleset in args.ruleset:
         game = games.REGISTRY[ruleset]
         players = args.players or game.min_players
         for matchup in args.matchups:
-            print(run(game, players, matchup, args.games, args.budget, args.seed), flush=True)
+            line = run(game, players, matchup, args.games, args.budget, args.seed, pool)
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ Both decide from what a seat is shown: its legal actions (`games.base.ActionSpec
 with its JSON Schema and, when few, every choice). The quick level is a weighted random
 player with a few sound habits that any of the four games rewards: it bids low (the
 minimum, or a little above it, never a random share of everything it holds), it passes
-or ends its turn less often than it acts, and it accepts what is offered as often as
-not. It costs microseconds, so it is also the fallback of a search that fails or runs
-late, and the model of the other players inside the search's playouts.
+or ends its turn (or discards, in GobCon) less often than it acts, and in Black Market
+it produces, trades and sells as a goods game rewards (computer.habits). It costs
+microseconds, so it is also the fallback of a search that fails or runs late, and the
+model of the other players inside the search's playouts.
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from computer.habits import HABITS
 from games.base import ActionSpec
 from games.schemas import value_for
 
 # action types that give up a chance to act (a seat still may, when nothing else is open)
 PASSIVE = frozenset(
     {"pass", "decline", "end_turn", "done", "random_crowns", "dismiss_friend", "withdraw"}
+    | {"discard"}  # GobCon: a discard ends the play step (Black Market's is a phase alone)
 )
-# actions that hand goods to someone else on a whim (Black Market's open trades)
-RASH = frozenset({"propose", "offer"})
+# a private offer in Black Market's wild trade: made now and then (the quick level
+# accepts, and proposes in regulated trade, readily)
+RASH = frozenset({"offer"})
 WEIGHTS = {"passive": 1.0, "rash": 0.3, "active": 3.0}
 
 
@@ -46,6 +50,10 @@ def _low_amount(choices: list[dict[str, Any]], rng: random.Random) -> dict[str, 
 
 
 def _value(spec: ActionSpec, rng: random.Random) -> dict[str, Any]:
+    habit = HABITS.get(spec.type)
+    value = habit(spec, rng) if habit else None
+    if value is not None:
+        return value
     choices = spec.choices
     if choices and all(set(c) == {"type", "amount"} for c in choices):
         return _low_amount(choices, rng)

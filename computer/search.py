@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from computer.habits import HABITS
 from computer.policies import quick
 from computer.selfplay import fold, play
 from games.base import ActionSpec, Game, RuleViolation
@@ -33,6 +34,10 @@ MAX_CANDIDATES = 24
 AMOUNT_POINTS = 10  # the amounts an amount range is narrowed to
 EXPLORE = 0.7  # UCB1's exploration constant (rewards lie in [0, 1.25])
 MAX_PLAYOUT = 4000  # steps of one playout before it is scored as it stands
+# games whose whole playouts are too long for a small budget: decisions a playout plays
+# before it is scored by the standings as they stand (GobCon: a game of quick players is
+# some 120 decisions, a third of it is a few turns each)
+PLAYOUT_STEPS = {"gobcon": 40}
 PLACE_SHARE = 0.25  # the part of the reward a better place earns, beside a win
 
 
@@ -67,25 +72,34 @@ def _amounts(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def candidates(specs: list[ActionSpec], rng: random.Random) -> list[dict[str, Any]]:
     """Return the actions the search weighs: every listed choice (amount ranges narrowed),
-    and for an action too wide to list, distinct values the quick level would pick."""
+    and for an action too wide to list or one the quick level has a habit for
+    (computer.habits: Black Market's production, deals, sales and bids), distinct values
+    the quick level would pick."""
     out: list[dict[str, Any]] = []
     for spec in specs:
-        if spec.choices and all(set(c) == {"type", "amount"} for c in spec.choices):
+        if spec.type in HABITS and HABITS[spec.type](spec, rng) is not None:
+            out += _quick_values(spec, rng)
+        elif spec.choices and all(set(c) == {"type", "amount"} for c in spec.choices):
             out += _amounts(spec.choices)
         elif spec.choices:
             out += spec.choices
         else:
-            seen: list[dict[str, Any]] = []
-            for _ in range(16):
-                value = quick([spec], rng)
-                if value not in seen:
-                    seen.append(value)
-                if len(seen) == 6:
-                    break
-            out += seen
+            out += _quick_values(spec, rng)
     if len(out) > MAX_CANDIDATES:
         out = rng.sample(out, MAX_CANDIDATES)
     return out
+
+
+def _quick_values(spec: ActionSpec, rng: random.Random) -> list[dict[str, Any]]:
+    """Return up to six distinct values of `spec` the quick level would pick."""
+    seen: list[dict[str, Any]] = []
+    for _ in range(16):
+        value = quick([spec], rng)
+        if value not in seen:
+            seen.append(value)
+        if len(seen) == 6:
+            break
+    return seen
 
 
 def playout(
@@ -93,9 +107,8 @@ def playout(
 ) -> Any:
     """Play `state` on with every seat acting as the quick level; return the last state
     (the end, or where the step limit or the clock `stop` cut it)."""
-    return play(
-        game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, MAX_PLAYOUT
-    )
+    steps = PLAYOUT_STEPS.get(game.id, MAX_PLAYOUT)
+    return play(game, state, lambda st, seat, specs: quick(specs, rng), rng, draws, stop, steps)
 
 
 def reward(game: Game, state: Any, seat: int) -> float:

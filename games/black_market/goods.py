@@ -6,6 +6,7 @@ objects {colour: count}. Both become the same count tuple here.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
@@ -19,13 +20,17 @@ INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
 def add(a: Counts, b: Counts) -> Counts:
-    """Return a + b, colour by colour."""
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    """Return a + b, colour by colour (folded for every trade: kept cheap)."""
+    if len(a) != len(b):
+        raise ValueError("goods counts of different lengths")
+    return tuple(map(operator.add, a, b))
 
 
 def sub(a: Counts, b: Counts) -> Counts:
     """Return a - b, colour by colour."""
-    return tuple(x - y for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        raise ValueError("goods counts of different lengths")
+    return tuple(map(operator.sub, a, b))
 
 
 def covers(have: Counts, want: Counts) -> bool:
@@ -58,7 +63,8 @@ def to_json(counts: Counts, full: bool = False) -> dict[str, int]:
 
 def from_json(data: dict[str, Any]) -> Counts:
     """Return counts from {colour: count} (missing colours are 0)."""
-    return tuple(int(data.get(c, 0)) for c in COLOURS)
+    get = data.get
+    return tuple([int(get(c, 0)) for c in COLOURS])
 
 
 @cache

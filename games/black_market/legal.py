@@ -92,7 +92,7 @@ def bounded_goods(limits: Counts) -> dict[str, Any]:
 def _deal_props(state: State, seat: Seat, partners: list[Seat]) -> dict[str, Any]:
     """Return the fields of a deal: any goods `seat` can trade for any goods one of
     `partners` could trade (no size limit beyond what the players hold)."""
-    most = tuple(max(tradeable(state, p)[c] for p in partners) for c in range(goods.N))
+    most = tuple(map(max, zip(*(tradeable(state, p) for p in partners))))
     return {"give": bounded_goods(tradeable(state, seat)), "take": bounded_goods(most)}
 
 

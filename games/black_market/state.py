@@ -6,13 +6,13 @@ number; goods are count tuples in colour order (see `goods`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from games.base import Seat
 from games.black_market.data import LIMITS, cards
 from games.black_market.goods import ZERO, Counts, add
-from games.kit import SETUP
+from games.kit import SETUP, replace
 
 GAME_ID = "black-market"
 

@@ -202,3 +202,66 @@ def test_the_quick_level_bids_low_where_random_play_spends_everything():
             assert sum(picks) / len(picks) < low + 2
             return
     pytest.fail("no wide bid in the game")
+
+
+def _first(game: Game, kind: str, players: int = 3, seed: int = 8):
+    """Return (state, seat, spec) at the first decision of a quick game offering `kind`."""
+    for state, seat in _decisions(game, players, seed):
+        spec = next((s for s in game.legal(state, seat) if s.type == kind), None)
+        if spec is not None:
+            return state, seat, spec
+    pytest.fail(f"no {kind} decision in the game")
+
+
+def test_the_quick_level_produces_trades_and_sells_as_black_market_rewards():
+    """Black Market's goods are worth something only once traded and sold: the quick
+    level produces as many goods as it may, proposes even deals more often than it
+    passes, accepts most deals, and sells for every point its storage affords."""
+    from games.black_market.selling import best_sale
+    from games.black_market.state import production_limit
+
+    game, rng, draws = games.REGISTRY["black-market"], random.Random(4), Rng(b"habits")
+    state, seat, produce = _first(game, "produce")
+    for _ in range(50):
+        action = quick([produce], rng)
+        assert len(action["goods"]) == production_limit(state, seat)
+        game.decide(state, seat, action, draws)
+    state, seat, _ = _first(game, "propose")
+    actions = [quick(game.legal(state, seat), rng) for _ in range(400)]
+    deals = [a for a in actions if a["type"] == "propose"]
+    assert len(deals) > 2 * (len(actions) - len(deals))
+    for deal in deals[:50]:
+        assert 1 <= len(deal["give"]) == len(deal["take"]) <= 3
+        game.decide(state, seat, deal, draws)
+    state, seat, answer = _first(game, "answer")
+    accepted = sum(quick([answer], rng)["accept"] for _ in range(400))
+    assert 280 < accepted < 360
+    state, seat, sell = _first(game, "sell")
+    vp = quick([sell], rng)["vp"]
+    assert tuple(vp.get(c, 0) for c in ("red", "yellow", "green", "blue", "purple", "orange")) == (
+        best_sale(state, seat)
+    )
+    game.decide(state, seat, {"type": "sell", "vp": vp}, draws)
+
+
+def test_the_quick_level_plays_its_cards_in_gobcon_before_it_discards():
+    """A discard ends GobCon's play step: the quick level plays a card three times as
+    often as it discards when both are open."""
+    game, rng = games.REGISTRY["gobcon"], random.Random(2)
+    state, seat, _ = _first(game, "play", players=2)
+    kinds = [quick(game.legal(state, seat), rng)["type"] for _ in range(600)]
+    assert kinds.count("play") > 2 * kinds.count("discard") > 0
+
+
+def test_the_strong_level_weighs_the_quick_levels_habitual_values():
+    """Among Black Market's many productions the search weighs only full ones (a few
+    of them), not a random share of every production down to none."""
+    from computer.search import candidates
+    from games.black_market.state import production_limit
+
+    game = games.REGISTRY["black-market"]
+    state, seat, produce = _first(game, "produce")
+    assert len(produce.schema["properties"]["goods"]["enum"]) > 24
+    weighed = candidates([produce], random.Random(1))
+    assert 1 < len(weighed) <= 6
+    assert all(len(a["goods"]) == production_limit(state, seat) for a in weighed)
