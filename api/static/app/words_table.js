@@ -3,11 +3,18 @@
 // test_web_words.py fails when a key is in one language and not the other.
 import { EVENT_WORDS } from "./words_events.js";
 import { ERROR_WORDS } from "./words_errors.js";
+import { VALUE_WORDS } from "./words_values.js";
 
 export const TABLE_WORDS = {
   en: {
     ...EVENT_WORDS.en,
     ...ERROR_WORDS.en,
+    ...VALUE_WORDS.en,
+    // the log's own sentences: the final score, the table's events
+    pointsOf: "{name} {n} points", pointsOne: "{name} 1 point",
+    winnerIs: "Winner: {names}.", winnersAre: "Winners: {names}.",
+    extendedEv: "Deadline of {names} extended to {time}", awayEv: "{name} is away from {from} until {until}",
+    seatTakenEv: "{name} takes over a seat", claimedEv: "{name} claimed the game",
     listAnd: "{items} and {last}", nothing: "nothing", youWord: "You",
     opponents: "Opponents", deciding: "deciding", yourHand: "Your hand", noCards: "No cards",
     coins: "Coins", score: "Score", cardsN: "Cards", gold: "Gold", crown: "Crown", hiddenCrown: "a crown, face down",
@@ -112,6 +119,11 @@ export const TABLE_WORDS = {
   es: {
     ...EVENT_WORDS.es,
     ...ERROR_WORDS.es,
+    ...VALUE_WORDS.es,
+    pointsOf: "{name} {n} puntos", pointsOne: "{name} 1 punto",
+    winnerIs: "Gana {names}.", winnersAre: "Ganan {names}.",
+    extendedEv: "Plazo de {names} prorrogado hasta {time}", awayEv: "{name} está ausente desde {from} hasta {until}",
+    seatTakenEv: "{name} ocupa un asiento", claimedEv: "{name} reclamó la partida",
     listAnd: "{items} y {last}", nothing: "nada", youWord: "Tú",
     opponents: "Rivales", deciding: "decide", yourHand: "Tu mano", noCards: "Sin cartas",
     coins: "Monedas", score: "Puntos", cardsN: "Cartas", gold: "Oro", crown: "Corona", hiddenCrown: "una corona boca abajo",
