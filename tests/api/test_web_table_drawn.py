@@ -108,3 +108,63 @@ def test_the_decktet_games_show_a_legend_of_their_suits(browser, live_server):
     page.click(".legend summary")
     legend = page.texts(".legend-list li")
     assert len(legend) == 6 and any("Moons" in x for x in legend), legend
+
+
+# the words of every card title on the page that a line break cuts in two
+BROKEN_WORDS = """
+const broken = [];
+for (const name of document.querySelectorAll('.cname')) {
+  const node = name.firstChild;
+  if (!node || node.nodeType !== 3 || !name.getClientRects().length) continue;
+  let at = 0;
+  for (const w of node.textContent.split(' ')) {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + w.length);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (w && lines.size > 1) broken.push(w);
+    at += w.length + 1;
+  }
+}
+return broken;
+"""
+
+
+def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server):
+    """At 390 px the Colours table fits its box (no sideways scroll inside it), and a card's
+    title wraps between words, an opponent's bought information cards included (drawn by
+    the page's own card drawing into an opponent's area)."""
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="black-market", players=3)
+    page.wait_for("table.market")
+    page.wait_for(".zone.others .opponent")
+    browser.set_window_size(390, 844)
+    page.d.execute_async_script(
+        "const done = arguments[0];"
+        "import('/static/shared/cards.js').then(({ createCards }) => {"
+        "  const { hand } = createCards(() => ({}));"
+        "  const cards = [['pickle_jars', 'Tarros de encurtidos'], ['flooded_market',"
+        "    'Mercado inundado'], ['auctioneers_nephew', 'El sobrino del subastador']]"
+        "    .map(([id, name]) => ({ id, name, text: 'Al final de cada fase de comercio.' }));"
+        "  const place = document.createElement('div');"
+        "  place.id = 'test-cards';"
+        "  place.appendChild(hand(cards));"
+        "  document.querySelector('.zone.others .opponent').appendChild(place);"
+        "  done();"
+        "});"
+    )
+    page.wait_for("#test-cards .cname")
+    for width in (390, 1280):
+        browser.set_window_size(width, 900)
+        inside = browser.execute_script(
+            "const w = document.querySelector('.market-wrap');"
+            "return w.scrollWidth - w.clientWidth"
+        )
+        assert inside <= 0, f"the Colours table scrolls by {inside}px inside its box at {width}px"
+        broken = browser.execute_script(BROKEN_WORDS)
+        assert not broken, f"card titles broken inside a word at {width}px: {broken}"
+    page.shot("black-market-colours-cards-390", 390)
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(browser)

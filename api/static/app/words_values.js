@@ -14,6 +14,7 @@ const VALUES = {
   trade_wild: ["wild (private offers to anyone)", "libre (ofertas privadas a cualquiera)"],
   mode_regulated: ["regulated", "regulado"], mode_wild: ["wild", "libre"],
   into_aside: ["set aside", "apartado"], into_storage: ["into storage", "al almacén"],
+  direction_up: ["up", "arriba"], direction_down: ["down", "abajo"],
   by_exchange_value: ["the highest exchange value", "el valor de cambio más alto"],
   by_most_goods: ["the most goods", "más bienes"],
   reason_no_bids: ["nobody bid", "nadie pujó"], reason_tie: ["a tie", "empate"],
