@@ -159,12 +159,40 @@ def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server)
     for width in (390, 1280):
         browser.set_window_size(width, 900)
         inside = browser.execute_script(
-            "const w = document.querySelector('.market-wrap');"
-            "return w.scrollWidth - w.clientWidth"
+            "const w = document.querySelector('.market-wrap');return w.scrollWidth - w.clientWidth"
         )
         assert inside <= 0, f"the Colours table scrolls by {inside}px inside its box at {width}px"
         broken = browser.execute_script(BROKEN_WORDS)
         assert not broken, f"card titles broken inside a word at {width}px: {broken}"
     page.shot("black-market-colours-cards-390", 390)
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(browser)
+
+
+def test_suit_marks_and_card_figures_speak_spanish(browser, live_server):
+    """A Spanish table marks the suits with Spanish letters (Lu for Lunas, not Mo for Moons),
+    names them in full on hover, and a GobCon card says PG, not GP."""
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
+    page.wait_for(".legend")
+    page.click(".legend summary")
+    marks = browser.execute_script(
+        "return [...document.querySelectorAll('.legend-list .suit')]"
+        ".map((m) => [m.textContent, m.title])"
+    )
+    assert marks == [
+        ["Lu", "Lunas"],
+        ["So", "Soles"],
+        ["Ol", "Olas"],
+        ["Ho", "Hojas"],
+        ["Dr", "Dragones"],
+        ["Nu", "Nudos"],
+    ], marks
+    join_idle_table(page, ["Cy", "Di"], ruleset="gobcon", players=3)
+    page.wait_for(".zone.mine .text-card")
+    figures = " ".join(page.texts(".text-card .tc-gp"))  # a hand of Specials has none
+    assert "GP" not in figures and (not figures or "PG" in figures), figures
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
     no_script_errors(browser)

@@ -82,3 +82,22 @@ test("every action of every game is named in the move box in English and in Span
   const { WORDS_ES } = await import(join(APP, "words_es.js"));
   assert.deepEqual(fields.filter((f) => !(f in WORDS_ES)), [], "an action's field with no Spanish name");
 });
+
+test("no table word is hidden by a different i18n.js word of the same key", () => {
+  // t() reads i18n.js's WORDS first: a words_table.js key it also has never shows (the game's
+  // Cancel once asked "Cancel the league for good?")
+  const hidden = ["en", "es"].flatMap((l) => Object.keys(TABLE_WORDS[l])
+    .filter((k) => k in WORDS[l] && WORDS[l][k] !== TABLE_WORDS[l][k]).map((k) => `${l}: ${k}`));
+  assert.deepEqual(hidden, []);
+});
+
+test("the unread badge's spoken name contains its shown words (axe: label-content-name-mismatch)", () => {
+  for (const l of ["en", "es"]) {
+    const w = all(l);
+    for (const n of [1, 3]) {
+      const shown = w.unreadBadge.replace("{n}", n);
+      const spoken = n === 1 ? w.unreadOne : w.unreadMany.replace("{n}", n);
+      assert.ok(spoken.includes(shown), `${l}: "${spoken}" does not contain "${shown}"`);
+    }
+  }
+});

@@ -4,7 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
-import { claimText, t, labels, problemWords } from "./i18n.js";
+import { claimText, t, labels, problemWords, cardWords } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
 import { createLog, namer } from "./log.js";
@@ -39,6 +39,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     words: {
       yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table"),
       worth: t("worth"), type_item: t("type_item"), type_friend: t("type_friend"), type_game: t("type_game"), type_special: t("type_special"),
+      ...cardWords(),
     },
   });
   const name = namer({ seatName, glossed: (v) => d.glossed(v), isSeat: (k, v) => d.isSeatKey(k) && d.isSeatNo(v) });

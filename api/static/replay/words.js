@@ -207,7 +207,9 @@ export function problemText(body) {
 export function drawWords() {
   const keys = ["yes", "no", "seat", "none", "toAct", "winner", "you", "hidden", "table", "worth",
     "type_item", "type_friend", "type_game", "type_special"];
-  return Object.fromEntries(keys.map((k) => [k, t(k)]));
+  const table = TABLE_WORDS[lang()] || TABLE_WORDS.en; // the suits, GP and the die's faces, as the table says them
+  const cardKeys = Object.keys(table).filter((k) => /^(suit_|abbr_|val_face_|gpShort$)/.test(k));
+  return { ...Object.fromEntries(cardKeys.map((k) => [k, table[k]])), ...Object.fromEntries(keys.map((k) => [k, t(k)])) };
 }
 
 // A verifier's check in the page's language: its name (the server's when it is a new one) and
