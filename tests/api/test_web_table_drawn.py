@@ -196,3 +196,46 @@ def test_suit_marks_and_card_figures_speak_spanish(browser, live_server):
     assert "GP" not in figures and (not figures or "PG" in figures), figures
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
     no_script_errors(browser)
+
+
+def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
+    """The Game being played (a GobCon contest) as the page's own board drawing writes it:
+    who opened it, who plays, who rolled, who rolls next, in names; no field names, no seat
+    numbers (the old drawing read "Players 1 · Rolled 1 · To roll — · King taken no")."""
+    page = WebPage(browser, live_server)
+    page.open("/?lang=es")
+    said = page.d.execute_async_script(
+        "const done = arguments[0];"
+        "Promise.all([import('/static/app/board.js'), import('/static/shared/draw.js')])"
+        ".then(([b, dr]) => {"
+        "  const names = ['Ana', 'Bo', 'Cy'];"
+        "  const d = dr.createDraw({ seatName: (n) => names[n], seatCount: () => 3,"
+        "    glossary: () => ({}) });"
+        "  const view = { round: 2, turn: 4, active: 0, goal: 20, draw_size: 60, discard: [],"
+        "    players: [], hand: [],"
+        "    game_in_play: { card: { id: 'deck-duel', name: 'Duelo de mazos', text: 'x',"
+        "      type: 'game' }, seat: 0, eligible: [1, 2], declared: [1, 2], your_join: true,"
+        "      players: [0, 2], rolled: [0], to_roll: 2, king_taken: true },"
+        "    pending: { seat: 1, card: { id: 'not-so-fast', name: 'No tan deprisa', text: 'y',"
+        "      type: 'special' }, target: 0 } };"
+        "  const drawn = b.drawBoard({ ruleset: 'gobcon', view, owed: [] },"
+        "    { d, seatName: (n) => names[n], you: 2 });"
+        "  const box = document.createElement('div');"
+        "  box.append(drawn.middle);"
+        "  document.body.append(box);"
+        "  done(box.innerText);"
+        "});"
+    )
+    for words in (
+        "La abrió\nAna",
+        "Juegan\nAna y Tú",
+        "Ya tiraron\nAna",
+        "Tira ahora\nTú",
+        "Tú\nte unes",
+        "Ya salió un Rey",
+        "La juega\nBo",
+        "Contra\nAna",
+    ):
+        assert words in said, (words, said)
+    fields = r"(Asiento|Pueden|Declared|Your join|Jugadores|Rolled|To roll|King taken|Objetivo)"
+    assert not re.search(fields, said), said
