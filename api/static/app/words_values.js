@@ -47,7 +47,8 @@ const VALUES = {
 // Keys: field_<Event>_<field>.
 const FIELDS = {
   PlayCancelled_by: ["cancelled by", "anulada por"], PlayCancelled_cancel: ["with", "con"],
-  AuctionWon_by: ["won by", "ganada por"], JoinsRevealed_declined: ["stayed out", "se quedan fuera"],
+  AuctionWon_by: ["won by", "ganada por"], ExchangeValueMoved_by: ["rows moved", "filas movidas"],
+  VictoryValueRaised_by: ["steps raised", "pasos subidos"], JoinsRevealed_declined: ["stayed out", "se quedan fuera"],
   DieRolled_die: ["die", "dado"], DieRolled_face: ["face", "cara"], DieRolled_result: ["counts as", "cuenta como"],
   DieRolled_table_gp: ["GP on the game's table", "PG según la tabla del juego"],
 };
