@@ -3,6 +3,8 @@ in headless Chromium): flags read as words a screen reader can say, not as ✓ a
 
 from __future__ import annotations
 
+import re
+
 from tests.api.web_page import WebPage
 
 NAMES = "(k, v) => (k === 'seat' ? ['Ana', 'Bo', 'Cy'][v] : String(v))"
@@ -126,3 +128,40 @@ def test_values_read_in_spanish_and_the_score_says_whose_points(browser, live_se
         "Cy: Dado tirado — dado 6 · cara Rey · modificador -1 · cuenta como Verde",
         "Partida puntuada — Ana 4 puntos, Bo 5 puntos, Cy 1 punto. Gana Bo.",
     ]
+
+
+def test_the_tables_own_events_read_as_sentences_with_times_a_person_reads(browser, live_server):
+    """A deadline moved, a seat away: names, the reason in words, times as the page's language
+    writes them (no ISO 8601, no decision key, no player id)."""
+    said = _sentences(
+        WebPage(browser, live_server),
+        [
+            {
+                "type": "game.DeadlineExtended",
+                "actor": None,
+                "data": {
+                    "key": "bid-7",
+                    "seats": [0, 2],
+                    "old_deadline": "2026-11-28T10:00:00Z",
+                    "new_deadline": "2026-11-28T12:30:00Z",
+                    "reason": "paused",
+                },
+            },
+            {
+                "type": "game.SeatAway",
+                "actor": None,
+                "data": {
+                    "seat": 1,
+                    "from": "2026-12-01T00:00:00Z",
+                    "until": "2026-12-03T00:00:00Z",
+                    "by": "p_abcdefgh",
+                },
+            },
+        ],
+        lang="es",
+    )
+    assert said[0].startswith("Plazo de Ana y Cy prorrogado hasta "), said
+    assert said[0].endswith(" (la mesa estuvo en pausa)"), said
+    assert said[1].startswith("Bo está ausente desde "), said
+    for s in said:
+        assert not re.search(r"\d{4}-\d\d-\d\dT|bid-7|p_abc", s), s
