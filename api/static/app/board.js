@@ -275,9 +275,10 @@ function market(view) {
   for (const c of view.colours || []) {
     const name = add(el("th", "mk-colour"), el("i", `cube cube-${c.id}`), el("span", null, t(`good_${c.id}`)));
     name.scope = "row";
-    const vp = Array.isArray(c.vp_value) ? c.vp_value.join(" / ") : "—";
+    // figures joined by "/" without spaces ("3/6/7/8"): one line each, even on a phone
+    const vp = Array.isArray(c.vp_value) ? c.vp_value.join("/") : "—";
     add(body, add(el("tr"), name, el("td", null, `L${c.row}`), el("td", null, c.on_offer ? `${c.on_offer} (${c.offer_size})` : c.offer_size ?? "—"),
-      el("td", null, c.supply), el("td", null, (c.costs || []).join(" / ")), el("td", null, vp)));
+      el("td", null, c.supply), el("td", null, (c.costs || []).join("/")), el("td", null, vp)));
   }
   return add(table, caption, add(el("thead"), head), body);
 }
