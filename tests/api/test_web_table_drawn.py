@@ -212,7 +212,8 @@ def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
         "  const d = dr.createDraw({ seatName: (n) => names[n], seatCount: () => 3,"
         "    glossary: () => ({}) });"
         "  const view = { round: 2, turn: 4, active: 0, goal: 20, draw_size: 60, discard: [],"
-        "    players: [], hand: [],"
+        "    players: [{ seat: 2, score: 1, counters: 0, hand_size: 3, prohibited: ['Board'] }],"
+        "    hand: [],"
         "    game_in_play: { card: { id: 'deck-duel', name: 'Duelo de mazos', text: 'x',"
         "      type: 'game' }, seat: 0, eligible: [1, 2], declared: [1, 2], your_join: true,"
         "      players: [0, 2], rolled: [0], to_roll: 2, king_taken: true },"
@@ -221,7 +222,7 @@ def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
         "  const drawn = b.drawBoard({ ruleset: 'gobcon', view, owed: [] },"
         "    { d, seatName: (n) => names[n], you: 2 });"
         "  const box = document.createElement('div');"
-        "  box.append(drawn.middle);"
+        "  box.append(drawn.middle, drawn.mine);"
         "  document.body.append(box);"
         "  done(box.innerText);"
         "});"
@@ -235,6 +236,7 @@ def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
         "Ya salió un Rey",
         "La juega\nBo",
         "Contra\nAna",
+        "Vetado en\nTablero",
     ):
         assert words in said, (words, said)
     fields = r"(Asiento|Pueden|Declared|Your join|Jugadores|Rolled|To roll|King taken|Objetivo)"

@@ -250,7 +250,8 @@ function gobcon(view, ctx) {
     const cards = [p.friend, ...(p.items || []), ...(p.specials || [])].filter(isObj);
     return cards.length ? add(el("div", "in-front"), el("span", "lbl", t("inFront")), d.hand(cards)) : null;
   };
-  const banned = (p) => ((p.prohibited || []).length ? fact(t("bannedFrom"), p.prohibited.map((x) => (isObj(x) ? x.name || x.category : x)).join(", ")) : null);
+  const category = (c) => { const w = t(`val_category_${c}`); return w === `val_category_${c}` ? c : w; }; // "Board" -> "Tablero"
+  const banned = (p) => ((p.prohibited || []).length ? fact(t("bannedFrom"), p.prohibited.map((x) => (isObj(x) ? x.name || category(x.category) : category(x))).join(", ")) : null);
   const stats = (p) => facts(fact(t("gp"), p.score), fact(t("counters"), p.counters), fact(t("cardsInHand"), p.hand_size), banned(p));
   const { mine, others } = split(view, ctx);
   return {

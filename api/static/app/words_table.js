@@ -240,7 +240,7 @@ export const TABLE_WORDS = {
     reason_completed: "Se jugó hasta el final.", reason_resigned: "Terminó por abandonos.",
     reason_abandoned: "Terminó abandonada (reclamada, o todos dejaron pasar sus plazos).",
     reason_aborted: "Se anuló antes de jugarse.",
-    worth: "vale", type_item: "objeto", type_friend: "amigo", type_game: "partida", type_special: "especial",
+    worth: "vale", type_item: "objeto", type_friend: "amigo", type_game: "juego", type_special: "especial",
     "opt_goblin-market_edition": "Cómo se desempata el primer puesto. en: gana quien tiene más puntos en sus palos positivos; es: los empatados en cabeza comparten la victoria.",
     "opt_goblin-market_courts": "Activado: las cartas duende son los Peones y las Cortes. Desactivado: solo los cuatro Peones (menos palos en cada carta duende, así que algo más de dinero duende).",
     "opt_sorcerous-futures_sly_excuse": "Solo con cuatro jugadores: quien tiene la Excusa ve las siete cartas de valoración ocultas, sin saber qué palo valora cada una.",
