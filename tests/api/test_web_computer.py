@@ -137,6 +137,12 @@ def test_a_person_alone_plays_each_game_to_the_end_against_the_quick_computer(
     checked = []
 
     def mid_game(clicks: int) -> None:
+        # nothing scrolls sideways inside its box (Black Market's Colours and deal tables)
+        inside = browser.execute_script(
+            "return [...document.querySelectorAll('.market-wrap, .deal-wrap')]"
+            ".map((w) => [w.className, w.scrollWidth - w.clientWidth]).filter(([, n]) => n > 0)"
+        )
+        assert not inside, f"scrolls inside its box at {width}px: {inside}"
         if clicks == 3 and not page.all("#result-box"):
             browser.set_window_size(width, 900)
             found = page.axe(every=True)
@@ -157,5 +163,15 @@ def test_a_person_alone_plays_each_game_to_the_end_against_the_quick_computer(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert wide <= 0, f"the result scrolls sideways by {wide}px at {width}px"
+    # the result's columns line up: every cell starts where its column's header starts
+    off = browser.execute_script(
+        "const t = document.querySelector('#result-box table');"
+        "const heads = [...t.querySelectorAll('thead th')].map((h) => h.getBoundingClientRect());"
+        "return [...t.querySelectorAll('tbody tr')].flatMap((r) => [...r.children].map((c, i) =>"
+        " [i, Math.round(c.getBoundingClientRect().left - heads[i].left),"
+        "  Math.round(c.getBoundingClientRect().right - heads[i].right)]))"
+        ".filter(([, l, r]) => Math.abs(l) > 1 || Math.abs(r) > 1)"
+    )
+    assert not off, f"result cells out of their columns at {width}px: {off}"
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
     no_script_errors(browser)

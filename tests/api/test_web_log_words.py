@@ -3,13 +3,15 @@ in headless Chromium): flags read as words a screen reader can say, not as ✓ a
 
 from __future__ import annotations
 
+import re
+
 from tests.api.web_page import WebPage
 
 NAMES = "(k, v) => (k === 'seat' ? ['Ana', 'Bo', 'Cy'][v] : String(v))"
 
 
-def _sentences(page: WebPage, events: list[dict]) -> list[str]:
-    page.open("/")
+def _sentences(page: WebPage, events: list[dict], lang: str = "en") -> list[str]:
+    page.open(f"/?lang={lang}")
     return page.d.execute_async_script(
         "const [events, done] = arguments;"
         "import('/static/app/log.js').then((m) => {"
@@ -67,5 +69,99 @@ def test_goods_and_small_objects_read_as_words_not_ellipses(browser, live_server
             },
         ],
     )
-    assert said == ["Goods offered — offer 2 red, 1 green", "Die rolled — roll face king, value 4"]
+    assert said == ["Goods offered — offer 2 red, 1 green", "Die rolled — roll face King, value 4"]
     assert not any("…" in s for s in said)
+
+
+def test_values_read_in_spanish_and_the_score_says_whose_points(browser, live_server):
+    """A Spanish table's log: an auction's format, a deal's mode and partner, why a card left,
+    the die's faces in Spanish words; the final score names each player with their points."""
+    said = _sentences(
+        WebPage(browser, live_server),
+        [
+            {
+                "type": "sorcerous-futures.AuctionStarted",
+                "actor": 0,
+                "data": {"seat": 0, "card": "The Castle", "format": "open"},
+            },
+            {
+                "type": "black-market.DealMade",
+                "actor": 1,
+                "data": {
+                    "proposer": 1,
+                    "partner": 2,
+                    "give": {"red": 1},
+                    "take": {"blue": 2},
+                    "mode": "wild",
+                },
+            },
+            {
+                "type": "black-market.CardRemoved",
+                "actor": None,
+                "data": {"card": "notary", "reason": "no_bids", "seats": [0, 2]},
+            },
+            {
+                "type": "gobcon.DieRolled",
+                "actor": 2,
+                "data": {"seat": 2, "die": 6, "face": "king", "modifier": -1, "result": "green"},
+            },
+            {
+                "type": "goblin-market.GameScored",
+                "actor": None,
+                "data": {
+                    "scores": [
+                        {"seat": 0, "score": 4, "positive": 4},
+                        {"seat": 1, "score": 5, "positive": 7},
+                        {"seat": 2, "score": 1, "positive": 2},
+                    ],
+                    "winners": [1],
+                },
+            },
+        ],
+        lang="es",
+    )
+    assert said == [
+        "Ana: Subasta empezada — carta The Castle · formato puja abierta",
+        # the fields come A-Z through WebDriver
+        "Bo: Trato hecho — dar 1 rojo · modo libre · socio Cy · recibe 2 azul",
+        "Carta retirada — carta notary · motivo nadie pujó · asientos Ana, Cy",
+        "Cy: Dado tirado — dado 6 · cara Rey · modificador -1 · cuenta como Verde",
+        "Partida puntuada — Ana 4 puntos, Bo 5 puntos, Cy 1 punto. Gana Bo.",
+    ]
+
+
+def test_the_tables_own_events_read_as_sentences_with_times_a_person_reads(browser, live_server):
+    """A deadline moved, a seat away: names, the reason in words, times as the page's language
+    writes them (no ISO 8601, no decision key, no player id)."""
+    said = _sentences(
+        WebPage(browser, live_server),
+        [
+            {
+                "type": "game.DeadlineExtended",
+                "actor": None,
+                "data": {
+                    "key": "bid-7",
+                    "seats": [0, 2],
+                    "old_deadline": "2026-11-28T10:00:00Z",
+                    "new_deadline": "2026-11-28T12:30:00Z",
+                    "reason": "paused",
+                },
+            },
+            {
+                "type": "game.SeatAway",
+                "actor": None,
+                "data": {
+                    "seat": 1,
+                    "from": "2026-12-01T00:00:00Z",
+                    "until": "2026-12-03T00:00:00Z",
+                    "by": "p_abcdefgh",
+                },
+            },
+        ],
+        lang="es",
+    )
+    assert said[0].startswith("Plazo de Ana y Cy prorrogado hasta "), said
+    assert said[0].endswith(" (la mesa estuvo en pausa)"), said
+    assert said[1].startswith("Bo está ausente desde "), said
+    for s in said:
+        assert not re.search(r"\d{4}-\d\d-\d\dT|bid-7|p_abc", s), s

@@ -98,3 +98,37 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
     Select(page.find("#lang")).select_by_value("es")  # and Spanish by the selector
     web.wait(lambda: said("#status") == "ya terminada")
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
+
+
+def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client, app, tmp_path):
+    """A bundle file opened in the Spanish replay: every check the verifier made is listed by
+    its Spanish name, and what a passed check found is said in Spanish too."""
+    import json
+
+    gid, _ = finished_game(client, app)
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    real = tmp_path / "real.json"
+    real.write_text(json.dumps(bundle))
+    page = Page(browser, live_server, tmp_path)
+    web = WebPage(browser, live_server)
+    browser.get(f"{live_server}/games/{gid}/replay?lang=es#at=2")
+    page.wait_for_seq(2)
+    page.find("#bundle-file").send_keys(str(real))
+    web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == "ok")
+    checks = web.texts("#file-checks li")
+    spanish = (
+        "cadena de hashes",
+        "semilla y sorteos",
+        "cada orden decidida de nuevo",
+        "resultado final recontado",
+        "cabecera ligada al registro",
+        "horas y plazos",
+        "firmado por el servicio",
+        "en el registro público de partidas",
+        "igual al registro de este servidor",
+    )
+    assert [c.split(":")[0] for c in checks] == [f"BIEN {name}" for name in spanish], checks
+    english = ("linked", "decided again", "recounted", "backwards", "statement", "logged")
+    assert not [c for c in checks if any(e in c for e in english)], checks
+    assert "eventos enlazados" in checks[0]
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")

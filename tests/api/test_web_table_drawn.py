@@ -108,3 +108,136 @@ def test_the_decktet_games_show_a_legend_of_their_suits(browser, live_server):
     page.click(".legend summary")
     legend = page.texts(".legend-list li")
     assert len(legend) == 6 and any("Moons" in x for x in legend), legend
+
+
+# the words of every card title on the page that a line break cuts in two
+BROKEN_WORDS = """
+const broken = [];
+for (const name of document.querySelectorAll('.cname')) {
+  const node = name.firstChild;
+  if (!node || node.nodeType !== 3 || !name.getClientRects().length) continue;
+  let at = 0;
+  for (const w of node.textContent.split(' ')) {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + w.length);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (w && lines.size > 1) broken.push(w);
+    at += w.length + 1;
+  }
+}
+return broken;
+"""
+
+
+def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server):
+    """At 390 px the Colours table fits its box (no sideways scroll inside it), and a card's
+    title wraps between words, an opponent's bought information cards included (drawn by
+    the page's own card drawing into an opponent's area)."""
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="black-market", players=3)
+    page.wait_for("table.market")
+    page.wait_for(".zone.others .opponent")
+    browser.set_window_size(390, 844)
+    page.d.execute_async_script(
+        "const done = arguments[0];"
+        "import('/static/shared/cards.js').then(({ createCards }) => {"
+        "  const { hand } = createCards(() => ({}));"
+        "  const cards = [['pickle_jars', 'Tarros de encurtidos'], ['flooded_market',"
+        "    'Mercado inundado'], ['auctioneers_nephew', 'El sobrino del subastador']]"
+        "    .map(([id, name]) => ({ id, name, text: 'Al final de cada fase de comercio.' }));"
+        "  const place = document.createElement('div');"
+        "  place.id = 'test-cards';"
+        "  place.appendChild(hand(cards));"
+        "  document.querySelector('.zone.others .opponent').appendChild(place);"
+        "  done();"
+        "});"
+    )
+    page.wait_for("#test-cards .cname")
+    for width in (390, 1280):
+        browser.set_window_size(width, 900)
+        inside = browser.execute_script(
+            "const w = document.querySelector('.market-wrap');return w.scrollWidth - w.clientWidth"
+        )
+        assert inside <= 0, f"the Colours table scrolls by {inside}px inside its box at {width}px"
+        broken = browser.execute_script(BROKEN_WORDS)
+        assert not broken, f"card titles broken inside a word at {width}px: {broken}"
+    page.shot("black-market-colours-cards-390", 390)
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(browser)
+
+
+def test_suit_marks_and_card_figures_speak_spanish(browser, live_server):
+    """A Spanish table marks the suits with Spanish letters (Lu for Lunas, not Mo for Moons),
+    names them in full on hover, and a GobCon card says PG, not GP."""
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
+    page.wait_for(".legend")
+    page.click(".legend summary")
+    marks = browser.execute_script(
+        "return [...document.querySelectorAll('.legend-list .suit')]"
+        ".map((m) => [m.textContent, m.title])"
+    )
+    assert marks == [
+        ["Lu", "Lunas"],
+        ["So", "Soles"],
+        ["Ol", "Olas"],
+        ["Ho", "Hojas"],
+        ["Dr", "Dragones"],
+        ["Nu", "Nudos"],
+    ], marks
+    join_idle_table(page, ["Cy", "Di"], ruleset="gobcon", players=3)
+    page.wait_for(".zone.mine .text-card")
+    figures = " ".join(page.texts(".text-card .tc-gp"))  # a hand of Specials has none
+    assert "GP" not in figures and (not figures or "PG" in figures), figures
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(browser)
+
+
+def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
+    """The Game being played (a GobCon contest) as the page's own board drawing writes it:
+    who opened it, who plays, who rolled, who rolls next, in names; no field names, no seat
+    numbers (the old drawing read "Players 1 · Rolled 1 · To roll — · King taken no")."""
+    page = WebPage(browser, live_server)
+    page.open("/?lang=es")
+    said = page.d.execute_async_script(
+        "const done = arguments[0];"
+        "Promise.all([import('/static/app/board.js'), import('/static/shared/draw.js')])"
+        ".then(([b, dr]) => {"
+        "  const names = ['Ana', 'Bo', 'Cy'];"
+        "  const d = dr.createDraw({ seatName: (n) => names[n], seatCount: () => 3,"
+        "    glossary: () => ({}) });"
+        "  const view = { round: 2, turn: 4, active: 0, goal: 20, draw_size: 60, discard: [],"
+        "    players: [{ seat: 2, score: 1, counters: 0, hand_size: 3, prohibited: ['Board'] }],"
+        "    hand: [],"
+        "    game_in_play: { card: { id: 'deck-duel', name: 'Duelo de mazos', text: 'x',"
+        "      type: 'game' }, seat: 0, eligible: [1, 2], declared: [1, 2], your_join: true,"
+        "      players: [0, 2], rolled: [0], to_roll: 2, king_taken: true },"
+        "    pending: { seat: 1, card: { id: 'not-so-fast', name: 'No tan deprisa', text: 'y',"
+        "      type: 'special' }, target: 0 } };"
+        "  const drawn = b.drawBoard({ ruleset: 'gobcon', view, owed: [] },"
+        "    { d, seatName: (n) => names[n], you: 2 });"
+        "  const box = document.createElement('div');"
+        "  box.append(drawn.middle, drawn.mine);"
+        "  document.body.append(box);"
+        "  done(box.innerText);"
+        "});"
+    )
+    for words in (
+        "La abrió\nAna",
+        "Juegan\nAna y Tú",
+        "Ya tiraron\nAna",
+        "Tira ahora\nTú",
+        "Tú\nte unes",
+        "Ya salió un Rey",
+        "La juega\nBo",
+        "Contra\nAna",
+        "Vetado en\nTablero",
+    ):
+        assert words in said, (words, said)
+    fields = r"(Asiento|Pueden|Declared|Your join|Jugadores|Rolled|To roll|King taken|Objetivo)"
+    assert not re.search(fields, said), said

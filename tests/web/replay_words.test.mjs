@@ -55,3 +55,20 @@ test("the replay page has no fixed English text left unmarked", () => {
     .filter((s) => !/^(b|small): /.test(s));
   assert.deepEqual(bare, []);
 });
+
+test("the replay viewer: every check the verifier names has words in both languages", () => {
+  // Check("...") in the audits, and the names signature.py and transparency.py give theirs
+  const names = new Set();
+  const files = ["cli/verify.py", "events/audit.py", "events/signature.py", "events/transparency.py", "leagues/audit.py", "service/proof.py"];
+  for (const file of files) {
+    const source = readFileSync(join(ROOT, file), "utf-8");
+    for (const m of source.matchAll(/Check\("([^"]+)"\)/g)) names.add(m[1]);
+    for (const m of source.matchAll(/^(?:CHECK|SEEN|STORED|HISTORY) = "([^"]+)"/gm)) names.add(m[1]);
+  }
+  assert.ok(names.size >= 11, `read ${[...names].join(", ")}`);
+  const key = (n) => `check_${n.replace(/[^A-Za-z0-9]+/g, "_")}`;
+  const missing = [...names].filter((n) => !(key(n) in REPLAY_WORDS.en) || !(key(n) in REPLAY_WORDS.es));
+  assert.deepEqual(missing, []);
+  const untranslated = [...names].filter((n) => REPLAY_WORDS.es[key(n)] === n);
+  assert.deepEqual(untranslated, [], "Spanish words that are the English name");
+});

@@ -53,3 +53,51 @@ test("every key the page's modules ask for is in both languages", () => {
   const missing = [...asked].filter((k) => !(k in en) || !(k in es));
   assert.deepEqual(missing, []);
 });
+
+// games/*/actions.py SHAPES: {"type": {"field": ...}, ...}
+function actionShapes() {
+  const types = new Set();
+  const fields = new Set();
+  for (const game of readdirSync(join(ROOT, "games"))) {
+    let source;
+    try {
+      source = readFileSync(join(ROOT, "games", game, "actions.py"), "utf-8");
+    } catch {
+      continue;
+    }
+    const block = source.match(/^SHAPES[^=]*= \{\n([\s\S]*?)^\}/m);
+    if (!block) continue;
+    for (const m of block[1].matchAll(/^ {4}"([a-z_]+)": \{([^}]*)\}/gm)) {
+      types.add(m[1]);
+      for (const f of m[2].matchAll(/"([a-z_]+)"/g)) fields.add(f[1]);
+    }
+  }
+  return { types: [...types].sort(), fields: [...fields].sort() };
+}
+
+test("every action of every game is named in the move box in English and in Spanish", async () => {
+  const { types, fields } = actionShapes();
+  assert.ok(types.length > 25 && types.includes("answer"), `read ${types.join(", ")}`);
+  assert.deepEqual(["en", "es"].flatMap((l) => types.filter((k) => !(`act_${k}` in all(l))).map((k) => `${l}: act_${k}`)), []);
+  const { WORDS_ES } = await import(join(APP, "words_es.js"));
+  assert.deepEqual(fields.filter((f) => !(f in WORDS_ES)), [], "an action's field with no Spanish name");
+});
+
+test("no table word is hidden by a different i18n.js word of the same key", () => {
+  // t() reads i18n.js's WORDS first: a words_table.js key it also has never shows (the game's
+  // Cancel once asked "Cancel the league for good?")
+  const hidden = ["en", "es"].flatMap((l) => Object.keys(TABLE_WORDS[l])
+    .filter((k) => k in WORDS[l] && WORDS[l][k] !== TABLE_WORDS[l][k]).map((k) => `${l}: ${k}`));
+  assert.deepEqual(hidden, []);
+});
+
+test("the unread badge's spoken name contains its shown words (axe: label-content-name-mismatch)", () => {
+  for (const l of ["en", "es"]) {
+    const w = all(l);
+    for (const n of [1, 3]) {
+      const shown = w.unreadBadge.replace("{n}", n);
+      const spoken = n === 1 ? w.unreadOne : w.unreadMany.replace("{n}", n);
+      assert.ok(spoken.includes(shown), `${l}: "${spoken}" does not contain "${shown}"`);
+    }
+  }
+});

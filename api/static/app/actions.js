@@ -7,10 +7,19 @@ import { field } from "./schemaform.js";
 import { t, word as human } from "./i18n.js";
 import { dealForm } from "./trade.js";
 import { goodsWords } from "./board.js";
+import { valueWord } from "./log.js";
 
 const FEW = 8; // up to this many choices of a type are buttons
 const SEAT_FIELDS = new Set(["seat", "to", "from", "partner"]); // fields whose number is a seat
 const DEALS = new Set(["propose", "offer"]); // Black Market's deals: goods both ways
+
+// An action type as the move box names it ("answer" -> "Answer the deal" / "Responder al
+// trato"): its act_<type> words, else the type in words.
+export function actionName(type) {
+  const key = `act_${type}`;
+  const said = t(key);
+  return said === key ? human(type) : said;
+}
 
 // `name(key, value)` names a value for a person: a card id -> its name, a seat -> its player;
 // `text(value)` is a card's rules text (shown on hover), or null. `table` ({game, seatName,
@@ -23,10 +32,11 @@ export function drawActions(legal, name, send, text = () => null, table = null) 
     if (SEAT_FIELDS.has(k) && Number.isInteger(v)) return seatName(v);
     const o = k === "offer" ? offers.find((x) => x.id === v) : null; // a wild offer, in words
     if (o) return t("offerLine", { from: seatName(o.from), to: seatName(o.to), give: goodsWords(o.give), take: goodsWords(o.take) });
+    if (typeof v === "string" && valueWord(k, v)) return valueWord(k, v); // "open" -> "open bidding"
     return name(k, v);
   };
   for (const action of legal.actions || []) {
-    const part = add(el("div", "action"), el("h3", null, human(action.type)));
+    const part = add(el("div", "action"), el("h3", null, actionName(action.type)));
     part.dataset.type = action.type;
     const choices = Array.isArray(action.choices) ? action.choices : null;
     if (table && DEALS.has(action.type) && (!choices || choices.length > FEW)) {
@@ -36,7 +46,7 @@ export function drawActions(legal, name, send, text = () => null, table = null) 
       for (const choice of choices) {
         // ending one's trading for the round cannot be taken back: asked first
         const go = action.type === "done" ? () => window.confirm(t("doneSure")) && send(choice) : () => send(choice);
-        const b = button(describe(choice, named) || human(action.type), go);
+        const b = button(describe(choice, named) || actionName(action.type), go);
         const texts = Object.values(choice).flat().map((v) => text(v)).filter(Boolean);
         if (texts.length) b.title = texts.join("\n");
         row.appendChild(b);
@@ -72,7 +82,7 @@ export function describe(choice, name) {
   const fields = Object.entries(choice).filter(([k]) => k !== "type");
   if (fields.length === 1 && fields[0][0] === "accept") return t(fields[0][1] ? "acceptIt" : "refuseIt");
   // one field: the action and its value ("Bid 3", "Take one: The Penitent")
-  if (fields.length === 1) return `${human(choice.type)}: ${words(fields[0][0], fields[0][1], name)}`;
+  if (fields.length === 1) return `${actionName(choice.type)}: ${words(fields[0][0], fields[0][1], name)}`;
   return fields.map(([k, v]) => `${human(k)}: ${words(k, v, name)}`).join(" · ");
 }
 
@@ -107,14 +117,14 @@ function cascade(type, choices, name, send) {
   keys.forEach((k, i) => {
     const s = el("select");
     s.id = `pick-${type}-${k}`;
-    const label = el("label", "sf-label", keys.length === 1 ? human(type) : human(k));
+    const label = el("label", "sf-label", keys.length === 1 ? actionName(type) : human(k));
     label.htmlFor = s.id;
     s.addEventListener("change", () => refill(i + 1));
     selects.push(s);
     sub.appendChild(add(el("div", "sf-row"), label, s));
   });
   refill(0);
-  sub.appendChild(button(keys.length === 1 ? human(type) : t("submit"), null, "submit"));
+  sub.appendChild(button(keys.length === 1 ? actionName(type) : t("submit"), null, "submit"));
   sub.addEventListener("submit", (e) => {
     e.preventDefault();
     const chosen = matching(keys.length)[0];

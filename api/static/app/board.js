@@ -201,6 +201,27 @@ function sorcerousFutures(view, ctx) {
 
 // ---- GobCon --------------------------------------------------------------------------------
 
+// The Game being played, in words: who opened it, who may join, who plays, who rolled, who
+// rolls next, whether a King was rolled.
+function contest(c, ctx) {
+  const { d, seatName, you } = ctx;
+  const names = (seats) => (Array.isArray(seats) && seats.length ? cardList(seats.map((n) => (n === you ? t("youWord") : seatName(n)))) : null);
+  const box = add(el("div", "in-play"), el("h3", null, t("gameInPlay")));
+  if (isObj(c.card)) box.appendChild(d.card(c.card));
+  const playing = names(c.players);
+  const mayJoin = !playing ? names((c.eligible || []).filter((n) => !(c.declared || []).includes(n))) : null;
+  box.appendChild(facts(
+    Number.isInteger(c.seat) ? fact(t("openedBy"), seatName(c.seat)) : null,
+    mayJoin ? fact(t("mayJoin"), mayJoin) : null,
+    c.your_join === true ? fact(t("yourJoin"), t("youJoin")) : c.your_join === false ? fact(t("yourJoin"), t("youStayOut")) : null,
+    playing ? fact(t("playingNow"), playing) : null,
+    names(c.rolled) ? fact(t("rolledAlready"), names(c.rolled)) : null,
+    Number.isInteger(c.to_roll) ? fact(t("rollsNext"), c.to_roll === you ? t("youWord") : seatName(c.to_roll)) : null,
+  ));
+  if (c.king_taken) box.appendChild(el("p", "muted", t("kingTaken")));
+  return box;
+}
+
 function gobcon(view, ctx) {
   const { d, seatName } = ctx;
   const middle = zone("middle", t("roundTurn", { round: view.round ?? "—", turn: view.turn ?? "—" }));
@@ -210,14 +231,17 @@ function gobcon(view, ctx) {
     fact(t("drawPile"), view.draw_size ?? "—"),
   ));
   const inPlay = view.game_in_play;
-  if (isObj(inPlay)) {
-    const box = add(el("div", "in-play"), el("h3", null, t("gameInPlay")));
-    if (isObj(inPlay.card)) box.appendChild(d.card(inPlay.card));
-    const rest = Object.fromEntries(Object.entries(inPlay).filter(([k]) => k !== "card"));
-    if (Object.keys(rest).length) box.appendChild(d.group(rest));
+  if (isObj(inPlay)) middle.appendChild(contest(inPlay, ctx));
+  const pending = view.pending;
+  if (isObj(pending)) {
+    const box = add(el("div", "in-play"), el("h3", null, t("pendingCard")));
+    if (isObj(pending.card)) box.appendChild(d.card(pending.card));
+    box.appendChild(facts(
+      Number.isInteger(pending.seat) ? fact(t("playedBy"), seatName(pending.seat)) : null,
+      Number.isInteger(pending.target) ? fact(t("aimedAt"), seatName(pending.target)) : null,
+    ));
     middle.appendChild(box);
   }
-  if (isObj(view.pending)) middle.appendChild(add(el("div", "in-play"), el("h3", null, t("pendingCard")), d.value("pending", view.pending)));
   const discard = Array.isArray(view.discard) ? view.discard : [];
   if (discard.length) {
     middle.appendChild(add(el("div", "lbl-row"), el("span", "lbl", t("topDiscard")), d.card(discard[discard.length - 1])));
@@ -226,7 +250,8 @@ function gobcon(view, ctx) {
     const cards = [p.friend, ...(p.items || []), ...(p.specials || [])].filter(isObj);
     return cards.length ? add(el("div", "in-front"), el("span", "lbl", t("inFront")), d.hand(cards)) : null;
   };
-  const banned = (p) => ((p.prohibited || []).length ? fact(t("bannedFrom"), p.prohibited.map((x) => (isObj(x) ? x.name || x.category : x)).join(", ")) : null);
+  const category = (c) => { const w = t(`val_category_${c}`); return w === `val_category_${c}` ? c : w; }; // "Board" -> "Tablero"
+  const banned = (p) => ((p.prohibited || []).length ? fact(t("bannedFrom"), p.prohibited.map((x) => (isObj(x) ? x.name || category(x.category) : category(x))).join(", ")) : null);
   const stats = (p) => facts(fact(t("gp"), p.score), fact(t("counters"), p.counters), fact(t("cardsInHand"), p.hand_size), banned(p));
   const { mine, others } = split(view, ctx);
   return {
@@ -251,9 +276,10 @@ function market(view) {
   for (const c of view.colours || []) {
     const name = add(el("th", "mk-colour"), el("i", `cube cube-${c.id}`), el("span", null, t(`good_${c.id}`)));
     name.scope = "row";
-    const vp = Array.isArray(c.vp_value) ? c.vp_value.join(" / ") : "—";
+    // figures joined by "/" without spaces ("3/6/7/8"): one line each, even on a phone
+    const vp = Array.isArray(c.vp_value) ? c.vp_value.join("/") : "—";
     add(body, add(el("tr"), name, el("td", null, `L${c.row}`), el("td", null, c.on_offer ? `${c.on_offer} (${c.offer_size})` : c.offer_size ?? "—"),
-      el("td", null, c.supply), el("td", null, (c.costs || []).join(" / ")), el("td", null, vp)));
+      el("td", null, c.supply), el("td", null, (c.costs || []).join("/")), el("td", null, vp)));
   }
   return add(table, caption, add(el("thead"), head), body);
 }

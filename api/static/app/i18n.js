@@ -215,7 +215,7 @@ export const WORDS = {
     pushUnsupported: "Este navegador no puede recibir avisos push.", pushFailed: "No se pudo cambiar: {detail}",
     pushNoService: "el servicio push del navegador no respondió",
     inbox: "Avisos", unread: "sin leer", unreadCount: "{n} sin leer", unreadBadge: "{n} sin leer",
-    unreadOne: "1 aviso sin leer", unreadMany: "{n} avisos sin leer", noNotes: "Aún no hay avisos.",
+    unreadOne: "1 sin leer en avisos", unreadMany: "{n} sin leer en avisos", noNotes: "Aún no hay avisos.",
     markRead: "Marcar leído", markAllRead: "Marcar todo leído", notifySettings: "Ajustes de avisos",
     emailAddress: "Correo electrónico", verified: "verificado", unverified: "sin verificar: abre el enlace que te enviamos", noAddress: "sin dirección: sin correos",
     timeZone: "Zona horaria", quietHours: "Horas de silencio (los turnos esperan a que acaben)", quietFrom: "Silencio desde", quietTo: "Silencio hasta",
@@ -347,4 +347,12 @@ export function problemWords(e) {
   const key = `err_${e.code || (e.status === 404 ? "not_found" : "")}`;
   const words = t(key);
   return words !== key ? words : String(e.message || e);
+}
+
+// The words a card's drawing needs (shared/cards.js): suits and their marks, GP, the die's faces.
+export function cardWords() {
+  const suits = ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"];
+  const keys = [...suits.flatMap((s) => [`suit_${s}`, `abbr_${s}`]), "gpShort",
+    ...["king", "green", "black", "darth"].map((f) => `val_face_${f}`)];
+  return Object.fromEntries(keys.map((k) => [k, t(k)]));
 }

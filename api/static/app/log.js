@@ -1,12 +1,74 @@
 // What just happened, in words: the last events of the game as short sentences. Lobby events
-// (a seat taken, a deadline run out, a resignation) have their own sentence; a game's own
-// events read as "who: what · its facts", every card id named by its card.
+// (a seat taken, a deadline run out, a resignation) have their own sentence, and so has the
+// final score; a game's own events read as "who: what · its facts", every card id named by
+// its card, every seat by its player's name, every other value by its words
+// (words_values.js) and every number by what it counts.
 import { el, add, isObj } from "../shared/dom.js";
 import { t, word as human } from "./i18n.js";
 import { seatLabel } from "./seats.js";
 
 const KEEP = 12;
 const GOODS = ["red", "yellow", "green", "blue", "purple", "orange"]; // in the games' order
+// the games' event fields whose small integers are seats (beyond the drawing's seat keys,
+// which the page's `name` knows), and the events whose `by` is a seat
+const SEATS = new Set(["seat", "from", "to", "partner", "proposer", "starter", "target", "acceptors", "answerers",
+  "sellers", "eligible", "joined", "declined", "players", "responders", "turns", "winners", "bidders", "order", "seats",
+  "opener", "next_opener", "high_bidder", "to_act"]);
+const BY_SEAT = new Set(["gobcon.PlayCancelled"]);
+// a private offer's or a decision's internal id; a deal's legs (its give and take say it)
+const HIDDEN_FIELDS = new Set(["id", "key", "legs"]);
+const SCORED = new Set(["GameScored", "GameFinished"]);
+
+// The page's name of a value of the log (`name(field, value)`): a colour of goods by its word,
+// a seat by its player (`isSeat(field, value)`), a card id by its card (`glossed(id)`).
+export function namer({ seatName, glossed, isSeat }) {
+  const name = (k, v) => {
+    if (Array.isArray(v)) return v.length ? v.map((x) => name(k, x)).join(", ") : t("nothing");
+    if (GOODS.includes(v)) return t(`good_${v}`); // a colour of goods, in the page's language
+    if (typeof v === "number" && isSeat(k, v)) return seatName(v);
+    if (typeof v === "string") return (glossed(v) || {}).name || v;
+    return v === null || v === undefined ? "—" : String(v);
+  };
+  return name;
+}
+
+// A value's words from the tables (val_<field>_<value>), or null when there are none.
+export function valueWord(k, v) {
+  const key = `val_${k}_${v}`;
+  const said = t(key);
+  return said === key ? null : said;
+}
+
+const list = (items) => (items.length > 1
+  ? t("listAnd", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] }) : items.join(""));
+
+// The final score: "Ana 4 points, Bo 5 points. Winner: Bo."
+function scored(d, seat) {
+  const rows = (Array.isArray(d.scores) ? d.scores : []).filter((r) => isObj(r) && Number.isInteger(r.seat));
+  const points = rows.map((r) => {
+    const n = Number.isInteger(r.score) ? r.score : r.total;
+    return t(n === 1 ? "pointsOne" : "pointsOf", { name: seat(r.seat), n });
+  });
+  const winners = (Array.isArray(d.winners) ? d.winners : []).map(seat);
+  const why = typeof d.reason === "string" ? valueWord("reason", d.reason) : null;
+  const won = winners.length ? t(winners.length > 1 ? "winnersAre" : "winnerIs", { names: list(winners) }) : "";
+  return `${points.join(", ")}.${won ? ` ${won}` : ""}${why ? ` (${why})` : ""}`;
+}
+
+// The table's own events beyond the commonest: their name, the seat they concern, their words.
+function lobby(bare, d, seat) {
+  const when = (v) => timeOf(v) || String(v);
+  if (bare === "DeadlineExtended") {
+    const seats = Array.isArray(d.seats) ? list(d.seats.map(seat)) : "";
+    const why = typeof d.reason === "string" ? valueWord("reason", d.reason) : null;
+    return t("extendedEv", { names: seats || t("nothing"), time: when(d.new_deadline) }) + (why ? ` (${why})` : "");
+  }
+  if (bare === "SeatAway") return t("awayEv", { name: seat(d.seat), from: when(d.from), until: when(d.until) });
+  if (bare === "SeatTaken") return t("seatTakenEv", { name: d.name || seat(d.seat) });
+  if (bare === "Claimed") return t("claimedEv", { name: seat(d.seat) });
+  const named = t(`ev_${bare}`);
+  return named === `ev_${bare}` ? human(bare) : named;
+}
 
 // `first`: the event is the first of its command (the player's own action), so its actor
 // did it; the automatic steps after it name only the seat their data names.
@@ -25,43 +87,80 @@ export function sentence(ev, name, first = true) {
     case "hidden": return t("hiddenEv");
     default: break;
   }
+  const bare = String(ev.type).replace(/^[a-z0-9-]+\./, "");
+  if (String(ev.type).startsWith("game.")) return lobby(bare, d, seat);
+  const named = t(`ev_${bare}`);
+  const what = named === `ev_${bare}` ? human(ev.type) : named;
+  if (SCORED.has(bare) && Array.isArray(d.scores)) return `${what} — ${scored(d, seat)}`;
   // the seat the event is about: the one its data names, else the player who acted
   const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
   const about = subject ? d[subject] : Number.isInteger(ev.actor) && first ? ev.actor : null;
   const who = Number.isInteger(about) ? `${seat(about)}: ` : "";
+  const ctx = { name, bySeat: BY_SEAT.has(ev.type), bare };
   // a flag that holds reads as its word alone ("forced"), one that does not is left out
   const facts = Object.entries(d)
-    .filter(([k]) => k !== subject)
+    .filter(([k]) => k !== subject && !HIDDEN_FIELDS.has(k))
     .filter(([, v]) => v !== null && v !== undefined && v !== false && !(Array.isArray(v) && v.length > 6))
     .slice(0, 5)
-    .map(([k, v]) => (v === true ? human(k).toLowerCase() : `${human(k).toLowerCase()} ${short(k, v, name)}`))
+    .map(([k, v]) => (v === true ? label(k, ctx) : `${label(k, ctx)} ${short(k, v, ctx)}`))
     .join(" · ");
-  const bare = String(ev.type).replace(/^[a-z0-9-]+\./, "");
-  const named = t(`ev_${bare}`);
-  return `${who}${named === `ev_${bare}` ? human(ev.type) : named}${facts ? ` — ${facts}` : ""}`;
+  return `${who}${what}${facts ? ` — ${facts}` : ""}`;
 }
 
-function short(k, v, name) {
-  if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, name)).join(", ") : t("none");
-  if (isObj(v) && Number.isInteger(v.seat)) {
-    const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && typeof x !== "object");
-    return [name("seat", v.seat), ...rest.map(([f, x]) => short(f, x, name))].join(" ");
+// A field's name in the log: the event's own word for it when it has one ("cancelled by" for
+// GobCon's PlayCancelled `by`), else the field's name in words.
+function label(k, ctx) {
+  const key = `field_${ctx.bare}_${k}`;
+  const said = t(key);
+  return said === key ? human(k).toLowerCase() : said;
+}
+
+const isSeatField = (k, ctx) => SEATS.has(k) || (k === "by" && ctx.bySeat);
+
+function short(k, v, ctx) {
+  const { name } = ctx;
+  if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, ctx)).join(", ") : t("none");
+  if (isObj(v) && Number.isInteger(v.seat)) { // one seat's facts, each by what it is: "Ana amount 3"
+    const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && x !== null && (typeof x !== "object" || goodsOf(x)));
+    return [name("seat", v.seat), ...rest.map(([f, x]) => (typeof x === "boolean" ? short(f, x, ctx)
+      : `${label(f, ctx)} ${short(f, x, ctx)}`))].join(" ");
   }
   if (isObj(v) && (v.name || v.id)) return v.name || v.id;
   if (isObj(v)) {
     const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
-    if (entries.length && entries.every(([c]) => GOODS.includes(c))) { // goods by colour: "2 red, 1 blue"
+    if (goodsOf(v)) { // a time (ISO 8601) as a person reads it in the page's language, or null
+function timeOf(v) {
+  if (typeof v !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return null;
+  const when = new Date(v);
+  return Number.isNaN(when.getTime()) ? null : when.toLocaleString(document.documentElement.lang || undefined);
+}
+
+// goods by colour: "2 red, 1 blue"
       const held = GOODS.map((c) => [c, v[c]]).filter(([, n]) => n);
       return held.length ? held.map(([c, n]) => `${n} ${t(`good_${c}`)}`).join(", ") : t("none");
     }
-    return entries.slice(0, 4).map(([f, x]) => `${human(f).toLowerCase()} ${short(f, x, name)}`).join(", ") || t("none");
+    return entries.slice(0, 4).map(([f, x]) => `${label(f, ctx)} ${short(f, x, ctx)}`).join(", ") || t("none");
   }
-  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) { // a time, as a person reads it
-    const when = new Date(v);
-    if (!Number.isNaN(when.getTime())) return when.toLocaleString(document.documentElement.lang || undefined);
-  }
+  const when = timeOf(v);
+  if (when) return when;
   if (typeof v === "boolean") return `${human(k).toLowerCase()} ${v ? t("yes") : t("no")}`; // words, not ✓ ✗: a screen reader says them
+  if (Number.isInteger(v) && isSeatField(k, ctx)) return name("seat", v);
+  if (typeof v === "string") return valueWord(k, v) || name(k, v);
   return name(k, v);
+}
+
+// a time (ISO 8601) as a person reads it in the page's language, or null
+function timeOf(v) {
+  if (typeof v !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return null;
+  const when = new Date(v);
+  return Number.isNaN(when.getTime()) ? null : when.toLocaleString(document.documentElement.lang || undefined);
+}
+
+// goods by colour ({red: 2, blue: 0}), an object of numbers keyed by the goods' colours
+function goodsOf(v) {
+  if (!isObj(v)) return false;
+  const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
+  return entries.length > 0 && entries.every(([c]) => GOODS.includes(c));
 }
 
 export function createLog(list, name) {

@@ -79,7 +79,7 @@ export function lobbyButtons(game, app, { path, post, del, reload, secret }) {
     if (mine) box.appendChild(button(t("decline"), "decline", run(() => post(`${path}/decline`))));
     if (seated) box.appendChild(button(t("leave"), "leave", run(() => post(`${path}/leave`))));
     if (player && game.creator === player.id) box.appendChild(button(t("cancelGame"), "cancel", run(async () => {
-      if (window.confirm(t("cancelSure"))) await del(path);
+      if (window.confirm(t("cancelGameSure"))) await del(path);
     })));
     if (player && game.creator === player.id && !game.league) box.appendChild(fillBox(path, run));
     const invite = add(el("details", "invite"), el("summary", null, t("invite")));

@@ -5,10 +5,10 @@ import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
 import { revealIfAsked } from "./seatseed.js";
-import { claimText, t, labels, problemWords } from "./i18n.js";
+import { claimText, t, labels, problemWords, cardWords } from "./i18n.js";
 import { follow } from "./stream.js";
 import { drawActions } from "./actions.js";
-import { createLog } from "./log.js";
+import { createLog, namer } from "./log.js";
 import { createChat } from "./chat.js";
 import { drawResult, lobbyButtons, seatLabel } from "./seats.js";
 import { signal } from "./signal.js";
@@ -23,7 +23,6 @@ import { awaySummary, rememberSeen } from "./away.js";
 import { rulesLink } from "./optionhelp.js";
 import { keepReceipt, fetchReceipt, keptReceipt, receiptLine } from "./receipt.js";
 
-const GOODS = new Set(["red", "yellow", "green", "blue", "purple", "orange"]);
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
 
 export async function drawTable(root, gameId, app, secret = null) {
@@ -41,15 +40,10 @@ export async function drawTable(root, gameId, app, secret = null) {
     words: {
       yes: t("yes"), no: t("no"), seat: t("seat"), none: t("none"), toAct: t("toAct"), winner: t("winner"), you: t("you"), hidden: t("hidden"), table: t("table"),
       worth: t("worth"), type_item: t("type_item"), type_friend: t("type_friend"), type_game: t("type_game"), type_special: t("type_special"),
+      ...cardWords(),
     },
   });
-  const name = (k, v) => {
-    if (Array.isArray(v)) return v.length ? v.map((x) => name(k, x)).join(", ") : t("nothing");
-    if (GOODS.has(v)) return t(`good_${v}`); // a colour of goods, in the page's language
-    if (typeof v === "number" && d.isSeatKey(k) && d.isSeatNo(v)) return seatName(v);
-    if (typeof v === "string") return (d.glossed(v) || {}).name || v;
-    return v === null || v === undefined ? "—" : String(v);
-  };
+  const name = namer({ seatName, glossed: (v) => d.glossed(v), isSeat: (k, v) => d.isSeatKey(k) && d.isSeatNo(v) });
 
   const page = el("div", "table-page");
   const head = el("header", "table-head");

@@ -102,6 +102,10 @@ const EN = {
   vacation_overlaps: "That vacation overlaps one you declared.", setting_in_effect: "That setting has taken effect and cannot change now.",
   already_disputed: "You already have an open dispute on this game.", dispute_not_found: "There is no such dispute.",
   game_not_recorded: "The game's result is not recorded yet.", game_replayed: "This game was replayed: rule on its replay.",
+  // the public log's witnesses
+  checkpoint_not_found: "No checkpoint cosigned by that witness is kept.",
+  checkpoint_mismatch: "That witness cosigned a checkpoint this log never had.",
+  invalid_cosignature: "That is not a checkpoint cosigned by a witness this server knows.",
 };
 
 const ES = {
@@ -199,6 +203,9 @@ const ES = {
   vacation_overlaps: "Esas vacaciones se solapan con otras que declaraste.", setting_in_effect: "Ese ajuste ya está en vigor y no puede cambiar ahora.",
   already_disputed: "Ya tienes una reclamación abierta sobre esta partida.", dispute_not_found: "Esa reclamación no existe.",
   game_not_recorded: "El resultado de la partida aún no está anotado.", game_replayed: "Esta partida se repitió: decide sobre su repetición.",
+  checkpoint_not_found: "No se guarda ningún punto de control firmado por ese testigo.",
+  checkpoint_mismatch: "Ese testigo firmó un punto de control que este registro nunca tuvo.",
+  invalid_cosignature: "Eso no es un punto de control firmado por un testigo que este servidor conozca.",
 };
 
 const keyed = (words) => Object.fromEntries(Object.entries(words).map(([k, v]) => [`err_${k}`, v]));

@@ -31,7 +31,8 @@ export const WORDS_ES = {
   winners: "Ganadores", yellow: "Amarillo", your_sealed_bid: "Tu puja sellada",
   your_submission: "Tu envío", your_answer: "Tu respuesta",
   // the games' event fields, as the log names them
-  aim: "Objetivo", answerers: "Responden", answers: "Respuestas", available: "Disponible", bidders: "Pujadores",
+  aim: "Con objetivo", under: "Bajo", direction: "Sentido", die: "Dado", face: "Cara", modifier: "Modificador", result: "Resultado",
+  table_gp: "PG de la tabla", gp: "PG", notes: "Notas", answerers: "Responden", answers: "Respuestas", available: "Disponible", bidders: "Pujadores",
   by: "Cuánto", cancel: "Anular", cancelled: "Anulada", category: "Categoría", colour: "Color", count: "Número",
   crowns: "Coronas", declined: "Rechazada", demand: "Demanda", digit: "Cifra", discarded: "Descartadas",
   draw: "Sorteo", eligible: "Pueden", forced: "obligado", from: "De", from_offer: "De la oferta",

@@ -3,7 +3,7 @@
 // (its export checked by POST /v1/verify, the same check as `marketfold verify`, the
 // service's signature included), or of a bundle file the auditor opens.
 // Pure helpers over the API's JSON; the replay viewer draws them (their words: ./words.js).
-import { t } from "./words.js";
+import { t, checkText } from "./words.js";
 
 const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -89,7 +89,8 @@ export function badgeOf(report) {
     return { state: "ok", text: t("verifiedOk", { n: report.events, m: report.checks.length, signed }) };
   }
   const where = failed && Number.isInteger(failed.seq) ? t("atEvent", { n: failed.seq }) : "";
-  const why = failed ? `${failed.name}${where}: ${failed.detail}` : t("refusedIt");
+  const said = failed ? checkText(failed) : null;
+  const why = said ? `${said.name}${where}: ${said.detail}` : t("refusedIt");
   return { state: "bad", text: t("notVerifiedWhy", { why, signed }), seq: failed ? failed.seq : null };
 }
 

@@ -7,7 +7,7 @@ import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import * as audit from "./audit.js";
 import { createPanels } from "./panels.js";
-import { t, lang, LANGS, storeLang, labels, drawWords, problemText } from "./words.js";
+import { t, lang, LANGS, storeLang, labels, drawWords, problemText, checkText } from "./words.js";
 
 const TOKEN_KEY = "marketfold.replay.token";
 const where = location.pathname.match(/^(.*)\/games\/([A-Za-z0-9_-]{1,64})\/replay\/?$/);
@@ -252,7 +252,8 @@ async function openFile(file) {
   const checks = (out.report ? out.report.checks : []).map((c) => {
     const li = el("li", c.ok ? "check ok" : "check bad");
     const where = Number.isInteger(c.seq) ? t("atEvent", { n: c.seq }) : "";
-    add(li, el("b", "", `${c.ok ? t("pass") : t("fail")} ${c.name}${where}`), el("span", "", `: ${c.detail}`));
+    const said = checkText(c, (n) => st.names.get(n) || t("seatN", { n }));
+    add(li, el("b", "", `${c.ok ? t("pass") : t("fail")} ${said.name}${where}`), el("span", "", `: ${said.detail}`));
     return li;
   });
   $("file-checks").replaceChildren(...checks);

@@ -4,7 +4,8 @@
 // text}}), so a card names what it does on hover. Shared by the replay viewer and the web client.
 import { el, add, isObj } from "./dom.js";
 
-// `words` (optional) names the card types and "worth" in the page's language.
+// `words` (optional) names the card types, "worth", the suits (suit_<Suit>, their marks
+// abbr_<Suit>), GP (gpShort) and the die's faces (val_face_<face>) in the page's language.
 export function createCards(glossary, words = {}) {
   const SUITS = ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"];
   const SUIT_ABBR = { Moons: "Mo", Suns: "Su", Waves: "Wa", Leaves: "Le", Wyrms: "Wy", Knots: "Kn" };
@@ -12,8 +13,8 @@ export function createCards(glossary, words = {}) {
 
   function suitMark(suit) {
     const known = SUITS.includes(suit);
-    const mark = el("i", known ? `suit suit-${suit}` : "suit", SUIT_ABBR[suit] || suit.slice(0, 2));
-    mark.title = suit;
+    const mark = el("i", known ? `suit suit-${suit}` : "suit", words[`abbr_${suit}`] || SUIT_ABBR[suit] || suit.slice(0, 2));
+    mark.title = words[`suit_${suit}`] || suit;
     if (!known) mark.style.setProperty("--suit", hue(suit));
     return mark;
   }
@@ -29,10 +30,10 @@ export function createCards(glossary, words = {}) {
     const node = el("span", `card text-card${c.type ? ` type-${c.type}` : ""}`);
     const head = add(el("span", "tc-head"), el("span", "cname", c.name || c.id));
     if (typeof c.gp === "number" && (c.gp || c.type === "item" || c.type === "friend")) {
-      head.appendChild(el("span", "tc-gp", `${c.gp} GP`));
+      head.appendChild(el("span", "tc-gp", `${c.gp} ${words.gpShort || "GP"}`));
     }
     const table = isObj(c.table)
-      ? Object.entries(c.table).map(([f, n]) => `${f.charAt(0).toUpperCase()}${n >= 0 ? "+" : ""}${n}`).join(" ")
+      ? Object.entries(c.table).map(([f, n]) => `${(words[`val_face_${f}`] || f).charAt(0).toUpperCase()}${n >= 0 ? "+" : ""}${n}`).join(" ")
       : null;
     const worth = typeof c.value === "number" && c.value !== c.gp ? `${words.worth || "worth"} ${c.value}` : null;
     const kind = c.type ? (words[`type_${c.type}`] || c.type) : null;
