@@ -262,7 +262,8 @@ function roundsBox(league, played, games, absent, ruled, desk) {
     if (!got && r.start_at) sec.appendChild(el("p", "muted", t("startsAt", { when: when(r.start_at) })));
     const list = el("ul", "league-tables");
     const tables = got ? got.tables : r.tables.map((tb) => ({ table: tb.table, game: null, status: r.status, players: tb.players.map((p, seat) => ({ seat, player: p, name: nameOf(p) })), result: null }));
-    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent, ruled, desk && { ...desk, path: `/leagues/${encodeURIComponent(league.id)}/rounds/${r.round}/tables/${tb.table}` }));
+    // (while the whole league is paused its tables wait for the league's Resume)
+    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent, ruled, desk && league.status !== "paused" && { ...desk, path: `/leagues/${encodeURIComponent(league.id)}/rounds/${r.round}/tables/${tb.table}` }));
     sec.appendChild(list);
     const byes = got ? got.byes : r.byes;
     if (byes.length) sec.appendChild(el("p", "muted byes", t("sittingOut", { names: byes.map(nameOf).join(", ") })));
@@ -282,8 +283,8 @@ function tableItem(tb, game, absentSeat, ruled, desk) {
     open.href = tb.status === "finished" || tb.status === "aborted" ? `/games/${encodeURIComponent(tb.game)}/replay` : `#/g/${encodeURIComponent(tb.game)}`;
     head.appendChild(open);
   }
-  if (desk && tb.status === "active") { // an organizer stops or restarts this table's clock
-    for (const how of ["pause", "resume"]) {
+  if (desk && (tb.status === "active" || tb.status === "paused")) { // an organizer stops or restarts this table's clock
+    for (const how of tb.status === "paused" ? ["resume"] : ["pause"]) {
       const b = confirmButton(t(`${how}Table`), `${how}-table`, t(`${how}TableSure`, { n: tb.table }), () => post(`${desk.path}/${how}`), desk.app, desk.reload);
       b.dataset.k = `${how}-table-${tb.game}`;
       head.appendChild(b);

@@ -124,7 +124,11 @@ export async function drawReview(root, leagueId, gameId, app) {
       li.dataset.seq = ev.seq;
       ol.appendChild(li);
     }
-    add(moves, add(el("div", "review-log-box"), ol));
+    const scroller = add(el("div", "review-log-box"), ol); // scrolls: reachable from the keyboard
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "region");
+    scroller.setAttribute("aria-label", t("movesTitle"));
+    add(moves, scroller);
 
     root.replaceChildren(add(page, disputes, result, checks, refused, outages, moves));
     return h;

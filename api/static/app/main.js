@@ -21,6 +21,7 @@ import { stopPush } from "./push.js";
 const $ = (id) => document.getElementById(id);
 let leaving = null; // closes the page shown (its streams, its timers)
 let routed = 0; // pages asked for so far
+let shown = 0; // the last page asked for that was drawn
 
 const app = {
   live: "",
@@ -62,8 +63,11 @@ const app = {
               : await drawHome(root, app);
       if (turn !== routed) { // another page was asked for meanwhile: this one's streams and timers end
         if (page) page();
+        // and if that page was drawn already, this slower one drew over it: draw it again
+        if (shown === routed) app.route();
         return;
       }
+      shown = turn;
       const elsewhere = m && me() ? watchElsewhere(m[1], $("turns-elsewhere"), $("elsewhere-said")) : null;
       leaving = () => {
         if (page) page();
