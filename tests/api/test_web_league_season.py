@@ -19,6 +19,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from datetime import datetime, timedelta
 
 import requests
@@ -40,13 +41,22 @@ TIMEOUT_S = 8  # the league's decision deadline: a no-show costs a few seconds a
 HANDLES = ["ana", "bo", "cy", "dee", "eli"]  # invited by handle; "fay" comes by the link
 
 
-def shots(page: WebPage, name: str, tmp_path) -> None:
-    """Phone and desktop screenshots, left in SCREENS and copied to the test's tmp dir."""
+def shots(page: WebPage, name: str, tmp_path, at: str | None = None) -> None:
+    """Phone and desktop screenshots, left in SCREENS and copied to the test's tmp dir:
+    the first screen, the whole page and (`at`) the screen showing that element."""
     for width_name, width in WIDTHS.items():
         full = page.shot(f"{name}-{width_name}", width)
         first = full.with_name(full.name.replace("-full", ""))
         for path in (first, full):
             shutil.copy(path, tmp_path / path.name)
+        if at:
+            page.d.set_window_size(width, 844 if width < 500 else 900)
+            page.d.execute_script("document.querySelector(arguments[0]).scrollIntoView()", at)
+            time.sleep(0.3)
+            there = full.with_name(f"{name}-{width_name}-at.png")
+            page.d.save_screenshot(str(there))
+            shutil.copy(there, tmp_path / there.name)
+            page.d.set_window_size(1280, 1000)
 
 
 def local_time(page: WebPage, css: str, when: datetime) -> None:
@@ -168,7 +178,7 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         by_id = {p["id"]: p for p in players.values()}
         eli = players["eli"]
         for tb in tables:
-            wait_until(lambda g=tb["game"]: requests.get(f"{base}/v1/games/{g}").json()["owed"])
+            wait_until(lambda g=tb["game"]: requests.get(f"{base}/v1/games/{g}").json().get("owed"))
             for seat in tb["players"]:
                 if seat["player"] != eli["id"]:
                     background.play(Bot(base, tb["game"], by_id[seat["player"]]["token"], None))
@@ -244,6 +254,8 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         wait_until(lambda: all(tb["game"] for tb in requests.get(round2).json()["tables"]))
         for tb in requests.get(round2).json()["tables"]:
             assert eli["id"] not in [s["player"] for s in tb["players"]]
+            game_url = f"{base}/v1/games/{tb['game']}"  # named before a worker creates it
+            wait_until(lambda u=game_url: requests.get(u).status_code == 200)
             for s in tb["players"]:
                 background.play(Bot(base, tb["game"], by_id[s["player"]]["token"], None))
         league_url = f"{base}/v1/leagues/{lid}"
@@ -287,6 +299,7 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         ]
         assert shown == recounted, (shown, recounted)
         assert "Ruling: points adjusted" in page.text('.round[data-round="1"]')
+        assert "Eli → Sub" in page.text(f'.round[data-round="1"] {seat}')  # who played it
         check_axe(page, "the finished league")
-        shots(page, "season-standings", tmp_path)
+        shots(page, "season-standings", tmp_path, at="#league-standings")
         no_script_errors(page.d)

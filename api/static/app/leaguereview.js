@@ -111,10 +111,17 @@ export async function drawReview(root, leagueId, gameId, app) {
     // the moves, in words, defaults marked
     const moves = add(el("section", "box review-moves"), el("h2", null, t("movesTitle")), el("p", "muted", t("movesHelp")));
     moves.id = "review-moves";
-    const name = (k, v) => (typeof v === "number" && /seat|winner|proposer/.test(k) ? seatName(v) : v === null || v === undefined ? "—" : String(v));
+    // a seat is named by whoever held it at that event (a substitute from their SeatTaken on)
+    const held = new Map();
+    const heldBy = (n) => (held.has(n) ? held.get(n) : seatName(n));
+    const name = (k, v) => (typeof v === "number" && /seat|winner|proposer/.test(k) ? heldBy(v) : v === null || v === undefined ? "—" : String(v));
     const ol = el("ol", "review-log recent");
     let last = null;
     for (const ev of log.events || []) {
+      const d = ev.data || {};
+      if ((ev.type === "game.PlayerJoined" || ev.type === "game.SeatTaken") && Number.isInteger(d.seat)) {
+        held.set(d.seat, d.name || nameOf(d.player));
+      }
       const key = JSON.stringify([ev.actor, ev.cause, ev.at]);
       const first = key !== last || !!ev.command;
       last = key;
