@@ -21,7 +21,6 @@ import { stopPush } from "./push.js";
 const $ = (id) => document.getElementById(id);
 let leaving = null; // closes the page shown (its streams, its timers)
 let routed = 0; // pages asked for so far
-let shown = 0; // the last page asked for that was drawn
 
 const app = {
   live: "",
@@ -45,14 +44,20 @@ const app = {
     if (leaving) leaving();
     leaving = null;
     header();
-    const root = $("app");
+    const turn = ++routed;
+    // the page draws through this view of #app, which a page asked for later takes over: a
+    // slower page (a home page still reading) never draws over the one now shown
+    const app$ = $("app");
+    const root = {
+      replaceChildren: (...nodes) => { if (turn === routed) app$.replaceChildren(...nodes); },
+      contains: (node) => app$.contains(node),
+    };
     // a table: #/g/<game id>, or #/g/<game id>/<secret> (an unlisted game's invitation link)
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,128}))?/);
     // a league: #/l/<league id> (also its join link); a new league: #/leagues/new
     const l = location.hash.match(/^#\/l\/([A-Za-z0-9_-]{1,64})(\/edit)?$/);
     // a league game's review, where disputes are ruled: #/l/<league id>/review/<game id>
     const r = location.hash.match(/^#\/l\/([A-Za-z0-9_-]{1,64})\/review\/([A-Za-z0-9_-]{1,64})$/);
-    const turn = ++routed;
     $("turns-elsewhere").hidden = true;
     try {
       const page = m ? await drawTable(root, m[1], app, m[2] || null)
@@ -63,11 +68,8 @@ const app = {
               : await drawHome(root, app);
       if (turn !== routed) { // another page was asked for meanwhile: this one's streams and timers end
         if (page) page();
-        // and if that page was drawn already, this slower one drew over it: draw it again
-        if (shown === routed) app.route();
         return;
       }
-      shown = turn;
       const elsewhere = m && me() ? watchElsewhere(m[1], $("turns-elsewhere"), $("elsewhere-said")) : null;
       leaving = () => {
         if (page) page();
