@@ -89,11 +89,15 @@ def test_days_away_and_a_paused_table_show_at_the_table_and_on_the_league_page(
         page.wait(lambda: "Paused since" in page.text(f"{table} .paused-since"))
         assert requests.get(f"{base}/v1/games/{gid}").json()["paused_at"]
         assert not page.all(f"{table} .pause-table")
+        assert "away until" in page.text(ana_seat)  # a paused table still says who is away
         check_axe(page, "a league page with a paused table")
         for name, width in WIDTHS.items():
             page.shot(f"league-table-paused-{name}", width)
         page.open(f"/#/g/{gid}")
         page.wait(lambda: "paused this table on" in page.text("#paused-note"))
+        log = page.text("#log")  # the table's log says it in words, with no player id
+        assert "The league's organizers paused the table" in log and "Ana is away from" in log
+        assert organizer["id"] not in log and ana["id"] not in log
         for name, width in WIDTHS.items():
             page.shot(f"league-game-paused-{name}", width)
 

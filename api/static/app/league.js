@@ -47,7 +47,7 @@ export async function drawLeague(root, leagueId, app) {
     const started = league.schedule.filter((r) => r.status === "started");
     const played = await Promise.all(started.map((r) => get(`${path}/rounds/${r.round}`)));
     const games = new Map();
-    const live = played.flatMap((r) => r.tables).filter((tb) => tb.game && tb.status === "active");
+    const live = played.flatMap((r) => r.tables).filter((tb) => tb.game && (tb.status === "active" || tb.status === "paused"));
     await Promise.all(live.map(async (tb) => {
       games.set(tb.game, await get(`/games/${encodeURIComponent(tb.game)}`));
       await absence(tb.game);

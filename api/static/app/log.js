@@ -22,6 +22,11 @@ export function sentence(ev, name, first = true) {
     case "game.Cancelled": return t("cancelledEv");
     case "game.SeatResigned": return t("resigned", { name: seat(d.seat) });
     case "game.DecisionTimedOut": return t("timedOut", { name: seat(d.seat) });
+    // a league's remedies: said with names and times, never a player id
+    case "game.Paused": return t("pausedEv");
+    case "game.Resumed": return t("resumedEv");
+    case "game.SeatAway": return t("awayEv", { name: seat(d.seat), from: localTime(d.from), until: localTime(d.until) });
+    case "game.SeatTaken": return t("seatTakenEv", { name: d.name || "?" });
     case "hidden": return t("hiddenEv");
     default: break;
   }
@@ -39,6 +44,11 @@ export function sentence(ev, name, first = true) {
   const bare = String(ev.type).replace(/^[a-z0-9-]+\./, "");
   const named = t(`ev_${bare}`);
   return `${who}${named === `ev_${bare}` ? human(ev.type) : named}${facts ? ` — ${facts}` : ""}`;
+}
+
+function localTime(iso) {
+  const when = new Date(iso);
+  return Number.isNaN(when.getTime()) ? String(iso) : when.toLocaleString(document.documentElement.lang || undefined);
 }
 
 function short(k, v, name) {
