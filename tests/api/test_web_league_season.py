@@ -125,7 +125,7 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         fill(page, '[data-key="rounds"]', "2")
         fill(page, "#lf-decision_timeout_s", str(TIMEOUT_S))
         Select(page.find("#lf-decision_timeout_s + select")).select_by_visible_text("seconds")
-        fill(page, "#lf-cadence_s", "75")
+        fill(page, "#lf-cadence_s", "40")  # round 2 starts 40 s after round 1
         Select(page.find("#lf-cadence_s + select")).select_by_visible_text("seconds")
         fill(page, '[data-key="withdraw_after_timeouts"]', "0")  # the organizer decides
         fill(page, "#lf-points", "3, 1, 0")
@@ -137,7 +137,7 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         assert (league["ruleset"], league["decision_timeout_s"], league["cadence_s"]) == (
             "gobcon",
             TIMEOUT_S,
-            75,
+            40,
         )
 
         # five players invited by handle, a sixth through the join link; Sub waits aside
