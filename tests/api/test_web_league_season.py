@@ -69,13 +69,19 @@ def local_time(page: WebPage, css: str, when: datetime) -> None:
 
 
 def late_move(base: str, gid: str, player: dict) -> str:
-    """The no-show's one attempt, after their decisions were defaulted: an end of turn that
-    is not theirs to send (refused `deadline_passed` if they owe nothing then, else the rules'
-    own refusal); the dispute's evidence keeps it. Return its code."""
+    """The no-show's one attempt, after their decisions were defaulted: an action that does
+    not answer what they owe now (a reaction while their turn waits, else an end of turn),
+    sent with the version they read. The game refuses it (409; 412 if the game moved
+    meanwhile) and the dispute's evidence keeps it. Return its code."""
+    game = requests.get(f"{base}/v1/games/{gid}").json()
+    seat = next(s["seat"] for s in game["seats"] if s["player"] == player["id"])
+    turn = any(o["seat"] == seat and o["kind"] == "turn" for o in game["owed"])
     late = requests.post(
-        f"{base}/v1/games/{gid}/actions", json={"type": "end_turn"}, headers=auth(player["token"])
+        f"{base}/v1/games/{gid}/actions",
+        json={"type": "pass" if turn else "end_turn"},
+        headers={**auth(player["token"]), "If-Match": str(game["version"])},
     )
-    assert late.status_code == 409, late.text
+    assert late.status_code in (409, 412), late.text
     return late.json()["code"]
 
 
@@ -288,13 +294,17 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         page.open(f"/#/l/{lid}")
         page.wait(lambda: "finished" in page.text("#league-status"))
         rows = page.texts("#league-standings tbody tr")
-        shown = [r.split("\t")[:3] for r in rows]
+        # rank, name and points as shown (the page rounds points to 3 decimals, as people read)
+        shown = [
+            (rank, name, round(float(pts), 3))
+            for rank, name, pts in (r.split("\t")[:3] for r in rows)
+        ]
         recounted = [
-            [
+            (
                 str(r["rank"]),
                 r["name"] + (" (withdrawn)" if r.get("withdrawn") else ""),
-                f"{r['points']:g}",
-            ]
+                round(r["points"], 3),
+            )
             for r in report["standings"]
         ]
         assert shown == recounted, (shown, recounted)
