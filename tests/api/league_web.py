@@ -66,7 +66,7 @@ def check_axe(page: WebPage, what: str) -> None:
 @pytest.fixture
 def organizer(client):
     """The club's organizer: registered once, made an organizer by the server's operator
-    setting (the flow in test_web_league_flow.py gets the role through the site)."""
+    setting (the season in test_web_league_season.py gets the role through the site)."""
     return client.post("/v1/players", json={"name": "Club desk"}).get_json()
 
 
