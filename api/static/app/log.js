@@ -46,6 +46,7 @@ export function sentence(ev, name, first = true) {
   return `${who}${named === `ev_${bare}` ? human(ev.type) : named}${facts ? ` — ${facts}` : ""}`;
 }
 
+// An ISO time as a person reads it, in the page's language (as given, if it is not one).
 function localTime(iso) {
   const when = new Date(iso);
   return Number.isNaN(when.getTime()) ? String(iso) : when.toLocaleString(document.documentElement.lang || undefined);
@@ -66,10 +67,7 @@ function short(k, v, name) {
     }
     return entries.slice(0, 4).map(([f, x]) => `${human(f).toLowerCase()} ${short(f, x, name)}`).join(", ") || t("none");
   }
-  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) { // a time, as a person reads it
-    const when = new Date(v);
-    if (!Number.isNaN(when.getTime())) return when.toLocaleString(document.documentElement.lang || undefined);
-  }
+  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return localTime(v); // a time, as a person reads it
   if (typeof v === "boolean") return `${human(k).toLowerCase()} ${v ? t("yes") : t("no")}`; // words, not ✓ ✗: a screen reader says them
   return name(k, v);
 }
