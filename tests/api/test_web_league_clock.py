@@ -1,8 +1,8 @@
 """A league table's clock in headless Chromium: a player declares a day away with the
 league page's form, and the table and the league page show the seat away until when; the
 organizer pauses the table from the league page, which says since when, and the table says
-its organizers paused it; resuming takes both notes away. Screenshots at phone and desktop
-widths; axe-core on each page."""
+its organizers paused it; resuming takes both notes away. A member leaves the league from
+their home page. Screenshots at phone and desktop widths; axe-core on each page."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_days_away_and_a_paused_table_show_at_the_table_and_on_the_league_page(
         worker_process()
         page = WebPage(browser, base)
         players = [new_player(base, n, n.lower()) for n in ("Ana", "Bo", "Cy")]
-        ana, bo, _ = players
+        ana, bo, cy = players
         body = {
             "name": "Holiday league",
             "ruleset": "goblin-market",
@@ -110,4 +110,14 @@ def test_days_away_and_a_paused_table_show_at_the_table_and_on_the_league_page(
         page.open(f"/#/g/{gid}")
         page.wait_for(".away-note")
         assert not page.all("#paused-note")
+
+        # Cy leaves the league from his home page (after a confirmation)
+        sign_in_with_token(page, cy["token"])
+        mine = f'#leagues [data-league="{lid}"]'
+        confirm(page, f"{mine} .leave-league")
+        page.wait(lambda: "withdrawn" in page.text(mine))
+        assert not page.all(f"{mine} .leave-league")
+        league = requests.get(f"{base}/v1/leagues/{lid}").json()
+        gone = next(m for m in league["members"] if m["player"] == cy["id"])
+        assert gone["withdrawn_from_round"] is not None
         no_script_errors(page.d)
