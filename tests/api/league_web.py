@@ -11,6 +11,11 @@ import requests
 
 from tests.api.web_page import WebPage
 
+try:
+    from selenium.common.exceptions import StaleElementReferenceException
+except ImportError:  # browser.py reports the missing selenium
+    StaleElementReferenceException = Exception
+
 
 def sign_in_with_token(page: WebPage, token: str) -> None:
     """Sign in as a person does who kept their token: "I have a token", paste, use."""
@@ -39,9 +44,18 @@ def _alert(page: WebPage) -> bool:
 
 
 def fill(page: WebPage, css: str, value: str) -> None:
-    field = page.find(css)
-    field.clear()
-    field.send_keys(value)
+    """Type `value` into the field, again if the page was redrawn under the typing."""
+
+    def attempt() -> bool:
+        try:
+            field = page.find(css)
+            field.clear()
+            field.send_keys(value)
+            return page.find(css).get_attribute("value") == value
+        except StaleElementReferenceException:
+            return False
+
+    page.wait(attempt)
 
 
 def check_axe(page: WebPage, what: str) -> None:
@@ -52,7 +66,7 @@ def check_axe(page: WebPage, what: str) -> None:
 @pytest.fixture
 def organizer(client):
     """The club's organizer: registered once, made an organizer by the server's operator
-    setting (the flow in test_web_league_flow.py gets the role through the site)."""
+    setting (the season in test_web_league_season.py gets the role through the site)."""
     return client.post("/v1/players", json={"name": "Club desk"}).get_json()
 
 

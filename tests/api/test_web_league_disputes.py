@@ -64,7 +64,7 @@ def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
 
         sign_in_with_token(page, organizer["token"])  # the organizer rules: Ana forfeits
         page.open(f"/#/l/{lid}")
-        page.wait(lambda: "1 dispute(s) wait for your ruling" in page.text("#league-disputes"))
+        page.wait(lambda: "1 dispute waits for your ruling" in page.text("#league-disputes"))
         assert "Ana played on for an absent friend." in page.text('.dispute[data-dispute="1"]')
         check_axe(page, "an open dispute")
         for name, width in WIDTHS.items():

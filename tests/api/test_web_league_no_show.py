@@ -1,5 +1,6 @@
 """A no-show in a league, in headless Chromium: the organizer's dashboard marks the seat
-that never moves, and the organizer substitutes the player from it."""
+that never moves (and late, once over half its time is used), and the organizer
+substitutes the player from it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.api.league_web import (
     league_in_round_one,
     organizer,
     sign_in_with_token,
+    wait_until,
 )
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
@@ -57,6 +59,15 @@ def test_the_organizer_sees_a_no_show_and_substitutes_them(
         seat = f'.league-seat[data-player="{ana["id"]}"]'
         page.wait(lambda: "no-show" in page.text(seat), timeout=90)
         assert "no-show" in page.find(seat).get_attribute("class")
+
+        def late_shown() -> bool:  # over half of Ana's 6 s used: the seat is marked late
+            page.d.refresh()
+            page.wait_for("#league-rounds")
+            found = "const e = document.querySelector(arguments[0]); return e ? e.className : '';"
+            return "late" in page.d.execute_script(found, seat).split()
+
+        wait_until(late_shown, timeout=30)
+        assert "late" in page.text(f"{seat} .late-tag")
         check_axe(page, "a no-show at a running table")
         for name, width in WIDTHS.items():
             page.shot(f"league-no-show-{name}", width)

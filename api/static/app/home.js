@@ -18,7 +18,7 @@ import { latest, whileShown } from "./refresh.js";
 import { pushBox } from "./push.js";
 import { inboxBox, settingsBox } from "./inbox.js";
 import { helped, rulesLink } from "./optionhelp.js";
-import { slot, leagueTag, leagueAnswer } from "./leagueparts.js";
+import { slot, leagueTag, leagueAnswer, confirmButton } from "./leagueparts.js";
 
 const TIMEOUTS = [null, 30, 60, 120, 300, 900, 3600, 86400];
 const REFRESH_S = 15;
@@ -386,8 +386,9 @@ function createForm(rulesets, app) {
   return add(box, formBox);
 }
 
-// The leagues I play in or organize (GET /players/me/leagues), each a link to its page,
-// and a link to the form that creates one.
+// The leagues I play in or organize (GET /players/me/leagues), each a link to its page
+// (join or decline an invitation, or leave, right here), and a link to the form that
+// creates one.
 function leaguesBox(list, app, reread) {
   const box = section(t("leagues"), "leagues");
   const items = el("ul", "games");
@@ -404,6 +405,11 @@ function leaguesBox(list, app, reread) {
       li.classList.add("owes");
       add(li, el("span", "badge answer-pending", t("answer_pending")),
         leagueAnswer(l.id, "join", app, reread), leagueAnswer(l.id, "decline", app, reread));
+    } else if (l.member && l.withdrawn_from_round === null && !["finished", "cancelled"].includes(l.status)) {
+      const leave = confirmButton(t("leaveLeague"), "leave-league", t("leaveLeagueSure"),
+        () => post(`/leagues/${encodeURIComponent(l.id)}/leave`), app, reread);
+      leave.setAttribute("aria-label", `${t("leaveLeague")}: ${l.name || l.id}`);
+      li.appendChild(leave); // a member leaves from here too (after a confirmation)
     }
     items.appendChild(li);
   }

@@ -47,7 +47,7 @@ export async function drawLeague(root, leagueId, app) {
     const started = league.schedule.filter((r) => r.status === "started");
     const played = await Promise.all(started.map((r) => get(`${path}/rounds/${r.round}`)));
     const games = new Map();
-    const live = played.flatMap((r) => r.tables).filter((tb) => tb.game && tb.status === "active");
+    const live = played.flatMap((r) => r.tables).filter((tb) => tb.game && (tb.status === "active" || tb.status === "paused"));
     await Promise.all(live.map(async (tb) => {
       games.set(tb.game, await get(`/games/${encodeURIComponent(tb.game)}`));
       await absence(tb.game);
@@ -262,7 +262,8 @@ function roundsBox(league, played, games, absent, ruled, desk) {
     if (!got && r.start_at) sec.appendChild(el("p", "muted", t("startsAt", { when: when(r.start_at) })));
     const list = el("ul", "league-tables");
     const tables = got ? got.tables : r.tables.map((tb) => ({ table: tb.table, game: null, status: r.status, players: tb.players.map((p, seat) => ({ seat, player: p, name: nameOf(p) })), result: null }));
-    for (const tb of tables) list.appendChild(tableItem(tb, games.get(tb.game), absent, ruled, desk && { ...desk, path: `/leagues/${encodeURIComponent(league.id)}/rounds/${r.round}/tables/${tb.table}` }));
+    // (while the whole league is paused its tables wait for the league's Resume)
+    for (const tb of tables) list.appendChild(tableItem(tb, nameOf, games.get(tb.game), absent, ruled, desk && league.status !== "paused" && { ...desk, path: `/leagues/${encodeURIComponent(league.id)}/rounds/${r.round}/tables/${tb.table}` }));
     sec.appendChild(list);
     const byes = got ? got.byes : r.byes;
     if (byes.length) sec.appendChild(el("p", "muted byes", t("sittingOut", { names: byes.map(nameOf).join(", ") })));
@@ -271,7 +272,7 @@ function roundsBox(league, played, games, absent, ruled, desk) {
   return box;
 }
 
-function tableItem(tb, game, absentSeat, ruled, desk) {
+function tableItem(tb, nameOf, game, absentSeat, ruled, desk) {
   const li = el("li", "league-table");
   li.dataset.table = tb.table;
   if (tb.game) li.dataset.game = tb.game;
@@ -282,8 +283,8 @@ function tableItem(tb, game, absentSeat, ruled, desk) {
     open.href = tb.status === "finished" || tb.status === "aborted" ? `/games/${encodeURIComponent(tb.game)}/replay` : `#/g/${encodeURIComponent(tb.game)}`;
     head.appendChild(open);
   }
-  if (desk && tb.status === "active") { // an organizer stops or restarts this table's clock
-    for (const how of ["pause", "resume"]) {
+  if (desk && (tb.status === "active" || tb.status === "paused")) { // an organizer stops or restarts this table's clock
+    for (const how of tb.status === "paused" ? ["resume"] : ["pause"]) {
       const b = confirmButton(t(`${how}Table`), `${how}-table`, t(`${how}TableSure`, { n: tb.table }), () => post(`${desk.path}/${how}`), desk.app, desk.reload);
       b.dataset.k = `${how}-table-${tb.game}`;
       head.appendChild(b);
@@ -293,12 +294,13 @@ function tableItem(tb, game, absentSeat, ruled, desk) {
   if (tb.paused_at) li.appendChild(el("p", "muted paused-since", t("pausedSince", { when: when(tb.paused_at) })));
   if (tb.game && ruled.has(tb.game)) li.appendChild(el("p", "ruled", t("rulingInForce", { what: ruled.get(tb.game) })));
   const seats = el("ol", "league-seats");
-  const places = Object.fromEntries((tb.result || []).map((p) => [p.player, p.place]));
+  const places = Object.fromEntries((tb.result || []).map((p) => [p.seat, p.place])); // by seat: a substitute's too
   const owed = game ? game.owed || [] : [];
   for (const p of tb.players) {
-    const item = add(el("li", "league-seat"), el("span", "seat-name", p.name));
+    // a seat a substitute took: "Eli → Sub"
+    const item = add(el("li", "league-seat"), el("span", "seat-name", p.substitute ? `${p.name} → ${nameOf(p.substitute)}` : p.name));
     item.dataset.player = p.player;
-    if (p.player in places) item.appendChild(el("span", "place", t("placeN", { n: places[p.player] })));
+    if (p.seat in places) item.appendChild(el("span", "place", t("placeN", { n: places[p.seat] })));
     const owes = owed.filter((o) => o.seat === p.seat);
     for (const o of owes) {
       const since = o.deadline && game.decision_timeout_s ? new Date(Date.parse(o.deadline) - game.decision_timeout_s * 1000).toISOString() : null;

@@ -129,7 +129,9 @@ export function disputesBox(league, data, organizer, tables, app, reload) {
       el("span", "muted", when(d.opened_at)));
     const replay = el("a", null, t("replay"));
     replay.href = `/games/${encodeURIComponent(d.game)}/replay`;
-    head.appendChild(replay);
+    const review = el("a", "review-link", t("reviewGame"));
+    review.href = `#/l/${encodeURIComponent(league.id)}/review/${encodeURIComponent(d.game)}`;
+    head.appendChild(organizer ? review : replay);
     add(li, head, el("p", "reason", d.reason));
     if (d.ruling) li.appendChild(el("p", "ruled", t("ruledAs", { what: rulingText(d.ruling, nameOf), reason: d.ruling.reason })));
     const table = tables.get(d.game);

@@ -11,7 +11,7 @@ import { t } from "./i18n.js";
 import { field } from "./schemaform.js";
 import { get, post, patch } from "./api.js";
 
-const UNITS = [["unit_minutes", 60], ["unit_hours", 3600], ["unit_days", 86400]];
+const UNITS = [["unit_seconds", 1], ["unit_minutes", 60], ["unit_hours", 3600], ["unit_days", 86400]];
 let spec = null;
 
 // The schema the API checks a new league against (read once per page load).

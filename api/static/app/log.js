@@ -84,6 +84,9 @@ export function sentence(ev, name, first = true) {
     case "game.Cancelled": return t("cancelledEv");
     case "game.SeatResigned": return t("resigned", { name: seat(d.seat) });
     case "game.DecisionTimedOut": return t("timedOut", { name: seat(d.seat) });
+    // a league's remedies: said with names and times, never a player id
+    case "game.Paused": return t("pausedEv");
+    case "game.Resumed": return t("resumedEv");
     case "hidden": return t("hiddenEv");
     default: break;
   }

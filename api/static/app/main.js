@@ -2,7 +2,8 @@
 // the pages, chosen by the address's hash: `#/` (home: my games, lobby, leagues, a new
 // game), `#/g/<game id>` (a table: play, watch, join by link; the header then says when
 // another game waits on the player, elsewhere.js), `#/l/<league id>` (a league: join,
-// leave, rounds, standings, and the organizer's desk; `#/l/<id>/edit`, its settings) and
+// leave, rounds, standings, and the organizer's desk; `#/l/<id>/edit`, its settings;
+// `#/l/<id>/review/<game id>`, a game's review where disputes are ruled) and
 // `#/leagues/new`.
 import { el, add } from "../shared/dom.js";
 import { me, forget, get } from "./api.js";
@@ -11,6 +12,7 @@ import { drawHome } from "./home.js";
 import { drawTable } from "./table.js";
 import { drawModeration } from "./moderation.js";
 import { drawLeague } from "./league.js";
+import { drawReview } from "./leaguereview.js";
 import { drawNewLeague, drawEditLeague } from "./leagueform.js";
 import { askNotifications } from "./signal.js";
 import { watchElsewhere } from "./elsewhere.js";
@@ -42,15 +44,24 @@ const app = {
     if (leaving) leaving();
     leaving = null;
     header();
-    const root = $("app");
+    const turn = ++routed;
+    // the page draws through this view of #app, which a page asked for later takes over: a
+    // slower page (a home page still reading) never draws over the one now shown
+    const app$ = $("app");
+    const root = {
+      replaceChildren: (...nodes) => { if (turn === routed) app$.replaceChildren(...nodes); },
+      contains: (node) => app$.contains(node),
+    };
     // a table: #/g/<game id>, or #/g/<game id>/<secret> (an unlisted game's invitation link)
     const m = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,128}))?/);
     // a league: #/l/<league id> (also its join link); a new league: #/leagues/new
     const l = location.hash.match(/^#\/l\/([A-Za-z0-9_-]{1,64})(\/edit)?$/);
-    const turn = ++routed;
+    // a league game's review, where disputes are ruled: #/l/<league id>/review/<game id>
+    const r = location.hash.match(/^#\/l\/([A-Za-z0-9_-]{1,64})\/review\/([A-Za-z0-9_-]{1,64})$/);
     $("turns-elsewhere").hidden = true;
     try {
       const page = m ? await drawTable(root, m[1], app, m[2] || null)
+        : r ? await drawReview(root, r[1], r[2], app)
         : l ? await (l[2] ? drawEditLeague(root, l[1], app) : drawLeague(root, l[1], app))
           : location.hash === "#/leagues/new" ? await drawNewLeague(root, app)
             : location.hash.startsWith("#/moderation") ? await drawModeration(root, app)
@@ -101,11 +112,11 @@ function header() {
   $("token-done").textContent = t("dismiss");
 }
 
-// Operators see a link to the moderation page (their roles, read once per sign-in).
+// Operators see a link to their page (roles, moderation) (their roles, read once per sign-in).
 let rolesOf = null;
 function showModerationLink(player) {
   const link = $("moderation-link");
-  link.textContent = t("moderation");
+  link.textContent = t("operatorsLink");
   if (!rolesOf || rolesOf.id !== player.id) {
     rolesOf = { id: player.id, roles: get("/players/me").then((p) => p.roles || [], () => []) };
   }

@@ -1,10 +1,12 @@
-// The operators' page (#/moderation): players' open reports, each with what an operator can
+// The operators' page (#/moderation): the roles players hold (roles.js: grant, revoke), and
+// players' open reports, each with what an operator can
 // do about it: mute or ban the player reported (a reason asked first; a ban confirmed), or
 // close the report with a note. The server refuses anyone else (403 not_operator), which the
 // page says. docs/operations.md, "Moderation".
 import { el, add } from "../shared/dom.js";
 import { get, post } from "./api.js";
 import { t } from "./i18n.js";
+import { rolesBox } from "./roles.js";
 
 export async function drawModeration(root, app) {
   const h = el("h1", null, t("moderation"));
@@ -13,7 +15,7 @@ export async function drawModeration(root, app) {
   said.setAttribute("role", "status");
   const list = el("ul", "reports");
   list.id = "reports";
-  root.replaceChildren(add(el("section", "box"), h, said, list));
+  root.replaceChildren(add(el("section", "box"), h, said, list), rolesBox(app));
   const names = new Map();
   async function name(id) {
     if (!names.has(id)) {
