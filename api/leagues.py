@@ -255,8 +255,21 @@ def league_standings(league_id: str):
     return {"league": league.league_id, "status": league.status, **standings_json(league)}
 
 
-CSV_COLUMNS = ["rank", "player", "name", "points", "games", "wins", "byes", "bye_points",
-               "buchholz", "mu", "sigma", "ordinal", "withdrawn"]
+CSV_COLUMNS = [
+    "rank",
+    "player",
+    "name",
+    "points",
+    "games",
+    "wins",
+    "byes",
+    "bye_points",
+    "buchholz",
+    "mu",
+    "sigma",
+    "ordinal",
+    "withdrawn",
+]
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -306,7 +319,9 @@ def export_league(league_id: str):
         "exported_at": exported_at,
         "events": envelopes,
         "games": [
-            g for r in sorted(league.rounds) for t in league.rounds[r].tables
+            g
+            for r in sorted(league.rounds)
+            for t in league.rounds[r].tables
             for g in league.chain(t.game)
         ],
         "standings": league_queries.standings(league),  # as recounted: `marketfold verify`

@@ -281,9 +281,7 @@ def test_a_worker_frees_the_held_seats_at_reserved_until(api, client, worker_pro
     assert api.post("/v1/games/{id}/join", gid, cy["token"]).status_code == 200
 
 
-def test_an_expire_member_stored_by_the_older_version_still_frees_the_held_seats(
-    api, client, app
-):
+def test_an_expire_member_stored_by_the_older_version_still_frees_the_held_seats(api, client, app):
     """Reservations had no job of their own before `release`: an `expire|<game>|
     reservations` member left in the index by that version still frees the seats."""
     from workers import jobs

@@ -27,7 +27,8 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
     browser.execute_script("window.sameDocument = true")  # gone if the page is loaded again
     ana, cy = new_player(base, "Ana", "ana"), new_player(base, "Cy")
     name = next(
-        r["name"] for r in requests.get(f"{base}/v1/rulesets").json()["rulesets"]
+        r["name"]
+        for r in requests.get(f"{base}/v1/rulesets").json()["rulesets"]
         if r["id"] == "goblin-market"
     )
     body = {"ruleset": "goblin-market", "players": 3, "invite": ["bo"], "join": True}
@@ -71,7 +72,9 @@ def test_a_table_says_when_another_game_waits_on_me(browser, live_server):
     bo = page.sign_in("Bo")
     ana, cy = new_player(base, "Ana"), new_player(base, "Cy")
     other = requests.post(
-        f"{base}/v1/games", json={"ruleset": "goblin-market", "players": 3}, headers=auth(ana["token"])
+        f"{base}/v1/games",
+        json={"ruleset": "goblin-market", "players": 3},
+        headers=auth(ana["token"]),
     ).json()["id"]
     here = page.create("gobcon", 2)  # a table of my own, waiting for a second player
     elsewhere = "#turns-elsewhere"

@@ -58,10 +58,15 @@ def test_a_player_reports_a_message_and_an_operator_hides_it(browser, live_serve
         page.shot(f"moderation-{name}", width)
     browser.execute_script("window.prompt = () => 'slurs'")
     page.click("#reports button", text="Mute")
-    page.wait(lambda: requests.get(
-        f"{base}/v1/players/{bo['id']}/moderation",
-        headers={"Authorization": f"Bearer {ana['token']}"},
-    ).json()["muted"] is not None)
+    page.wait(
+        lambda: (
+            requests.get(
+                f"{base}/v1/players/{bo['id']}/moderation",
+                headers={"Authorization": f"Bearer {ana['token']}"},
+            ).json()["muted"]
+            is not None
+        )
+    )
     browser.execute_script("window.prompt = () => 'muted him'")
     page.click("#reports button", text="Close")
     page.wait(lambda: "No open reports." in page.text("#reports"))

@@ -194,7 +194,6 @@ def test_pickle_jars_give_back_one_good_fewer():
     assert GAME.owed(state)[0].default == {"type": "give_back", "goods": ["red"]}
 
 
-
 def test_a_deal_side_is_not_capped_at_sixty_goods_only_by_what_its_player_holds():
     import jsonschema
 

@@ -87,8 +87,10 @@ def test_a_season_runs_on_the_workers_alone_and_standings_match_a_recount(
     worker_process()
     # Nothing but the workers runs now: the first round opens on its own.
     wait_for(  # the round is logged first, then its games are opened
-        lambda: 1 in (rounds := league_queries.load(deps, lid).rounds)
-        and all(deps.store.exists(t.game) for t in rounds[1].tables),
+        lambda: (
+            1 in (rounds := league_queries.load(deps, lid).rounds)
+            and all(deps.store.exists(t.game) for t in rounds[1].tables)
+        ),
         30,
     )
     base, server = serve(redis_url)  # for the members' bots only

@@ -24,7 +24,9 @@ def test_every_type_is_named_in_both_languages_as_the_web_client_names_it():
 def test_a_decision_is_named_in_words_the_web_client_uses_for_every_game():
     js = (ROOT / "api" / "static" / "app" / "words_table.js").read_text("utf-8")
     spanish = js.index('kind_bid: "pujar"')
-    web = [dict(re.findall(r'kind_(\w+): "([^"]+)"', part)) for part in (js[:spanish], js[spanish:])]
+    web = [
+        dict(re.findall(r'kind_(\w+): "([^"]+)"', part)) for part in (js[:spanish], js[spanish:])
+    ]
     assert {k: (web[0][k], web[1][k]) for k in web[0]} == types.KIND_WORDS
     for game in ("goblin_market", "sorcerous_futures", "black_market", "gobcon"):
         actions = importlib.import_module(f"games.{game}.actions")

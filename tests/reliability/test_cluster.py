@@ -64,8 +64,7 @@ def table(base, players, ruleset, timeout_s=None):
     for p in players:
         assert requests.post(f"{base}/v1/games/{gid}/join", headers=bearer(p)).ok
     seats = {
-        requests.get(f"{base}/v1/games/{gid}", headers=bearer(p)).json()["you"]: p
-        for p in players
+        requests.get(f"{base}/v1/games/{gid}", headers=bearer(p)).json()["you"]: p for p in players
     }
     return gid, seats
 
