@@ -109,9 +109,15 @@ class Agent:
                 time.sleep(0.2)
 
     def _note(self, note: dict[str, Any]) -> None:
+        """Play each game the feed says started for this member, and, for a substitute,
+        each running game whose seat it took over."""
         self.notes.append(note)
-        gid = note.get("game")
-        if note["type"] == "game_started" and gid not in self.games:
+        games = [note.get("game")] if note["type"] == "game_started" else []
+        if note["type"] == "substituted" and note.get("substitute") == self.player["id"]:
+            games = list(note.get("games") or [])
+        for gid in games:
+            if gid in self.games:
+                continue
             bot = Bot(self.base, gid, self.player["token"], seed=self.seed, wait_s=2.0)
             self.bots[gid] = bot
             self.games[gid] = threading.Thread(target=self._play, args=(bot,), daemon=True)

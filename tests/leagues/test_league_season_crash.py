@@ -1,5 +1,6 @@
 """A season that proves it (issue 16): four leagues at once, one per ruleset, 7 members
-each, two of them absent and one resigning mid-game, through 3 rounds on real workers,
+each, two of them absent (one replaced by a substitute in the first league) and one
+resigning mid-game, through 3 rounds on real workers,
 with the API and every worker stopped in the middle (one of them by kill -9) and Redis
 itself stopped and restarted on its AOF while they are down.
 Every game ends, every result is recorded once, standings and ratings equal a recount,
@@ -135,6 +136,10 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
             return not waiting
 
         wait_for(resign_those_who_moved, 70, every=0.05)
+        # in the first league, a substitute takes an absent member's place (its running game
+        # and the rounds to come) before the outage
+        sub_lid, substituted, substitute = _substitute(client, base, op, leagues)
+        agents.append(Agent(base, substitute, seed=99))
         # the outage: round 2 under way everywhere, then the API and every worker stop
         wait_for(lambda: all(2 in league_queries.load(deps, lid).rounds for lid in leagues), 40)
         time.sleep(1)
@@ -185,7 +190,17 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         withdrawn = {p for lid in leagues for p in league_queries.load(deps, lid).withdrawn}
         assert withdrawn & {p for _, absent, _ in leagues.values() for p in absent}
         assert not [e for a in agents for e in a.errors]
-        _dispute_and_rulings(base, op, leagues)
+        played = league_queries.load(deps, sub_lid)
+        moved_by = {  # who made each move of the league's games
+            (e.get("command") or {}).get("player")
+            for r in played.rounds.values()
+            for t in r.tables
+            for e in deps.store.read(t.game)
+            if (e.get("command") or {}).get("type") == "act"
+        }
+        assert substitute["id"] in moved_by  # the substitute played the seats it took
+        assert substituted["id"] not in moved_by  # the absent member never did
+        _dispute_and_rulings(base, op, leagues, substituted)
     finally:
         for a in agents:
             a.stop.set()
@@ -193,14 +208,31 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         api.wait(15)
 
 
-def _dispute_and_rulings(base: str, op: dict, leagues: dict) -> None:
+def _substitute(client, base: str, op: dict, leagues: dict) -> tuple[str, dict, dict]:
+    """The organizer puts a new player in the place of one absent member of the first
+    league, by handle, while round 1 runs; return the league, the member, the substitute."""
+    lid, (members, absent, _) = next(iter(leagues.items()))
+    member = next(m for m in members if m["id"] in absent)
+    (substitute,) = new_players(client, 1, "subst")
+    client.patch("/v1/players/me", json={"handle": "seasonsub"}, headers=bearer(substitute))
+    res = requests.post(
+        f"{base}/v1/leagues/{lid}/substitutions",
+        json={"player": member["id"], "substitute": "seasonsub"},
+        headers=bearer(op),
+    )
+    assert res.status_code in (200, 201), res.text
+    return lid, member, substitute
+
+
+def _dispute_and_rulings(base: str, op: dict, leagues: dict, substituted: dict) -> None:
     """An absent member disputes a game, the organizer reviews one played through the
     outage (its audit and the outage on one page) and rules twice; the league's signed
-    export recounts, with the rulings, to the standings the API shows."""
+    export recounts, with the rulings and the substitution, to the standings the API
+    shows."""
     lid, (members, absent, resigner) = next(iter(leagues.items()))
     league = requests.get(f"{base}/v1/leagues/{lid}").json()
     tables = {n: s["tables"] for n, s in enumerate(league["schedule"], start=1)}
-    who = next(m for m in members if m["id"] in absent)
+    who = next(m for m in members if m["id"] in absent and m is not substituted)
     theirs = next(t["game"] for t in tables[1] if who["id"] in t["players"])
     quit_ = next(t["game"] for t in tables[1] if resigner["id"] in t["players"])
     opened = requests.post(
