@@ -56,7 +56,9 @@ def deadlines() -> str:
 def notify_due(turns: bool = False) -> str:
     """The notification steps due (service.notify.dispatch, run by workers.notifier): those
     of decisions owed (`turns`), taken first, and the others."""
-    return f"{PREFIX}:notify:turns" if turns else f"{PREFIX}:notify:due"
+    # in the deadline index's slot (its name as hash tag): a cluster then has one master
+    # that every append's global writes need, not three (tests/reliability/test_cluster.py)
+    return f"{PREFIX}:notify:{'turns' if turns else 'due'}:{{{deadlines()}}}"
 
 
 def league_events(league_id: str) -> str:

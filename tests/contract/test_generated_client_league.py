@@ -160,12 +160,14 @@ def test_a_league_run_through_the_generated_client(
     gid = table.game
     wait_for(lambda: isinstance(get_game.sync(id=gid, client=org_c), models.Game), 30)
     (absent, _), *playing = members
-    bots, tallies = [], []
+    bots, tallies, receipts = [], [], []
 
     def bot(me, seed):
         tallies.append(Counter())
+        receipts.append([])  # the receipt each seat's stream sends after the end
         thread = threading.Thread(
-            target=play.seat_plays, args=(me, gid, "goblin-market", seed, tallies[-1])
+            target=play.seat_plays,
+            args=(me, gid, "goblin-market", seed, tallies[-1], receipts[-1]),
         )
         thread.start()
         bots.append(thread)
@@ -190,6 +192,7 @@ def test_a_league_run_through_the_generated_client(
         thread.join(240)
         assert not thread.is_alive(), "a bot did not finish its game"
     assert all(t["moves"] > 0 for t in tallies)
+    assert all(len(kept) == 1 for kept in receipts)  # each seat kept the game's receipt
 
     # the game is recorded; a player disputes it, the organizer reviews and rules
     wait_for(lambda: get_league.sync(league_id=lid, client=org_c).status == "finished", 60)
