@@ -214,6 +214,12 @@ class Away:
         self.counts: Counter = Counter()
         self.lock = threading.Lock()
 
+    def total(self) -> int:
+        """Messages arrived so far (the dispatcher's count: what it has taken)."""
+        while not self.arrivals.empty():
+            time.sleep(0.05)
+        return sum(self.delivered.values())
+
     def arrived(self, channel: str, player: str, nid: str, at: float) -> None:
         """A receiver's callback (any phase's players): just queue it."""
         self.arrivals.put((channel, player, nid, at))
@@ -228,13 +234,16 @@ class Away:
             if item is None:
                 return
             channel, player, nid, at = item
+            if player not in self.players:  # the rate phase's: counted, not looked up
+                self.delivered[channel, "(rate phase)"] += 1
+                continue
             if nid not in notes:
                 note = inbox.find(store, player, nid)
                 made = codec.parse_time(note["at"]).timestamp() if note else 0.0
                 notes[nid] = (note["type"] if note else "?", made)
             type_, made = notes[nid]
             self.delivered[channel, type_] += 1
-            if player not in self.players or type_ != "your_turn":
+            if type_ != "your_turn":
                 continue
             if made >= self.start:
                 self.latency[channel].append(at - made)
@@ -284,11 +293,16 @@ class Away:
         return sum(cpu_seconds(w) for w in workers) - cpu0
 
 
-def rate(base: str, setup: Setup, args, subscribed: bool) -> tuple[float, int]:
+def rate(
+    base: str, setup: Setup, args, subscribed: bool, parts: dict[str, list[int]], away: Away
+) -> tuple[float, int, dict[str, float], int]:
     """Phase 2: actions per second of tables played as fast as `--clients` threads can;
-    returns it and the number of tables."""
+    returns it, the number of tables, the CPU seconds each part of `parts` (name -> pids)
+    and this process used meanwhile, and the messages that arrived meanwhile."""
     games = deque(setup.tables(args.players, "fast" + "ns"[subscribed], subscribed))
     count, lock, ends = [0], threading.Lock(), time.time() + args.seconds
+    cpu0 = {name: sum(cpu_seconds(p) for p in pids) for name, pids in parts.items()}
+    own0, arrived0 = own_cpu_seconds(), sum(away.delivered.values())
 
     def play(seed: int) -> None:
         s, rnd = requests.Session(), random.Random(seed)
@@ -306,7 +320,9 @@ def rate(base: str, setup: Setup, args, subscribed: bool) -> tuple[float, int]:
         t.start()
     for t in threads:
         t.join()
-    return count[0] / args.seconds, len(games)
+    cpu = {name: sum(cpu_seconds(p) for p in pids) - cpu0[name] for name, pids in parts.items()}
+    cpu["players and receivers (this process)"] = own_cpu_seconds() - own0
+    return count[0] / args.seconds, len(games), cpu, sum(away.delivered.values()) - arrived0
 
 
 def figures(values: list[float]) -> str:
@@ -435,16 +451,35 @@ def main() -> None:
         if args.no_rate:
             return
         ratios = []
+        parts = {"API": [procs[0].pid], "workers": [w.pid for w in workers]}
+        parts["Valkey"] = [server.process.pid]
         for _ in range(args.pairs):  # alternated, so that a machine's swings fall on both
-            without, n = rate(base, setup, args, subscribed=False)
-            with_, _ = rate(base, setup, args, subscribed=True)
+            without, n, cpu0, _ = rate(base, setup, args, False, parts, away)
+            workers0, arrived0 = sum(cpu_seconds(w.pid) for w in workers), away.total()
+            with_, _, cpu1, sent = rate(base, setup, args, True, parts, away)
             drain(r)
+            time.sleep(2)  # the last sends' arrivals
+            spent = sum(cpu_seconds(w.pid) for w in workers) - workers0
+            told = away.total() - arrived0
+            per_action = cpu0["workers"] / max(1.0, without * args.seconds)  # without
+            extra = spent - per_action * with_ * args.seconds
             ratios.append(with_ / without)
             print(
                 f"action rate ({n} tables, {args.clients} clients): {without:.1f}/s without "
                 f"subscriptions, {with_:.1f}/s with e-mail and webhook on every player "
-                f"({with_ / without * 100:.0f}%)",
+                f"({with_ / without * 100:.0f}%); {sent} messages arrived meanwhile; load average "
+                f"{os.getloadavg()[0]:.1f}",
                 flush=True,
+            )
+            for name in cpu0:
+                per = [
+                    c / max(1, a * args.seconds) * 1e3
+                    for c, a in ((cpu0[name], without), (cpu1[name], with_))
+                ]
+                print(f"  CPU ms per action, {name}: {per[0]:.2f} without, {per[1]:.2f} with")
+            print(
+                f"  {told} messages in the phase and its drain; the workers' CPU beyond the "
+                f"same actions' without: {extra / max(1, told) * 1e3:.1f} ms per message"
             )
         if len(ratios) > 1:
             print(f"  median of {len(ratios)} pairs: {statistics.median(ratios) * 100:.0f}%")

@@ -188,7 +188,8 @@ class GameLog:
         index_deadlines(self.boot, head.state, new, then)
         due = events_transparency.due(head.state, new, envelopes)
         promise = receipts.promise_at_end(self.boot, self.game_id, dict(due))
-        inbox.after_append(head.state, new, then, envelopes, promise)
+        delay = float(self.boot.config["NOTIFY_LIVE_DELAY_S"])
+        inbox.after_append(head.state, new, then, envelopes, promise, live_delay_s=delay)
         for leaf_id, text in due:
             then.tlog(leaf_id, text)
         guard, self.guard = self.guard, None

@@ -40,10 +40,12 @@ def after_append(
     pipe: Writes,
     envelopes: list[dict[str, Any]] | None = None,
     promise: dict[str, Any] | None = None,
+    live_delay_s: float = 0.0,
 ) -> None:
     """Add to `pipe` the inbox updates of every player an append concerns (`envelopes`:
     the append's, for the notes of its private steps; `promise`: the game's receipt
-    promise, service.receipts, carried by each seat's `game_finished` note)."""
+    promise, service.receipts, carried by each seat's `game_finished` note;
+    `live_delay_s`: NOTIFY_LIVE_DELAY_S, when a turn's notification is planned)."""
     notes: list[tuple[str, dict[str, Any]]] = []
     base = {"game": new.game_id, "ruleset": new.ruleset, "league": new.league}
     before = {s.player for s in old.seats}
@@ -99,7 +101,7 @@ def after_append(
             notes.append((player, note))
     at = codec.now_iso()
     for player, note in notes:  # each a notification too (service.notify.inbox)
-        notify_inbox.stage(pipe, player, {**note, "at": at})
+        notify_inbox.stage(pipe, player, {**note, "at": at}, live_delay_s=live_delay_s)
 
 
 def _private_notes(

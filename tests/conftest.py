@@ -101,6 +101,9 @@ TEST_CONFIG = {
     # tests); a page or bot at the table reveals at once (tests/api/test_seat_seeds.py)
     "SEED_REVEAL_S": 2,
     "SSE_HEARTBEAT_S": 1,
+    # a turn's notification is planned this long after the note (by the app that writes
+    # it), and sent if still unseen: no longer than the workers' tests give theirs
+    "NOTIFY_LIVE_DELAY_S": 1,
     # the service's signing keys: one directory for every app and process of the run
     "SIGNING_KEY_DIR": tempfile.mkdtemp(prefix="marketfold-keys-"),
     # webhooks and push endpoints on this machine: the tests' receivers are on loopback

@@ -82,7 +82,9 @@ class Notifier:
             if not status.still_due:
                 self.boot.redis.zrem(due_set, member)
             metrics.job_done(job, str(status), None, None, started)
-            logger.info("%s %s of %s: %s", job, key, subject, status)
+            # a line per message sent or not; plans and reminders only when debugging
+            level = logging.DEBUG if job in ("notify", "remind") else logging.INFO
+            logger.log(level, "%s %s of %s: %s", job, key, subject, status)
         except Exception:  # its claim lapses and a notifier runs it again
             logger.exception("notification step %s failed", member)
         finally:

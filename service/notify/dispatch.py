@@ -5,7 +5,9 @@ Every step is a member of `mf:notify:due` that a worker's notifier threads claim
 member, whose claim lapses, and another worker runs it again. So every step is written
 to be run twice:
 
-- `plan` (`notify|<player>|<id>`, due when the note is written, in the same writes):
+- `plan` (`notify|<player>|<id>`, written with the note, in the same writes; a turn's is
+  due when its deliveries would be, so that a decision made before then, the common case
+  at a table, costs one look at the game and nothing more):
   for each channel (service.notify.channels) the player wants the type on, for each
   target, a `deliver|<id>|<channel>-<target>-<player>` member at the time it should go out; and,
   for a `your_turn` with a deadline, a `remind|<player>|<id>` at the player's reminder
@@ -39,7 +41,7 @@ from events import codec, keys
 from events.record import ACTIVE
 from service import metrics, players
 from service.errors import NotFound
-from service.notify import email, prefs, types
+from service.notify import email, prefs, recipient, types
 from service.notify import inbox as notes
 from service.notify.channels import CHANNELS
 from service.notify.message import Message, Outcome
@@ -49,13 +51,16 @@ if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
 logger = logging.getLogger(__name__)
+EARLY_S = 0.25  # a turn's plan claimed this much before its time is run (the notifier's poll)
 
 
 def _later(
-    boot: Bootstrap, job: str, subject: str, key: str, when: float, nx: bool, turn: bool = False
+    on: Any, job: str, subject: str, key: str, when: float, nx: bool, turn: bool = False
 ) -> None:
-    """Have a step run at `when` (`turn`: a step of a decision owed, taken before others)."""
-    boot.redis.zadd(keys.notify_due(turn), {due_member(job, subject, key): when}, nx=nx)
+    """Have a step run at `when` (`turn`: a step of a decision owed, taken before others);
+    `on`: the Bootstrap, or a pipeline the caller runs."""
+    pipe = getattr(on, "redis", on)
+    pipe.zadd(keys.notify_due(turn), {due_member(job, subject, key): when}, nx=nx)
 
 
 def _ts(iso: str | None) -> float | None:
@@ -64,43 +69,50 @@ def _ts(iso: str | None) -> float | None:
 
 def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
     """Schedule a new notification's deliveries (and its reminder)."""
-    note = notes.find(boot, player, note_id)
+    who = recipient.look(boot, player, note_id)
+    note = who.note
     if note is None or types.kind(note.get("type", "")) is None:
         return Status.NOOP  # gone from the feed, or a type sent nowhere but the inbox
     if note.get("from") == player:
         return Status.NOOP  # the player's own doing (a rematch they offered)
-    settings = prefs.load(boot, player)
     now = time.time()
-    when = now
-    if types.is_turn(note["type"]):  # the delay runs from the note, not from this plan
+    when, turn = now, types.is_turn(note["type"])
+    if turn:  # the delay runs from the note, not from this plan
         written = _ts(note.get("at")) or now  # (a plan late behind a queue adds no delay)
         when = max(now, written + _live_delay(boot, note, written))
-        if quiet := prefs.quiet_until(settings, dt.datetime.fromtimestamp(when, dt.UTC)):
-            when = quiet.timestamp()
-    turn = types.is_turn(note["type"])
-    for name, channel in CHANNELS.items():
-        if not prefs.wants(settings, note["type"], name):
-            continue
-        for target in channel.targets(boot, player, note["type"]):
-            member = f"{name}-{target.id}-{player}"
-            _later(boot, "deliver", note_id, member, when, nx=True, turn=turn)
+        if when > now + EARLY_S:  # staged with a shorter delay than this worker's: then
+            _later(boot, "notify", player, note_id, when, nx=False, turn=True)
+            return Status.EARLY
+        when = now
+        # planned when its deliveries fall due (service.notify.inbox.stage): a decision
+        # made meanwhile ends it here, before any delivery or reminder is scheduled
+        if not still_owed(boot, player, note):
+            return Status.NOOP
+    settings = who.settings
+    pipe = boot.redis.pipeline(transaction=False)
     deadline = _ts(note.get("deadline"))
     if note["type"] == "your_turn" and deadline and settings.get("reminder"):
         start = _ts(note.get("at")) or now
         at = deadline - float(settings["reminder"]) * (deadline - start)
         if at > now + 1:
-            _later(boot, "remind", player, note_id, at, nx=True, turn=True)
+            _later(pipe, "remind", player, note_id, at, nx=True, turn=True)
+    if turn and (who.has_read(note) or who.live):
+        pipe.execute()
+        return Status.DROPPED  # seen: no delivery (its reminder stays)
+    if turn and (quiet := prefs.quiet_until(settings, dt.datetime.fromtimestamp(when, dt.UTC))):
+        when = quiet.timestamp()
+    for name in CHANNELS:
+        if not prefs.wants(settings, note["type"], name):
+            continue
+        for target in who.targets(boot, name, note["type"]):
+            member = f"{name}-{target.id}-{player}"
+            _later(pipe, "deliver", note_id, member, when, nx=True, turn=turn)
+    pipe.execute()
     return Status.SENT
 
 
 def _live_delay(boot: Bootstrap, note: dict[str, Any], now: float) -> float:
-    """How long a turn notification waits for the player to see it live."""
-    if note["type"] == "deadline_reminder":
-        return 0.0
-    delay = float(boot.config["NOTIFY_LIVE_DELAY_S"])
-    if (deadline := _ts(note.get("deadline"))) is not None:
-        delay = min(delay, max(0.0, (deadline - now) / 2))
-    return delay
+    return notes.live_delay(note, float(boot.config["NOTIFY_LIVE_DELAY_S"]), now)
 
 
 def still_owed(boot: Bootstrap, player: str, note: dict[str, Any]) -> bool:
@@ -119,13 +131,6 @@ def still_owed(boot: Bootstrap, player: str, note: dict[str, Any]) -> bool:
     )
 
 
-def seen_live(boot: Bootstrap, player: str) -> bool:
-    """Whether the player follows the service live now: an event stream (a game's, or
-    their feed) open with their token."""
-    now_ms = int(time.time() * 1000)
-    return boot.redis.zcount(keys.open_streams(f"player:{player}"), now_ms, "+inf") > 0
-
-
 def words(boot: Bootstrap, settings: dict[str, Any], note: dict[str, Any]) -> tuple[str, str]:
     """A notification's title and body as its player reads them: their language, their
     time zone, the names of the players it mentions."""
@@ -139,9 +144,12 @@ def words(boot: Bootstrap, settings: dict[str, Any], note: dict[str, Any]) -> tu
     return types.render(note, settings["lang"], names, when)
 
 
-def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
-    """The notification as every channel is handed it, in the player's language."""
-    settings = prefs.load(boot, player)
+def message(
+    boot: Bootstrap, player: str, note: dict[str, Any], settings: dict[str, Any] | None = None
+) -> Message:
+    """The notification as every channel is handed it, in the player's language
+    (`settings`: the player's, if read already)."""
+    settings = prefs.load(boot, player) if settings is None else settings
     title, body = words(boot, settings, note)
     return Message(
         id=note["id"],
@@ -159,56 +167,56 @@ def message(boot: Bootstrap, player: str, note: dict[str, Any]) -> Message:
 def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     """Send one notification on one channel to one target, once (see the module)."""
     name, target_id, player = (key.split("-", 2) + ["", ""])[:3]
-    done, lease = (
+    done, lease, attempts = (
         keys.notify_done(note_id, name, target_id),
         keys.notify_sending(note_id, name, target_id),
+        keys.notify_attempts(note_id),
     )
     channel = CHANNELS.get(name)
-    if channel is None or boot.redis.exists(done):
+    if channel is None:
         return Status.NOOP
-    note = notes.find(boot, player, note_id)
-    if note is None:
+    who = recipient.look(boot, player, note_id, ("exists", done), ("hget", attempts, key))
+    sent_before, tried = who.more
+    note, settings = who.note, who.settings
+    if sent_before or note is None:
         return Status.NOOP
-    settings = prefs.load(boot, player)
     if not prefs.wants(settings, note["type"], name):
         return Status.DROPPED  # unsubscribed meanwhile
     turn = types.is_turn(note["type"])
     if turn:
-        at_ms = int((_ts(note.get("at")) or 0) * 1000)
-        if notes.is_read(boot, player, note_id, at_ms) or not still_owed(boot, player, note):
-            return Status.DROPPED
-        if seen_live(boot, player):
+        if who.has_read(note) or who.live or not still_owed(boot, player, note):
             return Status.DROPPED
         if quiet := prefs.quiet_until(settings, dt.datetime.now(dt.UTC)):
             _later(boot, "deliver", note_id, key, quiet.timestamp(), nx=False, turn=True)
             return Status.POSTPONED
-    target = next(
-        (t for t in channel.targets(boot, player, note["type"]) if t.id == target_id), None
-    )
+    target = next((t for t in who.targets(boot, name, note["type"]) if t.id == target_id), None)
     if target is None:
         return Status.DROPPED  # the address or subscription is gone
     hold = max(30, int(float(boot.config["SMTP_TIMEOUT_S"]) * 3))
     if not boot.redis.set(lease, "1", nx=True, ex=hold):
         _later(boot, "deliver", note_id, key, time.time() + hold, nx=False, turn=turn)
         return Status.POSTPONED  # another worker is sending it now
-    msg = message(boot, player, note)
+    msg = message(boot, player, note, settings)
     try:
         outcome, detail = channel.send(boot, target, msg)
     except Exception as e:  # a channel's bug must not lose the delivery: try again
         logger.exception("channel %s failed on notification %s", name, note_id)
         outcome, detail = Outcome.RETRY, f"{type(e).__name__}"
-    attempt = int(boot.redis.hincrby(keys.notify_attempts(note_id), key, 1))
-    boot.redis.expire(keys.notify_attempts(note_id), notes.NOTE_KEEP_S)
+    attempt = int(tried or 0) + 1  # (the lease keeps anyone else from counting meanwhile)
     waits = list(boot.config["NOTIFY_RETRY_S"])
     final = outcome != Outcome.RETRY or attempt > len(waits)
+    pipe = boot.redis.pipeline(transaction=False)
+    pipe.hincrby(attempts, key, 1)
+    pipe.expire(attempts, notes.NOTE_KEEP_S)
     if final:
-        boot.redis.set(done, str(outcome), ex=notes.NOTE_KEEP_S)
-    boot.redis.delete(lease)
+        pipe.set(done, str(outcome), ex=notes.NOTE_KEEP_S)
+    else:
+        _later(pipe, "deliver", note_id, key, time.time() + float(waits[attempt - 1]), False, turn)
+    pipe.delete(lease)
+    pipe.execute()
     channel.record(boot, target, msg, outcome, detail, attempt, final)
     metrics.NOTIFICATIONS.labels(name, str(outcome)).inc()
     if not final:
-        again = time.time() + float(waits[attempt - 1])
-        _later(boot, "deliver", note_id, key, again, nx=False, turn=turn)
         return Status.POSTPONED
     return Status.SENT if outcome == Outcome.SENT else Status.DROPPED
 

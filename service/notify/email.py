@@ -22,10 +22,10 @@ import ssl
 from email.message import EmailMessage
 from email.utils import formatdate, parseaddr
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from events import keys
-from service.notify import prefs, signing
+from service.notify import prefs, signing, smtp
 from service.notify.message import Message, Outcome, Target
 
 if TYPE_CHECKING:
@@ -88,18 +88,18 @@ def deliver(boot: Bootstrap, mail: EmailMessage) -> tuple[Outcome, str]:
     port = url.port or (465 if secure else 25)
     timeout = float(boot.config["SMTP_TIMEOUT_S"])
     tls = _tls(boot.config.get("SMTP_CA_FILE") or None) if secure or starttls else None
-    host = url.hostname or "127.0.0.1"
+    relay = smtp.Relay(
+        host=url.hostname or "127.0.0.1",
+        port=port,
+        secure=secure,
+        starttls=starttls,
+        user=url.username,
+        password=url.password or "",
+        timeout=timeout,
+        tls=tls,
+    )
     try:
-        with (
-            smtplib.SMTP_SSL(host, port, timeout=timeout, context=tls)
-            if secure
-            else smtplib.SMTP(host, port, timeout=timeout)
-        ) as smtp:
-            if starttls and not secure:
-                smtp.starttls(context=tls)
-            if url.username:
-                smtp.login(unquote(url.username), unquote(url.password or ""))
-            smtp.send_message(mail)
+        smtp.send(relay, mail)
     except smtplib.SMTPAuthenticationError as e:  # the operator's settings: kept for later
         return Outcome.RETRY, f"SMTP login refused: {e.smtp_code}"
     except smtplib.SMTPRecipientsRefused as e:
@@ -173,10 +173,16 @@ class EmailChannel:
 
     name = "email"
 
-    def targets(self, boot: Bootstrap, player_id: str, type_: str) -> list[Target]:
+    def read(self, pipe: Any, player_id: str) -> None:
+        pipe.get(keys.player_notify(player_id))  # the address is one of the settings
+
+    def targets(
+        self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
+    ) -> list[Target]:
         if not boot.config.get("SMTP_URL"):
             return []
-        email = prefs.load(boot, player_id).get("email") or {}
+        settings = prefs.load(boot, player_id) if stored is None else prefs.parse(stored)
+        email = settings.get("email") or {}
         if not email.get("verified"):
             return []
         address = email["address"]

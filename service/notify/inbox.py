@@ -37,17 +37,38 @@ def new_id() -> str:
     return "n_" + secrets.token_hex(10)
 
 
-def stage(pipe: Any, player: str, note: dict[str, Any], note_id: str | None = None) -> str:
+def stage(
+    pipe: Any,
+    player: str,
+    note: dict[str, Any],
+    note_id: str | None = None,
+    live_delay_s: float = 0.0,
+) -> str:
     """Add to `pipe` (an append's Writes, or a redis-py pipeline) the note on the player's
-    feed and its notification's planning; return the notification's id."""
+    feed and its notification's planning; return the notification's id.
+
+    A turn's planning is due when its deliveries would be (`live_delay`, with the server's
+    NOTIFY_LIVE_DELAY_S as `live_delay_s`), so that a decision made before then costs one
+    look at the game and nothing else (service.notify.dispatch.plan)."""
     nid = note_id or new_id()
     entry = {"id": nid, **note}
     entry.setdefault("at", codec.now_iso())
     text = json.dumps(entry, separators=(",", ":"))
     pipe.xadd(keys.player_feed(player), {"n": text}, maxlen=FEED_MAXLEN, approximate=True)
-    due = keys.notify_due(types.is_turn(note.get("type", "")))
-    pipe.zadd(due, {due_member("notify", player, nid): time.time()})
+    turn, now = types.is_turn(note.get("type", "")), time.time()
+    due = now + (live_delay(entry, live_delay_s, now) if turn else 0.0)
+    pipe.zadd(keys.notify_due(turn), {due_member("notify", player, nid): due})
     return nid
+
+
+def live_delay(note: dict[str, Any], delay_s: float, now: float) -> float:
+    """How long a turn notification waits for the player to see it live: the server's
+    delay, at most half the time left before its deadline (a reminder: none)."""
+    if note.get("type") == "deadline_reminder":
+        return 0.0
+    if deadline := note.get("deadline"):
+        return min(delay_s, max(0.0, (codec.parse_time(deadline).timestamp() - now) / 2))
+    return delay_s
 
 
 def emit(boot: Bootstrap, player_id: str, note: dict[str, Any], note_id: str | None = None) -> str:
@@ -73,13 +94,23 @@ def find(boot: Bootstrap, player_id: str, note_id: str) -> dict[str, Any] | None
     key, top = keys.player_feed(player_id), "+"
     while True:
         got = boot.redis.xrevrange(key, top, "-", count=SCAN)
-        for eid, fields in got:
-            entry = json.loads(fields[b"n"])
-            if entry.get("id") == note_id:
-                return entry
-        if len(got) < SCAN:
-            return None
+        if (entry := found(got, note_id)) is not None or len(got) < SCAN:
+            return entry
         top = f"({got[-1][0].decode()}"
+
+
+def newest(pipe: Any, player_id: str) -> None:
+    """Queue on `pipe` the read of the player's newest notes, where `find` looks first."""
+    pipe.xrevrange(keys.player_feed(player_id), "+", "-", count=SCAN)
+
+
+def found(got: list[Any], note_id: str) -> dict[str, Any] | None:
+    """Notification `note_id` among feed entries `got` (as XREVRANGE answers), or None."""
+    for _, fields in got:
+        entry = json.loads(fields[b"n"])
+        if entry.get("id") == note_id:
+            return entry
+    return None
 
 
 def url_path(note: dict[str, Any]) -> str:
@@ -93,9 +124,17 @@ def url_path(note: dict[str, Any]) -> str:
 
 def _marks(boot: Bootstrap, player_id: str) -> tuple[str, set[str]]:
     pipe = boot.redis.pipeline(transaction=False)
+    marks(pipe, player_id)
+    return read_marks(*pipe.execute())
+
+
+def marks(pipe: Any, player_id: str) -> None:
+    """Queue on `pipe` the two reads of the player's read marks (`read_marks` takes them)."""
     pipe.get(keys.player_notes_seen(player_id))
     pipe.smembers(keys.player_notes_read(player_id))
-    seen, read = pipe.execute()
+
+
+def read_marks(seen: bytes | None, read: set[bytes]) -> tuple[str, set[str]]:
     return (seen.decode() if seen else "0-0"), {m.decode() for m in read}
 
 
@@ -186,7 +225,9 @@ def mark_all_read(boot: Bootstrap, player_id: str) -> None:
 def is_read(boot: Bootstrap, player_id: str, note_id: str, at_ms: int | None = None) -> bool:
     """Whether the player marked notification `note_id` read (one by one, or all up to
     a feed id at or after `at_ms`, the note's time in ms)."""
-    seen, read = _marks(boot, player_id)
-    if note_id in read:
-        return True
-    return at_ms is not None and int(seen.split("-")[0]) >= at_ms
+    return marked(*_marks(boot, player_id), note_id, at_ms)
+
+
+def marked(seen: str, read: set[str], note_id: str, at_ms: int | None) -> bool:
+    """`is_read`, on the marks read already."""
+    return note_id in read or (at_ms is not None and int(seen.split("-")[0]) >= at_ms)

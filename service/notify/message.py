@@ -51,8 +51,12 @@ class Channel(Protocol):
 
     name: str
 
-    def targets(self, boot: Any, player_id: str, type_: str) -> list[Target]:
-        """Return the player's enabled targets on this channel that want `type_`."""
+    def read(self, pipe: Any, player_id: str) -> None:
+        """Queue on `pipe` the one read `targets` needs of the player's targets."""
+
+    def targets(self, boot: Any, player_id: str, type_: str, stored: Any = None) -> list[Target]:
+        """Return the player's enabled targets on this channel that want `type_` (from
+        `stored`, what `read` read, if given; else read now)."""
 
     def send(self, boot: Any, target: Target, message: Message) -> tuple[Outcome, str]:
         """Try one delivery; return the outcome and a short detail for the log."""

@@ -31,9 +31,12 @@ DEFAULTS: dict[str, Any] = {
 
 
 def load(boot: Bootstrap, player_id: str) -> dict[str, Any]:
-    raw = boot.redis.get(keys.player_notify(player_id))
-    stored = json.loads(raw) if raw else {}
-    return {**DEFAULTS, **stored}
+    return parse(boot.redis.get(keys.player_notify(player_id)))
+
+
+def parse(raw: bytes | str | None) -> dict[str, Any]:
+    """The settings kept as `raw` (None: never set), every one of them."""
+    return {**DEFAULTS, **(json.loads(raw) if raw else {})}
 
 
 def shown(settings: dict[str, Any]) -> dict[str, Any]:

@@ -134,11 +134,17 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
 class PushChannel:
     name = NAME
 
-    def targets(self, boot: Bootstrap, player_id: str, type_: str) -> list[Target]:
+    def read(self, pipe: Any, player_id: str) -> None:
+        pipe.hgetall(keys.player_push(player_id))
+
+    def targets(
+        self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
+    ) -> list[Target]:
         """Every browser the player subscribed (which types go by push is the player's
         preferences' business, decided by the dispatcher)."""
-        raw = boot.redis.hgetall(keys.player_push(player_id)).values()
-        records = sorted(map(json.loads, raw), key=lambda r: r["created"])
+        if stored is None:
+            stored = boot.redis.hgetall(keys.player_push(player_id))
+        records = sorted(map(json.loads, stored.values()), key=lambda r: r["created"])
         return [Target(NAME, r["id"], {"endpoint": r["endpoint"]}) for r in records]
 
     def send(self, boot: Bootstrap, target: Target, message: Message) -> tuple[Outcome, str]:

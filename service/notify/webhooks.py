@@ -176,10 +176,16 @@ def public(record: dict[str, Any], failures: int) -> dict[str, Any]:
 class WebhookChannel:
     name = NAME
 
-    def targets(self, boot: Bootstrap, player_id: str, type_: str) -> list[Target]:
+    def read(self, pipe: Any, player_id: str) -> None:
+        pipe.hgetall(keys.player_webhooks(player_id))
+
+    def targets(
+        self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
+    ) -> list[Target]:
         """The player's enabled webhooks that want `type_`."""
-        raw = boot.redis.hgetall(keys.player_webhooks(player_id))
-        records = sorted((json.loads(v) for v in raw.values()), key=lambda r: r["created"])
+        if stored is None:
+            stored = boot.redis.hgetall(keys.player_webhooks(player_id))
+        records = sorted((json.loads(v) for v in stored.values()), key=lambda r: r["created"])
         return [
             Target(NAME, r["id"], {"url": r["url"]})
             for r in records

@@ -22,6 +22,7 @@ class Sink:
         self.delay = delay  # seconds each message takes to accept (a slow server)
         self.messages: list[EmailMessage] = []
         self.arrived: list[float] = []
+        self.peers: list[tuple[str, int]] = []  # each message's client address: its connection
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
@@ -31,6 +32,7 @@ class Sink:
         with self.lock:
             self.messages.append(parsed)
             self.arrived.append(time.time())
+            self.peers.append(tuple(session.peer))
         return "250 OK"
 
     def wait(self, count: int, timeout: float = 30.0, where=lambda m: True) -> list[EmailMessage]:
@@ -49,9 +51,10 @@ class Sink:
             return [m for m in self.messages if m["To"] == address]
 
 
-def start(delay: float = 0.0) -> tuple[Controller, Sink, str]:
-    """Start a server; return it (stop it after), its sink and its `smtp://` URL."""
-    sink, port = Sink(delay), free_port()
+def start(delay: float = 0.0, port: int | None = None) -> tuple[Controller, Sink, str]:
+    """Start a server (on `port`, or a free one); return it (stop it after), its sink and
+    its `smtp://` URL."""
+    sink, port = Sink(delay), port or free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     return controller, sink, f"smtp://127.0.0.1:{port}"

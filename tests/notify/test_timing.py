@@ -29,21 +29,23 @@ def smtp():
     controller.stop()
 
 
-def _app(redis_url: str, smtp_url: str):
+def _app(redis_url: str, smtp_url: str, delay: float = 0):
     cfg = {
         **TEST_CONFIG,
         "REDIS_URL": redis_url,
         "RQ_REDIS_URL": redis_url,
         "SMTP_URL": smtp_url,
-        "NOTIFY_LIVE_DELAY_S": 60,
+        # a turn's plan is due once the player has had this long to see it live: none
+        # here, so that each test runs the plans at once, as a worker does when they fall due
+        "NOTIFY_LIVE_DELAY_S": delay,
         "PUBLIC_URL": "http://play.example",
     }
     return create_app(cfg)
 
 
-def _three(redis_url: str, smtp_url: str):
+def _three(redis_url: str, smtp_url: str, delay: float = 0):
     """An app mailing through `smtp_url`, its test client and dependencies, 3 players."""
-    app = _app(redis_url, smtp_url)
+    app = _app(redis_url, smtp_url, delay)
     client = app.test_client()
     return app, client, app.extensions["marketfold"], new_players(client, 3)
 
@@ -114,6 +116,36 @@ def test_a_turn_in_quiet_hours_waits_for_their_end_while_other_news_goes_at_once
     assert len(turns) == 1 and abs(turns[0] - ends) < 1  # at the end of the quiet hours
     assert len(started) == 3 and all(s <= time.time() for s in started)  # now
     assert gid
+
+
+def test_a_turns_plan_waits_for_the_live_delay_and_a_decision_made_meanwhile_schedules_nothing(
+    client, redis_url, smtp
+):
+    """The common case at a table: the seat decides within the delay. Its turn's plan,
+    due only then, finds the decision made and schedules no delivery and no reminder."""
+    app, client, deps, players = _three(redis_url, smtp[1], delay=60)
+    for p in players:
+        _setup(app, p, reminder=0.25)
+    gid = new_game(client, players, ruleset="black-market", decision_timeout_s=400)
+    turn = _turn(client, players[0])
+    member = f"notify|{players[0]['id']}|{turn['id']}"
+    written = dt.datetime.fromisoformat(turn["at"].replace("Z", "+00:00")).timestamp()
+    assert abs(_due(deps, member)[member] - (written + 60)) < 2  # due after the delay
+    # a worker with a longer delay than the app that wrote it puts it off to its own time
+    deps.config["NOTIFY_LIVE_DELAY_S"] = 90
+    assert dispatch.plan(deps, players[0]["id"], turn["id"]) == "early"
+    assert abs(_due(deps, member)[member] - (written + 90)) < 2
+    deps.config["NOTIFY_LIVE_DELAY_S"] = 0  # now due
+    legal = client.get(f"/v1/games/{gid}/legal", headers=bearer(players[0])).get_json()
+    act(client, gid, players[0], random_action(random.Random(1), legal["actions"]))
+    assert dispatch.plan(deps, players[0]["id"], turn["id"]) == "noop"  # made meanwhile
+    other = _turn(client, players[1])
+    assert dispatch.plan(deps, players[1]["id"], other["id"]) == "sent"  # still owed
+    mine, theirs = (f"|{p['id']}|" for p in players[:2])
+    assert not [m for m in _due(deps, "remind|") if mine in m]
+    assert [m for m in _due(deps, "remind|") if theirs in m]
+    assert not [m for m in _due(deps, "deliver|") if m.endswith(players[0]["id"])]
+    assert [m for m in _due(deps, "deliver|") if m.endswith(players[1]["id"])]
 
 
 def test_a_reminder_comes_at_the_players_point_and_never_once_the_decision_is_made(
