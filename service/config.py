@@ -166,6 +166,10 @@ DEFAULTS: dict[str, Any] = {
     # threads per worker that plan and send notifications (workers.notifier): a delivery
     # mostly waits on the SMTP server or the webhook's receiver
     "NOTIFY_THREADS": 4,
+    # the niceness of those threads (0-19): on a busy machine the moves, the games' jobs
+    # and Redis get the CPU first, and the messages take what is left (they wait seconds
+    # without harm; a move should not wait at all)
+    "NOTIFY_NICE": 10,
 }
 PREFIX = "MARKETFOLD_"
 

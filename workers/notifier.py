@@ -21,6 +21,7 @@ which keeps RQ to itself.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -43,13 +44,28 @@ STEPS: dict[str, Callable[[Bootstrap, str, str], Status]] = {
 IDLE_S = 0.25  # between looks at the due steps when none was due
 
 
+def _lower(nice: int) -> None:
+    """Lower this thread's CPU priority by `nice` (Linux sets it per thread; elsewhere, or
+    if refused, the thread keeps its priority)."""
+    if nice <= 0 or not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
+    except OSError as e:
+        logger.warning("notifier threads keep their CPU priority: %s", e)
+
+
 class Notifier:
     """Claims due notification steps and runs them on `threads` threads."""
 
     def __init__(self, boot: Bootstrap, threads: int):
         self.boot, self.threads = boot, max(1, threads)
         self.claim_s = float(boot.config["CLAIM_S"])
-        self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="notify")
+        nice = int(boot.config.get("NOTIFY_NICE", 0))
+        self.pool = ThreadPoolExecutor(
+            self.threads, thread_name_prefix="notify", initializer=_lower, initargs=(nice,)
+        )
         self.running = 0
         self.lock = threading.Lock()
 

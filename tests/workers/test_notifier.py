@@ -47,3 +47,19 @@ def test_every_due_step_runs_once_and_leaves_its_set(app):
         stop.set()
         runner.join(10)
     assert not runner.is_alive()
+
+
+def test_the_notifier_threads_run_at_a_lower_cpu_priority_than_the_worker(app):
+    """On a busy machine the moves and the games' jobs get the CPU first (NOTIFY_NICE)."""
+    import os
+
+    deps = app.extensions["marketfold"]
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    deps.config["NOTIFY_NICE"] = 7
+    notifier = Notifier(deps, threads=2)
+    try:
+        mine = lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())  # noqa: E731
+        assert {notifier.pool.submit(mine).result() for _ in range(4)} == {min(19, own + 7)}
+        assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own  # unchanged
+    finally:
+        notifier.pool.shutdown(wait=True)
