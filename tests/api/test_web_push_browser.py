@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 import time
 
-from tests.api.web_page import WebPage, no_script_errors
+import requests
+
+from tests.api.web_page import WebPage, new_player, no_script_errors, play_others_until_mine
+from tests.support.waiting import wait_for
 
 try:
     from selenium.webdriver.common.keys import Keys
@@ -123,3 +126,82 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
         ["Invitation to GobCon", "Bo holds a seat for you.", "n_2", f"{live_server}/"],
     ]  # fmt: skip
     no_script_errors(browser)
+
+
+# Chromium reaches no push service here (it speaks only to Google's), so the page's
+# PushManager is handed the loopback push service's subscription, whose private key and
+# auth secret the test holds as a browser would (tests/notify/push_service.py). Everything
+# else is the product's own: the toggle, the VAPID key, the API, the worker's encryption,
+# the delivery, and the service worker showing what the push service hands the browser.
+PLATFORM = """
+const made = JSON.parse(arguments[0]);
+let held = null;
+PushManager.prototype.subscribe = async function (options) {
+  const key = new Uint8Array(options.applicationServerKey);
+  window.__pushKey = btoa(String.fromCharCode(...key))
+    .replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+  held = { endpoint: made.endpoint, toJSON: () => made,
+           unsubscribe: async () => { held = null; return true; } };
+  return held;
+};
+PushManager.prototype.getSubscription = async function () { return held; };
+"""
+
+
+def test_a_browser_subscribed_by_its_toggle_is_pushed_its_players_turn_while_away(
+    browser, live_server, worker_process
+):
+    from tests.notify.push_service import push_service
+    from tests.reliability.load import auth
+
+    base = live_server
+    with push_service() as service:
+        worker_process(MARKETFOLD_PUBLIC_URL=base)  # a turn unseen for a second goes out
+        browser.execute_cdp_cmd(
+            "Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]}
+        )
+        page = WebPage(browser, base)
+        bo = page.sign_in("Bo", handle="bo")
+        page.wait(lambda: page.find("#push-toggle").is_enabled())
+        browser.execute_script(PLATFORM, json.dumps(service.subscription("bo-browser")))
+        page.find("#push-toggle").send_keys(Keys.ENTER)
+        page.wait(lambda: page.find("#push-toggle").get_attribute("aria-pressed") == "true")
+        key = requests.get(f"{base}/v1/push/key", timeout=10).json()["public_key"]
+        assert browser.execute_script("return window.__pushKey") == key
+        service.server_key = key
+        listed = requests.get(
+            f"{base}/v1/players/me/push-subscriptions", headers=auth(bo["token"]), timeout=10
+        ).json()["subscriptions"]
+        assert [s["endpoint"] for s in listed] == [f"{service.origin}/wpush/bo-browser"]
+
+        table_tab = browser.current_window_handle  # Bo closes the site's only tab
+        browser.switch_to.new_window("tab")
+        away_tab = browser.current_window_handle
+        browser.switch_to.window(table_tab)
+        browser.close()
+        browser.switch_to.window(away_tab)
+        ana, cy = new_player(base, "Ana"), new_player(base, "Cy")
+        body = {"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 3600}
+        made = requests.post(f"{base}/v1/games", json=body, headers=auth(ana["token"]))
+        gid = made.json()["id"]
+        for p in (ana, bo, cy):
+            requests.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]), timeout=10)
+        play_others_until_mine(base, gid, bo, [ana, cy])
+        turn = wait_for(
+            lambda: next(
+                (d for d in service.delivered if d.payload["title"].startswith("Your turn")),
+                None,
+            ),
+            timeout=30,
+        )
+        assert not service.errors, service.errors  # decrypted with the browser's keys
+        assert turn.payload["title"] == "Your turn in Goblin Market"
+        assert turn.payload["url"] == f"{base}/#/g/{gid}"
+        assert "hand" not in json.dumps(turn.payload)  # nothing hidden rides along
+
+        # back at the site, the same notification waits in the inbox (what the service
+        # worker does with a pushed message: the test above)
+        page.open("/")
+        note = f'#inbox li.note.unread a[href="#/g/{gid}"]'
+        page.wait(lambda: "Your turn in Goblin Market" in page.texts(note), timeout=15)
+        no_script_errors(browser)

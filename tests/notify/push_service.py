@@ -39,7 +39,9 @@ def check_vapid(header: str, audience: str, server_key: str) -> dict[str, Any]:
     scheme, _, params = header.partition(" ")
     assert scheme == "vapid", header
     parts = dict(p.split("=", 1) for p in params.split(","))
-    assert parts["k"] == server_key, "signed with another key than GET /v1/push/key gives"
+    assert parts["k"] == server_key, (
+        f"signed with another key ({parts['k']}) than GET /v1/push/key gives ({server_key})"
+    )
     head, claims, signature = parts["t"].split(".")
     assert json.loads(unb64(head)) == {"typ": "JWT", "alg": "ES256"}
     key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(parts["k"]))
