@@ -86,7 +86,8 @@ def round_(args: argparse.Namespace, name: str, key: Any) -> int:
         )
         text, lines = note.split(_get(args.server, "/v1/transparency/checkpoint").decode())
         cp = note.parse_checkpoint(text)
-        if witness.log_signed(text, lines, trusted) is None:
+        signer = witness.log_signed(text, lines, trusted)
+        if signer is None:
             ids = ", ".join(witness.log_key_ids(cp.origin, trusted))
             why = f"the checkpoint of size {cp.size} carries no valid signature of the log's"
             found = {"finding": "unsigned", "detail": f"{why} keys ({ids} for {cp.origin})"}
@@ -98,7 +99,7 @@ def round_(args: argparse.Namespace, name: str, key: Any) -> int:
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"marketfold witness: {e}", file=sys.stderr)
         return 2
-    findings, after = witness.review(state, cp, proof, leaves)
+    findings, after = witness.review(state, cp, proof, leaves, signer)
     if findings:
         return _refuse(findings)
     line = note.cosign(text, name, key, int(time.time()))

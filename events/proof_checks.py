@@ -5,14 +5,17 @@ promise: events.receipts)."""
 
 from __future__ import annotations
 
-from events import receipts, signature, transparency
+from events import keylog, receipts, signature, transparency
 from events.report import Check, Report
 
 
-def run(data, trusted, seen, consistency, report: Report) -> None:
-    """The checks that need trusted keys: the signature, the public log, a head seen."""
+def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
+    """The checks that need trusted keys: the signature, the public log, a head seen, and
+    with `windows` (events.keylog: the keys' history) each signature's date."""
     signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
     report.checks += [signed, logged]
+    if keylog.rotated(windows or {}):
+        _record(report, Check(keylog.CHECK), keylog.check_bundle(data, windows))
     report.signed_by, found = signature.check(data, trusted)
     if report.signed_by is None:
         signed.fail(None, found)
