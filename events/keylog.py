@@ -28,10 +28,13 @@ Pure: the caller reads the leaves (or the published JWK Set) and passes them in.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from cryptography.exceptions import InvalidSignature
 
 from events import codec, signature
 from events.transparency import LOG
@@ -67,11 +70,43 @@ def rotated(windows: Mapping[str, Window]) -> bool:
     return any(w.last is not None or w.first is not None for w in windows.values())
 
 
-def leaf(public: Any, retires: str | None, at: str) -> dict[str, Any]:
-    """The `key` leaf that makes `public` the active key, retiring `retires`."""
+def leaf(public: Any, retires: Any, at: str) -> dict[str, Any]:
+    """The `key` leaf that makes `public` the active key, retiring `retires` (the retired
+    private key, or None for the log's first key): the retired key endorses its successor
+    (`endorsed`: its Ed25519 signature, base64url, over the leaf's canonical text without
+    `endorsed`), so whoever trusts a key learns the next one from the log alone."""
     x = signature.jwk(public)["x"]
+    old = signature.key_id(retires.public_key()) if retires is not None else None
     key = signature.key_id(public)
-    return {"log": LOG, "kind": KIND, "key": key, "public": x, "retires": retires, "at": at}
+    body = {"log": LOG, "kind": KIND, "key": key, "public": x, "retires": old, "at": at}
+    if retires is None:
+        return body
+    value = retires.sign(codec.canonical(body).encode())
+    return {**body, "endorsed": base64.urlsafe_b64encode(value).rstrip(b"=").decode()}
+
+
+def learn(texts: list[str], trusted: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys that `key` leaves among `texts` make active, each endorsed by a key
+    trusted or learned before it: {kid: public key}."""
+    out: dict[str, Any] = {}
+    for text in texts:
+        found = parse(text)
+        if found is None or found.get("retires") is None:
+            continue
+        old = out.get(found["retires"]) or trusted.get(found["retires"])
+        body = {k: v for k, v in found.items() if k != "endorsed"}
+        try:
+            public = signature.from_jwk({"kty": "OKP", "crv": signature.ALG, "x": found["public"]})
+            value = found["endorsed"]
+            old.verify(
+                base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)),
+                codec.canonical(body).encode(),
+            )
+        except (AttributeError, KeyError, TypeError, ValueError, InvalidSignature):
+            continue
+        if signature.key_id(public) == found["key"]:
+            out[found["key"]] = public
+    return out
 
 
 def leaf_id(kid: str) -> str:

@@ -31,7 +31,8 @@ def active_key(boot: Bootstrap) -> Ed25519PrivateKey:
     if boot.tlog.indexes([keylog.leaf_id(kid)])[0] is not None:
         return key
     last = boot.redis.hget(keys.tlog_keys(), LAST)
-    retires = last.decode() if last is not None and last.decode() != kid else None
+    ring = keyring.of(boot.config)
+    retires = ring.private(last.decode()) if last is not None and last.decode() != kid else None
     leaf = keylog.leaf(key.public_key(), retires, codec.now_iso())
     index = boot.tlog.append(keylog.leaf_id(kid), transparency.text(leaf))
     boot.redis.hset(keys.tlog_keys(), mapping={kid: index, LAST: kid})

@@ -46,6 +46,11 @@ class Keyring:
                     self._activate(self._store(Ed25519PrivateKey.generate()))
         return self._load(name.read_text().strip())
 
+    def private(self, kid: str) -> Ed25519PrivateKey | None:
+        """A key of the ring by id (None if it is not kept): a retired key endorses the
+        key that replaces it (events.keylog.leaf)."""
+        return self._load(kid) if (self.path / f"{kid}.pem").exists() else None
+
     def public(self) -> dict[str, Ed25519PublicKey]:
         """Return every key's public half, by id (the active one and the retired)."""
         if not self.path.is_dir():

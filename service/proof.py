@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from events import audit, codec, signature
 from events import transparency as events_transparency
-from service import keyring as service_keyring
 from service import key_history, metrics, transparency
+from service import keyring as service_keyring
 from service.keyring import Keyring
 
 if TYPE_CHECKING:
