@@ -97,78 +97,6 @@ def trusted_keys(args: argparse.Namespace) -> dict[str, Any]:
     return keys
 
 
-def key_windows(args: argparse.Namespace, trusted: dict[str, Any]) -> dict[str, Any]:
-    """The signing keys' windows (events.keylog): those the --keys files and --server's
-    keys publish, overridden by the `key` leaves of the log when --server serves the
-    leaves of a trusted --checkpoint (or of its own signed head): the log is what the
-    operator cannot change unseen."""
-    from events import keylog
-
-    found: dict[str, Any] = {}
-    for name in args.keys:
-        found.update(keylog.from_jwks(json.loads(Path(name).read_text("utf-8-sig"))))
-    if not args.server:
-        return found
-    published = keylog.from_jwks(get_json(args.server, "/v1/keys"))
-    size, root = _log_extent(args, trusted)
-    if size:
-        from cli import monitor
-        from events import merkle
-
-        try:
-            texts = monitor.leaves(args.server, size)
-        except (ValueError, KeyError, TypeError):
-            texts = []  # no leaves served: the published windows only
-        hashes = [merkle.leaf_hash(t.encode()) for t in texts]
-        if texts and merkle.frontier_root(merkle.extend([], hashes)) == root:
-            return {**found, **keylog.history(texts)}
-    return {**found, **published}
-
-
-def _log_extent(args: argparse.Namespace, trusted: dict[str, Any]) -> tuple[int, bytes]:
-    """The size and root of the largest trusted checkpoint given, else the server's head."""
-    from events import note, witness
-
-    best = (0, b"")
-    for name in args.checkpoint:
-        try:
-            text, lines = note.split(Path(name).read_text("utf-8"))
-            cp = note.parse_checkpoint(text)
-        except (OSError, note.NoteError):
-            continue
-        if witness.log_signed(text, lines, trusted) is not None and cp.size > best[0]:
-            best = (cp.size, cp.root)
-    if best[0]:
-        return best
-    head = get_json(args.server, "/v1/transparency/head")
-    return head.get("size", 0), bytes.fromhex(head.get("root", ""))
-
-
-def saved_dates(args: argparse.Namespace, seen: Any, trusted: Any, windows: Any) -> list[str]:
-    """Findings about the saved --seen head and --checkpoint notes: each must lie in the
-    window of the key that signed it (events.keylog)."""
-    from events import keylog, note, witness
-
-    out = []
-    saved = _saved(seen)
-    kid = (saved.get("signature") or {}).get("kid") if isinstance(saved, dict) else None
-    if isinstance(kid, str) and isinstance(saved.get("size"), int):
-        what = f"the saved tree head of {saved['size']} leaves"
-        why = keylog.dated(kid, saved.get("at"), windows, what)
-        out += [x for x in [why or keylog.sized(kid, saved["size"], windows, what)] if x]
-    for name in args.checkpoint:
-        try:
-            text, lines = note.split(Path(name).read_text("utf-8"))
-            cp = note.parse_checkpoint(text)
-        except (OSError, note.NoteError):
-            continue
-        signer = witness.log_signed(text, lines, trusted)
-        if signer is not None:
-            why = keylog.sized(signer, cp.size, windows, f"the checkpoint of size {cp.size}")
-            out += [why] if why else []
-    return out
-
-
 def get_json(server: str, path: str) -> Any:
     url = server.rstrip("/").removesuffix("/v1") + path
     try:
@@ -369,6 +297,7 @@ def get_text(server: str, path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Verify a bundle; exit 0 only when every check passes, the signature included."""
+    from cli import key_windows
     from events import audit, bundle, keylog
 
     try:
@@ -388,9 +317,9 @@ def run(args: argparse.Namespace) -> int:
             report = league_audit.verify(data, trusted)
         else:
             seen, consistency = seen_head(args, data)
-            windows = key_windows(args, trusted)
+            windows = key_windows.of(args, trusted)
             report = audit.verify(data, trusted, seen, consistency, windows)
-            if found := saved_dates(args, seen, trusted, windows):
+            if found := key_windows.saved(args, seen, trusted, windows):
                 report.checks.append(audit.Check(keylog.CHECK))
                 report.checks[-1].fail(None, "; ".join(found))
             if args.game is not None:
