@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
                 raise bundle.BundleError("format", f"a league's export, not game {args.game}")
             from leagues import audit as league_audit
 
-            report = league_audit.verify(data, trusted)
+            report = league_audit.verify(data, trusted, key_windows.of(args, trusted))
         else:
             seen, consistency = seen_head(args, data)
             windows = key_windows.of(args, trusted)

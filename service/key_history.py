@@ -44,7 +44,8 @@ def windows(boot: Bootstrap) -> dict[str, keylog.Window]:
     found = {
         k.decode(): int(v) for k, v in boot.redis.hgetall(keys.tlog_keys()).items() if k != b"last"
     }
-    leaves = [(i, boot.tlog.texts(i, i + 1)[0]) for i in sorted(found.values())]
+    size = boot.tlog.size()  # a log cut back no longer holds every key's leaf
+    leaves = [(i, boot.tlog.texts(i, i + 1)[0]) for i in sorted(found.values()) if i < size]
     return keylog.history_of(leaves)
 
 

@@ -125,4 +125,4 @@ def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, l
     assert code == 1 and named(report)["leaves"] == [
         "the 4 leaves served do not hash to the server's head"
     ], report
-    assert named(report)["mismatch"][0].startswith(f"game {gid}'s ended leaf (index 2)")
+    assert named(report)["mismatch"][0].startswith(f"game {gid}'s ended leaf (index {end})")

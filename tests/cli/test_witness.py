@@ -144,14 +144,14 @@ def test_witnesses_cosign_a_genuine_log_and_refuse_a_game_logged_again(
             code, out = w.once(name, server)
             assert code == 1 and "refused to cosign" in out, out
             ref = transparency.game_ref(gid)[:16]
-            assert f"DUPLICATE: game {ref}... has a second created leaf (leaf 6" in out
+            assert f"DUPLICATE: game {ref}... has a second created leaf (leaf 7" in out
         rewritten = client.get(f"/v1/games/{gid}/export").get_json()
-        assert [x["index"] for x in rewritten["transparency"]["leaves"]] == [6, 7, 8]
+        assert [x["index"] for x in rewritten["transparency"]["leaves"]] == [7, 8, 9]
         code, checks = w.verify(server, rewritten)
         assert code == 1 and not checks[WITNESSED]["ok"]
         assert checks[WITNESSED]["detail"] == (
             "logged again: the witnesses accepted this game's started leaf as leaf 1, with "
-            "other contents; the bundle's is leaf 7: the game was logged a second time "
+            "other contents; the bundle's is leaf 8: the game was logged a second time "
             "(rewritten)"
         ), checks[WITNESSED]
         assert checks[transparency.CHECK]["ok"]  # without witnesses, the rewrite would pass
