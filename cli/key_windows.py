@@ -43,16 +43,9 @@ def of(args: argparse.Namespace, trusted: dict[str, Any]) -> dict[str, Any]:
 
 def _log_extent(args: argparse.Namespace, trusted: dict[str, Any]) -> tuple[int, bytes]:
     """The size and root of the largest trusted checkpoint given, else the server's head."""
-    from events import note, witness
-
     best = (0, b"")
-    for name in args.checkpoint:
-        try:
-            text, lines = note.split(Path(name).read_text("utf-8"))
-            cp = note.parse_checkpoint(text)
-        except (OSError, note.NoteError):
-            continue
-        if witness.log_signed(text, lines, trusted) is not None and cp.size > best[0]:
+    for cp, _ in _checkpoints(args, trusted):
+        if cp.size > best[0]:
             best = (cp.size, cp.root)
     if best[0]:
         return best
@@ -63,7 +56,7 @@ def _log_extent(args: argparse.Namespace, trusted: dict[str, Any]) -> tuple[int,
 def saved(args: argparse.Namespace, seen: Any, trusted: Any, windows: Any) -> list[str]:
     """Findings about the saved --seen head and --checkpoint notes: each must lie in the
     window of the key that signed it (events.keylog)."""
-    from events import keylog, note, witness
+    from events import keylog
 
     out = []
     saved = verify._saved(seen)
@@ -72,14 +65,23 @@ def saved(args: argparse.Namespace, seen: Any, trusted: Any, windows: Any) -> li
         what = f"the saved tree head of {saved['size']} leaves"
         why = keylog.dated(kid, saved.get("at"), windows, what)
         out += [x for x in [why or keylog.sized(kid, saved["size"], windows, what)] if x]
+    for cp, signer in _checkpoints(args, trusted):
+        why = keylog.sized(signer, cp.size, windows, f"the checkpoint of size {cp.size}")
+        out += [why] if why else []
+    return out
+
+
+def _checkpoints(args: argparse.Namespace, trusted: Any) -> list[tuple[Any, str]]:
+    """The --checkpoint notes a trusted key of the log signed, each with that key's id."""
+    from events import note, witness
+
+    out = []
     for name in args.checkpoint:
         try:
             text, lines = note.split(Path(name).read_text("utf-8"))
             cp = note.parse_checkpoint(text)
         except (OSError, note.NoteError):
             continue
-        signer = witness.log_signed(text, lines, trusted)
-        if signer is not None:
-            why = keylog.sized(signer, cp.size, windows, f"the checkpoint of size {cp.size}")
-            out += [why] if why else []
+        if (signer := witness.log_signed(text, lines, trusted)) is not None:
+            out.append((cp, signer))
     return out

@@ -149,32 +149,15 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
     cp_file = tmp_path / "checkpoint.txt"
     cp_file.write_text(checkpoint)
     with api_server(redis_url, MARKETFOLD_SIGNING_KEY_DIR=str(key_dir)) as (server, _):
+        audit = ("--keys", str(keyfile), "--checkpoint", str(cp_file), "--server", server)
         for bundle, name in ((late, keylog.RETIRED), (early, keylog.BACKDATED)):
-            code, report = verify_cli(
-                tmp_path,
-                bundle,
-                "--keys",
-                str(keyfile),
-                "--checkpoint",
-                str(cp_file),
-                "--server",
-                server,
-            )
+            code, report = verify_cli(tmp_path, bundle, *audit)
             assert code == 1 and window_check(report)["detail"].startswith(name), report
         # a checkpoint the retired key signs later, of the log with its rotation
         text = note.split(requests.get(f"{server}/v1/transparency/checkpoint", timeout=10).text)[0]
         resigned = note.note(text, [note.sign(text, app.config["TLOG_ORIGIN"], key)])
         cp_file.write_text(resigned)
-        code, report = verify_cli(
-            tmp_path,
-            before,
-            "--keys",
-            str(keyfile),
-            "--checkpoint",
-            str(cp_file),
-            "--server",
-            server,
-        )
+        code, report = verify_cli(tmp_path, before, *audit)
         checks = [c for c in report["checks"] if c["name"] == keylog.CHECK]
         assert code == 1 and any(
             c["detail"].startswith(f"{keylog.BACKDATED}: the checkpoint of size") for c in checks
@@ -223,3 +206,33 @@ def test_windows_from_the_log_name_each_case():
     forged["endorsed"] = forged["endorsed"][::-1]
     assert keylog.learn([json.dumps(forged)], {id1: k1.public_key()}) == {}
     assert keylog.learn(texts, {id1: k1.public_key()}).keys() == {id2}
+
+
+@pytest.mark.slow
+def test_a_league_export_the_retired_key_signs_after_the_rotation_is_refused(redis_url, tmp_path):
+    from tests.api.test_league_disputes import _played_league
+
+    key_dir = tmp_path / "keys"
+    app = create_app(
+        {
+            **TEST_CONFIG,
+            "REDIS_URL": redis_url,
+            "RQ_REDIS_URL": redis_url,
+            "SIGNING_KEY_DIR": str(key_dir),
+        }
+    )
+    client = app.test_client()
+    lid = _played_league(client, app)[3]
+    old = client.get(f"/v1/leagues/{lid}/export").get_json()["signature"]["kid"]
+    rotate(key_dir)
+    export = client.get(f"/v1/leagues/{lid}/export").get_json()  # signed by the new key
+    keyfile = tmp_path / "published.json"
+    keyfile.write_bytes(client.get("/v1/keys").data)
+    forged = {
+        **export,
+        "signature": signature.sign(export, retired_key(key_dir, old), codec.now_iso()),
+    }
+    code, report = verify_cli(tmp_path, forged, "--keys", str(keyfile))
+    assert code == 1 and window_check(report)["detail"].startswith(keylog.RETIRED), report
+    code, report = verify_cli(tmp_path, export, "--keys", str(keyfile))
+    assert code == 0 and window_check(report)["ok"], report
