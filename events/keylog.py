@@ -70,17 +70,19 @@ def rotated(windows: Mapping[str, Window]) -> bool:
     return any(w.last is not None or w.first is not None for w in windows.values())
 
 
-def leaf(public: Any, retires: Any, at: str) -> dict[str, Any]:
+def leaf(public: Any, retires: Any, at: str, earlier: list[str] | None = None) -> dict[str, Any]:
     """The `key` leaf that makes `public` the active key, retiring `retires` (the retired
     private key, or None for the log's first key): the retired key endorses its successor
     (`endorsed`: its Ed25519 signature, base64url, over the leaf's canonical text without
-    `endorsed`), so whoever trusts a key learns the next one from the log alone."""
+    `endorsed`), so whoever trusts a key learns the next one from the log alone. The log's
+    first `key` leaf lists instead the keys retired before rotations were logged
+    (`earlier`): they were valid until it."""
     x = signature.jwk(public)["x"]
     old = signature.key_id(retires.public_key()) if retires is not None else None
     key = signature.key_id(public)
     body = {"log": LOG, "kind": KIND, "key": key, "public": x, "retires": old, "at": at}
     if retires is None:
-        return body
+        return {**body, "earlier": sorted(earlier or [])}
     value = retires.sign(codec.canonical(body).encode())
     return {**body, "endorsed": base64.urlsafe_b64encode(value).rstrip(b"=").decode()}
 
@@ -136,6 +138,9 @@ def history_of(leaves: list[tuple[int, str]]) -> dict[str, Window]:
                 old.not_after, old.last = at, index
         else:
             out.setdefault(kid, Window(kid))
+            for old in found.get("earlier") or []:
+                if isinstance(old, str):
+                    out.setdefault(old, Window(old, not_after=at, last=index))
     return out
 
 

@@ -33,7 +33,8 @@ def active_key(boot: Bootstrap) -> Ed25519PrivateKey:
     last = boot.redis.hget(keys.tlog_keys(), LAST)
     ring = keyring.of(boot.config)
     retires = ring.private(last.decode()) if last is not None and last.decode() != kid else None
-    leaf = keylog.leaf(key.public_key(), retires, codec.now_iso())
+    earlier = [k for k in ring.public() if k != kid] if last is None else []
+    leaf = keylog.leaf(key.public_key(), retires, codec.now_iso(), earlier)
     index = boot.tlog.append(keylog.leaf_id(kid), transparency.text(leaf))
     boot.redis.hset(keys.tlog_keys(), mapping={kid: index, LAST: kid})
     return key

@@ -186,11 +186,14 @@ def test_windows_from_the_log_name_each_case():
     id1, id2 = (signature.key_id(k.public_key()) for k in (k1, k2))
     texts = [
         '{"kind":"created"}',
-        transparency.text(keylog.leaf(k1.public_key(), None, "t")),
+        transparency.text(keylog.leaf(k1.public_key(), None, "2026-01-01T00:00:00Z", ["e" * 16])),
         '{"kind":"ended"}',
         transparency.text(keylog.leaf(k2.public_key(), k1, "2026-01-02T00:00:00Z")),
     ]
     windows = keylog.history(texts)
+    # a key retired before rotations were logged stays valid for what it signed before
+    assert (windows["e" * 16].last, windows["e" * 16].not_after) == (1, "2026-01-01T00:00:00Z")
+    assert keylog.dated("e" * 16, "2025-12-01T00:00:00Z", windows, "x") is None
     assert (windows[id1].last, windows[id1].not_after) == (3, "2026-01-02T00:00:00Z")
     assert (windows[id2].first, windows[id2].not_before) == (3, "2026-01-02T00:00:00Z")
     assert keylog.dated(id1, "2026-01-01T23:59:59Z", windows, "x") is None
