@@ -6,7 +6,8 @@
 The first process that needs a key and finds none makes one (under a file lock, so the
 API's processes and workers starting together agree on one). `rotate` makes a new key
 active and keeps the old ones: bundles they signed still verify, and `GET /v1/keys`
-publishes every key with which one is active. An operator brings a key of their own with
+publishes every key with which one is active (and, from the log, each key's window:
+service/key_history.py). An operator brings a key of their own with
 `marketfold keys add FILE.pem`. Every process of one service must share the directory
 (`SIGNING_KEY_DIR`; `marketfold serve` puts it in its data directory).
 """
