@@ -7,7 +7,10 @@
 
 The directory is `--dir`, else SIGNING_KEY_DIR, else `./.marketfold/keys` (where
 `marketfold serve` keeps them with its default data directory). Every process of the
-service reads the active key on each export, so a rotation needs no restart.
+service reads the active key on each export, so a rotation needs no restart: the next
+signature logs the new key's `key` leaf (endorsed by the retired key) in the public log
+of games, and from then on the retired key is valid only for what it signed before
+(service/key_history.py; docs/operations.md, "Rotating the signing key").
 """
 
 from __future__ import annotations

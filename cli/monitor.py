@@ -54,7 +54,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 with no finding, 1 with findings, 2 if the server or the state cannot be read."""
-    from events import log_monitor, transparency
+    from events import keylog, log_monitor, transparency
 
     state_path = Path(args.state)
     try:
@@ -64,14 +64,17 @@ def run(args: argparse.Namespace) -> int:
             argparse.Namespace(keys=args.keys, server=None if args.keys else args.server)
         )
         head = verify.get_json(args.server, "/v1/transparency/head")
+        texts = leaves(args.server, head["size"])
+        # the keys the log's rotations made active, each endorsed by the key it retired
+        trusted.update(keylog.learn(texts, trusted))
         if why := transparency.check_head(head, trusted):
             raise ValueError(f"the server's tree head: {why}")
-        texts = leaves(args.server, head["size"])
         exports = _exports(args.server, [*args.game, *_finished(args.server)])
     except (ValueError, OSError, AttributeError, KeyError, TypeError) as e:
         print(f"marketfold monitor: {e}", file=sys.stderr)
         return 2
     findings = log_monitor.check(history, head, texts, exports)
+    findings += log_monitor.out_of_window([*history, head], keylog.history(texts))
     state["heads"] = log_monitor.remember(history, head)
     state_path.write_text(json.dumps(state, indent=2), "utf-8")
     if args.json:

@@ -297,7 +297,8 @@ def get_text(server: str, path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Verify a bundle; exit 0 only when every check passes, the signature included."""
-    from events import audit, bundle
+    from cli import key_windows
+    from events import audit, bundle, keylog
 
     try:
         trusted = trusted_keys(args)
@@ -313,10 +314,14 @@ def run(args: argparse.Namespace) -> int:
                 raise bundle.BundleError("format", f"a league's export, not game {args.game}")
             from leagues import audit as league_audit
 
-            report = league_audit.verify(data, trusted)
+            report = league_audit.verify(data, trusted, key_windows.of(args, trusted))
         else:
             seen, consistency = seen_head(args, data)
-            report = audit.verify(data, trusted, seen, consistency)
+            windows = key_windows.of(args, trusted)
+            report = audit.verify(data, trusted, seen, consistency, windows)
+            if found := key_windows.saved(args, seen, trusted, windows):
+                report.checks.append(audit.Check(keylog.CHECK))
+                report.checks[-1].fail(None, "; ".join(found))
             if args.game is not None:
                 report.checks.insert(0, expected_game(data, args.game))
             if seen is not None and args.server and _saved(seen):

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def round_(args: argparse.Namespace, name: str, key: Any) -> int:
-    from events import note, witness
+    from events import keylog, note, witness
 
     state_dir = Path(args.state)
     try:
@@ -84,21 +84,27 @@ def round_(args: argparse.Namespace, name: str, key: Any) -> int:
         trusted = verify.trusted_keys(
             argparse.Namespace(keys=args.keys, server=None if args.keys else args.server)
         )
+        # the keys the log's rotations made active since, each endorsed by the one before
+        trusted.update(keylog.learn([t for _, t in (state or {}).get("keys", [])], trusted))
         text, lines = note.split(_get(args.server, "/v1/transparency/checkpoint").decode())
         cp = note.parse_checkpoint(text)
-        if witness.log_signed(text, lines, trusted) is None:
-            ids = ", ".join(witness.log_key_ids(cp.origin, trusted))
-            why = f"the checkpoint of size {cp.size} carries no valid signature of the log's"
-            found = {"finding": "unsigned", "detail": f"{why} keys ({ids} for {cp.origin})"}
-            return _refuse([found])
         m = (state or {}).get("size", 0)
         hexes = verify.consistency_proof(args.server, m, cp.size) if 0 < m < cp.size else []
         proof = None if hexes is None else [bytes.fromhex(h) for h in hexes]
         leaves = monitor.leaves(args.server, cp.size, m) if cp.size > m else []
+        signer = witness.log_signed(text, lines, trusted)
+        if signer is None:  # a rotation among the new leaves (review checks they are the log's)
+            trusted.update(keylog.learn(leaves, trusted))
+            signer = witness.log_signed(text, lines, trusted)
+        if signer is None:
+            ids = ", ".join(witness.log_key_ids(cp.origin, trusted))
+            why = f"the checkpoint of size {cp.size} carries no valid signature of the log's"
+            found = {"finding": "unsigned", "detail": f"{why} keys ({ids} for {cp.origin})"}
+            return _refuse([found])
     except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"marketfold witness: {e}", file=sys.stderr)
         return 2
-    findings, after = witness.review(state, cp, proof, leaves)
+    findings, after = witness.review(state, cp, proof, leaves, signer)
     if findings:
         return _refuse(findings)
     line = note.cosign(text, name, key, int(time.time()))

@@ -57,13 +57,15 @@ def verify(
     trusted: Mapping[str, Any] | None = None,
     seen: Mapping[str, Any] | None = None,
     consistency: list[str] | None = None,
+    windows: Mapping[str, Any] | None = None,
 ) -> Report:
     """Check a bundle: hash chain, seed and draws, every command decided again, result,
     the header against the log, and the times. With `trusted` keys ({kid: public key}),
     also that one of them signed it (events.signature) and that its leaves are in a
     signed tree head of the public log of games (events.transparency); with a tree head
     or receipt `seen` earlier, that the bundle's head extends it (`consistency`: the
-    RFC 9162 proof between the two, hex) and its leaves are the ones seen. A bundle not
+    RFC 9162 proof between the two, hex) and its leaves are the ones seen; with the keys'
+    `windows` (events.keylog), that each signature is dated inside its key's. A bundle not
     of the published shape, or beyond its bounds, raises BundleError."""
     check_shape(data)
     events = data.get("events") or []
@@ -75,7 +77,7 @@ def verify(
     bound, times = Check("header bound to the log"), Check("times and deadlines")
     report.checks = [chain, seed_check, replay, result, bound, times]
     if trusted is not None:
-        proof_checks.run(data, trusted, seen, consistency, report)
+        proof_checks.run(data, trusted, seen, consistency, report, windows)
     if data.get("format") != FORMAT or not events:
         chain.fail(None, f"not a {FORMAT} bundle with events")
         return report

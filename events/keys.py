@@ -278,6 +278,12 @@ def tlog_head() -> str:
     return f"{PREFIX}:{{tlog}}:head"
 
 
+def tlog_keys() -> str:
+    """Where each signing key's `key` leaf lies in the log (hash: key id -> index;
+    events.keylog), and `:last` the id of the key logged last (the one a rotation retires)."""
+    return f"{PREFIX}:{{tlog}}:keys"
+
+
 def tlog_witnessed() -> str:
     """Each witness's newest cosigned checkpoint (hash: witness name -> the signed note:
     the checkpoint, the log's signature and the witness's cosignature)."""

@@ -11,7 +11,9 @@ names:
 - `duplicate`: a game with two leaves of one kind (logged twice, the second time from a
   rewritten store);
 - `mismatch`: a leaf that is not the one the game's export calls for (its stream was
-  rewritten after it was logged).
+  rewritten after it was logged);
+- `retired_key`, `backdated`, `key_not_yet_valid`, `unlogged_key`: a head signed outside
+  its key's window as the log's `key` leaves fix it (events.keylog).
 
 Pure: the caller fetches; events.merkle hashes and events.transparency says what a leaf
 of a game must be.
@@ -23,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from events import merkle, transparency
+from events import keylog, merkle, transparency
 
 FORK, ROLLBACK, LEAVES, DUPLICATE, MISMATCH = "fork", "rollback", "leaves", "duplicate", "mismatch"
 
@@ -115,6 +117,21 @@ def _by_game(texts: list[str]) -> dict[tuple[str, str], list[int]]:
             continue
         found.setdefault(key, []).append(i)
     return found
+
+
+def out_of_window(heads: list[Mapping[str, Any]], windows: Mapping[str, Any]) -> list[dict]:
+    """Name each head signed outside its key's window (events.keylog: a retired key that
+    signed after its retirement, or dated back over the rotation that retired it)."""
+    out = []
+    for head in heads:
+        kid = (head.get("signature") or {}).get("kid")
+        what = f"the head of size {head.get('size')} signed at {head.get('at')}"
+        why = keylog.dated(kid, head.get("at"), windows, what) or keylog.sized(
+            kid, head.get("size"), windows, what
+        )
+        if why:
+            out.append(finding(why.split(":", 1)[0], why))
+    return out
 
 
 def remember(history: list[dict[str, Any]], head: dict[str, Any]) -> list[dict[str, Any]]:

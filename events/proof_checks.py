@@ -5,14 +5,17 @@ promise: events.receipts)."""
 
 from __future__ import annotations
 
-from events import receipts, signature, transparency
+from events import keylog, receipts, signature, transparency
 from events.report import Check, Report
 
 
-def run(data, trusted, seen, consistency, report: Report) -> None:
-    """The checks that need trusted keys: the signature, the public log, a head seen."""
+def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
+    """The checks that need trusted keys: the signature, the public log, a head seen, and
+    with `windows` (events.keylog: the keys' history) each signature's date."""
     signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
     report.checks += [signed, logged]
+    if keylog.rotated(windows or {}):
+        _record(report, Check(keylog.CHECK), _dated(data, seen, windows))
     report.signed_by, found = signature.check(data, trusted)
     if report.signed_by is None:
         signed.fail(None, found)
@@ -37,6 +40,18 @@ def run(data, trusted, seen, consistency, report: Report) -> None:
         else:
             found = transparency.check_seen(events, proof, seen, consistency, trusted)
         _record(report, Check(transparency.SEEN), found)
+
+
+def _dated(data, seen, windows) -> tuple[bool, str]:
+    """The bundle's signatures, and a kept receipt's promise, inside their keys' windows."""
+    ok, found = keylog.check_bundle(data, windows)
+    promise = seen.get("promise") if isinstance(seen, dict) else None
+    if isinstance(promise, dict) and isinstance(promise.get("signature"), dict):
+        kid = promise["signature"].get("kid")
+        why = keylog.dated(kid, promise.get("at"), windows, "the kept receipt's promise")
+        if why:
+            return False, why if ok else f"{found}; {why}"
+    return ok, found
 
 
 def _record(report: Report, check: Check, outcome: tuple[bool, str]) -> None:

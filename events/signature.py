@@ -139,9 +139,13 @@ def opened(sig: Any, trusted: Mapping[str, Ed25519PublicKey]) -> tuple[Any, str]
         return None, f"the signature does not match its statement under key {kid}"
 
 
-def sign(bundle: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
-    """Return the `signature` member for `bundle`, signed with `key`."""
-    return signed(statement(bundle), key)
+def sign(
+    bundle: Mapping[str, Any], key: Ed25519PrivateKey, at: str | None = None
+) -> dict[str, Any]:
+    """Return the `signature` member for `bundle`, signed with `key`; dated `at` (its
+    statement's `signed_at`: the key's window is checked against it, events.keylog)."""
+    said = statement(bundle)
+    return signed({**said, "signed_at": at} if at is not None else said, key)
 
 
 def check(

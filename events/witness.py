@@ -11,7 +11,10 @@ kind of leaf it saw for each game. It cosigns a new checkpoint only when:
   (`fork`), and the server's RFC 9162 consistency proof shows it extends it (`fork`);
 - the new leaves served hash, after the old tree, to the new root (`leaves`);
 - every new leaf keeps the log's invariants: one `created`, one `started`, one `ended`
-  leaf per game, in that order (`duplicate`, `order`).
+  leaf per game, in that order (`duplicate`, `order`); a `key` leaf (a rotation,
+  events.keylog) names a key never logged before and retires the key logged last;
+- the key that signed it may sign a checkpoint of its size: not one holding the `key`
+  leaf that retired it (`backdated`), nor one without its own (`key_not_yet_valid`).
 
 Pure: the caller fetches and signs (events.note).
 """
@@ -22,7 +25,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from events import merkle, note, signature
+from events import keylog, merkle, note, signature
 from events.log_monitor import DUPLICATE, FORK, LEAVES, ROLLBACK, finding
 from events.transparency import KINDS, LOG
 
@@ -50,11 +53,12 @@ def review(
     checkpoint: note.Checkpoint,
     proof: list[bytes] | None,
     leaves: list[str],
+    signer: str | None = None,
 ) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """Check a new checkpoint against the witness's state: return the findings (none: it
     may cosign) and the state after it. `leaves`: the log's leaves from the state's size
     to the checkpoint's (all of them on the first run); `proof`: the consistency proof
-    between the two sizes."""
+    between the two sizes; `signer`: the id of the log's key that signed the checkpoint."""
     state = dict(state or {})
     m, n = state.get("size", 0), checkpoint.size
     old_root = bytes.fromhex(state["root"]) if state else b""
@@ -103,7 +107,12 @@ def review(
             finding(LEAVES, f"the leaves {m} to {n - 1} served do not hash to the checkpoint")
         ], state
     games = dict(state.get("games", {}))
-    found = [f for i, text in enumerate(leaves) if (f := _keep(games, m + i, text))]
+    rotations = [list(x) for x in state.get("keys", [])]
+    found = [f for i, text in enumerate(leaves) if (f := _keep(games, rotations, m + i, text))]
+    if not found and signer is not None:
+        history = keylog.history_of([(i, t) for i, t in rotations])
+        if why := keylog.sized(signer, n, history, f"the checkpoint of size {n}"):
+            found = [finding(why.split(":", 1)[0], why)]
     if found:
         return found, state
     after = {
@@ -112,13 +121,20 @@ def review(
         "root": checkpoint.root.hex(),
         "frontier": [[w, h.hex()] for w, h in frontier],
         "games": games,
+        "keys": rotations,
     }
     return [], {**state, **after}
 
 
-def _keep(games: dict[str, str], index: int, text: str) -> dict[str, str] | None:
-    """Record leaf `index` in `games` (game ref -> the last kind seen), or name what it
-    breaks: a second leaf of one kind for a game, or a leaf out of order."""
+def _keep(
+    games: dict[str, str], rotations: list[list[Any]], index: int, text: str
+) -> dict[str, str] | None:
+    """Record leaf `index` in `games` (game ref -> the last kind seen) or, a `key` leaf, in
+    `rotations` ([index, text]), or name what it breaks: a second leaf of one kind for a
+    game, a leaf out of order, a key logged twice or a rotation that does not retire the
+    key logged last."""
+    if (key := keylog.parse(text)) is not None:
+        return _rotation(rotations, index, text, key)
     try:
         leaf = json.loads(text)
         ref, kind = leaf["game"], leaf["kind"]
@@ -141,6 +157,23 @@ def _keep(games: dict[str, str], index: int, text: str) -> dict[str, str] | None
             ORDER, f"game {ref[:16]}...'s {kind} leaf (leaf {index}) comes before its {before}"
         )
     games[ref] = kind
+    return None
+
+
+def _rotation(
+    rotations: list[list[Any]], index: int, text: str, key: dict[str, Any]
+) -> dict[str, str] | None:
+    logged = [keylog.parse(t) or {} for _, t in rotations]
+    if any(k.get("key") == key["key"] for k in logged):
+        return finding(DUPLICATE, f"key {key['key']} is logged a second time (leaf {index})")
+    last = logged[-1]["key"] if logged else None
+    if key.get("retires") != last:
+        return finding(
+            ORDER,
+            f"the key leaf {index} makes key {key['key']} active retiring "
+            f"{key.get('retires')}, but the key logged last is {last}",
+        )
+    rotations.append([index, text])
     return None
 
 

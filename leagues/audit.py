@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from events import signature
+from events import keylog, signature
 from events.audit import Check, Report, check_chain
 from leagues import table
 from leagues.record import League, fold_all
@@ -62,8 +62,11 @@ class LeagueReport(Report):
         return "\n".join(lines)
 
 
-def verify(data: Any, trusted: Mapping[str, Any] | None = None) -> LeagueReport:
-    """Check a league export: chain, signature (with `trusted` keys), standings."""
+def verify(
+    data: Any, trusted: Mapping[str, Any] | None = None, windows: Mapping[str, Any] | None = None
+) -> LeagueReport:
+    """Check a league export: chain, signature (with `trusted` keys, dated inside its
+    key's window when the keys' `windows` hold a rotation: events.keylog), standings."""
     events = data.get("events") if isinstance(data, dict) else None
     summary = data.get("league") if isinstance(data, dict) else None
     claimed = summary.get("id") if isinstance(summary, dict) else None
@@ -89,6 +92,14 @@ def verify(data: Any, trusted: Mapping[str, Any] | None = None) -> LeagueReport:
             signed.fail(None, detail)
         else:
             signed.detail = detail
+        if keylog.rotated(windows or {}):
+            dated = Check(keylog.CHECK)
+            report.checks.append(dated)
+            ok, found = keylog.check_bundle(data, windows or {})
+            if ok:
+                dated.detail = found
+            else:
+                dated.fail(None, found)
     else:
         signed.fail(None, "not checked: no trusted key given (--keys FILE or --server URL)")
     if not chain.ok:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import keys, note
-from service import keyring
+from service import key_history, keyring
 from service.errors import Conflict, Invalid, NotFound
 
 if TYPE_CHECKING:
@@ -23,13 +23,14 @@ if TYPE_CHECKING:
 
 
 def current(boot: Bootstrap) -> note.Checkpoint:
+    key_history.active_key(boot)  # the active key's `key` leaf first: the note it signs holds it
     size = boot.tlog.size()
     return note.Checkpoint(boot.config["TLOG_ORIGIN"], size, boot.tlog.tree.root(size))
 
 
 def signed(boot: Bootstrap, cp: note.Checkpoint) -> str:
     """The checkpoint's text and the service's signature line (its key named as the origin)."""
-    return note.note(cp.text(), [note.sign(cp.text(), cp.origin, keyring.of(boot.config).active())])
+    return note.note(cp.text(), [note.sign(cp.text(), cp.origin, key_history.active_key(boot))])
 
 
 def checkpoint(boot: Bootstrap, witness: str | None = None) -> str:
@@ -85,10 +86,22 @@ def cosign(boot: Bootstrap, data: Any) -> dict[str, Any]:
         names = ", ".join(k.name for k in known) or "none configured"
         why = f"no line of the note is a valid cosignature of a configured witness ({names})"
         raise Invalid("invalid_cosignature", why, errors={"note": [why]})
-    log_line = note.sign(text, cp.origin, keyring.of(boot.config).active())
     for key, line in good:
-        _keep(boot, key.name, cp.size, note.note(text, [log_line, line]))
+        _keep(boot, key.name, cp.size, note.note(text, [_log_line(boot, text, lines), line]))
     return {"size": cp.size, "cosigned_by": [k.name for k, _ in good]}
+
+
+def _log_line(boot: Bootstrap, text: str, lines: list[note.Line]) -> note.Line:
+    """The log's signature on a checkpoint a witness cosigned: the note's own, if one of
+    the service's keys made it (a checkpoint from before a rotation keeps the old key's
+    signature, valid for its size), else the active key's."""
+    origin = note.parse_checkpoint(text).origin
+    for public in keyring.of(boot.config).public().values():
+        vkey = note.Verifier(origin, note.ED25519, public)
+        for line in lines:
+            if note.verifies(text, line, vkey):
+                return line
+    return note.sign(text, origin, key_history.active_key(boot))
 
 
 def _keep(boot: Bootstrap, name: str, size: int, text: str) -> None:

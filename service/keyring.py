@@ -6,7 +6,8 @@
 The first process that needs a key and finds none makes one (under a file lock, so the
 API's processes and workers starting together agree on one). `rotate` makes a new key
 active and keeps the old ones: bundles they signed still verify, and `GET /v1/keys`
-publishes every key with which one is active. An operator brings a key of their own with
+publishes every key with which one is active (and, from the log, each key's window:
+service/key_history.py). An operator brings a key of their own with
 `marketfold keys add FILE.pem`. Every process of one service must share the directory
 (`SIGNING_KEY_DIR`; `marketfold serve` puts it in its data directory).
 """
@@ -45,6 +46,11 @@ class Keyring:
                 if not name.exists():
                     self._activate(self._store(Ed25519PrivateKey.generate()))
         return self._load(name.read_text().strip())
+
+    def private(self, kid: str) -> Ed25519PrivateKey | None:
+        """A key of the ring by id (None if it is not kept): a retired key endorses the
+        key that replaces it (events.keylog.leaf)."""
+        return self._load(kid) if (self.path / f"{kid}.pem").exists() else None
 
     def public(self) -> dict[str, Ed25519PublicKey]:
         """Return every key's public half, by id (the active one and the retired)."""

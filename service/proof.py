@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import audit, signature
+from events import audit, codec, signature
 from events import transparency as events_transparency
+from service import key_history, metrics, transparency
 from service import keyring as service_keyring
-from service import metrics, transparency
 from service.keyring import Keyring
 
 if TYPE_CHECKING:
@@ -27,14 +27,15 @@ def keyring(boot: Bootstrap) -> Keyring:
 
 def sign(boot: Bootstrap, bundle: dict[str, Any]) -> dict[str, Any]:
     """Return `bundle` with the service's signature."""
-    bundle["signature"] = signature.sign(bundle, keyring(boot).active())
+    key = key_history.active_key(boot)
+    bundle["signature"] = signature.sign(bundle, key, codec.now_iso())
     metrics.SIGNATURES.inc()
     return bundle
 
 
 def published(boot: Bootstrap) -> dict[str, Any]:
     """Return the service's public keys as a JWK Set (the active one and the retired)."""
-    return keyring(boot).jwks()
+    return key_history.published(boot)
 
 
 STORED = "the same as this server's log"
@@ -44,7 +45,7 @@ def verify(boot: Bootstrap, data: Any) -> dict[str, Any]:
     """Return the audit's report on `data`, trusting the keys this service publishes; a
     bundle of a game this server holds is also compared with the stored log and with the
     leaves of this server's public log, naming where they differ."""
-    report = audit.verify(data, keyring(boot).public())
+    report = audit.verify(data, keyring(boot).public(), windows=key_history.windows(boot))
     if differs := transparency.compare(boot, data):
         logged = next(c for c in report.checks if c.name == events_transparency.CHECK)
         logged.fail(None, differs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import codec, receipts, transparency
-from service import proof
+from service import key_history
 from service import transparency as public_log
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def promise_at_end(boot: Bootstrap, game_id: str, due: dict[str, str]) -> dict[s
     text = due.get(f"{game_id}:ended")
     if text is None:
         return None
-    return receipts.promise(game_id, text, codec.now_iso(), proof.keyring(boot).active())
+    return receipts.promise(game_id, text, codec.now_iso(), key_history.active_key(boot))
 
 
 def kept(boot: Bootstrap, game_id: str) -> dict[str, Any] | None:
@@ -40,7 +40,7 @@ def kept(boot: Bootstrap, game_id: str) -> dict[str, Any] | None:
         if ended is None:
             return None
         text = transparency.text(ended)
-    key = proof.keyring(boot).active()
+    key = key_history.active_key(boot)
     out: dict[str, Any] = {
         "format": FORMAT,
         "game": game_id,

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys, transparency
+from events import codec, keys, signature, transparency
 from events.record import ACTIVE, CANCELLED, FINISHED, WAITING
-from service import keyring, metrics, oplog
+from service import key_history, metrics, oplog
 from service.errors import Invalid, NotFound
 
 if TYPE_CHECKING:
@@ -118,14 +118,14 @@ def head(boot: Bootstrap) -> dict[str, Any]:
     """A tree head of the log as it is now, signed by the service: the one signed when
     the log reached its size (kept, so every caller gets the same head until a leaf is
     appended), or a new one."""
+    key = key_history.active_key(boot)  # first: its `key` leaf is in the head it signs
     size = boot.tlog.size()
     kept = boot.tlog.head()
     if kept is not None and kept["size"] == size:
-        key = keyring.of(boot.config).public().get(kept["signature"]["kid"])
-        if key is not None:  # a head signed by a key since removed is signed again
-            return kept
+        if kept["signature"]["kid"] == signature.key_id(key.public_key()):
+            return kept  # a head signed by a key since retired is signed again
     root = boot.tlog.tree.root(size)
-    signed = transparency.sign_head(size, root, codec.now_iso(), keyring.of(boot.config).active())
+    signed = transparency.sign_head(size, root, codec.now_iso(), key)
     metrics.SIGNATURES.inc()
     boot.tlog.keep_head(signed)
     return signed

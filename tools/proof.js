@@ -337,4 +337,66 @@ function witnessed(bundle, noteText, vkeys, quorum, consistency, trusted) {
   return { problems: [], detail: `in a checkpoint of size ${cp.size} cosigned by ${names.length} of the ${vkeys.length} witnesses given (${names.join(', ')}; ${quorum} needed)` };
 }
 
-module.exports = { canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent, parseVkey, parseNote, witnessed };
+// keys with a history (docs/audit.md, "Keys with a history"): the windows a JWK Set
+// publishes on its keys, and each signature of a bundle dated inside its key's
+const KEYCHECK = "signed within its key's window";
+
+function windows(jwks) {
+  const out = {};
+  for (const k of (jwks && jwks.keys) || []) {
+    if ([k.not_before, k.not_after, k.retired_leaf].some((v) => v !== undefined && v !== null)) {
+      out[k.kid] = { notBefore: k.not_before, notAfter: k.not_after, first: k.first_leaf, last: k.retired_leaf };
+    }
+  }
+  return out;
+}
+
+function dated(kid, at, ws, what) {
+  const w = ws[kid];
+  if (!w) {
+    return Object.values(ws).some((x) => Number.isInteger(x.first)) ? `unlogged_key: ${what} is signed by key ${kid}, which no key leaf of the log names` : null;
+  }
+  const when = Date.parse(at);
+  if (typeof at !== 'string' || Number.isNaN(when)) return `backdated: ${what} signed by key ${kid} carries no valid date`;
+  if (w.notAfter && when >= Date.parse(w.notAfter)) return `retired_key: ${what} is dated ${at}, but key ${kid} was retired at ${w.notAfter} (leaf ${w.last}): a retired key signed it`;
+  if (w.notBefore && when < Date.parse(w.notBefore)) return `key_not_yet_valid: ${what} is dated ${at}, before key ${kid} became active at ${w.notBefore} (leaf ${w.first})`;
+  return null;
+}
+
+function sized(kid, size, ws, what) {
+  const w = ws[kid];
+  if (!w) return null;
+  if (Number.isInteger(w.last) && size > w.last) return `backdated: ${what} holds ${size} leaves, the rotation that retired key ${kid} (leaf ${w.last}) among them, yet that key signed it: a retired key signed it later and dated it back`;
+  if (Number.isInteger(w.first) && size <= w.first) return `key_not_yet_valid: ${what} holds ${size} leaves, not yet the leaf ${w.first} that made key ${kid} active`;
+  return null;
+}
+
+function keyWindows(bundle, ws) {
+  if (!Object.values(ws).some((w) => Number.isInteger(w.first) || Number.isInteger(w.last))) return [];
+  const out = [];
+  const events = bundle.events || [];
+  const lastAt = (events[events.length - 1] || {}).at;
+  const proof = bundle.transparency || {};
+  const sig = bundle.signature;
+  if (sig && typeof sig.kid === 'string') {
+    let said = {};
+    try { said = JSON.parse(sig.statement); } catch (e) { said = {}; }
+    const rule = said && 'signed_at' in said ? 'signed_at' : "its last event's time";
+    const at = rule === 'signed_at' ? said.signed_at : lastAt;
+    const w = ws[sig.kid];
+    const late = (proof.leaves || []).map((i) => i.index).filter((i) => w && Number.isInteger(w.last) && i >= w.last);
+    let why = dated(sig.kid, at, ws, `the bundle's signature (dated by ${rule})`);
+    if (!why && late.length) why = `backdated: the bundle is signed by key ${sig.kid}, retired at leaf ${w.last}, but its game's leaf ${Math.max(...late)} was logged after: a retired key signed it later`;
+    if (!why && rule === 'signed_at' && Date.parse(at) < Date.parse(lastAt)) why = `backdated: key ${sig.kid} dated the bundle ${at}, before its last event (${lastAt}): it was signed later and dated back`;
+    if (why) out.push(`${KEYCHECK}: ${why}`);
+  }
+  const head = proof.tree_head;
+  if (head && head.signature && typeof head.signature.kid === 'string') {
+    const what = `the bundle's tree head of ${head.size} leaves`;
+    const why = dated(head.signature.kid, head.at, ws, what) || sized(head.signature.kid, head.size, ws, what);
+    if (why) out.push(`${KEYCHECK}: ${why}`);
+  }
+  return out;
+}
+
+module.exports = { windows, keyWindows, canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent, parseVkey, parseNote, witnessed };

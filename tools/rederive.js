@@ -408,7 +408,8 @@ function check(file, dir, keyFiles, seenFile, proofFile, gameId, witnesses) {
   let proofLine = 'signature and public log not checked (no --keys): the draws are fair; whose game this is, is not shown';
   if (keyFiles.length) {
     const trusted = Object.assign({}, ...keyFiles.map((f) => proof.keyset(readJson(f))));
-    const found = [...proof.chain(events), ...proof.privateChain(bundle.private || [], events.length), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted)];
+    const ws = Object.assign({}, ...keyFiles.map((f) => proof.windows(readJson(f))));
+    const found = [...proof.chain(events), ...proof.privateChain(bundle.private || [], events.length), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted), ...proof.keyWindows(bundle, ws)];
     const seen = seenFile ? readJson(seenFile) : null;
     if (seen && seen.promise) found.push(...proof.promised(bundle, seen.promise, trusted));
     const head = seen && (seen.tree_head || seen.size !== undefined);

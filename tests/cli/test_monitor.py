@@ -54,7 +54,7 @@ def test_a_game_logged_twice_and_a_leaf_unlike_its_export_are_named(
     keyfile.write_bytes(client.get("/v1/keys").data)
     code, report = monitor(live_server, state, "--keys", str(keyfile))
     assert code == 0 and report["findings"] == [] and report["games"] == 2, report
-    assert [h["size"] for h in json.loads(state.read_text())["heads"]] == [6]
+    assert [h["size"] for h in json.loads(state.read_text())["heads"]] == [7]  # 2 games and the signing key's leaf
 
     # the operator rewrites the game, deletes its index entries and logs it again from
     # the rewritten store (what the sweep once did)
@@ -90,11 +90,12 @@ def test_a_rolled_back_log_and_a_forked_one_are_named(
     code, report = monitor(live_server, state, "--keys", str(keyfile))
     assert code == 1 and list(named(report)) == ["rollback"], report
     assert named(report)["rollback"][0].startswith(
-        "the log was rolled back: a head of size 12 was seen"
+        "the log was rolled back: a head of size 13 was seen"
     )
     assert named(report)["rollback"][0].endswith("the server's is 9")
 
-    # then rebuilt from a rewritten game, and the server restarted: 12 leaves again
+    # then rebuilt from a rewritten game, and the server restarted: 13 leaves again (the
+    # signing key's leaf logged anew at the first signature)
     rewrite_stream(boot, gid)
     drop_log(boot)
     assert public_log.sweep(boot) == 12
@@ -105,7 +106,7 @@ def test_a_rolled_back_log_and_a_forked_one_are_named(
         code, report = monitor(server, state, "--keys", str(keyfile))
     forks = named(report)["fork"]
     assert code == 1 and "rollback" not in named(report), report
-    assert any(d.startswith("fork: two heads of size 12 with different roots") for d in forks)
+    assert any(d.startswith("fork: two heads of size 13 with different roots") for d in forks)
     assert any(d.startswith("fork: the log's first 9 leaves no longer hash") for d in forks)
     assert len(json.loads(state.read_text())["heads"]) == 3  # every head kept as evidence
 
@@ -117,10 +118,11 @@ def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, l
     keyfile.write_bytes(client.get("/v1/keys").data)
     # the operator edits a leaf's text where it lies but not its hash: the head still
     # signs the old tree, the leaves served say something else
-    text = boot.tlog.texts(2, 3)[0].replace('"events":', '"events":1')
-    boot.redis.lset(keys.tlog_texts(), 2, text)
+    (end,) = boot.tlog.indexes([f"{gid}:ended"])
+    text = boot.tlog.texts(end, end + 1)[0].replace('"events":', '"events":1')
+    boot.redis.lset(keys.tlog_texts(), end, text)
     code, report = monitor(live_server, state, "--keys", str(keyfile))
     assert code == 1 and named(report)["leaves"] == [
-        "the 3 leaves served do not hash to the server's head"
+        "the 4 leaves served do not hash to the server's head"
     ], report
-    assert named(report)["mismatch"][0].startswith(f"game {gid}'s ended leaf (index 2)")
+    assert named(report)["mismatch"][0].startswith(f"game {gid}'s ended leaf (index {end})")

@@ -109,7 +109,7 @@ def test_witnesses_cosign_a_genuine_log_and_refuse_a_game_logged_again(
     w = Witnesses(tmp_path, client)
     with w.server(redis_url, app) as (server, _):
         code, out = w.once("w1.example", server)
-        assert code == 0 and out.startswith(f"cosigned {app.config['TLOG_ORIGIN']} at size 6")
+        assert code == 0 and out.startswith(f"cosigned {app.config['TLOG_ORIGIN']} at size 7")  # 2 games, the key's leaf
         # the second witness runs as a loop, as one would from a service manager
         argv = [sys.executable, "-m", "cli", "witness", "--server", server, "--interval", "0.5"]
         argv += ["--key-file", str(tmp_path / "w2.example.key"), "--keys", str(w.keyfile)]
@@ -129,7 +129,7 @@ def test_witnesses_cosign_a_genuine_log_and_refuse_a_game_logged_again(
         text, lines = note.split(served)
         origin = app.config["TLOG_ORIGIN"]
         assert [line.name for line in lines] == [origin, "w1.example", "w2.example"]
-        assert note.parse_checkpoint(text).size == 6
+        assert note.parse_checkpoint(text).size == 7
         bundle = client.get(f"/v1/games/{gid}/export").get_json()
         code, checks = w.verify(server, bundle)
         assert code == 0 and checks[WITNESSED]["ok"], checks[WITNESSED]
@@ -144,14 +144,14 @@ def test_witnesses_cosign_a_genuine_log_and_refuse_a_game_logged_again(
             code, out = w.once(name, server)
             assert code == 1 and "refused to cosign" in out, out
             ref = transparency.game_ref(gid)[:16]
-            assert f"DUPLICATE: game {ref}... has a second created leaf (leaf 6" in out
+            assert f"DUPLICATE: game {ref}... has a second created leaf (leaf 7" in out
         rewritten = client.get(f"/v1/games/{gid}/export").get_json()
-        assert [x["index"] for x in rewritten["transparency"]["leaves"]] == [6, 7, 8]
+        assert [x["index"] for x in rewritten["transparency"]["leaves"]] == [7, 8, 9]
         code, checks = w.verify(server, rewritten)
         assert code == 1 and not checks[WITNESSED]["ok"]
         assert checks[WITNESSED]["detail"] == (
             "logged again: the witnesses accepted this game's started leaf as leaf 1, with "
-            "other contents; the bundle's is leaf 7: the game was logged a second time "
+            "other contents; the bundle's is leaf 8: the game was logged a second time "
             "(rewritten)"
         ), checks[WITNESSED]
         assert checks[transparency.CHECK]["ok"]  # without witnesses, the rewrite would pass
@@ -176,20 +176,20 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
     # sweep logs every game anew, the rewritten one from its rewritten stream
     rewrite_stream(boot, gid)
     drop_log(boot)
-    assert public_log.sweep(boot) == 9
+    assert public_log.sweep(boot) == 9  # and the key's leaf at the next signature
     rewritten = client.get(f"/v1/games/{gid}/export").get_json()
     with w.server(redis_url, app) as (server, _):
         for name in ("w1.example", "w2.example"):
             code, out = w.once(name, server)
-            assert code == 1 and "FORK: fork: two checkpoints of size 9 with different roots" in out
+            assert code == 1 and "FORK: fork: two checkpoints of size 10 with different roots" in out
         code, checks = w.verify(server, rewritten)
         assert code == 1 and checks[WITNESSED]["detail"].startswith(
-            "fork: two heads of size 9 with different roots"
+            "fork: two heads of size 10 with different roots"
         ), checks[WITNESSED]
         if NODE:
             done = w.rederive(server, rewritten, "?witness=w1.example")
             assert done.returncode == 1, done
-            assert "cosigned by the witnesses: fork: two heads of size 9" in done.stdout, done
+            assert "cosigned by the witnesses: fork: two heads of size 10" in done.stdout, done
 
         # then cuts the log back to 6 leaves
         for key in (keys.tlog_hashes(), keys.tlog_texts()):
@@ -200,7 +200,7 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
         assert (
             code == 1
             and (
-                "ROLLBACK: the log was rolled back: the witness cosigned a checkpoint of size 9, "
+                "ROLLBACK: the log was rolled back: the witness cosigned a checkpoint of size 10, "
                 "the server's is 6"
             )
             in out
@@ -208,7 +208,7 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
         code, checks = w.verify(server, client.get(f"/v1/games/{gid}/export").get_json())
         assert code == 1 and checks[WITNESSED]["detail"] == (
             "the log was rolled back: witnesses (w1.example, w2.example) cosigned a checkpoint "
-            "of size 9, the server's log holds 6"
+            "of size 10, the server's log holds 6"
         ), checks[WITNESSED]
 
         # and, last, deletes every key of the log, cosignatures included
@@ -224,7 +224,7 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
         published = str(tmp_path / "w1.example-state" / "checkpoint")
         code, checks = w.verify(server, rewritten, "--checkpoint", published)
         assert code == 1 and checks[WITNESSED]["detail"].startswith(
-            "fork: two heads of size 9 with different roots"
+            "fork: two heads of size 10 with different roots"
         ), checks[WITNESSED]
         assert [w.once(n, server)[0] for n in ("w1.example", "w2.example")] == [1, 1]
 
@@ -246,7 +246,7 @@ def test_the_server_keeps_only_cosignatures_of_configured_witnesses_on_its_own_c
 
         res = post({"note": note.note(text, [note.cosign(text, "w1.example", key, 1)])})
         assert res.status_code == 422 and res.json()["code"] == "invalid_cosignature"
-        other = text.replace("\n3\n", "\n2\n")
+        other = text.replace("\n4\n", "\n3\n")  # a game and the key's leaf
         res = post({"note": note.note(other, [note.cosign(other, "x", key, 1)])})
         assert res.status_code == 409 and res.json()["code"] == "checkpoint_mismatch"
         res = post({"note": "not a note"})

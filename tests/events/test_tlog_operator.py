@@ -114,6 +114,7 @@ def test_unlisted_games_and_rematches_are_swept_like_listed_ones(client, app):
     ids = [f"{g}:{k}" for g in (hidden, listed) for k in transparency.KINDS]
     ids.append(f"{rematch}:created")
     texts = boot.tlog.texts(*(lambda at: (min(at), max(at) + 1))(boot.tlog.indexes(ids)))
+    texts = [t for t in texts if json.loads(t)["kind"] != "key"]  # the signing key's leaf
     for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
         boot.redis.delete(key)  # as if every writer died right after its append
     boot.tlog.tree.full.clear()
@@ -141,14 +142,14 @@ def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path,
     seen, keyfile = tmp_path / "head.json", tmp_path / "keys.json"
     seen.write_bytes(client.get("/v1/transparency/head").data)  # an auditor saves it
     keyfile.write_bytes(client.get("/v1/keys").data)
-    assert json.loads(seen.read_text())["size"] == 12
-    # the operator cuts the log back to its first 9 leaves and restarts
+    assert json.loads(seen.read_text())["size"] == 13  # 4 games and the signing key's leaf
+    # the operator cuts the log back to its first 10 leaves and restarts
     for key in (keys.tlog_hashes(), keys.tlog_texts()):
-        boot.redis.ltrim(key, 0, 8)
+        boot.redis.ltrim(key, 0, 9)
     boot.redis.delete(keys.tlog_head())
     boot.tlog.tree.full.clear()
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
-    assert bundle["transparency"]["tree_head"]["size"] == 9
+    assert bundle["transparency"]["tree_head"]["size"] == 10
     with api_server(redis_url, MARKETFOLD_SIGNING_KEY_DIR=app.config["SIGNING_KEY_DIR"]) as (
         server,
         _,
@@ -159,7 +160,7 @@ def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path,
     checks = {c["name"]: c for c in report["checks"]}
     assert code == 1 and not checks[transparency.HISTORY]["ok"]
     assert checks[transparency.HISTORY]["detail"] == (
-        "the log was rolled back: a head of size 12 was seen, the server's is 9"
+        "the log was rolled back: a head of size 13 was seen, the server's is 10"
     )
     assert checks[transparency.CHECK]["ok"]  # the game itself is in the rolled-back log
 
@@ -177,10 +178,10 @@ def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_
     # sweep logs every game anew, the rewritten one from its rewritten stream
     rewrite_stream(boot, gid)
     drop_log(boot)
-    assert public_log.sweep(boot) == 9
+    assert public_log.sweep(boot) == 9  # and the signing key's leaf at the next head
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     head = json.loads(seen.read_text())
-    assert bundle["transparency"]["tree_head"]["size"] == head["size"] == 9
+    assert bundle["transparency"]["tree_head"]["size"] == head["size"] == 10
     with api_server(redis_url, MARKETFOLD_SIGNING_KEY_DIR=app.config["SIGNING_KEY_DIR"]) as (
         server,
         _,
@@ -192,7 +193,7 @@ def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_
     assert code == 1
     for name in (transparency.SEEN, transparency.HISTORY):
         assert checks[name]["detail"].startswith(
-            "fork: two heads of size 9 with different roots"
+            "fork: two heads of size 10 with different roots"
         ), checks[name]
 
 
@@ -201,7 +202,7 @@ def test_a_log_cut_back_raises_an_alarm_and_its_lost_game_is_not_logged_again(cl
     finished(client, app, 71)
     gone = finished(client, app, 72)
     for key in (keys.tlog_hashes(), keys.tlog_texts()):  # the operator cuts the log back
-        boot.redis.ltrim(key, 0, 2)
+        boot.redis.ltrim(key, 0, 3)  # to the first game and the signing key's leaf
     boot.redis.delete(keys.tlog_head())
     boot.tlog.tree.full.clear()
     with caplog.at_level(logging.ERROR, logger="marketfold.events"):
@@ -209,11 +210,11 @@ def test_a_log_cut_back_raises_an_alarm_and_its_lost_game_is_not_logged_again(cl
         assert public_log.sweep(boot) == 0
     cut = [r for r in caplog.records if getattr(r, "alarm", None) == "tlog_cut"]
     assert sorted((r.game, r.kind) for r in cut) == sorted((gone, k) for k in transparency.KINDS)
-    assert boot.tlog.size() == 3
+    assert boot.tlog.size() == 4
     assert boot.tlog.indexes([f"{gone}:{k}" for k in transparency.KINDS]) == [None] * 3
     check = client.get("/readyz").get_json()["checks"]["transparency_log"]
-    assert check == {"ok": False, "leaves": 3, "unindexed_leaves": 0, "alarms": 3}
+    assert check == {"ok": False, "leaves": 4, "unindexed_leaves": 0, "alarms": 3}
     # a game played afterwards gets its own leaves, not the cut game's old places
     later = finished(client, app, 73)
-    assert boot.tlog.indexes([f"{later}:{k}" for k in transparency.KINDS]) == [3, 4, 5]
+    assert boot.tlog.indexes([f"{later}:{k}" for k in transparency.KINDS]) == [4, 5, 6]
     assert client.get(f"/v1/games/{gone}/transparency").get_json()["leaves"] == []
