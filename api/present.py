@@ -67,6 +67,16 @@ def game(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
     }
 
 
+def table(rec: Record, seat: int | None, lang: str) -> dict[str, Any]:
+    """Return what a `table` frame of a game stream carries (service.table_frames): the
+    game as `GET /v1/games/{id}` shows it to `seat`, and what `GET .../legal` answers when
+    the seat owes a decision in an active game (else None)."""
+    shown = game(rec, seat, lang)
+    owes = rec.status == "active" and any(o["seat"] == seat for o in shown["owed"])
+    specs = rec.game.legal(rec.state, seat) if seat is not None and owes else None
+    return {"game": shown, "legal": legal(rec, specs, seat, lang) if specs is not None else None}
+
+
 def seat_seeds(rec: Record) -> dict[str, Any]:
     """Return where the seats' randomness stands (docs/fairness.md): the rule, the seats
     that committed and those that revealed, and until when the reveals are open."""

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from api import auth, limits
+from api import auth, limits, present
 from api.context import boot
 from api.errors import Problem
-from api.parse import event_cursor, feed_id
+from api.parse import event_cursor, feed_id, lang
 from api.parse import game_id as game_id_ok
 from api.streams import Render, Side, follow
 from service.game_stream import Feed, Frame, GameStream
+from service.errors import Invalid
 from service.stream_slots import Slot
+from service.table_frames import Table
 
 bp = Blueprint("stream", __name__, url_prefix="/v1")
 
@@ -73,13 +75,26 @@ def stream_events(game_id: str):
     player = auth.caller(boot(), required=False)
     after, seen = event_cursor()
     caller = player["id"] if player else None
-    game = GameStream(boot(), game_id_ok(game_id), caller, after, seen)
+    table = _table(request.args.get("with"))
+    game = GameStream(boot(), game_id_ok(game_id), caller, after, seen, table)
     if game.finished:
         return Response(status=204)  # nothing will ever follow: EventSource stops on 204
     also: list[tuple[str, str, Side]] = [(game.chat_key, game.chat_after(), game.chat)]
     if (private := game.private_log()) is not None:  # before the opening frames: it reads
         also.append(private)  # the private log as it stands
     return _sse(game.events_key, f"{after}-0", game.entry, game.opening(), also)
+
+
+def _table(asked: str | None) -> Table | None:
+    """The table frames a stream sends with `?with=table` (service.table_frames), in the
+    caller's language; None without it. Anything else is refused, naming the parameter."""
+    if asked is None:
+        return None
+    if asked != "table":
+        errors = {"with": ["must be 'table' (or left out)"]}
+        raise Invalid("invalid_query", "unknown stream option", errors=errors)
+    speaks = lang()
+    return Table(lambda rec, seat: present.table(rec, seat, speaks), speaks)
 
 
 @bp.get("/players/me/feed")

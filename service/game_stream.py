@@ -44,6 +44,8 @@ from service.frames import Frame, Shared
 from service.game_log import load, owed
 from service.game_queries import shown_actions
 from service.private_stream import PrivateSteps, follows
+from service.table_frames import Table
+from service.table_frames import frame as table_frame
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -99,8 +101,9 @@ class GameStream:
         player_id: str | None,
         after: int,
         seen: int | None = None,
+        table: Table | None = None,
     ):
-        self.boot, self.player_id = boot, player_id
+        self.boot, self.player_id, self.table = boot, player_id, table
         rec = load(boot, game_id)
         self.rec, self.game_id, self.after = rec, rec.game_id, after
         # a party's private steps (service.private_stream); `seen`: the k of `<after>.<k>`
@@ -136,14 +139,15 @@ class GameStream:
         """The frames a connect starts with: `owes`, then the caller's private steps that
         followed the resume point and came before the next event."""
         mine = self._mine(self.after) if self.private is not None else []
-        return [self.first(), *mine]
+        return [self.first(), *mine, *self._tables(self.rec)]
 
     def private_entry(self, entry_id: str, fields: dict[bytes, bytes]) -> list[Frame]:
         """The frames of a private log entry the shared reader handed over (none for
         steps of others, or for a step whose public event has not been sent yet)."""
         assert self.private is not None
         self.private.news([fields])
-        return self._mine(self.private.sent_upto)
+        mine = self._mine(self.private.sent_upto)
+        return [*mine, *self._table(None)] if mine else []
 
     def _mine(self, upto: int) -> list[Frame]:
         assert self.private is not None
@@ -183,12 +187,35 @@ class GameStream:
         frames = [*before, SHARED.get((self.game_id, entry_id, viewer, status), frame)]
         if owed_then is not None and seq > self.opened and viewer is not None and not ends:
             frames += self._owes(seq, owed_then)
+        held: list[Frame] = []
         if self.private is not None:
             self.private.sent_upto = seq
-            frames += self._mine(seq)  # steps held back until this event was sent
+            frames += (held := self._mine(seq))  # steps held back until this event was sent
+        if before or held:  # the caller's private steps went with it: the game as it stands
+            frames += self._table(None)
+        elif owed_then is not None and seq > self.opened:  # the table after this append
+            frames += self._table(seq)
         if kind == catalog.ENDED:  # the game's receipt, the same for everyone: public now
             frames += self._receipt()
         return frames, ends
+
+    def _table(self, seq: int | None) -> list[Frame]:
+        """The table frame (service.table_frames) of a stream that asked for them: the game
+        at `seq` (the end of an append; none when the log has moved on already: a later
+        append's frame says it) or, after a private step of the caller's seat (None), the
+        game as it stands."""
+        if self.table is None:
+            return []
+        if seq is None:
+            assert self.private is not None
+            key = (self.game_id, "private", self.private.read)  # the steps read so far
+            rec = RECORDS.get(key, lambda: load(self.boot, self.game_id))
+        else:
+            rec = RECORDS.get((self.game_id, seq), lambda: self._record(seq))
+        return self._tables(rec) if rec is not None else []
+
+    def _tables(self, rec: Record) -> list[Frame]:
+        return [table_frame(self.table, rec, self.seat)] if self.table is not None else []
 
     def _receipt(self) -> list[Frame]:
         """The `receipt` frame, made once per process when the game's leaves are merged
@@ -260,6 +287,8 @@ class GameStream:
             rec = held[0].record
             if rec.version == seq:
                 return rec
+            if rec.version > seq:
+                return None  # the log has moved on: no load for a version gone already
             if rec.version < seq and (advanced := self._advance(rec, held[1], seq)) is not None:
                 return advanced
         rec = load(self.boot, self.game_id)
