@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from typing import Any
 
 import orjson
@@ -33,7 +34,7 @@ class Frames:
     def __init__(self, url: str, headers: dict[str, str], table: bool = True):
         self.url = f"{url}/events/stream" + ("?with=table" if table else "")
         self.headers, self.frames = headers, []  # (event name, data)
-        self.opened = threading.Event()
+        self.opened, self.private = threading.Event(), 0
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
@@ -42,6 +43,8 @@ class Frames:
             self.opened.set()
             event = None
             for line in res.iter_lines(decode_unicode=True):
+                if line.startswith("id: ") and "." in line:
+                    self.private += 1  # a private step of the caller's seat
                 if line.startswith("event: "):
                     event = line[7:]
                 elif line.startswith("data: "):
@@ -53,16 +56,21 @@ class Frames:
 
 def _play(url: str, tokens: dict[int, str], rnd: random.Random) -> None:
     """Play random legal moves for whoever owes, then resign every seat until it ends."""
-    for _ in range(MOVES):
+    moves, ends = 0, time.monotonic() + 60
+    while moves < MOVES and time.monotonic() < ends:
         game = requests.get(url, timeout=10).json()
-        if game["status"] != "active" or not game["owed"]:
+        if game["status"] != "active":
             break
+        if not game["owed"]:  # a complete simultaneous phase: the worker resolves it
+            time.sleep(0.05)
+            continue
+        moves += 1
         token = tokens[rnd.choice(game["owed"])["seat"]]
         legal = requests.get(f"{url}/legal", headers=auth(token), timeout=10).json()
-        if legal["actions"]:
-            requests.post(
-                f"{url}/actions", json=random_action(rnd, legal["actions"]), headers=auth(token)
-            )
+        offers = [a for a in legal["actions"] if a["type"] == "offer"]  # wild trade: private
+        actions = offers if offers and rnd.random() < 0.6 else legal["actions"]
+        if actions:
+            requests.post(f"{url}/actions", json=random_action(rnd, actions), headers=auth(token))
     for token in tokens.values():
         if requests.get(url, timeout=10).json()["status"] == "finished":
             break
@@ -137,6 +145,8 @@ def test_each_seat_is_sent_its_own_table_and_a_spectator_the_public_one(
                 for t in tables
                 if t["version"] in others and t["game"]["status"] == "active"
             )
+    if options.get("trade") == "wild":  # private steps were sent, each with its table
+        assert any(r.private for r in seats.values()), "no private step: the test proves less"
     assert differ, "no hidden information to tell the seats apart: the test proves nothing"
 
 
