@@ -1,6 +1,9 @@
 // A table: one game as its seat (or a spectator) sees it, live. It reads GET /games/{id}
-// (view, owed, deadlines, result), GET .../legal when the seat owes a decision, follows the
-// event stream, and draws the view with the drawing shared with the replay viewer.
+// (view, owed, deadlines, result) and GET .../legal when the seat owes a decision once, then
+// follows the event stream with its table frames (`?with=table`: the game and the legal
+// actions after each append) and draws each from the frame, reading nothing per event; it
+// reads the game again only when a frame it awaits does not come. The view is drawn with
+// the drawing shared with the replay viewer.
 import { el, add, isObj } from "../shared/dom.js";
 import { createDraw } from "../shared/draw.js";
 import { get, post, del, act, me } from "./api.js";
@@ -24,6 +27,7 @@ import { rulesLink } from "./optionhelp.js";
 import { keepReceipt, fetchReceipt, keptReceipt, receiptLine } from "./receipt.js";
 
 const catalogues = new Map(); // ruleset + language -> {id: {name, text}}
+const GAP_MS = 3000; // how long a table frame may lag the event it follows before a read
 
 export async function drawTable(root, gameId, app, secret = null) {
   const path = `/games/${encodeURIComponent(gameId)}`;
@@ -99,8 +103,21 @@ export async function drawTable(root, gameId, app, secret = null) {
   async function load() {
     const game = await get(path);
     if (!game) return;
+    const mine = Number.isInteger(game.you) && (game.owed || []).some((o) => o.seat === game.you);
+    const legal = mine && game.status === "active" ? await get(`${path}/legal`) : null;
     if (await revealIfAsked(game)) return load(); // the seat's secret joins the draws
-    st.game = game;
+    await show(game, legal);
+  }
+
+  // Draw the game and the seat's legal actions (null: none), as read or as a table frame
+  // brought them; an older version than the one drawn is dropped, and so is a show that a
+  // later one overtook while it looked up a name.
+  let shows = 0;
+  async function show(game, legal) {
+    if (st.game && game.version < st.game.version) return;
+    const n = ++shows;
+    const secret = game.secret || (st.game && st.game.id === game.id ? st.game.secret : null);
+    st.game = { ...game, secret }; // a frame never carries the creator's link: kept from the read
     if (root.contains(page)) rememberSeen(game); // drawn to this person: seen
     const named = (game.seats || []).filter((s) => st.names.get(s.seat) !== seatLabel(s));
     for (const s of named) st.names.set(s.seat, seatLabel(s));
@@ -119,9 +136,10 @@ export async function drawTable(root, gameId, app, secret = null) {
       const disputes = Number.isInteger(game.you) ? await readDisputes(game.league.id).catch(() => null) : null;
       if (disputes) disputing.replaceChildren(disputeForm(game, app));
     }
-    const mine = Number.isInteger(game.you) && (game.owed || []).some((o) => o.seat === game.you);
-    st.legal = mine && game.status === "active" ? await get(`${path}/legal`) : null;
+    if (n !== shows) return; // a newer game came meanwhile: it draws
+    st.legal = legal;
     if (st.legal && isObj(st.legal.cards)) Object.assign(st.glossary, st.legal.cards);
+    if (awaited && st.game.version >= awaited) clearTimeout(gap);
     draw();
   }
 
@@ -258,10 +276,10 @@ export async function drawTable(root, gameId, app, secret = null) {
     if (st.busy) return;
     st.busy = true;
     for (const b of move.querySelectorAll("button, select, input")) b.disabled = true;
+    let done = null;
     try {
-      await act(gameId, action);
+      done = await act(gameId, action);
       st.refusal = "";
-      st.legal = null;
       st.typed.clear(); // what was typed went through: the next form starts empty
     } catch (e) {
       st.refusal = t("refused", { detail: problemWords(e) });
@@ -270,7 +288,26 @@ export async function drawTable(root, gameId, app, secret = null) {
       st.busy = false;
       offered = null; // its controls were disabled: draw them again, whatever follows
     }
-    await load().catch(app.fail);
+    if (!done) return load().catch(app.fail); // refused: read where the game stands now
+    // the stream's table frame after this action draws what follows (it may be here already)
+    if (st.game.version < done.version) {
+      st.legal = null;
+      expect(done.version);
+    }
+    draw();
+  }
+
+  // An append the stream told of (an event, an action's answer): its table frame follows;
+  // when none has come within GAP_MS (a frame lost to a race or a reconnect), read the game.
+  let awaited = 0;
+  let gap = 0;
+  function expect(version) {
+    if (!Number.isInteger(version) || version <= st.game.version || version <= awaited) return;
+    awaited = version;
+    clearTimeout(gap);
+    gap = setTimeout(() => {
+      if (st.game.version < awaited) refresh();
+    }, GAP_MS);
   }
 
   function tick() {
@@ -309,19 +346,25 @@ export async function drawTable(root, gameId, app, secret = null) {
   const recent = await get(`${path}/events?after=${Math.max(0, st.game.version - 12)}`);
   for (const ev of recent.events || []) log.push(ev);
   chat.load();
-  const stream = follow(`/v1${path}/events/stream`, st.game.version, (kind, data) => {
+  // every connect starts with a table frame: no read after a dropped connection either
+  const stream = follow(`/v1${path}/events/stream?with=table`, st.game.version, (kind, data) => {
     if (kind === "chat") return chat.show(data);
-    if (kind === "owes") return refresh(); // where the game stands for this seat (no event)
-    if (kind === "receipt") return keepReceipt(data) && refresh(); // kept without asking
+    if (kind === "owes") return; // the table frame that follows says it, and more
+    if (kind === "table") return fromFrame(data).catch(app.fail);
+    if (kind === "receipt") return keepReceipt(data) && draw(); // kept without asking
     log.push(data);
-    refresh();
+    expect(data.seq);
   }, (state) => {
     app.live = state;
     const live = head.querySelector(".live");
     const ongoing = st.game && (st.game.status === "active" || st.game.status === "waiting");
     if (live) live.textContent = !ongoing ? "" : state === "open" ? t("live") : state === "down" ? t("reconnecting") : "";
-    if (state === "open") refresh(); // after a dropped connection, read the table again
   });
+
+  async function fromFrame(frame) {
+    if (await revealIfAsked(frame.game)) return; // its event brings the next frame
+    await show(frame.game, frame.legal);
+  }
   const timer = setInterval(tick, 1000);
   return () => {
     stream.stop();
@@ -329,6 +372,7 @@ export async function drawTable(root, gameId, app, secret = null) {
     if (rematch) rematch();
     clearInterval(timer);
     clearTimeout(pending);
+    clearTimeout(gap);
     signal(false);
   };
 }
