@@ -23,6 +23,7 @@ from events.recorder import RedisRecorder
 from events.repository import GameRepository
 from service.game_queries import shown_actions
 from tests.api.helpers import random_action
+from tests.api.openapi_check import assert_matches
 from tests.reliability.load import auth, new_table
 
 MOVES = 60  # then the seats resign: enough for hidden cards, bids and productions
@@ -132,6 +133,8 @@ def test_each_seat_is_sent_its_own_table_and_a_spectator_the_public_one(
         assert tables[-1]["version"] == final["version"] and tables[-1]["game"]["status"] == "finished"
         versions = [t["version"] for t in tables]
         assert versions == sorted(versions)
+        for frame in (tables[0], tables[len(tables) // 2], tables[-1]):  # as openapi.yaml says
+            assert_matches("StreamTable", frame)
         for frame in tables:
             game = frame["game"]
             assert game["you"] == seat and game["version"] == frame["version"]
