@@ -8,7 +8,9 @@ then sends the events after `Last-Event-ID` (or `?after=`), each redacted for th
 caller holds at that event, an `owes` frame after each append that gives the caller's
 seat something new to do, the table chat posted while it is open (`chat` frames) and,
 to a seated caller, the private steps its seat is party to (Black Market wild trade: ids
-`<seq>.<k>`, service.private_stream).
+`<seq>.<k>`, service.private_stream) and, with `?with=table`, a `table` frame (the game and
+the legal actions as the caller's seat may see them, service.table_frames) on connect and
+after each append.
 Frames other than events carry no `id:`, so Last-Event-ID keeps naming the game's events.
 It sends a comment line as a heartbeat every `SSE_HEARTBEAT_S` seconds, ends after
 `game.Ended` (a resume past the end of a finished game answers 204, which tells
@@ -30,8 +32,8 @@ from api.errors import Problem
 from api.parse import event_cursor, feed_id, lang
 from api.parse import game_id as game_id_ok
 from api.streams import Render, Side, follow
-from service.game_stream import Feed, Frame, GameStream
 from service.errors import Invalid
+from service.game_stream import Feed, Frame, GameStream
 from service.stream_slots import Slot
 from service.table_frames import Table
 

@@ -20,6 +20,10 @@ v1 on the last event of each append.
 A seated caller's stream of a game that keeps a private log also sends its seat's private
 steps (ids `<seq>.<k>`), in the order they were decided (service.private_stream).
 
+A stream opened with `?with=table` also sends `table` frames (service.table_frames): the
+game as the caller's seat may see it and its legal actions, after the opening frames, after
+each append and after each of its seat's private steps.
+
 A feed starts with one `turns` frame: the caller's open turns in every game (as `GET
 /v1/players/me/turns`), then its notes.
 

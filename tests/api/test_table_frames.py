@@ -92,7 +92,9 @@ def _views(gid: str, redis_url: str, version: int, seat: int | None) -> list[tup
     for k in range(len(private) + 1):
         rec = fold_all(Record(gid), in_order(public, private[:k]))
         owes = rec.status == "active" and any(o.seat == seat for o in rec.owed())
-        actions = shown_actions(rec.game.legal(rec.state, seat)) if owes and seat is not None else None
+        actions = (
+            shown_actions(rec.game.legal(rec.state, seat)) if owes and seat is not None else None
+        )
         shown.append((_plain(rec.game.view(rec.state, seat, "en")), _plain(actions)))
     return shown
 
@@ -130,7 +132,9 @@ def test_each_seat_is_sent_its_own_table_and_a_spectator_the_public_one(
         tables = reader.tables()
         # one at the connect, then after appends; the last one the finished game
         assert len(tables) > 2, (seat, reader.frames)
-        assert tables[-1]["version"] == final["version"] and tables[-1]["game"]["status"] == "finished"
+        assert (
+            tables[-1]["version"] == final["version"] and tables[-1]["game"]["status"] == "finished"
+        )
         versions = [t["version"] for t in tables]
         assert versions == sorted(versions)
         for frame in (tables[0], tables[len(tables) // 2], tables[-1]):  # as openapi.yaml says

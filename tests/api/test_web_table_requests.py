@@ -60,7 +60,9 @@ def test_an_open_table_reads_nothing_per_event(
     me = page.sign_in("eva")
     body = {"ruleset": ruleset, "players": 3, "options": options}
     gid, idle = join_idle_table(page, ["Ana", "Bo"], **body)
-    page.wait(lambda: "Waiting for players" not in page.text("#decision") and page.text("#decision"))
+    page.wait(
+        lambda: "Waiting for players" not in page.text("#decision") and page.text("#decision")
+    )
     time.sleep(1.0)  # the connect's reads are over: from here on, steady state
     since, url = _fetched(page), f"{base}/v1/games/{gid}"
     start = requests.get(url, timeout=10).json()["version"]
