@@ -225,9 +225,9 @@ def main() -> None:
             stop([a])
             s.stop()
     load_after = os.getloadavg()
-    print(
-        f"{args.games} games of {args.seats} seats, every seat's table open; {args.rounds} rounds"
-    )
+    if not args.bots_only:
+        print(f"{args.games} games of {args.seats} seats, each seat's table open")
+    print(f"{args.rounds} alternated rounds")
     print("| pattern | moves | API CPU ms/move (median) | Valkey ms/move | API per round |")
     print("| --- | --- | --- | --- | --- |")
     names = {
