@@ -154,7 +154,7 @@ def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any
     try:
         current = get_json(args.server, "/v1/transparency/head")
     except ValueError as e:
-        check.fail(None, f"the server gave no tree head: {e}")
+        check.fail(None, f"the server gave no tree head: {e}", code="server_unreachable")
         return check
     proof = None
     sizes = (saved.get("size"), (current or {}).get("size") if isinstance(current, dict) else None)
@@ -164,7 +164,7 @@ def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any
     if ok:
         check.detail = found
     else:
-        check.fail(None, found)
+        check.fail(None, found, code="history_broken")
     return check
 
 
@@ -178,7 +178,11 @@ def expected_game(data: Any, game: str) -> Any:
     first = events[0] if isinstance(events, list) and events else {}
     logged = (first.get("data") or {}).get("game_id") if isinstance(first, dict) else None
     if logged != game:
-        check.fail(1, f"the bundle is game {logged}, not game {game} (--game): another game")
+        check.fail(
+            1,
+            f"the bundle is game {logged}, not game {game} (--game): another game",
+            code="another_game",
+        )
     else:
         check.detail = f"the bundle's log is game {game}"
     return check
@@ -197,7 +201,9 @@ def held(args: argparse.Namespace, seen: Any, data: Any) -> Any:
     try:
         texts = monitor.leaves(args.server, saved["size"])  # 1,000 a request
     except (ValueError, KeyError, TypeError) as e:
-        check.fail(None, f"the server gave no leaves of the tree head seen: {e}")
+        check.fail(
+            None, f"the server gave no leaves of the tree head seen: {e}", code="server_unreachable"
+        )
         return check
     ok, found = receipts.check_held(
         data.get("events") or [], data.get("transparency"), saved, texts
@@ -205,7 +211,7 @@ def held(args: argparse.Namespace, seen: Any, data: Any) -> Any:
     if ok:
         check.detail = found
     else:
-        check.fail(None, found)
+        check.fail(None, found, code="not_held")
     return check
 
 
@@ -233,7 +239,11 @@ def witnessed(args: argparse.Namespace, data: Any, trusted: dict[str, Any]) -> A
     proof = (data.get("transparency") or {}) if isinstance(data, dict) else {}
     head, items = proof.get("tree_head"), proof.get("leaves") or []
     if not isinstance(head, dict) or not items:
-        check.fail(None, "the bundle carries no tree head and leaves to find in a checkpoint")
+        check.fail(
+            None,
+            "the bundle carries no tree head and leaves to find in a checkpoint",
+            code="no_proofs",
+        )
         return check
     notes = [Path(f).read_text("utf-8") for f in args.checkpoint]
     size = None
@@ -264,7 +274,7 @@ def witnessed(args: argparse.Namespace, data: Any, trusted: dict[str, Any]) -> A
     if ok:
         check.detail = found
     else:
-        check.fail(None, found)
+        check.fail(None, found, code="unwitnessed")
     return check
 
 

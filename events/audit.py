@@ -79,7 +79,7 @@ def verify(
     if trusted is not None:
         proof_checks.run(data, trusted, seen, consistency, report, windows)
     if data.get("format") != FORMAT or not events:
-        chain.fail(None, f"not a {FORMAT} bundle with events")
+        chain.fail(None, f"not a {FORMAT} bundle with events", code="not_a_bundle")
         return report
     logged_id = binding.from_log(events)["id"]
     report.game_id = str(logged_id) if logged_id else report.game_id
@@ -87,7 +87,7 @@ def verify(
     if chain.ok and private:
         _check_private(private, len(events), chain)
     if problems := binding.disagreements(header, events):
-        bound.fail(1, "; ".join(problems))
+        bound.fail(1, "; ".join(problems), code="header_differs")
     else:
         bound.detail = "id, ruleset, rules version, options, seats, timeout, league as logged"
     clock = Clock()
@@ -98,16 +98,22 @@ def verify(
         replaying.run(merged, seed, seed_check, replay, result, clock)
     else:
         for check in (replay, result):
-            check.fail(None, "not checked: the chain or the seed failed")
+            check.fail(
+                None, "not checked: the chain or the seed failed", code="unchecked_chain_or_seed"
+            )
     _check_times(clock, times, replay.ok and chain.ok and seed is not None)
     return report
 
 
 def _check_times(clock: Clock, check: Check, replayed: bool) -> None:
     if clock.problems:
-        check.fail(clock.problems[0][0], "; ".join(p for _, p in clock.problems[:20]))
+        check.fail(
+            clock.problems[0][0], "; ".join(p for _, p in clock.problems[:20]), code="times_wrong"
+        )
     elif not replayed:
-        check.fail(None, "deadlines not checked: the replay did not finish")
+        check.fail(
+            None, "deadlines not checked: the replay did not finish", code="unchecked_replay"
+        )
     else:
         check.detail = "times never go backwards; every action, default, resolution in time"
 
@@ -117,13 +123,23 @@ def check_chain(events: list[dict[str, Any]], check: Check) -> None:
     prev = codec.GENESIS
     for i, env in enumerate(events, start=1):
         if env.get("seq") != i:
-            return check.fail(i, f"event {i} is missing or moved (found seq {env.get('seq')})")
+            return check.fail(
+                i,
+                f"event {i} is missing or moved (found seq {env.get('seq')})",
+                code="event_missing",
+            )
         if env.get("redacted"):
-            return check.fail(i, "redacted event: only a finished game's export verifies fully")
+            return check.fail(
+                i,
+                "redacted event: only a finished game's export verifies fully",
+                code="event_redacted",
+            )
         if env.get("prev") != prev:
-            return check.fail(i, "prev does not name the previous event's hash")
+            return check.fail(
+                i, "prev does not name the previous event's hash", code="prev_mismatch"
+            )
         if codec.chain_hash(env) != env.get("hash"):
-            return check.fail(i, "hash does not match the event's contents")
+            return check.fail(i, "hash does not match the event's contents", code="hash_mismatch")
         prev = env["hash"]
     check.detail = f"{len(events)} events linked"
 
@@ -135,13 +151,23 @@ def _check_private(steps: list[dict[str, Any]], public: int, check: Check) -> No
     for i, env in enumerate(steps, start=1):
         seq = env.get("seq")
         if env.get("private") != i:
-            return check.fail(seq, f"private step {i} is missing or moved")
+            return check.fail(seq, f"private step {i} is missing or moved", code="private_missing")
         if not isinstance(seq, int) or not after <= seq <= public:
-            return check.fail(seq, f"private step {i} follows no event of the log in order")
+            return check.fail(
+                seq,
+                f"private step {i} follows no event of the log in order",
+                code="private_out_of_order",
+            )
         if env.get("redacted"):
-            return check.fail(seq, "redacted private step: only a finished game's export verifies")
+            return check.fail(
+                seq,
+                "redacted private step: only a finished game's export verifies",
+                code="private_redacted",
+            )
         if env.get("prev") != prev or codec.chain_hash(env) != env.get("hash"):
-            return check.fail(seq, f"private step {i} is not linked to the one before it")
+            return check.fail(
+                seq, f"private step {i} is not linked to the one before it", code="private_unlinked"
+            )
         prev, after = env["hash"], seq
     check.detail += f"; {len(steps)} private steps linked"
 
@@ -150,30 +176,37 @@ def _check_seed(data: dict[str, Any], events: list[dict[str, Any]], check: Check
     created = events[0]
     committed = created.get("data", {}).get("seed_commitment")
     if created.get("type") != catalog.CREATED or not committed:
-        check.fail(1, "the first event is not game.Created with a seed commitment")
+        check.fail(
+            1, "the first event is not game.Created with a seed commitment", code="no_commitment"
+        )
         return None
     ended = events[-1] if events[-1].get("type") == catalog.ENDED else None
     in_ended = (ended or {}).get("data", {}).get("seed")
     revealed = data.get("seed") or in_ended
     if not revealed:
-        check.fail(None, f"no seed revealed: {_unfinished(data, events)}")
+        check.fail(None, f"no seed revealed: {_unfinished(data, events)}", code="seed_not_revealed")
         return None
     if ended and in_ended != revealed:
         check.fail(
             ended["seq"],
             f"the bundle's seed {_short(revealed)} differs from the one game.Ended reveals "
             f"(event {ended['seq']}: {_short(in_ended)})",
+            code="seed_differs",
         )
         return None
     try:
         seed = bytes.fromhex(revealed)
     except ValueError:
-        check.fail(None, "the revealed seed is not hex")
+        check.fail(None, "the revealed seed is not hex", code="seed_not_hex")
         return None
     game_id = created["data"].get("game_id")
     expected = commitment(game_id, seed) if game_id else hashlib.sha256(seed).hexdigest()
     if expected != committed:
-        check.fail(1, "the revealed seed does not match the commitment logged at creation")
+        check.fail(
+            1,
+            "the revealed seed does not match the commitment logged at creation",
+            code="seed_mismatch",
+        )
         return None
     return seed
 

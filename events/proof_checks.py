@@ -15,10 +15,10 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
     signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
     report.checks += [signed, logged]
     if keylog.rotated(windows or {}):
-        _record(report, Check(keylog.CHECK), _dated(data, seen, windows))
+        _record(report, Check(keylog.CHECK), _dated(data, seen, windows), code="key_out_of_window")
     report.signed_by, found = signature.check(data, trusted)
     if report.signed_by is None:
-        signed.fail(None, found)
+        signed.fail(None, found, code="not_signed")
     else:
         signed.detail = found
     events = data.get("events") or []
@@ -27,10 +27,11 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
             report,
             Check(receipts.PROMISED),
             receipts.check_promise(events, seen["promise"], trusted),
+            code="promise_broken",
         )
     ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
     if not ok:
-        logged.fail(None, found)
+        logged.fail(None, found, code="not_logged")
         return
     logged.detail = found
     if isinstance(seen, dict) and ("tree_head" in seen or "size" in seen):
@@ -39,7 +40,7 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
             found = receipts.check_kept(events, proof, seen, trusted)
         else:
             found = transparency.check_seen(events, proof, seen, consistency, trusted)
-        _record(report, Check(transparency.SEEN), found)
+        _record(report, Check(transparency.SEEN), found, code="head_not_seen")
 
 
 def _dated(data, seen, windows) -> tuple[bool, str]:
@@ -54,10 +55,10 @@ def _dated(data, seen, windows) -> tuple[bool, str]:
     return ok, found
 
 
-def _record(report: Report, check: Check, outcome: tuple[bool, str]) -> None:
+def _record(report: Report, check: Check, outcome: tuple[bool, str], *, code: str) -> None:
     report.checks.append(check)
     ok, found = outcome
     if ok:
         check.detail = found
     else:
-        check.fail(None, found)
+        check.fail(None, found, code=code)

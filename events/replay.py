@@ -36,8 +36,8 @@ def run(events, seed: bytes, seed_check: Check, replay: Check, result: Check, cl
     way (`clock`), and the final result is recounted (`result`)."""
     ruleset, version = events[0]["data"].get("ruleset"), events[0]["data"].get("rules_version")
     if games.get(ruleset, version) is None:
-        replay.fail(1, f"no rules {ruleset!r} at version {version} to replay with")
-        result.fail(None, "not checked: no rules to replay with")
+        replay.fail(1, f"no rules {ruleset!r} at version {version} to replay with", code="no_rules")
+        result.fail(None, "not checked: no rules to replay with", code="unchecked_no_rules")
         return
     rec = Record(events[0]["data"].get("game_id", ""))
     draws = 0
@@ -48,8 +48,9 @@ def run(events, seed: bytes, seed_check: Check, replay: Check, result: Check, cl
                 replay.fail(
                     group[-1]["seq"],
                     "game.Created must stand alone (or with its game.Terms), public, by system",
+                    code="creation_wrong",
                 )
-                return result.fail(None, "not checked: the replay stopped")
+                return result.fail(None, "not checked: the replay stopped", code="unchecked_replay")
             for env in group:
                 rec = fold(rec, env)
             continue
@@ -59,14 +60,17 @@ def run(events, seed: bytes, seed_check: Check, replay: Check, result: Check, cl
                 first["seq"],
                 f"event {first['seq']}: its draws start at draw {start}, but the command before "
                 f"it ended at draw {draws}: each command's draws continue from the last",
+                code="draws_gap",
             )
         expected = _expected(rec, cmd, seed, first, replay)
         if expected is None:
-            return result.fail(None, "not checked: the replay stopped")
+            return result.fail(None, "not checked: the replay stopped", code="unchecked_replay")
         envs, used, ends = expected
         logged = first.get("draws")
         if logged != (used if used[0] != used[1] else None):
-            seed_check.fail(first["seq"], f"the command drew {used}, the log says {logged}")
+            seed_check.fail(
+                first["seq"], f"the command drew {used}, the log says {logged}", code="draws_differ"
+            )
         draws = used[1]
         body = [env for env in group if env["type"] != catalog.ENDED]
         if not _same(envs, body, replay) or ends != (len(body) < len(group)):
@@ -75,8 +79,9 @@ def run(events, seed: bytes, seed_check: Check, replay: Check, result: Check, cl
                 "the game should end here"
                 if ends
                 else "game.Ended where the rules do not end the game",
+                code="end_misplaced",
             )
-            return result.fail(None, "not checked: the replay stopped")
+            return result.fail(None, "not checked: the replay stopped", code="unchecked_replay")
         for env in group:
             clock.event(rec, env)
             rec = fold(rec, env)
@@ -118,10 +123,15 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
             first["seq"],
             f"the {cmd.get('type')} command names player {e}, who is not seated in this game; "
             f"its events are by seat {seat}, and {held}",
+            code="not_seated",
         )
         return None
     except (RuleViolation, KeyError, ValueError) as e:
-        replay.fail(first["seq"], f"the rules refuse this {cmd.get('type')} command: {e}")
+        replay.fail(
+            first["seq"],
+            f"the rules refuse this {cmd.get('type')} command: {e}",
+            code="rules_refuse",
+        )
         return None
     private = partial(is_private, rec.game)
     built = envelope.build(evs, rec.version, actor, "", "", rec.private, private)
@@ -138,7 +148,9 @@ def _same(expected: list[tuple], group: list[dict[str, Any]], replay: Check) -> 
         return not expected
     for i, env in enumerate(group):
         if i >= len(expected):
-            replay.fail(env["seq"], f"the rules do not produce {env['type']} here")
+            replay.fail(
+                env["seq"], f"the rules do not produce {env['type']} here", code="not_produced"
+            )
             return False
         kind, data, visible, actor, private = expected[i]
         got = (env["type"], env["data"], env["visible_to"], env["actor"], "private" in env)
@@ -150,22 +162,29 @@ def _same(expected: list[tuple], group: list[dict[str, Any]], replay: Check) -> 
                 env["seq"],
                 f"{env['type']}: the {what} differs from what the rules "
                 f"decide ({kind} {json.dumps(data)[:200]})",
+                code="event_differs",
             )
             return False
     if len(expected) > len(group):
-        replay.fail(group[-1]["seq"], f"the rules also produce {expected[len(group)][0]}")
+        replay.fail(
+            group[-1]["seq"],
+            f"the rules also produce {expected[len(group)][0]}",
+            code="event_lacking",
+        )
         return False
     return True
 
 
 def _check_result(rec: Record, last: dict[str, Any], check: Check) -> None:
     if last.get("type") != catalog.ENDED:
-        return check.fail(None, "the game has not ended")
+        return check.fail(None, "the game has not ended", code="not_ended")
     if (last["actor"], last["visible_to"]) != ("system", "all"):
-        return check.fail(last["seq"], "game.Ended must be public and by system")
+        return check.fail(last["seq"], "game.Ended must be public and by system", code="end_wrong")
     recount = ending.result(rec, ending.reason(rec) or "")
     if _json(recount) != last["data"]["result"]:
-        return check.fail(last["seq"], "the logged result differs from a recount")
+        return check.fail(
+            last["seq"], "the logged result differs from a recount", code="result_differs"
+        )
     check.detail = f"winners {recount['winners']}, standings recounted"
 
 

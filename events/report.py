@@ -14,11 +14,12 @@ class Check:
     ok: bool = True
     detail: str = "ok"
     seq: int | None = None  # the first event that fails it
+    code: str | None = None  # why it failed, stable (openapi.yaml VerifyReport): pages word it
 
-    def fail(self, seq: int | None, detail: str) -> None:
-        """Record the first failure only."""
+    def fail(self, seq: int | None, detail: str, *, code: str) -> None:
+        """Record the first failure only: where, the reason in English, and its code."""
         if self.ok:
-            self.ok, self.seq, self.detail = False, seq, detail
+            self.ok, self.seq, self.detail, self.code = False, seq, detail, code
 
 
 @dataclass
@@ -40,7 +41,8 @@ class Report:
             "ok": self.ok,
             "signed_by": self.signed_by,
             "checks": [
-                {"name": c.name, "ok": c.ok, "seq": c.seq, "detail": c.detail} for c in self.checks
+                {"name": c.name, "ok": c.ok, "seq": c.seq, "code": c.code, "detail": c.detail}
+                for c in self.checks
             ],
         }
 

@@ -80,16 +80,16 @@ def verify(
         or not events
         or not all(isinstance(e, dict) for e in events)
     ):
-        chain.fail(None, f"not a {FORMAT} export with events")
+        chain.fail(None, f"not a {FORMAT} export with events", code="not_a_bundle")
         for c in (signed, recount):
-            c.fail(None, "not checked")
+            c.fail(None, "not checked", code="unchecked_chain")
         return report
     check_chain(events, chain)
     if trusted:
         kid, detail = signature.check(data, trusted)
         report.signed_by = kid
         if kid is None:
-            signed.fail(None, detail)
+            signed.fail(None, detail, code="not_signed")
         else:
             signed.detail = detail
         if keylog.rotated(windows or {}):
@@ -101,15 +101,21 @@ def verify(
             else:
                 dated.fail(None, found)
     else:
-        signed.fail(None, "not checked: no trusted key given (--keys FILE or --server URL)")
+        signed.fail(
+            None, "not checked: no trusted key given (--keys FILE or --server URL)", code="no_keys"
+        )
     if not chain.ok:
-        recount.fail(None, "not checked: the chain failed")
+        recount.fail(None, "not checked: the chain failed", code="unchecked_chain")
         return report
     try:
         league = fold_all(League(str(claimed)), events)
         rows = table.rows(league)
     except (KeyError, TypeError, ValueError) as e:
-        recount.fail(None, f"the log does not fold into a league: {type(e).__name__} {e}")
+        recount.fail(
+            None,
+            f"the log does not fold into a league: {type(e).__name__} {e}",
+            code="not_a_league",
+        )
         return report
     report.rulings = [dict(r) for r in league.ruling_log]
     report.standings = rows
@@ -118,7 +124,11 @@ def verify(
     if stated is None:
         recount.detail = f"{applied}; the export states no standings to compare"
     elif _comparable(stated) != _comparable(rows):
-        recount.fail(None, f"{applied}; the export's standings differ: {_first_diff(stated, rows)}")
+        recount.fail(
+            None,
+            f"{applied}; the export's standings differ: {_first_diff(stated, rows)}",
+            code="standings_differ",
+        )
     else:
         recount.detail = f"{applied}; the export's standings match the recount"
     return report

@@ -48,7 +48,7 @@ def verify(boot: Bootstrap, data: Any) -> dict[str, Any]:
     report = audit.verify(data, keyring(boot).public(), windows=key_history.windows(boot))
     if differs := transparency.compare(boot, data):
         logged = next(c for c in report.checks if c.name == events_transparency.CHECK)
-        logged.fail(None, differs)
+        logged.fail(None, differs, code="not_logged")
     events = data.get("events") or []
     game_id = ((events[0].get("data") or {}).get("game_id")) if events else None
     stored = boot.store.read(game_id) if isinstance(game_id, str) and game_id else []
@@ -66,11 +66,14 @@ def _compare(events: list[Any], stored: list[dict[str, Any]], check: audit.Check
         if not isinstance(mine, dict) or mine.get("hash") != kept["hash"]:
             seq = kept["seq"]
             what = "" if not isinstance(mine, dict) else _field(mine, kept)
-            return check.fail(seq, f"event {seq} differs from this server's log{what}")
+            return check.fail(
+                seq, f"event {seq} differs from this server's log{what}", code="differs_from_server"
+            )
     if len(events) != len(stored):
         return check.fail(
             min(len(events), len(stored)) + 1,
             f"the bundle has {len(events)} events, this server's log {len(stored)}",
+            code="count_differs",
         )
     check.detail = f"every one of the {len(stored)} events is the one this server logged"
 

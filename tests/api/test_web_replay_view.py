@@ -132,3 +132,30 @@ def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client,
     assert not [c for c in checks if any(e in c for e in english)], checks
     assert "eventos enlazados" in checks[0]
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
+
+
+def test_why_a_check_failed_is_said_in_spanish(browser, live_server, client, app, tmp_path):
+    """A tampered bundle file opened in the Spanish replay: the failed check's reason (by its
+    code) is a Spanish sentence in the badge and in the list, never the verifier's English."""
+    import json
+
+    gid, _ = finished_game(client, app)
+    bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    bundle["events"][5]["data"]["tampered"] = 1  # the 6th event's hash no longer matches
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(bundle))
+    page = Page(browser, live_server, tmp_path)
+    web = WebPage(browser, live_server)
+    browser.get(f"{live_server}/games/{gid}/replay?lang=es#at=2")
+    page.wait_for_seq(2)
+    page.find("#bundle-file").send_keys(str(forged))
+    web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == "bad")
+    badge = page.find("#file-verified").text
+    checks = web.texts("#file-checks li")
+    failed = [c for c in checks if c.startswith("FALLA")]
+    english = ("hash does not match", "not checked", "the chain or the seed", "differs from")
+    assert "este evento se cambió después de registrarse" in badge and "(evento 6)" in badge, badge
+    assert failed[0].startswith("FALLA cadena de hashes (evento 6): este evento se cambió"), checks
+    assert "sin comprobar: falló la cadena o la semilla" in " ".join(failed), checks
+    assert not [c for c in [badge, *checks] if any(e in c for e in english)], [badge, *checks]
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")

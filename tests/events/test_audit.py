@@ -1,5 +1,6 @@
 """Exported games verify offline; every kind of tampering is caught and named."""
 
+import ast
 import copy
 import json
 import random
@@ -7,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 import games
 from events import audit, signature
@@ -74,6 +76,7 @@ def test_the_cli_verifies_offline_and_fails_on_tampering(client, gm_bundle, tmp_
         "name": "hash chain",
         "ok": False,
         "seq": 6,
+        "code": "hash_mismatch",
         "detail": "hash does not match the event's contents",
     }
 
@@ -95,7 +98,34 @@ def failing(bundle: dict) -> tuple[str, int | None]:
     report = audit.verify(bundle)
     assert not report.ok
     check = next(c for c in report.checks if not c.ok)
+    assert check.code in check_codes(), check  # a page words it in its own language
     return check.name, check.seq
+
+
+def check_codes() -> set[str]:
+    """The codes openapi.yaml lists for a failed check (VerifyReport checks[].code)."""
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    item = spec["components"]["schemas"]["VerifyReport"]["properties"]["checks"]["items"]
+    return {c for c in item["properties"]["code"]["enum"] if c is not None}
+
+
+def test_every_reason_a_check_fails_has_a_code_the_spec_lists():
+    used, uncoded = set(), []
+    for package in ("events", "leagues", "service", "cli"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+                if name not in ("fail", "_record"):
+                    continue
+                code = next((k.value for k in node.keywords if k.arg == "code"), None)
+                if isinstance(code, ast.Constant):
+                    used.add(code.value)
+                elif isinstance(node.func, ast.Attribute) and name == "fail" and code is None:
+                    uncoded.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert uncoded == []
+    assert used == check_codes()
 
 
 def test_each_kind_of_tampering_is_named(gm_bundle):

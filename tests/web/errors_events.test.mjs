@@ -88,3 +88,17 @@ test("every field of every ruleset's events has a Spanish name (the log's words)
   assert.ok(fields.size > 60, `read ${fields.size} fields`);
   assert.deepEqual([...fields].filter((f) => !(f in WORDS_ES)).sort(), []);
 });
+
+// the verifier's failure codes (openapi.yaml VerifyReport checks[].code)
+function checkCodes() {
+  const spec = readFileSync(join(ROOT, "openapi.yaml"), "utf-8");
+  const block = spec.slice(spec.indexOf("\n    VerifyReport:"));
+  const m = block.match(/\n {14}code:[\s\S]*?enum: \[([^\]]*)\]/);
+  return m[1].split(",").map((c) => c.trim()).filter((c) => c && c !== "null").sort();
+}
+
+test("every reason a verifier's check fails has words in English and in Spanish", () => {
+  const codes = checkCodes();
+  assert.ok(codes.length > 40 && codes.includes("hash_mismatch"), `read ${codes.join(", ")}`);
+  assert.deepEqual(lacking(codes.map((c) => `fail_${c}`)), []);
+});

@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { sentence } from "./log.js";
 import { when } from "./leagueparts.js";
 import { rulingForm, rulingText } from "./leaguedisputes.js";
+import { checkText } from "./words_checks.js";
 
 export async function drawReview(root, leagueId, gameId, app) {
   const lid = encodeURIComponent(leagueId);
@@ -81,7 +82,9 @@ export async function drawReview(root, leagueId, gameId, app) {
       const ul = el("ul", "checks");
       for (const c of review.audit.checks) {
         const li = add(el("li", c.ok ? "check ok" : "check bad"), el("strong", null, c.ok ? t("checkPassed") : t("checkFailed")));
-        li.append(" ", c.name, c.detail ? ` — ${c.detail}` : ""); // text nodes
+        const said = checkText(c, t, seatName);
+        const where = Number.isInteger(c.seq) && !c.ok ? ` (${t("atEventN", { n: c.seq })})` : "";
+        li.append(" ", said.name, where, said.detail ? ` — ${said.detail}` : ""); // text nodes
         ul.appendChild(li);
       }
       checks.appendChild(ul);

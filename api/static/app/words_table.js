@@ -4,12 +4,14 @@
 import { EVENT_WORDS } from "./words_events.js";
 import { ERROR_WORDS } from "./words_errors.js";
 import { VALUE_WORDS } from "./words_values.js";
+import { CHECK_WORDS } from "./words_checks.js";
 
 export const TABLE_WORDS = {
   en: {
     ...EVENT_WORDS.en,
     ...ERROR_WORDS.en,
     ...VALUE_WORDS.en,
+    ...CHECK_WORDS.en,
     // the actions offered in the move box, by type (games/*/actions.py SHAPES)
     act_accept: "Accept an offer", act_answer: "Answer the deal", act_bid: "Bid", act_choose: "Choose",
     act_decline: "Decline", act_discard: "Discard", act_dismiss_friend: "Dismiss your friend",
@@ -135,6 +137,7 @@ export const TABLE_WORDS = {
     ...EVENT_WORDS.es,
     ...ERROR_WORDS.es,
     ...VALUE_WORDS.es,
+    ...CHECK_WORDS.es,
     act_accept: "Aceptar una oferta", act_answer: "Responder al trato", act_bid: "Pujar", act_choose: "Elegir",
     act_decline: "Rechazar", act_discard: "Descartar", act_dismiss_friend: "Despedir a tu amigo",
     act_done: "Terminar de comerciar", act_end_turn: "Terminar el turno", act_give: "Dar la carta",

@@ -6,48 +6,10 @@ import { EVENT_WORDS } from "../app/words_events.js";
 import { WORDS_ES } from "../app/words_es.js";
 import { TABLE_WORDS } from "../app/words_table.js";
 import { ERROR_WORDS } from "../app/words_errors.js";
+import { CHECK_WORDS, checkText as wordCheck } from "../app/words_checks.js";
 import { human as humanKey, LABELS } from "../shared/dom.js";
 
 export { LANGS, storeLang };
-
-// The verifier's checks, by the name the server gives them (events/audit.py, signature.py,
-// transparency.py, leagues/audit.py, service/proof.py): their words in both languages. Keys: check_<name>.
-const CHECKS = {
-  "hash chain": ["hash chain", "cadena de hashes"],
-  "seed and random draws": ["seed and random draws", "semilla y sorteos"],
-  "every command decided again": ["every command decided again", "cada orden decidida de nuevo"],
-  "final result recounted": ["final result recounted", "resultado final recontado"],
-  "header bound to the log": ["header bound to the log", "cabecera ligada al registro"],
-  "times and deadlines": ["times and deadlines", "horas y plazos"],
-  "signed by the service": ["signed by the service", "firmado por el servicio"],
-  "in the public log of games": ["in the public log of games", "en el registro público de partidas"],
-  "consistent with a tree head seen before": ["consistent with a tree head seen before", "coherente con una cabeza de árbol vista antes"],
-  "standings recounted with rulings": ["standings recounted with rulings", "clasificación recontada con las resoluciones"],
-  "the same as this server's log": ["the same as this server's log", "igual al registro de este servidor"],
-  "the server's log extends the tree head seen": ["the server's log extends the tree head seen", "el registro del servidor extiende la cabeza de árbol vista"],
-};
-// the game's leaves in the public log (events/transparency.py KINDS)
-const LEAVES = { created: ["created", "creada"], started: ["started", "empezada"], ended: ["ended", "terminada"] };
-const leaves = (text) => text.split(/, */).map((k) => (LEAVES[k] ? LEAVES[k][lang() === "es" ? 1 : 0] : k)).join(", ");
-const checkKey = (name) => `check_${String(name).replace(/[^A-Za-z0-9]+/g, "_")}`;
-const checkWords = (i) => Object.fromEntries(Object.entries(CHECKS).map(([k, w]) => [checkKey(k), w[i]]));
-
-// What a passed check found, as the server says it (English), read into the page's language;
-// a failure's detail stays the server's own words. [pattern, key, the match's values]
-const FOUND = [
-  [/^(\d+) events linked; (\d+) private steps linked$/, "found_linkedPrivate", (m) => ({ n: m[1], m: m[2] })],
-  [/^(\d+) events linked$/, "found_linked", (m) => ({ n: m[1] })],
-  [/^commitment matches; (\d+) draws re-derived$/, "found_seed", (m) => ({ n: m[1] })],
-  [/^(\d+) commands decided again, every event equal$/, "found_replayed", (m) => ({ n: m[1] })],
-  [/^winners \[([\d, ]*)\], standings recounted$/, "found_result", (m, seat) => ({ names: m[1].split(/, */).filter(Boolean).map((x) => seat(Number(x))).join(", ") })],
-  [/^id, ruleset, rules version, options, seats, timeout, league as logged$/, "found_bound", () => ({})],
-  [/^times never go backwards; every action, default, resolution in time$/, "found_times", () => ({})],
-  [/^signed by key (\S+) \((\S+)\); the statement matches the bundle$/, "found_signed", (m) => ({ key: m[1], alg: m[2] })],
-  [/^(.+) included in the tree head of (\d+) leaves signed by (\S+)$/, "found_logged", (m) => ({ kinds: leaves(m[1]), n: m[2], key: m[3] })],
-  [/^consistent with the tree head of (\d+) leaves saved at (\S+)$/, "found_seen", (m) => ({ n: m[1], at: m[2] })],
-  [/^every one of the (\d+) events is the one this server logged$/, "found_stored", (m) => ({ n: m[1] })],
-  [/^the server's head of size (\d+) extends the head of size (\d+) seen at (\S+)$/, "found_extends", (m) => ({ n: m[1], m: m[2], at: m[3] })],
-];
 
 export const REPLAY_WORDS = {
   en: {
@@ -97,17 +59,7 @@ export const REPLAY_WORDS = {
     onceEnded: "verified once the game has ended", couldNotExport: "could not export: {status}",
     notVerified: "not verified: {detail}",
     status_waiting: "waiting", status_active: "in play", status_finished: "finished", status_cancelled: "cancelled",
-    ...checkWords(0),
-    found_linked: "{n} events linked", found_linkedPrivate: "{n} events linked; {m} private steps linked",
-    found_seed: "the seed matches its commitment; {n} draws re-derived",
-    found_replayed: "{n} commands decided again, every event equal", found_result: "winners {names}, standings recounted",
-    found_bound: "id, game, rules version, options, seats, time per decision, league as logged",
-    found_times: "times never go backwards; every action, default and resolution in time",
-    found_signed: "signed by key {key} ({alg}); the statement matches the bundle",
-    found_logged: "the game's leaves {kinds} included in the tree head of {n} leaves signed by {key}",
-    found_seen: "consistent with the tree head of {n} leaves saved at {at}",
-    found_extends: "the server's head of size {n} extends the head of size {m} seen at {at}",
-    found_stored: "every one of the {n} events is the one this server logged",
+    ...CHECK_WORDS.en,
   },
   es: {
     pageTitle: "Repetición · marketfold", replay: "Repetición", replayOf: "{name}: repetición", docTitle: "{name}, repetición · {id}",
@@ -156,17 +108,7 @@ export const REPLAY_WORDS = {
     onceEnded: "se verifica cuando la partida termine", couldNotExport: "no se pudo exportar: {status}",
     notVerified: "no verificado: {detail}",
     status_waiting: "esperando", status_active: "en juego", status_finished: "terminada", status_cancelled: "cancelada",
-    ...checkWords(1),
-    found_linked: "{n} eventos enlazados", found_linkedPrivate: "{n} eventos enlazados; {m} pasos privados enlazados",
-    found_seed: "la semilla coincide con su compromiso; {n} sorteos derivados de nuevo",
-    found_replayed: "{n} órdenes decididas de nuevo, cada evento igual", found_result: "ganadores {names}, clasificación recontada",
-    found_bound: "id, juego, versión de las reglas, opciones, asientos, tiempo por decisión y liga como en el registro",
-    found_times: "las horas nunca retroceden; cada acción, opción por defecto y resolución a tiempo",
-    found_signed: "firmado con la clave {key} ({alg}); la declaración coincide con el paquete",
-    found_logged: "hojas de la partida {kinds} incluidas en la cabeza del árbol de {n} hojas firmada por {key}",
-    found_seen: "coherente con la cabeza del árbol de {n} hojas guardada el {at}",
-    found_extends: "la cabeza del servidor, de tamaño {n}, extiende la de tamaño {m} vista el {at}",
-    found_stored: "cada uno de los {n} eventos es el que registró este servidor",
+    ...CHECK_WORDS.es,
   },
 };
 
@@ -212,15 +154,8 @@ export function drawWords() {
   return { ...Object.fromEntries(cardKeys.map((k) => [k, table[k]])), ...Object.fromEntries(keys.map((k) => [k, t(k)])) };
 }
 
-// A verifier's check in the page's language: its name (the server's when it is a new one) and
-// what it found ({name, detail}); `seat(n)` names a seat.
+// A verifier's check in the page's language: its name and what it found or why it failed
+// ({name, detail}, ../app/words_checks.js); `seat(n)` names a seat.
 export function checkText(check, seat = (n) => t("seatN", { n })) {
-  const key = checkKey(check.name);
-  const name = t(key) === key ? String(check.name) : t(key);
-  if (!check.ok) return { name, detail: String(check.detail ?? "") };
-  for (const [pattern, k, values] of FOUND) {
-    const m = pattern.exec(String(check.detail ?? ""));
-    if (m) return { name, detail: t(k, values(m, seat)) };
-  }
-  return { name, detail: String(check.detail ?? "") };
+  return wordCheck(check, t, seat);
 }
