@@ -113,17 +113,28 @@ def test_the_decktet_games_show_a_legend_of_their_suits(browser, live_server):
 
 # the words of every card title on the page that a line break cuts in two
 BROKEN_WORDS = """
+// a title's words that run onto a second line other than after a soft hyphen (U+00AD: then
+// the line ends with a drawn hyphen), measured letter by letter
 const broken = [];
 for (const name of document.querySelectorAll('.cname')) {
   const node = name.firstChild;
   if (!node || node.nodeType !== 3 || !name.getClientRects().length) continue;
   let at = 0;
   for (const w of node.textContent.split(' ')) {
-    const range = document.createRange();
-    range.setStart(node, at);
-    range.setEnd(node, at + w.length);
-    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-    if (w && lines.size > 1) broken.push(w);
+    let top = null;
+    for (let i = at; i < at + w.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = [...range.getClientRects()].filter((r) => r.width > 0).pop(); // the letter, not a hyphen drawn before it
+      if (!rect) continue;
+      const line = Math.round(rect.top);
+      if (top !== null && line !== top && node.textContent[i - 1] !== '\\u00AD') {
+        broken.push(w.replace(/\\u00AD/g, '') + ' before ' + node.textContent[i]);
+        break;
+      }
+      top = line;
+    }
     at += w.length + 1;
   }
 }
@@ -166,6 +177,48 @@ def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server)
         broken = browser.execute_script(BROKEN_WORDS)
         assert not broken, f"card titles broken inside a word at {width}px: {broken}"
     page.shot("black-market-colours-cards-390", 390)
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(browser)
+
+
+def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
+    browser, live_server
+):
+    """At 390 px every Decktet card of a Spanish table ("El Descubrimiento", "El
+    Diplomático", ...) wraps its title between words or at a syllable with a hyphen, never
+    mid-word: the whole deck drawn by the page's own card drawing into the auction."""
+    from games.decktet import cards
+    from games.decktet_names import card_json
+
+    page = WebPage(browser, live_server)
+    page.sign_in("eva")
+    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
+    page.wait_for(".zone.middle .hand .cname")
+    browser.set_window_size(390, 844)
+    deck = [card_json(name, "es") for name in cards()]
+    assert "El Descubrimiento" in [c["name"] for c in deck]
+    page.d.execute_async_script(
+        "const [deck, done] = arguments;"
+        "import('/static/shared/cards.js').then(({ createCards }) => {"
+        "  const place = document.createElement('div');"
+        "  place.id = 'test-cards';"
+        "  place.appendChild(createCards(() => ({})).hand(deck));"
+        "  document.querySelector('.zone.middle .hand').after(place);"
+        "  done();"
+        "});",
+        deck,
+    )
+    page.wait_for("#test-cards .cname")
+    broken = browser.execute_script(BROKEN_WORDS)
+    assert not broken, f"card titles broken inside a word at 390px: {broken}"
+    # a title reads whole: the soft hyphens are not letters a person or a reader sees
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#test-cards .cname')].map((n) => n.textContent)"
+    )
+    assert "El Des\u00adcu\u00adbri\u00admien\u00adto" in shown, shown
+    assert [t.replace("\u00ad", "") for t in shown] == [c["name"] for c in deck]
+    page.shot("decktet-titles-es-390", 390)
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
     no_script_errors(browser)
 

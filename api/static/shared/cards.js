@@ -3,6 +3,7 @@
 // of cards. `glossary()` gives the card names and texts of what is shown ({card id: {name,
 // text}}), so a card names what it does on hover. Shared by the replay viewer and the web client.
 import { el, add, isObj } from "./dom.js";
+import { hyphenate } from "./hyphen.js";
 
 // `words` (optional) names the card types, "worth", the suits (suit_<Suit>, their marks
 // abbr_<Suit>), GP (gpShort) and the die's faces (val_face_<face>) in the page's language.
@@ -19,6 +20,9 @@ export function createCards(glossary, words = {}) {
     return mark;
   }
 
+  // a card's title, breakable at its syllables in the page's language (./hyphen.js)
+  const title = (name) => el("span", "cname", hyphenate(name, globalThis.document?.documentElement.lang || ""));
+
   function hue(text) {
     let h = 0;
     for (const ch of String(text)) h = (h * 31 + ch.charCodeAt(0)) % 360;
@@ -28,7 +32,7 @@ export function createCards(glossary, words = {}) {
   // A card with its rules text: name, kind and figures, the text itself.
   function textCard(c) {
     const node = el("span", `card text-card${c.type ? ` type-${c.type}` : ""}`);
-    const head = add(el("span", "tc-head"), el("span", "cname", c.name || c.id));
+    const head = add(el("span", "tc-head"), title(c.name || c.id));
     if (typeof c.gp === "number" && (c.gp || c.type === "item" || c.type === "friend")) {
       head.appendChild(el("span", "tc-gp", `${c.gp} ${words.gpShort || "GP"}`));
     }
@@ -52,7 +56,7 @@ export function createCards(glossary, words = {}) {
     const rank = c.rank === undefined || c.rank === null ? "" : String(c.rank);
     add(node, el("span", "rank", RANK_ABBR[rank] || rank));
     const marks = add(el("span", "suits"), ...suits.map(suitMark));
-    add(node, marks, el("span", "cname", c.name || c.id));
+    add(node, marks, title(c.name || c.id));
     const names = Array.isArray(c.suit_names) ? c.suit_names : suits;
     const known = glossary()[c.id];
     node.title = [c.name || c.id, [c.rank_name || rank, names.join(", ")].filter(Boolean).join(" · ")]
