@@ -49,3 +49,31 @@ def test_the_invite_by_link_field_stays_inside_the_header_on_a_phone(browser, li
     assert over[0] <= 0 and len(over) == 1, f"the header overflows a 390 px screen: {over}"
     page.shot("invite-link-390", 390)
     no_script_errors(browser)
+
+
+def test_gobcons_standard_deck_is_named_in_each_language(browser, live_server):
+    """GobCon's `deck` option reads "the standard deck" / "el mazo estándar" on the create
+    form and in a lobby entry, never the API's value "default"."""
+    from tests.api.web_page import Select
+
+    base = live_server
+    page = WebPage(browser, base)
+    page.sign_in("Bo")
+    dee = new_player(base, "Dee")
+    body = {"ruleset": "gobcon", "players": 2, "decision_timeout_s": 300, "join": True}
+    made = requests.post(f"{base}/v1/games", json=body, headers=auth(dee["token"]), timeout=10)
+    assert made.status_code == 201, made.text
+    entry = f'#lobby li[data-game="{made.json()["id"]}"] .terms'
+    for lang, words in (("en", "the standard deck"), ("es", "el mazo estándar")):
+        browser.execute_script("localStorage.setItem('marketfold.lang', arguments[0])", lang)
+        browser.refresh()
+        page.wait_for("#create-ruleset")
+        Select(page.find("#create-ruleset")).select_by_value("gobcon")
+        shown = browser.execute_script(
+            "return [...document.querySelectorAll('.options select option')].map((o) => o.text)"
+        )
+        assert words in shown and "default" not in shown, shown
+        page.wait_for(entry, timeout=8)
+        assert words in page.text(entry) and "default" not in page.text(entry), page.text(entry)
+    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(browser)

@@ -54,14 +54,22 @@ function gameLink(g, rulesets, mine, leagueNames = {}) {
   return li;
 }
 
+// An option's value in words (val_<option>_<value>: GobCon's "default" deck is "the standard
+// deck" / "el mazo estándar"), else as the server names it.
+function optionValue(v, k) {
+  const key = `val_${k}_${v}`;
+  const said = t(key);
+  return said !== key ? said : v === null ? "—" : String(v);
+}
+
 // What a table is played with, in words: its time per decision and its options.
 function terms(g) {
   const time = Number.isInteger(g.decision_timeout_s) ? t("perDecision", { time: duration(g.decision_timeout_s) })
     : t("noTimeLimit");
-  const said = (v) => (v === true ? t("yes") : v === false ? t("no") : v === null ? t("none") : String(v));
+  const said = (v, k) => (v === true ? t("yes") : v === false ? t("no") : v === null ? t("none") : optionValue(v, k));
   const options = Object.entries(g.options || {})
     .filter(([, v]) => v === null || typeof v !== "object")
-    .map(([k, v]) => `${word(k)}: ${said(v)}`);
+    .map(([k, v]) => `${word(k)}: ${said(v, k)}`);
   const line = el("span", "muted terms", time);
   if (options.length) line.textContent += ` · ${t("optionsOf", { list: options.join(", ") })}`;
   return line;
@@ -332,7 +340,7 @@ function createForm(rulesets, app) {
     count.min = String(r.min_players);
     count.max = String(r.max_players);
     count.value = String(Math.min(Math.max(Number(count.value) || r.min_players, r.min_players), r.max_players));
-    const f = field("options", helped(r));
+    const f = field("options", helped(r), optionValue);
     options.replaceChildren(rulesLink(r.id), ...(f.node ? [f.node] : []));
     read = f.read;
   }

@@ -38,25 +38,25 @@ function types(schema) {
   return Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
 }
 
-// One control for one schema; `show` names values (a card id -> its name).
+// One control for one schema; `show(value, field)` names values (a card id -> its name).
 export function field(name, schema, show) {
   schema = schema || {};
   const def = schema.default;
   if ("const" in schema) return { node: null, read: () => schema.const };
   if (Array.isArray(schema.enum)) {
-    const box = select(schema.enum, def, show);
+    const box = select(schema.enum, def, show && ((v) => show(v, name)));
     return { node: labelled(name, box, schema.description), read: () => JSON.parse(box.value) };
   }
   const branches = schema.oneOf || schema.anyOf;
   if (Array.isArray(branches) && branches.every((b) => "const" in b || Array.isArray(b.enum) || b.type === "object")) {
     const values = branches.flatMap((b) => ("const" in b ? [b.const] : Array.isArray(b.enum) ? b.enum : []));
     if (values.length && branches.every((b) => "const" in b || Array.isArray(b.enum))) {
-      const box = select(values, def, show);
+      const box = select(values, def, show && ((v) => show(v, name)));
       return { node: labelled(name, box, schema.description), read: () => JSON.parse(box.value) };
     }
     if (branches.every((b) => b.type === "object" && isObj(b.properties))) return objectBranches(name, branches, show);
     if (values.length) {
-      const box = select(values, def, show); // only the named choices (e.g. "default" deck)
+      const box = select(values, def, show && ((v) => show(v, name))); // only the named choices (e.g. "default" deck)
       return { node: labelled(name, box, schema.description), read: () => JSON.parse(box.value) };
     }
   }

@@ -7,6 +7,8 @@ const VALUES = {
   // Goblin Market's edition (how a tie for first place is settled)
   edition_en: ["English rules (a tie goes to the most points in positive suits)", "reglas inglesas (el empate lo gana quien más puntos tiene en palos positivos)"],
   edition_es: ["Spanish rules (everyone tied for first wins)", "reglas españolas (todos los empatados en cabeza ganan)"],
+  // GobCon's shipped deck (its `deck` option)
+  deck_default: ["the standard deck", "el mazo estándar"],
   // Sorcerous Futures: how a card is auctioned
   format_open: ["open bidding", "puja abierta"], format_closed: ["sealed bids", "pujas selladas"],
   // Black Market: the trade's mode, where traded goods go, why things happened
