@@ -9,6 +9,8 @@ const VALUES = {
   edition_es: ["Spanish rules (everyone tied for first wins)", "reglas españolas (todos los empatados en cabeza ganan)"],
   // GobCon's shipped deck (its `deck` option)
   deck_default: ["the standard deck", "el mazo estándar"],
+  // ... and its name as the log says it (games/data/gobcon_deck.json "name")
+  "deck_GobCon default deck (marketfold)": ["GobCon's standard deck (marketfold)", "el mazo estándar de GobCon (marketfold)"],
   // Sorcerous Futures: how a card is auctioned
   format_open: ["open bidding", "puja abierta"], format_closed: ["sealed bids", "pujas selladas"],
   // Black Market: the trade's mode, where traded goods go, why things happened
