@@ -200,16 +200,23 @@ def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
     assert "El Descubrimiento" in [c["name"] for c in deck]
     page.d.execute_async_script(
         "const [deck, done] = arguments;"
-        "import('/static/shared/cards.js').then(({ createCards }) => {"
+        "Promise.all([import('/static/shared/cards.js'), import('/static/app/i18n.js')])"
+        ".then(([{ createCards }, { cardWords }]) => {"
+        "  const { hand } = createCards(() => ({}), cardWords());"
         "  const place = document.createElement('div');"
         "  place.id = 'test-cards';"
-        "  place.appendChild(createCards(() => ({})).hand(deck));"
-        "  document.querySelector('.zone.middle .hand').after(place);"
+        "  for (let i = 0; i < deck.length; i += 12) place.appendChild(hand(deck.slice(i, i + 12)));"
+        "  const pile = document.createElement('div');"  # a longer row keeps its older cards apart
+        "  pile.id = 'test-pile';"
+        "  pile.appendChild(hand(deck));"
+        "  document.querySelector('.zone.middle .hand').after(place, pile);"
         "  done();"
         "});",
         deck,
     )
     page.wait_for("#test-cards .cname")
+    assert page.text("#test-pile summary") == f"{len(deck) - 12} anteriores"
+    browser.execute_script("document.querySelector('#test-pile').remove()")
     broken = browser.execute_script(BROKEN_WORDS)
     assert not broken, f"card titles broken inside a word at 390px: {broken}"
     # a title reads whole: the soft hyphens are not letters a person or a reader sees

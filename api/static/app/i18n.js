@@ -390,7 +390,7 @@ export function problemWords(e) {
 // The words a card's drawing needs (shared/cards.js): suits and their marks, GP, the die's faces.
 export function cardWords() {
   const suits = ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"];
-  const keys = [...suits.flatMap((s) => [`suit_${s}`, `abbr_${s}`]), "gpShort",
+  const keys = [...suits.flatMap((s) => [`suit_${s}`, `abbr_${s}`]), "gpShort", "earlierN",
     ...["king", "green", "black", "darth"].map((f) => `val_face_${f}`)];
   return Object.fromEntries(keys.map((k) => [k, t(k)]));
 }

@@ -56,7 +56,7 @@ export const TABLE_WORDS = {
     dealForYou: "{name} offers you {get} for {pay}",
     good_red: "red", good_yellow: "yellow", good_green: "green", good_blue: "blue", good_purple: "purple", good_orange: "orange",
     suit_Moons: "Moons", suit_Suns: "Suns", suit_Waves: "Waves", suit_Leaves: "Leaves", suit_Wyrms: "Wyrms", suit_Knots: "Knots",
-    suitLegend: "Suits", gpShort: "GP",
+    suitLegend: "Suits", gpShort: "GP", earlierN: "{n} earlier",
     abbr_Moons: "Mo", abbr_Suns: "Su", abbr_Waves: "Wa", abbr_Leaves: "Le", abbr_Wyrms: "Wy", abbr_Knots: "Kn",
     // the decision in one sentence
     statusOver: "The game is over.", statusCancelled: "The game was cancelled.",
@@ -181,7 +181,7 @@ export const TABLE_WORDS = {
     dealForYou: "{name} te ofrece {get} por {pay}",
     good_red: "rojo", good_yellow: "amarillo", good_green: "verde", good_blue: "azul", good_purple: "morado", good_orange: "naranja",
     suit_Moons: "Lunas", suit_Suns: "Soles", suit_Waves: "Olas", suit_Leaves: "Hojas", suit_Wyrms: "Dragones", suit_Knots: "Nudos",
-    suitLegend: "Palos", gpShort: "PG",
+    suitLegend: "Palos", gpShort: "PG", earlierN: "{n} anteriores",
     abbr_Moons: "Lu", abbr_Suns: "So", abbr_Waves: "Ol", abbr_Leaves: "Ho", abbr_Wyrms: "Dr", abbr_Knots: "Nu",
     statusOver: "La partida terminó.", statusCancelled: "Se canceló la partida.",
     statusWaiting: "Esperando jugadores: {n} de {m} asientos ocupados.", statusResolving: "La mesa sigue adelante…",

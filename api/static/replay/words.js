@@ -150,7 +150,7 @@ export function drawWords() {
   const keys = ["yes", "no", "seat", "none", "toAct", "winner", "you", "hidden", "table", "worth",
     "type_item", "type_friend", "type_game", "type_special"];
   const table = TABLE_WORDS[lang()] || TABLE_WORDS.en; // the suits, GP and the die's faces, as the table says them
-  const cardKeys = Object.keys(table).filter((k) => /^(suit_|abbr_|val_face_|gpShort$)/.test(k));
+  const cardKeys = Object.keys(table).filter((k) => /^(suit_|abbr_|val_face_|gpShort$|earlierN$)/.test(k));
   return { ...Object.fromEntries(cardKeys.map((k) => [k, table[k]])), ...Object.fromEntries(keys.map((k) => [k, t(k)])) };
 }
 

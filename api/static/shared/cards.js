@@ -78,7 +78,7 @@ export function createCards(glossary, words = {}) {
     const row = el("span", cards.length > PILE ? "hand mini" : "hand");
     const older = cards.length > PILE ? cards.slice(0, cards.length - PILE) : [];
     if (older.length) {
-      const more = add(el("details", "pile"), el("summary", null, `${older.length} earlier`));
+      const more = add(el("details", "pile"), el("summary", null, (words.earlierN || "{n} earlier").replace("{n}", String(older.length))));
       add(more, add(el("span", "hand mini"), ...older.map(card)));
       row.appendChild(more);
     }
