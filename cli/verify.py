@@ -331,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
             report = audit.verify(data, trusted, seen, consistency, windows)
             if found := key_windows.saved(args, seen, trusted, windows):
                 report.checks.append(audit.Check(keylog.CHECK))
-                report.checks[-1].fail(None, "; ".join(found))
+                report.checks[-1].fail(None, "; ".join(found), code="key_out_of_window")
             if args.game is not None:
                 report.checks.insert(0, expected_game(data, args.game))
             if seen is not None and args.server and _saved(seen):

@@ -99,7 +99,7 @@ def verify(
             if ok:
                 dated.detail = found
             else:
-                dated.fail(None, found)
+                dated.fail(None, found, code="key_out_of_window")
     else:
         signed.fail(
             None, "not checked: no trusted key given (--keys FILE or --server URL)", code="no_keys"
