@@ -24,6 +24,14 @@ def _mail(boot, n: int):
     return email._mail(boot, f"ana{n}@example.org", f"mail {n}", "text", "<p>text</p>", f"m{n}")
 
 
+def _back_up_and_mailed(boot, url: str, n: int):
+    """Start the relay again on its port; mail `n` reaches it. Return the relay."""
+    controller, sink, _ = smtp_sink.start(port=urlsplit(url).port)
+    assert email.deliver(boot, _mail(boot, n))[0] == email.Outcome.SENT
+    assert [m["Subject"] for m in sink.wait(1)] == [f"mail {n}"]
+    return controller
+
+
 def test_mails_of_one_thread_share_a_connection_and_a_dropped_one_is_replaced():
     controller, sink, url = smtp_sink.start()
     boot = _boot(url)
@@ -33,9 +41,7 @@ def test_mails_of_one_thread_share_a_connection_and_a_dropped_one_is_replaced():
         sink.wait(3)
         assert len(set(sink.peers)) == 1  # one connection, one greeting, three mails
         controller.stop()  # the relay restarts: the connection held is gone
-        controller, sink, _ = smtp_sink.start(port=urlsplit(url).port)
-        assert email.deliver(boot, _mail(boot, 3))[0] == email.Outcome.SENT
-        assert [m["Subject"] for m in sink.wait(1)] == ["mail 3"]
+        controller = _back_up_and_mailed(boot, url, 3)
     finally:
         smtp.close()
         controller.stop()
@@ -49,9 +55,7 @@ def test_a_relay_that_is_down_is_a_retry_and_the_next_mail_connects_again():
         controller.stop()
         outcome, detail = email.deliver(boot, _mail(boot, 1))
         assert outcome == email.Outcome.RETRY, detail
-        controller, sink, _ = smtp_sink.start(port=urlsplit(url).port)
-        assert email.deliver(boot, _mail(boot, 2))[0] == email.Outcome.SENT
-        assert [m["Subject"] for m in sink.wait(1)] == ["mail 2"]
+        controller = _back_up_and_mailed(boot, url, 2)
     finally:
         smtp.close()
         controller.stop()
