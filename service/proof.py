@@ -28,9 +28,20 @@ def keyring(boot: Bootstrap) -> Keyring:
 def sign(boot: Bootstrap, bundle: dict[str, Any]) -> dict[str, Any]:
     """Return `bundle` with the service's signature."""
     key = key_history.active_key(boot)
-    bundle["signature"] = signature.sign(bundle, key, codec.now_iso())
+    bundle["signature"] = signature.sign(bundle, key, _dated(boot, key, bundle))
     metrics.SIGNATURES.inc()
     return bundle
+
+
+def _dated(boot: Bootstrap, key: Any, bundle: dict[str, Any]) -> str:
+    """The signature's date: its last event's time, or the signing key's first moment if
+    that is later (a key logged after the game ended). Not the time of the request, so
+    that every download of a finished game's export is the same bytes."""
+    events = bundle.get("events") or []
+    last = events[-1].get("at") if events and isinstance(events[-1], dict) else None
+    window = key_history.windows(boot).get(signature.key_id(key.public_key()))
+    times = [t for t in (last, window.not_before if window else None) if isinstance(t, str)]
+    return max(times, key=lambda t: codec.parse_time(t)) if times else codec.now_iso()
 
 
 def published(boot: Bootstrap) -> dict[str, Any]:
