@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import audit, codec, signature
+from events import audit, codec, keylog, signature
 from events.record import Record, fold_all
 from games.rng import commitment
 from service import deadline_commands
@@ -227,7 +227,11 @@ def test_each_forgery_is_caught_and_named_by_every_verifier(client, tmp_path, ga
     report = client.post("/v1/verify", json=forged).get_json()
     failed = {c["name"] for c in report["checks"] if not c["ok"]}
     assert not report["ok"] and caught <= failed, (case, report)
-    assert by_cli(tmp_path, forged, keyfile) == (1, failed - {STORED})
+    # the key windows an auditor saved with the keys are those of the first test's log;
+    # the server reads its own, made again after each test's flush (events.keylog):
+    # whether a forged signature's date also falls outside them is not what is compared
+    code, named = by_cli(tmp_path, forged, keyfile)
+    assert (code, named - {keylog.CHECK}) == (1, failed - {STORED, keylog.CHECK})
     if NODE:
         code, out = by_node(tmp_path, forged, keyfile)
         assert code == 1 and f"FAIL {SIGNED}:" in out, out
