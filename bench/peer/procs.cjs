@@ -208,12 +208,13 @@ async function boardgameio(storage, where) {
 
 const PG_PROGRAMS = ['initdb', 'postgres', 'pg_isready'];
 
-/** The directory of PostgreSQL's server programs: $PEER_PG_BIN, else `pg_config --bindir`,
- * else the newest /usr/lib/postgresql/N/bin (Debian keeps them off the PATH); null if none
- * has initdb, postgres and pg_isready. */
+/** The directory of PostgreSQL's server programs: $PEER_PG_BIN if set, else `pg_config
+ * --bindir`, else the newest /usr/lib/postgresql/N/bin (Debian keeps them off the PATH);
+ * null if it (or none) has initdb, postgres and pg_isready. */
 function postgresBin() {
+  const has = dir => PG_PROGRAMS.every(p => fs.existsSync(path.join(dir, p)));
+  if (process.env.PEER_PG_BIN) return has(process.env.PEER_PG_BIN) ? process.env.PEER_PG_BIN : null;
   const candidates = [];
-  if (process.env.PEER_PG_BIN) candidates.push(process.env.PEER_PG_BIN);
   try {
     candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   } catch (e) {
@@ -226,7 +227,7 @@ function postgresBin() {
   } catch (e) {
     /* no Debian package */
   }
-  return candidates.find(dir => PG_PROGRAMS.every(p => fs.existsSync(path.join(dir, p)))) || null;
+  return candidates.find(has) || null;
 }
 
 /** The user PostgreSQL runs as: this one, unless root (which PostgreSQL refuses). */
@@ -245,7 +246,7 @@ function postgresUser() {
 
 /** Why boardgame.io on PostgreSQL cannot run here, or null. */
 function postgresMissing() {
-  if (!postgresBin()) return 'PostgreSQL server programs (initdb, postgres, pg_isready) not found; set PEER_PG_BIN';
+  if (!postgresBin()) return `PostgreSQL's server programs (${PG_PROGRAMS.join(', ')}) not found (PEER_PG_BIN names their directory)`;
   try {
     postgresUser();
   } catch (e) {
