@@ -18,8 +18,10 @@ endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
    handful (bench/phases.py --load, in a process of its own);
 6. a 3-master cluster next to one Valkey (bench/cluster.py), and what an action costs
    when its append waits for a replica, WAIT and WAITAOF (bench/replicas.py);
-7. marketfold next to boardgame.io, alternated pairs at 1, 8 and 32 clients, and what
-   survives a kill -9 of each (bench/peer: Node; skipped with a line without node/npm);
+7. marketfold next to boardgame.io (FlatFile, in memory, on PostgreSQL), alternated pairs
+   at 1, 8 and 32 clients, the ratios against their targets, and what survives a kill -9
+   of each (bench/peer: Node; skipped with a line without node/npm, and the PostgreSQL
+   peer without PostgreSQL's server programs);
 8. whole games per second with the pure rules, and fold time per event
    (bench/perf_rules.py).
 

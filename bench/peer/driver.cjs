@@ -4,13 +4,16 @@
  * marketfold next to boardgame.io on the same machine (issue #34.2): one driver plays both.
  *
  *     node bench/peer/driver.cjs [--quick] [--clients 1,8,32] [--rounds 5]
- *          [--pairs one-call/flatfile,one-call/memory,two-call/flatfile,bare/flatfile,bare/memory]
+ *          [--pairs one-call/flatfile,one-call/memory,one-call/postgres,two-call/flatfile,bare/flatfile,bare/memory]
  *          [--kills 5]
  *          [--games 1:4,8:16,32:32] [--json FILE] [--pause-while FILE]
  *
  * It starts `marketfold serve` (embedded Valkey, appendfsync always; the queues' Valkey;
- * gunicorn with two gevent processes; one RQ worker) and boardgame.io's Server twice (FlatFile storage, in
- * memory) on free loopback ports. For each number of clients, each round plays alternated
+ * gunicorn with two gevent processes; one RQ worker) and boardgame.io's Server with each storage
+ * the pairs name (FlatFile, in memory, PostgreSQL: bgio-postgres on a throwaway PostgreSQL
+ * cluster with synchronous_commit on, procs.cjs) on free loopback ports. Without
+ * PostgreSQL's server programs the postgres pairs and kill trials are skipped, with a line
+ * saying so. For each number of clients, each round plays alternated
  * pairs: marketfold in a mode (one-call: act on the stream's `owes` and the POST answer's
  * `actions`; two-call: GET /legal then POST), then boardgame.io with a storage, each on
  * new games of 3-6 seats (each client plays its share of the games one after another).
@@ -18,8 +21,8 @@
  * instead of marketfold: bench/bare_app.py, one XADD per POST and nothing else, under the
  * same gunicorn on its own Valkey (appendfsync always), BARE_MOVES POSTs a game.
  * It prints moves/s, p50/p99 of a move (sending it to the mover seeing the new state),
- * and the CPU per move of each server process (/proc, the server's whole tree) and of
- * the driver; then the kill trials (kills.cjs). The packages come from the cache
+ * and the CPU per move of each server process (/proc, the server's whole tree, and
+ * PostgreSQL's for the postgres peer) and of the driver; then the kill trials (kills.cjs). The packages come from the cache
  * bench/peer/install.sh fills on first use; Python from $PYTHON or .venv.
  */
 const fs = require('fs');
@@ -28,7 +31,7 @@ const bgio = require('./play_bgio.cjs');
 const mf = require('./play_marketfold.cjs');
 const { agent, percentileMs, request } = require('./common.cjs');
 const { killTrials } = require('./kills.cjs');
-const { bare, boardgameio, marketfold, sleep, tempDir, treeCpu } = require('./procs.cjs');
+const { bare, boardgameio, marketfold, postgres, postgresMissing, sleep, tempDir, treeCpu } = require('./procs.cjs');
 
 const BARE_MOVES = 60; // about a Goblin Market game's (the one-call runs: 59 a game)
 
@@ -36,9 +39,9 @@ const FULL = {
   rounds: 5,
   kills: 5,
   games: '1:4,8:16,32:32',
-  pairs: 'one-call/flatfile,one-call/memory,two-call/flatfile,bare/flatfile,bare/memory',
+  pairs: 'one-call/flatfile,one-call/memory,one-call/postgres,two-call/flatfile,bare/flatfile,bare/memory',
 };
-const QUICK = { rounds: 1, kills: 2, games: '1:2,8:8,32:32', pairs: 'one-call/flatfile,one-call/memory' };
+const QUICK = { rounds: 1, kills: 2, games: '1:2,8:8,32:32', pairs: 'one-call/flatfile,one-call/memory,one-call/postgres' };
 
 function options(argv) {
   const quick = argv.includes('--quick');
@@ -71,11 +74,19 @@ async function pauseWhile(file) {
 
 const load = () => os.loadavg().map(x => x.toFixed(2)).join(' ');
 
-/** Time `clients` clients playing their share of `tables`; CPU of `pid`'s tree per move. */
-async function timed(pid, clients, tables, playOne) {
+/** CPU seconds so far of each group of the trees of `pids`. */
+function cpuOf(pids) {
+  const out = {};
+  for (const pid of pids) for (const [g, s] of Object.entries(treeCpu(pid))) out[g] = (out[g] || 0) + s;
+  return out;
+}
+
+/** Time `clients` clients playing their share of `tables`; CPU per move of the trees of
+ * `pids` (a server's, and its database's). */
+async function timed(pids, clients, tables, playOne) {
   const latencies = [];
   const loadBefore = load();
-  const cpuBefore = treeCpu(pid);
+  const cpuBefore = cpuOf(pids);
   const selfBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   let moves = 0;
@@ -90,7 +101,7 @@ async function timed(pid, clients, tables, playOne) {
     })
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpuAfter = treeCpu(pid);
+  const cpuAfter = cpuOf(pids);
   const self = process.cpuUsage(selfBefore);
   const cpu = {};
   for (const [group, s] of Object.entries(cpuAfter)) cpu[group] = ((s - (cpuBefore[group] || 0)) * 1e6) / moves;
@@ -117,7 +128,7 @@ async function runMarketfold(server, mode, clients, games) {
       ? (t, g, lat, http) => mf.playOneCall(server.url, t, g, lat, http)
       : (t, g, lat, http) => mf.playTwoCall(server.url, t, g, lat, http);
   try {
-    return { system: `marketfold ${mode}`, ...(await timed(server.pid, clients, tables, play)) };
+    return { system: `marketfold ${mode}`, ...(await timed([server.pid], clients, tables, play)) };
   } finally {
     tables.forEach(mf.closeStreams);
   }
@@ -134,7 +145,7 @@ async function runBare(server, clients, games) {
     }
     return BARE_MOVES;
   };
-  return { system: 'bare one-POST', ...(await timed(server.pid, clients, tables, play)) };
+  return { system: 'bare one-POST', ...(await timed([server.pid], clients, tables, play)) };
 }
 
 const runOurs = (servers, mode, clients, games) =>
@@ -144,7 +155,8 @@ async function runBgio(server, storage, clients, games) {
   const seated = await bgio.seatTables(server.url, games, agent());
   const tables = await Promise.all(seated.map(t => bgio.connect(server.url, t)));
   const play = (t, g, lat) => bgio.play(t, g, lat);
-  return { system: `boardgame.io ${storage}`, ...(await timed(server.pid, clients, tables, play)) };
+  const pids = server.database ? [server.pid, server.database.pid] : [server.pid];
+  return { system: `boardgame.io ${storage}`, ...(await timed(pids, clients, tables, play)) };
 }
 
 function line(run) {
@@ -203,16 +215,34 @@ async function main() {
   const started = Date.now();
   const result = { started: new Date().toISOString(), cores: os.cpus().length, cpu: os.cpus()[0].model, node: process.version, load_start: load(), runs: [], pairs: [], kills: [] };
   console.log(`${os.cpus().length} cores, ${os.cpus()[0].model}; node ${process.version}; load average ${result.load_start}`);
-  const servers = {
-    marketfold: await marketfold(tempDir('peer-mf-')),
-    flatfile: await boardgameio('flatfile', tempDir('peer-ff-')),
-    memory: await boardgameio('memory'),
-  };
+  const noPostgres = postgresMissing();
+  result.skipped = [];
+  if (noPostgres && opts.pairs.some(p => p.storage === 'postgres')) {
+    console.log(`boardgame.io on PostgreSQL skipped: ${noPostgres}`);
+    result.skipped.push({ peer: 'boardgame.io postgres', why: noPostgres });
+    opts.pairs = opts.pairs.filter(p => p.storage !== 'postgres');
+  }
+  const servers = {};
+  let database = null; // PostgreSQL, started before the boardgame.io server that uses it
+  if (opts.pairs.some(p => p.mode !== 'bare')) servers.marketfold = await marketfold(tempDir('peer-mf-'));
   if (opts.pairs.some(p => p.mode === 'bare')) servers.bare = await bare(tempDir('peer-bare-'));
-  const stop = () => Promise.all(Object.values(servers).map(s => s.stop()));
+  for (const storage of new Set(opts.pairs.map(p => p.storage))) {
+    if (storage === 'postgres') {
+      database = await postgres(tempDir('peer-pg-'));
+      servers.postgres = await boardgameio('postgres', database);
+      servers.postgres.database = database;
+    } else {
+      servers[storage] = await boardgameio(storage, storage === 'flatfile' ? tempDir('peer-ff-') : undefined);
+    }
+  }
+  const stop = async () => {
+    await Promise.all(Object.values(servers).map(s => s.stop()));
+    if (database) await database.stop();
+  };
   process.once('SIGINT', () => stop().then(() => process.exit(130)));
   process.once('SIGTERM', () => stop().then(() => process.exit(143)));
   try {
+    if (database) await database.start();
     await Promise.all(Object.values(servers).map(s => s.start()));
     // warm up, unmeasured: a fresh server's first games pay for lazy imports and caches
     for (const { mode, storage } of opts.pairs) {
@@ -237,7 +267,7 @@ async function main() {
     await stop();
   }
   if (opts.kills > 0) {
-    result.kills = await killTrials(opts.kills, k =>
+    result.kills = await killTrials(opts.kills, !noPostgres, k =>
       console.log(`kill trial: ${k.system} #${k.trial}: ${k.survived} of ${k.acked} acknowledged moves survived ${k.note}`)
     );
   }

@@ -6,7 +6,12 @@
  *   queues' own Valkey, gunicorn with 2 gevent processes, one RQ worker, under its
  *   supervisor), as a user runs it;
  * - boardgame.io: bench/peer/server.cjs (boardgame.io's `Server`), with FlatFile storage
- *   in a directory or in memory.
+ *   in a directory, in memory, or on PostgreSQL (bgio-postgres);
+ * - PostgreSQL: a throwaway cluster (initdb into a temporary directory) of the server
+ *   programs installed here (Debian's postgresql package), on a free loopback port, with
+ *   fsync and synchronous_commit on. PostgreSQL refuses to run as root: as root, the
+ *   cluster belongs to and runs as $PEER_PG_USER, else `postgres` (the user Debian's
+ *   package creates), else `nobody`.
  * CPU per process comes from /proc/PID/stat (utime + stime) over the server's whole
  * process tree, each process put in a group by what it runs.
  */
@@ -95,8 +100,14 @@ process.on('exit', () => {
 
 /** A server process the driver owns: its URL, pid, how to start it again. */
 class Server {
-  constructor(name, argv, env, url, health) {
-    Object.assign(this, { name, argv, env, url, health, proc: null, stderr: '' });
+  constructor(name, argv, env, url, health, spawnOptions = {}) {
+    Object.assign(this, { name, argv, env, url, health, spawnOptions, proc: null, stderr: '' });
+    this.stopSignal = 'SIGTERM';
+  }
+
+  /** Resolve once the server answers (an HTTP GET of its health URL). */
+  ready() {
+    return waitUp(this.url + this.health, this.proc);
   }
 
   async start() {
@@ -106,12 +117,13 @@ class Server {
       cwd: ROOT,
       env: this.env,
       stdio: ['ignore', 'ignore', 'pipe'],
+      ...this.spawnOptions,
     });
     this.proc.stderr.on('data', chunk => {
       this.stderr = (this.stderr + chunk).slice(-4000);
     });
     this.exited = new Promise(resolve => this.proc.once('exit', resolve));
-    await waitUp(this.url + this.health, this.proc);
+    await this.ready();
     return this;
   }
 
@@ -146,11 +158,12 @@ class Server {
     return this.exited.then(() => gone(all));
   }
 
-  /** Stop cleanly (SIGTERM: marketfold's supervisor stops its children), kill after 15 s. */
+  /** Stop cleanly (SIGTERM: marketfold's supervisor stops its children; PostgreSQL's
+   * stopSignal is SIGINT, its fast shutdown), kill after 15 s. */
   async stop() {
     if (!this.running) return;
     const pids = tree(this.pid);
-    this.proc.kill('SIGTERM');
+    this.proc.kill(this.stopSignal);
     const timer = setTimeout(() => this.crash(pids), 15000);
     await this.exited;
     clearTimeout(timer);
@@ -182,12 +195,107 @@ async function bare(dataDir) {
   return new Server('bare', argv, marketfoldEnv(), `http://127.0.0.1:${port}`, '/healthz');
 }
 
-async function boardgameio(storage, dir) {
+/** boardgame.io's server; `where`: FlatFile's directory, or the PostgreSQL server (below)
+ * whose database holds the matches. */
+async function boardgameio(storage, where) {
   const port = await freePort();
   const argv = [process.execPath, path.join(__dirname, 'server.cjs'), '--port', String(port)];
-  if (storage === 'flatfile') argv.push('--flatfile', dir);
+  if (storage === 'flatfile') argv.push('--flatfile', where);
+  if (storage === 'postgres') argv.push('--postgres', where.uri);
   const env = { ...process.env, NODE_ENV: 'production', PEER_NODE_MODULES_DIR: modulesDir() };
   return new Server(`boardgame.io ${storage}`, argv, env, `http://127.0.0.1:${port}`, '/games');
+}
+
+const PG_PROGRAMS = ['initdb', 'postgres', 'pg_isready'];
+
+/** The directory of PostgreSQL's server programs: $PEER_PG_BIN if set, else `pg_config
+ * --bindir`, else the newest /usr/lib/postgresql/N/bin (Debian keeps them off the PATH);
+ * null if it (or none) has initdb, postgres and pg_isready. */
+function postgresBin() {
+  const has = dir => PG_PROGRAMS.every(p => fs.existsSync(path.join(dir, p)));
+  if (process.env.PEER_PG_BIN) return has(process.env.PEER_PG_BIN) ? process.env.PEER_PG_BIN : null;
+  const candidates = [];
+  try {
+    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  } catch (e) {
+    /* no pg_config */
+  }
+  try {
+    const versions = fs.readdirSync('/usr/lib/postgresql').filter(v => /^\d+$/.test(v));
+    versions.sort((a, b) => Number(b) - Number(a));
+    candidates.push(...versions.map(v => `/usr/lib/postgresql/${v}/bin`));
+  } catch (e) {
+    /* no Debian package */
+  }
+  return candidates.find(has) || null;
+}
+
+/** The user PostgreSQL runs as: this one, unless root (which PostgreSQL refuses). */
+function postgresUser() {
+  if (process.getuid() !== 0) return null;
+  for (const name of [process.env.PEER_PG_USER, 'postgres', 'nobody'].filter(Boolean)) {
+    try {
+      const id = flag => Number(execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+      return { name, uid: id('-u'), gid: id('-g') };
+    } catch (e) {
+      /* no such user */
+    }
+  }
+  throw new Error('running as root, and no user to run PostgreSQL as (set PEER_PG_USER)');
+}
+
+/** Why boardgame.io on PostgreSQL cannot run here, or null. */
+function postgresMissing() {
+  if (!postgresBin()) return `PostgreSQL's server programs (${PG_PROGRAMS.join(', ')}) not found (PEER_PG_BIN names their directory)`;
+  try {
+    postgresUser();
+  } catch (e) {
+    return e.message;
+  }
+  return null;
+}
+
+/** A throwaway PostgreSQL cluster in `dir` (made by initdb now; the driver removes the
+ * directory when it exits), its superuser `bench` trusted on loopback, started with fsync
+ * and synchronous_commit on: a commit returns once its WAL record is flushed to disk. */
+async function postgres(dir) {
+  const bin = postgresBin();
+  const user = postgresUser();
+  const asUser = user ? { uid: user.uid, gid: user.gid } : {};
+  if (user) fs.chownSync(dir, user.uid, user.gid);
+  const data = path.join(dir, 'data');
+  const env = { PATH: process.env.PATH, LANG: 'C', LC_ALL: 'C', HOME: dir };
+  // --no-sync: initdb's own files need no fsync in a throwaway cluster; the server syncs
+  execFileSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '-U', 'bench', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+    { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], ...asUser }
+  );
+  const port = await freePort();
+  const argv = [
+    path.join(bin, 'postgres'), '-D', data, '-p', String(port), '-k', dir,
+    '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=on', '-c', 'synchronous_commit=on',
+    '-c', 'full_page_writes=on',
+  ];
+  const server = new Server('postgresql', argv, env, `postgresql://127.0.0.1:${port}`, '', { cwd: dir, ...asUser });
+  server.uri = `postgres://bench@127.0.0.1:${port}/postgres`;
+  server.stopSignal = 'SIGINT'; // fast shutdown: SIGTERM would wait for every client to leave
+  server.ready = async function ready() {
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      if (this.proc.exitCode !== null || this.proc.signalCode !== null) {
+        throw new Error(`postgres exited (${this.proc.exitCode ?? this.proc.signalCode}): ${this.stderr.slice(-500)}`);
+      }
+      try {
+        execFileSync(path.join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'bench', '-d', 'postgres']);
+        return;
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error(`PostgreSQL on port ${port} did not start`);
+        await sleep(50);
+      }
+    }
+  };
+  return server;
 }
 
 const TEMP = []; // data directories made here, removed when the driver exits
@@ -263,20 +371,24 @@ function group(pid) {
     }
     return cwd.endsWith(`${path.sep}queues`) ? 'valkey queues' : 'valkey';
   }
+  if (comm === 'postgres' || comm === 'postmaster') return 'postgres'; // backends: "postgres: ... worker"
   if (cmd.includes('gunicorn') || cmd.includes('offload')) return 'gunicorn';
   if (/ -m cli worker|rq:|rqworker/.test(cmd) || cmd.includes(' worker')) return 'rq worker';
   if (cmd.includes('server.cjs')) return 'node';
   return 'supervisor';
 }
 
-/** CPU seconds used so far by each group of `pid`'s tree (processes alive now). */
+/** CPU seconds used so far by each group of `pid`'s tree: each process's own, and that of
+ * its children that have exited and been reaped (PostgreSQL's backends come and go with
+ * the connections of its clients' pools). */
 function treeCpu(pid) {
   const out = {};
   for (const p of tree(pid)) {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const seconds = (Number(fields[11]) + Number(fields[12])) / TICK;
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0); // utime stime cutime cstime
+      const seconds = ticks / TICK;
       const g = group(p);
       if (g) out[g] = (out[g] || 0) + seconds;
     } catch (e) {
@@ -295,6 +407,8 @@ module.exports = {
   marketfold,
   modulesDir,
   peerRequire,
+  postgres,
+  postgresMissing,
   sleep,
   tempDir,
   tree,

@@ -27,14 +27,66 @@ GUARANTEES = [
     "writes it afterwards (node-persist: one JSON file per key, no fsync), so a kill right "
     "after a move was seen can lose that move and the ones still queued; a file cut short "
     "by the kill stops the match from loading again.",
+    "- **boardgame.io on PostgreSQL** (bgio-postgres, synchronous_commit on): the master "
+    "sends the new state to the players first, then writes it (a transaction that locks "
+    "and updates the match's row, then an upsert of its metadata), so a kill of the "
+    "server right after a move was seen can lose that move, though PostgreSQL keeps every "
+    "write it committed, through a kill -9 of its own processes too (its WAL).",
     "- **boardgame.io in memory**: a kill loses every match (not tried: nothing is kept).",
 ]
 
+# (pair kind, its name in the targets table, target at 1 / 8 / 32 clients; None: reference)
+TARGETS = [
+    ("marketfold one-call / boardgame.io flatfile", "boardgame.io FlatFile", (1.2, 1.5, 1.5)),
+    ("marketfold one-call / boardgame.io postgres", "boardgame.io on PostgreSQL", (2, 2, 2)),
+    ("marketfold one-call / boardgame.io memory", "boardgame.io in memory", None),
+]
+
+
+def targets(result: dict) -> list[str]:
+    """One row per peer: marketfold one-call's median ratio at 1 / 8 / 32 clients, next to
+    issue #48's target; a peer skipped or not measured says so."""
+    skipped = {s["peer"]: s["why"] for s in result.get("skipped") or []}
+    lines = [
+        "| marketfold one-call vs | 1 / 8 / 32 clients | target | met |",
+        "| --- | --- | --- | --- |",
+    ]
+    for kind, name, goal in TARGETS:
+        by_clients = {s["clients"]: s["ratio"] for s in result["summary"] if s["kind"] == kind}
+        peer = kind.split(" / ")[1]
+        if not by_clients:
+            why = skipped.get(peer)
+            if why:
+                lines.append(f"| {name}, 1/8/32 | skipped: {why} | | |")
+            continue
+        got = " / ".join(f"{by_clients[c]:.2f}x" if c in by_clients else "-" for c in (1, 8, 32))
+        if goal is None:
+            lines.append(f"| {name}, 1/8/32 | {got} | none (a reference) | |")
+            continue
+        met = all(r >= g for c, g in zip((1, 8, 32), goal) if (r := by_clients.get(c)) is not None)
+        verdict = "yes" if met else "**no**"
+        if len(by_clients) < 3:
+            verdict += " (at the clients measured)"
+        want = " / ".join(f"{g:g}x" for g in goal) if len(set(goal)) > 1 else f"{goal[0]:g}x"
+        lines.append(f"| {name}, 1/8/32 | {got} | ≥ {want} | {verdict} |")
+    return lines
+
 
 def missing() -> str | None:
-    """Why the peer cannot run here (None: it can)."""
+    """Why the peer cannot run here (None: it can). Installs its npm packages into their
+    cache first (bench/peer/install.sh, once per lock file), so that a registry out of
+    reach is said in one line too."""
     absent = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
-    return f"{' and '.join(absent)} not found" if absent else None
+    if absent:
+        return f"{' and '.join(absent)} not found"
+    if os.environ.get("PEER_NODE_MODULES_DIR"):
+        return None
+    done = subprocess.run([str(HERE / "install.sh")], capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"npm could not install bench/peer's packages ({last[:200]})"
+    os.environ["PEER_NODE_MODULES_DIR"] = done.stdout.strip()
+    return None
 
 
 def run(quick: bool, extra: list[str] | None = None) -> dict:
@@ -56,6 +108,9 @@ def rows(result: dict) -> list[str]:
         f"{result['started'][:16].replace('T', ' ')} UTC",
         f"- load average at the start {result['load_start']}, at the end {result['load_end']} "
         "(1, 5, 15 minutes; on a shared machine a pair's ratio can move by a third)",
+        *[f"- skipped: {s['peer']}: {s['why']}" for s in result.get("skipped") or []],
+        "",
+        *targets(result),
         "",
         "| marketfold / peer | clients | games | marketfold moves/s | p50 / p99 ms | "
         "peer moves/s | p50 / p99 ms | median ratio | every pair |",
@@ -73,7 +128,8 @@ def rows(result: dict) -> list[str]:
         "",
         "CPU per move (µs) of each server process in the median pairs above (its whole "
         "process tree from /proc; marketfold: gunicorn master and workers, Valkey, the "
-        "queues' Valkey, the RQ worker, `serve`'s supervisor), and of the driver itself:",
+        "queues' Valkey, the RQ worker, `serve`'s supervisor; boardgame.io on PostgreSQL: "
+        "its node and every PostgreSQL process), and of the driver itself:",
         "",
         "| run | clients | server processes | server | driver | load (1, 5, 15 min) |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -90,7 +146,9 @@ def rows(result: dict) -> list[str]:
         lines += [
             "",
             "kill -9 of the server's whole process tree right after the Nth acknowledged "
-            "move of a 3-seat game (N from 4 to 20), then a restart on the same data:",
+            "move of a 3-seat game (N from 4 to 20), then a restart on the same data "
+            "(boardgame.io on PostgreSQL: of its server alone, PostgreSQL running on, and "
+            "of its server and every PostgreSQL process at once):",
             "",
             "| server | trials | acknowledged moves | survived | lost | trials that lost moves "
             "| notes |",

@@ -1,5 +1,6 @@
-"""The peer bench (bench/peer, issue #34.2) runs end to end in its quick mode: the driver
-plays marketfold and both boardgame.io servers at 1, 8 and 32 clients as alternated
+"""The peer bench (bench/peer, issues #34.2 and #48) runs end to end in its quick mode: the
+driver plays marketfold and boardgame.io's servers (FlatFile, in memory, and on
+PostgreSQL when its server programs are installed) at 1, 8 and 32 clients as alternated
 pairs, reads each server's CPU from /proc, and kills each server right after an
 acknowledged move; marketfold keeps every acknowledged move. Its boardgame.io side comes
 from npm (installed once into a cache), so the test needs node and npm."""
@@ -40,10 +41,12 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
     result = json.loads(out.read_text("utf-8"))
 
     # every concurrency, every pair kind of the quick mode, both sides played whole games
+    with_postgres = not result["skipped"]
+    storages = ("flatfile", "memory", "postgres") if with_postgres else ("flatfile", "memory")
     kinds = {(s["kind"], s["clients"]) for s in result["summary"]}
     assert kinds == {
         (f"marketfold one-call / boardgame.io {storage}", clients)
-        for storage in ("flatfile", "memory")
+        for storage in storages
         for clients in (1, 8, 32)
     }
     for run in result["runs"]:
@@ -56,21 +59,37 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
         if run["system"].startswith("marketfold"):
             assert {"gunicorn", "valkey"} <= groups, run
             assert run["cpu"]["gunicorn"] > 0, run
+        elif run["system"] == "boardgame.io postgres":  # its database's processes too
+            assert groups == {"node", "postgres"} and run["cpu"]["postgres"] > 0, run
         else:
             assert groups == {"node"} and run["cpu"]["node"] > 0, run
 
     # kill -9 right after an acknowledged move: marketfold (fsync always) keeps them all
     kills = result["kills"]
-    assert len(kills) == 4
+    systems = ["boardgame.io FlatFile", "marketfold"]
+    if with_postgres:
+        systems += [
+            "boardgame.io PostgreSQL, server killed",
+            "boardgame.io PostgreSQL, server and PostgreSQL killed",
+        ]
+    assert sorted(t["system"] for t in kills) == sorted(systems * 2)
     for trial in kills:
         assert trial["acked"] >= 4 and 0 <= trial["survived"] <= trial["acked"], trial
         if trial["system"] == "marketfold":
             assert trial["survived"] == trial["acked"], trial
-    assert {t["system"] for t in kills} == {"marketfold", "boardgame.io FlatFile"}
+        if trial["system"].startswith("boardgame.io PostgreSQL"):
+            # PostgreSQL keeps what it committed: at most the moves not yet written are lost
+            assert trial["survived"] >= trial["acked"] - 2 and not trial["note"], trial
 
-    # and the section written to docs/performance.md shows every pair and the guarantees
+    # and the section written to docs/performance.md shows every pair, the targets and
+    # the guarantees
     lines = report.rows(result)
-    assert sum(1 for line in lines if line.startswith("| marketfold one-call /")) == 6
+    assert sum(1 for line in lines if line.startswith("| marketfold one-call /")) == 3 * len(
+        storages
+    )
+    assert any(line.startswith("| boardgame.io FlatFile, 1/8/32 |") for line in lines)
+    postgres_row = [line for line in lines if line.startswith("| boardgame.io on PostgreSQL,")]
+    assert len(postgres_row) == (1 if with_postgres else 0), lines
     assert any("survived" in line for line in lines)
 
 
@@ -102,6 +121,33 @@ def test_the_driver_measures_the_stacks_ceiling_beside_the_peer(tmp_path):
     # 10 ms ticks), so its figure may be 0, but never missing
     assert ours["cpu"]["gunicorn"] > 0 and "valkey" in ours["cpu"], ours
     assert any(line.startswith("| bare one-POST /") for line in report.rows(result))
+
+
+@pytest.mark.process
+@pytest.mark.skipif(
+    shutil.which("node") is None or shutil.which("npm") is None,
+    reason="node and npm are needed to run boardgame.io, the peer",
+)
+def test_without_postgresql_the_driver_says_so_and_skips_that_peer(tmp_path):
+    out = tmp_path / "peer.json"
+    argv = ["--pairs", "one-call/postgres", "--kills", "0", "--json", str(out)]
+    done = subprocess.run(
+        ["node", str(ROOT / "bench" / "peer" / "driver.cjs"), *argv],
+        cwd=ROOT,
+        env={**os.environ, "PYTHON": sys.executable, "PEER_PG_BIN": str(tmp_path / "none")},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
+    assert "boardgame.io on PostgreSQL skipped: PostgreSQL's server programs" in done.stdout
+    result = json.loads(out.read_text("utf-8"))
+    assert result["summary"] == [] and result["runs"] == []
+    lines = report.rows(result)
+    assert any(line.startswith("- skipped: boardgame.io postgres: ") for line in lines)
+    assert any(
+        line.startswith("| boardgame.io on PostgreSQL, 1/8/32 | skipped: ") for line in lines
+    )
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the peer's game")
