@@ -58,7 +58,6 @@ ALL_GET = {  # every GET route of the API a caller may reach without being a par
     "/v1/games/<game_id>/evidence",  # the table's and organizers' only: refused alike
     "/v1/leagues/<league_id>/disputes",
     "/v1/leagues/<league_id>/games/<game_id>/review",
-    "/v1/leagues/<league_id>/seat-commitment",  # a member's own: refused alike to others
     "/v1/notifications/unsubscribe",  # a signed token's, refused without one
     "/v1/notifications/verify",
     "/v1/players/me/leagues",  # the caller's own
@@ -108,7 +107,6 @@ def probes(gid: str, version: int, parties: list[dict]) -> list[str]:
         f"/games/{gid}/replay",
         f"/v1/games/{gid}/evidence",
         "/v1/leagues/l_none/disputes",
-        "/v1/leagues/l_none/seat-commitment",
         f"/v1/leagues/l_none/games/{gid}/review",
         "/v1/notifications/unsubscribe?token=x",
         "/v1/notifications/verify?token=x",
