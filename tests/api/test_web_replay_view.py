@@ -100,21 +100,30 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
     browser.execute_script("localStorage.removeItem('marketfold.lang')")
 
 
-def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client, app, tmp_path):
-    """A bundle file opened in the Spanish replay: every check the verifier made is listed by
-    its Spanish name, and what a passed check found is said in Spanish too."""
+def _open_in_spanish(browser, live_server, client, app, tmp_path, state: str):
+    """Open a finished game's bundle file in its Spanish replay ("bad": with its 6th event
+    changed, so that its hash no longer matches) and wait for the verdict."""
     import json
 
     gid, _ = finished_game(client, app)
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
-    real = tmp_path / "real.json"
-    real.write_text(json.dumps(bundle))
+    if state == "bad":
+        bundle["events"][5]["data"]["tampered"] = 1
+    path = tmp_path / f"{state}.json"
+    path.write_text(json.dumps(bundle))
     page = Page(browser, live_server, tmp_path)
     web = WebPage(browser, live_server)
     browser.get(f"{live_server}/games/{gid}/replay?lang=es#at=2")
     page.wait_for_seq(2)
-    page.find("#bundle-file").send_keys(str(real))
-    web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == "ok")
+    page.find("#bundle-file").send_keys(str(path))
+    web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == state)
+    return page, web
+
+
+def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client, app, tmp_path):
+    """A bundle file opened in the Spanish replay: every check the verifier made is listed by
+    its Spanish name, and what a passed check found is said in Spanish too."""
+    page, web = _open_in_spanish(browser, live_server, client, app, tmp_path, "ok")
     checks = web.texts("#file-checks li")
     spanish = (
         "cadena de hashes",
@@ -137,19 +146,7 @@ def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client,
 def test_why_a_check_failed_is_said_in_spanish(browser, live_server, client, app, tmp_path):
     """A tampered bundle file opened in the Spanish replay: the failed check's reason (by its
     code) is a Spanish sentence in the badge and in the list, never the verifier's English."""
-    import json
-
-    gid, _ = finished_game(client, app)
-    bundle = client.get(f"/v1/games/{gid}/export").get_json()
-    bundle["events"][5]["data"]["tampered"] = 1  # the 6th event's hash no longer matches
-    forged = tmp_path / "forged.json"
-    forged.write_text(json.dumps(bundle))
-    page = Page(browser, live_server, tmp_path)
-    web = WebPage(browser, live_server)
-    browser.get(f"{live_server}/games/{gid}/replay?lang=es#at=2")
-    page.wait_for_seq(2)
-    page.find("#bundle-file").send_keys(str(forged))
-    web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == "bad")
+    page, web = _open_in_spanish(browser, live_server, client, app, tmp_path, "bad")
     badge = page.find("#file-verified").text
     checks = web.texts("#file-checks li")
     failed = [c for c in checks if c.startswith("FALLA")]

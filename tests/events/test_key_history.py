@@ -40,19 +40,18 @@ def window_check(report: dict) -> dict:
     return next(c for c in report["checks"] if c["name"] == keylog.CHECK)
 
 
+def keyed_app(redis_url, key_dir):
+    """An app of its own that keeps its signing keys in `key_dir`."""
+    config = {**TEST_CONFIG, "REDIS_URL": redis_url, "RQ_REDIS_URL": redis_url}
+    return create_app({**config, "SIGNING_KEY_DIR": str(key_dir)})
+
+
 @pytest.fixture
 def rotated(redis_url, tmp_path):
     """A server with its own key directory: one game finished under the first key, the key
     rotated, one game finished under the second."""
     key_dir = tmp_path / "keys"
-    app = create_app(
-        {
-            **TEST_CONFIG,
-            "REDIS_URL": redis_url,
-            "RQ_REDIS_URL": redis_url,
-            "SIGNING_KEY_DIR": str(key_dir),
-        }
-    )
+    app = keyed_app(redis_url, key_dir)
     client = app.test_client()
     before = client.get(f"/v1/games/{finished(client, app, 81)}/export").get_json()
     old = before["signature"]["kid"]
@@ -216,14 +215,7 @@ def test_a_league_export_the_retired_key_signs_after_the_rotation_is_refused(red
     from tests.api.test_league_disputes import _played_league
 
     key_dir = tmp_path / "keys"
-    app = create_app(
-        {
-            **TEST_CONFIG,
-            "REDIS_URL": redis_url,
-            "RQ_REDIS_URL": redis_url,
-            "SIGNING_KEY_DIR": str(key_dir),
-        }
-    )
+    app = keyed_app(redis_url, key_dir)
     client = app.test_client()
     lid = _played_league(client, app)[3]
     old = client.get(f"/v1/leagues/{lid}/export").get_json()["signature"]["kid"]
