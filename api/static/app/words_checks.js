@@ -22,7 +22,9 @@ const CHECKS = {
   "the server's log extends the tree head seen": ["the server's log extends the tree head seen", "el registro del servidor extiende la cabeza de árbol vista"],
 };
 const checkKey = (name) => `check_${String(name).replace(/[^A-Za-z0-9]+/g, "_")}`;
-const checkWords = (i) => Object.fromEntries(Object.entries(CHECKS).map(([k, w]) => [checkKey(k), w[i]]));
+// Each table holds [English, Spanish] pairs; `language` picks one side, keyed by `key`.
+const language = (table, i, key = (k) => k) =>
+  Object.fromEntries(Object.entries(table).map(([k, w]) => [key(k), w[i]]));
 
 // why a check failed, by its code: [English, Spanish]
 const FAILED = {
@@ -76,70 +78,34 @@ const FAILED = {
   unchecked_no_rules: ["not checked: no rules to replay with", "sin comprobar: no hay reglas con que repetirla"],
   unchecked_replay: ["not checked: the replay stopped", "sin comprobar: la repetición se detuvo"],
 };
-const failWords = (i) => Object.fromEntries(Object.entries(FAILED).map(([k, w]) => [`fail_${k}`, w[i]]));
+
+const FOUND = {
+  found_linked: ["{n} events linked", "{n} eventos enlazados"],
+  found_linkedPrivate: ["{n} events linked; {m} private steps linked", "{n} eventos enlazados; {m} pasos privados enlazados"],
+  found_seed: ["the seed matches its commitment; {n} draws re-derived", "la semilla coincide con su compromiso; {n} sorteos derivados de nuevo"],
+  found_replayed: ["{n} commands decided again, every event equal", "{n} órdenes decididas de nuevo, cada evento igual"],
+  found_result: ["winners {names}, standings recounted", "ganadores {names}, clasificación recontada"],
+  found_bound: ["id, game, rules version, options, seats, time per decision, league as logged", "id, juego, versión de las reglas, opciones, asientos, tiempo por decisión y liga como en el registro"],
+  found_times: ["times never go backwards; every action, default and resolution in time", "las horas nunca retroceden; cada acción, opción por defecto y resolución a tiempo"],
+  found_signed: ["signed by key {key} ({alg}); the statement matches the bundle", "firmado con la clave {key} ({alg}); la declaración coincide con el paquete"],
+  found_logged: ["the game's leaves {kinds} included in the tree head of {n} leaves signed by {key}", "hojas de la partida {kinds} incluidas en la cabeza del árbol de {n} hojas firmada por {key}"],
+  found_seen: ["consistent with the tree head of {n} leaves saved at {at}", "coherente con la cabeza del árbol de {n} hojas guardada el {at}"],
+  found_extends: ["the server's head of size {n} extends the head of size {m} seen at {at}", "la cabeza del servidor, de tamaño {n}, extiende la de tamaño {m} vista el {at}"],
+  found_stored: ["every one of the {n} events is the one this server logged", "cada uno de los {n} eventos es el que registró este servidor"],
+  leaf_created: ["created", "creada"],
+  leaf_started: ["started", "empezada"],
+  leaf_ended: ["ended", "terminada"],
+};
 
 export const CHECK_WORDS = {
   en: {
-    ...checkWords(0), ...failWords(0),
-    found_linked: "{n} events linked", found_linkedPrivate: "{n} events linked; {m} private steps linked",
-    found_seed: "the seed matches its commitment; {n} draws re-derived",
-    found_replayed: "{n} commands decided again, every event equal", found_result: "winners {names}, standings recounted",
-    found_bound: "id, game, rules version, options, seats, time per decision, league as logged",
-    found_times: "times never go backwards; every action, default and resolution in time",
-    found_signed: "signed by key {key} ({alg}); the statement matches the bundle",
-    found_logged: "the game's leaves {kinds} included in the tree head of {n} leaves signed by {key}",
-    found_seen: "consistent with the tree head of {n} leaves saved at {at}",
-    found_extends: "the server's head of size {n} extends the head of size {m} seen at {at}",
-    found_stored: "every one of the {n} events is the one this server logged",
-    leaf_created: "created", leaf_started: "started", leaf_ended: "ended",
+    ...language(CHECKS, 0, checkKey),
+    ...language(FAILED, 0, (k) => `fail_${k}`),
+    ...language(FOUND, 0),
   },
   es: {
-    ...checkWords(1), ...failWords(1),
-    found_linked: "{n} eventos enlazados", found_linkedPrivate: "{n} eventos enlazados; {m} pasos privados enlazados",
-    found_seed: "la semilla coincide con su compromiso; {n} sorteos derivados de nuevo",
-    found_replayed: "{n} órdenes decididas de nuevo, cada evento igual", found_result: "ganadores {names}, clasificación recontada",
-    found_bound: "id, juego, versión de las reglas, opciones, asientos, tiempo por decisión y liga como en el registro",
-    found_times: "las horas nunca retroceden; cada acción, opción por defecto y resolución a tiempo",
-    found_signed: "firmado con la clave {key} ({alg}); la declaración coincide con el paquete",
-    found_logged: "hojas de la partida {kinds} incluidas en la cabeza del árbol de {n} hojas firmada por {key}",
-    found_seen: "coherente con la cabeza del árbol de {n} hojas guardada el {at}",
-    found_extends: "la cabeza del servidor, de tamaño {n}, extiende la de tamaño {m} vista el {at}",
-    found_stored: "cada uno de los {n} eventos es el que registró este servidor",
-    leaf_created: "creada", leaf_started: "empezada", leaf_ended: "terminada",
+    ...language(CHECKS, 1, checkKey),
+    ...language(FAILED, 1, (k) => `fail_${k}`),
+    ...language(FOUND, 1),
   },
 };
-
-// What a passed check found, as the server says it (English), read into the page's words:
-// [pattern, key, the match's values]
-const FOUND = [
-  [/^(\d+) events linked; (\d+) private steps linked$/, "found_linkedPrivate", (m) => ({ n: m[1], m: m[2] })],
-  [/^(\d+) events linked$/, "found_linked", (m) => ({ n: m[1] })],
-  [/^commitment matches; (\d+) draws re-derived$/, "found_seed", (m) => ({ n: m[1] })],
-  [/^(\d+) commands decided again, every event equal$/, "found_replayed", (m) => ({ n: m[1] })],
-  [/^winners \[([\d, ]*)\], standings recounted$/, "found_result", (m, seat) => ({ names: m[1].split(/, */).filter(Boolean).map((x) => seat(Number(x))).join(", ") })],
-  [/^id, ruleset, rules version, options, seats, timeout, league as logged$/, "found_bound", () => ({})],
-  [/^times never go backwards; every action, default, resolution in time$/, "found_times", () => ({})],
-  [/^signed by key (\S+) \((\S+)\); the statement matches the bundle$/, "found_signed", (m) => ({ key: m[1], alg: m[2] })],
-  [/^(.+) included in the tree head of (\d+) leaves signed by (\S+)$/, "found_logged", (m, seat, t) => ({ kinds: leaves(m[1], t), n: m[2], key: m[3] })],
-  [/^consistent with the tree head of (\d+) leaves saved at (\S+)$/, "found_seen", (m) => ({ n: m[1], at: m[2] })],
-  [/^every one of the (\d+) events is the one this server logged$/, "found_stored", (m) => ({ n: m[1] })],
-  [/^the server's head of size (\d+) extends the head of size (\d+) seen at (\S+)$/, "found_extends", (m) => ({ n: m[1], m: m[2], at: m[3] })],
-];
-// the game's leaves in the public log (events/transparency.py KINDS)
-const leaves = (text, t) => text.split(/, */).map((k) => (`leaf_${k}` in CHECK_WORDS.en ? t(`leaf_${k}`) : k)).join(", ");
-
-// A verifier's check in words ({name, detail}): its name (the server's when it is a new one),
-// what a passed one found, why a failed one failed (by its code; the server's sentence only
-// for a code these words do not know). `t(key, values)`: the page's words, which hold
-// CHECK_WORDS; `seat(n)` names a seat.
-export function checkText(check, t, seat) {
-  const named = (key) => (t(key) === key ? null : t(key));
-  const name = named(checkKey(check.name)) ?? String(check.name);
-  const said = String(check.detail ?? "");
-  if (!check.ok) return { name, detail: (check.code && named(`fail_${check.code}`)) || said };
-  for (const [pattern, k, values] of FOUND) {
-    const m = pattern.exec(said);
-    if (m) return { name, detail: t(k, values(m, seat, t)) };
-  }
-  return { name, detail: said };
-}
