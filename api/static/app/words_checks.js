@@ -79,7 +79,7 @@ const FAILED = {
   unchecked_replay: ["not checked: the replay stopped", "sin comprobar: la repetición se detuvo"],
 };
 
-const FOUND = {
+const FINDINGS = {
   found_linked: ["{n} events linked", "{n} eventos enlazados"],
   found_linkedPrivate: ["{n} events linked; {m} private steps linked", "{n} eventos enlazados; {m} pasos privados enlazados"],
   found_seed: ["the seed matches its commitment; {n} draws re-derived", "la semilla coincide con su compromiso; {n} sorteos derivados de nuevo"],
@@ -101,11 +101,46 @@ export const CHECK_WORDS = {
   en: {
     ...language(CHECKS, 0, checkKey),
     ...language(FAILED, 0, (k) => `fail_${k}`),
-    ...language(FOUND, 0),
+    ...language(FINDINGS, 0),
   },
   es: {
     ...language(CHECKS, 1, checkKey),
     ...language(FAILED, 1, (k) => `fail_${k}`),
-    ...language(FOUND, 1),
+    ...language(FINDINGS, 1),
   },
 };
+
+// What a passed check found, as the server says it (English), read into the page's words:
+// [pattern, key, the match's values]
+const FOUND = [
+  [/^(\d+) events linked; (\d+) private steps linked$/, "found_linkedPrivate", (m) => ({ n: m[1], m: m[2] })],
+  [/^(\d+) events linked$/, "found_linked", (m) => ({ n: m[1] })],
+  [/^commitment matches; (\d+) draws re-derived$/, "found_seed", (m) => ({ n: m[1] })],
+  [/^(\d+) commands decided again, every event equal$/, "found_replayed", (m) => ({ n: m[1] })],
+  [/^winners \[([\d, ]*)\], standings recounted$/, "found_result", (m, seat) => ({ names: m[1].split(/, */).filter(Boolean).map((x) => seat(Number(x))).join(", ") })],
+  [/^id, ruleset, rules version, options, seats, timeout, league as logged$/, "found_bound", () => ({})],
+  [/^times never go backwards; every action, default, resolution in time$/, "found_times", () => ({})],
+  [/^signed by key (\S+) \((\S+)\); the statement matches the bundle$/, "found_signed", (m) => ({ key: m[1], alg: m[2] })],
+  [/^(.+) included in the tree head of (\d+) leaves signed by (\S+)$/, "found_logged", (m, seat, t) => ({ kinds: leaves(m[1], t), n: m[2], key: m[3] })],
+  [/^consistent with the tree head of (\d+) leaves saved at (\S+)$/, "found_seen", (m) => ({ n: m[1], at: m[2] })],
+  [/^every one of the (\d+) events is the one this server logged$/, "found_stored", (m) => ({ n: m[1] })],
+  [/^the server's head of size (\d+) extends the head of size (\d+) seen at (\S+)$/, "found_extends", (m) => ({ n: m[1], m: m[2], at: m[3] })],
+];
+// the game's leaves in the public log (events/transparency.py KINDS)
+const leaves = (text, t) => text.split(/, */).map((k) => (`leaf_${k}` in CHECK_WORDS.en ? t(`leaf_${k}`) : k)).join(", ");
+
+// A verifier's check in words ({name, detail}): its name (the server's when it is a new one),
+// what a passed one found, why a failed one failed (by its code; the server's sentence only
+// for a code these words do not know). `t(key, values)`: the page's words, which hold
+// CHECK_WORDS; `seat(n)` names a seat.
+export function checkText(check, t, seat) {
+  const named = (key) => (t(key) === key ? null : t(key));
+  const name = named(checkKey(check.name)) ?? String(check.name);
+  const said = String(check.detail ?? "");
+  if (!check.ok) return { name, detail: (check.code && named(`fail_${check.code}`)) || said };
+  for (const [pattern, k, values] of FOUND) {
+    const m = pattern.exec(said);
+    if (m) return { name, detail: t(k, values(m, seat, t)) };
+  }
+  return { name, detail: said };
+}
