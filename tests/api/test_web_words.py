@@ -1,6 +1,6 @@
 """Every word of the web client in English and Spanish: runs tests/web/words.test.mjs with
 Node's built-in test runner (the same keys and placeholders in both languages, every key the
-page asks for present)."""
+page asks for present), and every module of the site links (tests/web/modules_link.test.mjs)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def test_every_key_of_the_page_is_in_english_and_in_spanish():
         [
             node,
             "--experimental-detect-module",
+            "--experimental-vm-modules",  # modules_link.test.mjs links the site's modules
             "--no-warnings",
             "--test",
             str(ROOT / "tests" / "web"),
