@@ -113,9 +113,10 @@ def test_every_value_of_every_event_is_said_in_both_languages(ruleset, players, 
         if words != v and len(v) > 2:  # a value whose Spanish differs must not show as its id
             leaked = [s for s in spanish if re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", s)]
             assert not leaked, (f, v, leaked[:3])
-    # seats are names: no "seat 2", no bare small number after a seat field's name
+    # seats are names: no "seat 2", no bare small number after a seat field's name (a number
+    # followed by what it counts, "a cambio de 2 rojos", is not a seat)
     seatish = re.compile(
-        r"\b(asientos?|de|para|socio|empieza|abre|objetivo|responden|pueden) [0-5]\b"
+        r"\b(asientos?|de|para|socio|empieza|abre|objetivo|responden|pueden) [0-5]\b(?! \w)"
     )
     assert not [s for s in spanish if seatish.search(s)], [s for s in spanish if seatish.search(s)][
         :5
@@ -150,14 +151,14 @@ def test_the_final_score_names_each_player_with_their_points():
     }
     said = _render([scored, finished], {"en": {}, "es": {}}, [])
     assert said["en"]["sentences"] == [
-        "Game scored — Ana 15 points, Bo 21 points, Cy 1 point. Winner: Bo."
-        " (a colour's supply ran out)",
-        "Game finished — Ana 20 points, Bo 20 points. Winners: Ana and Bo."
-        " (someone reached the goal)",
+        "The game ended (a colour's supply ran out): Ana 15 points, Bo 21 points"
+        " and Cy 1 point. Winner: Bo.",
+        "The game ended (someone reached the goal): Ana 20 points and Bo 20 points."
+        " Winners: Ana and Bo.",
     ]
     assert said["es"]["sentences"] == [
-        "Partida puntuada — Ana 15 puntos, Bo 21 puntos, Cy 1 punto. Gana Bo."
-        " (se agotó la reserva de un color)",
-        "Partida terminada — Ana 20 puntos, Bo 20 puntos. Ganan Ana y Bo."
-        " (alguien alcanzó la meta)",
+        "Terminó la partida (se agotó la reserva de un color): Ana 15 puntos, Bo 21 puntos"
+        " y Cy 1 punto. Gana Bo.",
+        "Terminó la partida (alguien alcanzó la meta): Ana 20 puntos y Bo 20 puntos."
+        " Ganan Ana y Bo.",
     ]

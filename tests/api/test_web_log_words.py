@@ -47,9 +47,9 @@ def test_flags_and_empty_lists_read_as_words(browser, live_server):
         ],
     )
     assert said == [
-        "Bo: Proposal passed",
-        "Bo: Proposal passed — forced",
-        "Answers revealed — acceptors none · answers Ana accept no, Cy accept yes",
+        "Bo proposed no deal.",
+        "Bo proposed no deal (out of time).",
+        "Nobody took the deal.",
     ]
 
 
@@ -65,11 +65,25 @@ def test_goods_and_small_objects_read_as_words_not_ellipses(browser, live_server
             {
                 "type": "gobcon.DieRolled",
                 "actor": None,
-                "data": {"roll": {"face": "king", "value": 4}},
+                "data": {
+                    "seat": 2,
+                    "die": 6,
+                    "face": "king",
+                    "modifier": -1,
+                    "result": "green",
+                    "table_gp": 3,
+                    "gp": 3,
+                    "counters": 5,
+                    "notes": ["second_king_counts_as_green"],
+                },
             },
         ],
     )
-    assert said == ["Goods offered — offer 2 red, 1 green", "Die rolled — roll face King, value 4"]
+    assert said == [
+        "On offer for production: 2 red and 1 green.",
+        "Cy rolled 6: King, -1 from cards, counts as Green (a second King counts as Green);"
+        " +3 Goblin Points on this game (5 in all).",
+    ]
     assert not any("…" in s for s in said)
 
 
@@ -103,7 +117,15 @@ def test_values_read_in_spanish_and_the_score_says_whose_points(browser, live_se
             {
                 "type": "gobcon.DieRolled",
                 "actor": 2,
-                "data": {"seat": 2, "die": 6, "face": "king", "modifier": -1, "result": "green"},
+                "data": {
+                    "seat": 2,
+                    "die": 6,
+                    "face": "king",
+                    "modifier": -1,
+                    "result": "green",
+                    "gp": -1,
+                    "counters": 0,
+                },
             },
             {
                 "type": "goblin-market.GameScored",
@@ -121,12 +143,11 @@ def test_values_read_in_spanish_and_the_score_says_whose_points(browser, live_se
         lang="es",
     )
     assert said == [
-        "Ana: Subasta empezada — carta The Castle · formato puja abierta",
-        # the fields come A-Z through WebDriver
-        "Bo: Trato hecho — dar 1 rojo · modo libre · socio Cy · recibe 2 azul",
-        "Carta retirada — carta notary · motivo nadie pujó · asientos Ana, Cy",
-        "Cy: Dado tirado — dado 6 · cara Rey · modificador -1 · cuenta como Verde",
-        "Partida puntuada — Ana 4 puntos, Bo 5 puntos, Cy 1 punto. Gana Bo.",
+        "Ana subastó The Castle, por puja abierta.",
+        "Bo y Cy cerraron un trato: Bo dio 1 rojo a cambio de 2 azules.",
+        "Notary salió de la partida: nadie pujó (Ana y Cy).",
+        "Cy sacó un 6: Rey, -1 por cartas, cuenta como Verde; -1 PG en esta partida (0 en total).",
+        "Puntuación final: Ana 4 puntos, Bo 5 puntos y Cy 1 punto. Gana Bo.",
     ]
 
 

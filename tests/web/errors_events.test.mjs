@@ -102,3 +102,19 @@ test("every reason a verifier's check fails has words in English and in Spanish"
   assert.ok(codes.length > 40 && codes.includes("hash_mismatch"), `read ${codes.join(", ")}`);
   assert.deepEqual(lacking(codes.map((c) => `fail_${c}`)), []);
 });
+
+test("every event of the four games reads as a sentence in English and in Spanish (words_log.js)", async () => {
+  const { LOG_LINES } = await import(join(APP, "words_log.js"));
+  const missing = [];
+  for (const game of ["goblin_market", "sorcerous_futures", "black_market", "gobcon"]) {
+    const source = readFileSync(join(ROOT, "games", game, "events.py"), "utf-8");
+    for (const m of source.matchAll(/^\s+"([A-Z][A-Za-z]+)":\s*[A-Za-z_]+\(/gm)) {
+      const pair = LOG_LINES[`${game.replace(/_/g, "-")}.${m[1]}`];
+      const scored = ["GameScored", "GameFinished"].includes(m[1]); // the score's own sentence (log.js)
+      if (!scored && !(Array.isArray(pair) && pair.length === 2 && pair.every((f) => typeof f === "function"))) {
+        missing.push(`${game}.${m[1]}`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+});

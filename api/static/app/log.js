@@ -4,8 +4,9 @@
 // its card, every seat by its player's name, every other value by its words
 // (words_values.js) and every number by what it counts.
 import { el, add, isObj } from "../shared/dom.js";
-import { t, word as human } from "./i18n.js";
+import { t, lang, word as human } from "./i18n.js";
 import { seatLabel } from "./seats.js";
+import { LOG_LINES } from "./words_log.js";
 
 const KEEP = 12;
 const GOODS = ["red", "yellow", "green", "blue", "purple", "orange"]; // in the games' order
@@ -42,7 +43,7 @@ export function valueWord(k, v) {
 const list = (items) => (items.length > 1
   ? t("listAnd", { items: items.slice(0, -1).join(", "), last: items[items.length - 1] }) : items.join(""));
 
-// The final score: "Ana 4 points, Bo 5 points. Winner: Bo."
+// The final score: "Final score: Ana 4 points and Bo 5 points. Winner: Bo."
 function scored(d, seat) {
   const rows = (Array.isArray(d.scores) ? d.scores : []).filter((r) => isObj(r) && Number.isInteger(r.seat));
   const points = rows.map((r) => {
@@ -52,7 +53,8 @@ function scored(d, seat) {
   const winners = (Array.isArray(d.winners) ? d.winners : []).map(seat);
   const why = typeof d.reason === "string" ? valueWord("reason", d.reason) : null;
   const won = winners.length ? t(winners.length > 1 ? "winnersAre" : "winnerIs", { names: list(winners) }) : "";
-  return `${points.join(", ")}.${won ? ` ${won}` : ""}${why ? ` (${why})` : ""}`;
+  const head = why ? t("endedWhy", { why }) : t("finalScore");
+  return `${head} ${list(points)}.${won ? ` ${won}` : ""}`;
 }
 
 // The table's own events beyond the commonest: their name, the seat they concern, their words.
@@ -94,7 +96,13 @@ export function sentence(ev, name, first = true) {
   if (String(ev.type).startsWith("game.")) return lobby(bare, d, seat);
   const named = t(`ev_${bare}`);
   const what = named === `ev_${bare}` ? human(ev.type) : named;
-  if (SCORED.has(bare) && Array.isArray(d.scores)) return `${what} — ${scored(d, seat)}`;
+  if (SCORED.has(bare) && Array.isArray(d.scores)) return scored(d, seat);
+  const line = LOG_LINES[ev.type];
+  if (line) {
+    const about = Number.isInteger(d.seat) ? d : { ...d, seat: Number.isInteger(ev.actor) && first ? ev.actor : d.seat };
+    const said = line[lang() === "es" ? 1 : 0](sayer(about, name)).replace(/([!?])\.$/, "$1");
+    return said.charAt(0).toUpperCase() + said.slice(1);
+  }
   // the seat the event is about: the one its data names, else the player who acted
   const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
   const about = subject ? d[subject] : Number.isInteger(ev.actor) && first ? ev.actor : null;
@@ -108,6 +116,51 @@ export function sentence(ev, name, first = true) {
     .map(([k, v]) => (v === true ? label(k, ctx) : `${label(k, ctx)} ${short(k, v, ctx)}`))
     .join(" · ");
   return `${who}${what}${facts ? ` — ${facts}` : ""}`;
+}
+
+// The sayer of an event's data for its sentence (words_log.js): each field in words.
+function sayer(d, name) {
+  const es = lang() === "es";
+  const nobody = es ? "nadie" : "nobody";
+  const has = (k) => d[k] !== null && d[k] !== undefined && d[k] !== false && !(Array.isArray(d[k]) && !d[k].length)
+    && !(isObj(d[k]) && !Object.values(d[k]).some((n) => n));
+  const one = (k, v) => (Number.isInteger(v) ? name("seat", v) : nobody);
+  const colour = (c) => (GOODS.includes(c) ? t(`good_${c}`) : String(c ?? "—"));
+  const many = (c, n) => (es && n !== 1 ? `${colour(c)}${/[aeiou]$/.test(colour(c)) ? "s" : "es"}` : colour(c));
+  const s = {
+    has,
+    n: (k) => (typeof d[k] === "number" ? d[k] : 0),
+    len: (k) => (Array.isArray(d[k]) ? d[k].length : 0),
+    who: (k = "seat") => one(k, d[k]),
+    all: (k) => {
+      const v = Array.isArray(d[k]) ? d[k] : [];
+      const said = v.map((x) => (Number.isInteger(x) ? name("seat", x) : colour(x)));
+      return said.length ? list(said) : nobody;
+    },
+    cards: (k) => {
+      const v = Array.isArray(d[k]) ? d[k] : [d[k]];
+      const said = v.filter((x) => x !== null && x !== undefined).map((x) => name("card", x));
+      return said.length ? list(said) : t("nothing");
+    },
+    good: (k) => colour(d[k]),
+    goods: (k) => {
+      const held = GOODS.map((c) => [c, isObj(d[k]) ? d[k][c] : 0]).filter(([, n]) => n);
+      return held.length ? list(held.map(([c, n]) => `${n} ${many(c, n)}`)) : t("nothing");
+    },
+    // colours on a track: "red on row 4, yellow on row 2"
+    rows: (k, unit) => {
+      const held = GOODS.map((c) => [c, isObj(d[k]) ? d[k][c] : null]).filter(([, n]) => Number.isInteger(n) && (unit === "row" || n));
+      const at = { row: es ? "fila" : "row", step: es ? "paso" : "step" }[unit];
+      return held.length ? held.map(([c, n]) => `${colour(c)} ${es ? "en" : "on"} ${at} ${n}`).join(", ") : t("nothing");
+    },
+    word: (k) => (typeof d[k] === "string" ? valueWord(k, d[k]) || name(k, d[k]) : String(d[k] ?? "—")),
+    words: (k) => list((Array.isArray(d[k]) ? d[k] : [d[k]]).map((v) => valueWord(k, v) || String(v))),
+    each: (k, f, sep = ", ") => {
+      const v = (Array.isArray(d[k]) ? d[k] : []).filter(isObj).map((x) => f(sayer(x, name)));
+      return v.length ? v.join(sep) : nobody;
+    },
+  };
+  return s;
 }
 
 // A field's name in the log: the event's own word for it when it has one ("cancelled by" for
