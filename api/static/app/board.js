@@ -47,12 +47,12 @@ export function cardList(names) {
   return t("listAnd", { items: list.slice(0, -1).join(", "), last: list[list.length - 1] });
 }
 
-// goods as words: {red: 1, orange: 2} -> "1 red, 2 orange"
+// goods as words: {red: 1, orange: 2} -> "1 red and 2 orange"
 export function goodsWords(counts) {
   const entries = Array.isArray(counts)
     ? Object.entries(counts.reduce((m, c) => ({ ...m, [c]: (m[c] || 0) + 1 }), {}))
     : Object.entries(counts || {});
-  const parts = entries.filter(([, n]) => n > 0).map(([c, n]) => `${n} ${t(`good_${c}`)}`);
+  const parts = entries.filter(([, n]) => n > 0).map(([c, n]) => goodsOf(c, n));
   return parts.length ? cardList(parts) : t("nothing");
 }
 
@@ -66,7 +66,7 @@ function goodsRow(label, counts, cls = "") {
     const cube = el("i", `cube cube-${c}`);
     cube.setAttribute("aria-hidden", "true");
     add(item, cube, el("b", null, n));
-    item.setAttribute("aria-label", `${n} ${t(`good_${c}`)}`);
+    item.setAttribute("aria-label", goodsOf(c, n));
     item.title = t(`good_${c}`);
     list.appendChild(item);
   }
@@ -289,8 +289,8 @@ export function tradeWords(view, ctx) {
   const lines = [];
   const { seatName, you } = ctx;
   if (isObj(tr.deal) && Number.isInteger(tr.proposer)) {
-    const who = tr.proposer === you ? t("youWord") : seatName(tr.proposer);
-    lines.push(t("dealOffered", { name: who, give: goodsWords(tr.deal.give), take: goodsWords(tr.deal.take) }));
+    const deal = { name: seatName(tr.proposer), give: goodsWords(tr.deal.give), take: goodsWords(tr.deal.take) };
+    lines.push(t(tr.proposer === you ? "dealYouOffered" : "dealOffered", deal));
     if ((tr.acceptors || []).length) lines.push(t("dealAcceptors", { names: cardList(tr.acceptors.map(seatName)) }));
   }
   for (const o of tr.offers || []) {

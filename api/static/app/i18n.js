@@ -190,7 +190,7 @@ export const WORDS = {
     turnOf: "Turno", deadline: "quedan {time}", noDecision: "nadie decide ahora", gameOver: "partida terminada",
     you: "tú", seat: "asiento", toAct: "debe decidir", winner: "★ ganador", hidden: "oculto", table: "Mesa",
     yourMove: "Tu jugada", notYourTurn: "Ahora no tienes nada que decidir.",
-    sealedWaiting: "Sellado: esperando a {n} más", sealedWaitingOne: "Sellado: esperando a 1 más",
+    sealedWaiting: "Enviado: faltan {n} jugadores", sealedWaitingOne: "Enviado: falta 1 jugador",
     send: "Enviar", submit: "Confirmar", refused: "Rechazado: {detail}",
     chat: "Chat de la mesa", chatPlaceholder: "Escribe algo", noMessages: "Aún no hay mensajes.",
     report: "Denunciar", reportWhy: "¿Por qué denuncias este mensaje a los operadores del servidor?",
@@ -270,7 +270,7 @@ export const WORDS = {
     leagueFinishedNote: "La liga ha terminado: la clasificación es definitiva.",
     daysHours: "{d} d {h} h", hoursMinutes: "{h} h {m} min", overdue: "se acabó el tiempo", owedFor: "esperando {time}",
     byeAverage: "la media del jugador",
-    yourPlace: "Tú en esta liga", signInToJoin: "Elige un nombre en la página de inicio para unirte.", youAreMember: "Juegas en esta liga.",
+    yourPlace: "Tu lugar en la liga", signInToJoin: "Elige un nombre en la página de inicio para unirte.", youAreMember: "Juegas en esta liga.",
     leaveLeague: "Dejar la liga", leaveLeagueSure: "¿Dejar esta liga? No jugarás más rondas y abandonarás tus partidas sin terminar de ella.",
     youWithdrew: "Dejaste esta liga (desde la ronda {n}).", joinLeague: "Unirme a la liga", joiningClosed: "Ya no se puede entrar.",
     joinLink: "Enlace para unirse", joinLinkHelp: "Envía este enlace: quien lo abra puede unirse a la liga.",
@@ -365,6 +365,11 @@ export function word(key) {
 
 // An untimed game's idle time before a seat may claim it, as the lobby, an invitation and
 // the table show it (null for a timed game: nothing to show).
+// n goods of one colour: "2 red" / "2 rojos"
+export function goodsOf(c, n) {
+  return `${n} ${t(n === 1 ? `good_${c}` : `goods_${c}`)}`;
+}
+
 export function claimText(seconds) {
   if (!Number.isInteger(seconds)) return null;
   return t("claimAfter", { time: duration(seconds) });

@@ -4,7 +4,7 @@
 // its card, every seat by its player's name, every other value by its words
 // (words_values.js) and every number by what it counts.
 import { el, add, isObj } from "../shared/dom.js";
-import { t, lang, word as human } from "./i18n.js";
+import { t, lang, goodsOf, word as human } from "./i18n.js";
 import { seatLabel } from "./seats.js";
 import { LOG_LINES } from "./words_log.js";
 
@@ -126,7 +126,6 @@ function sayer(d, name) {
     && !(isObj(d[k]) && !Object.values(d[k]).some((n) => n));
   const one = (k, v) => (Number.isInteger(v) ? name("seat", v) : nobody);
   const colour = (c) => (GOODS.includes(c) ? t(`good_${c}`) : String(c ?? "—"));
-  const many = (c, n) => (es && n !== 1 ? `${colour(c)}${/[aeiou]$/.test(colour(c)) ? "s" : "es"}` : colour(c));
   const s = {
     has,
     n: (k) => (typeof d[k] === "number" ? d[k] : 0),
@@ -145,7 +144,7 @@ function sayer(d, name) {
     good: (k) => colour(d[k]),
     goods: (k) => {
       const held = GOODS.map((c) => [c, isObj(d[k]) ? d[k][c] : 0]).filter(([, n]) => n);
-      return held.length ? list(held.map(([c, n]) => `${n} ${many(c, n)}`)) : t("nothing");
+      return held.length ? list(held.map(([c, n]) => goodsOf(c, n))) : t("nothing");
     },
     // colours on a track: "red on row 4, yellow on row 2"
     rows: (k, unit) => {
@@ -177,23 +176,16 @@ function short(k, v, ctx) {
   const { name } = ctx;
   if (Array.isArray(v)) return v.length ? v.map((x) => short(k, x, ctx)).join(", ") : t("none");
   if (isObj(v) && Number.isInteger(v.seat)) { // one seat's facts, each by what it is: "Ana amount 3"
-    const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && x !== null && (typeof x !== "object" || goodsOf(x)));
+    const rest = Object.entries(v).filter(([f, x]) => f !== "seat" && x !== null && (typeof x !== "object" || isGoods(x)));
     return [name("seat", v.seat), ...rest.map(([f, x]) => (typeof x === "boolean" ? short(f, x, ctx)
       : `${label(f, ctx)} ${short(f, x, ctx)}`))].join(" ");
   }
   if (isObj(v) && (v.name || v.id)) return v.name || v.id;
   if (isObj(v)) {
     const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
-    if (goodsOf(v)) { // a time (ISO 8601) as a person reads it in the page's language, or null
-function timeOf(v) {
-  if (typeof v !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return null;
-  const when = new Date(v);
-  return Number.isNaN(when.getTime()) ? null : when.toLocaleString(document.documentElement.lang || undefined);
-}
-
-// goods by colour: "2 red, 1 blue"
+    if (isGoods(v)) { // goods by colour: "2 red, 1 blue"
       const held = GOODS.map((c) => [c, v[c]]).filter(([, n]) => n);
-      return held.length ? held.map(([c, n]) => `${n} ${t(`good_${c}`)}`).join(", ") : t("none");
+      return held.length ? held.map(([c, n]) => goodsOf(c, n)).join(", ") : t("none");
     }
     return entries.slice(0, 4).map(([f, x]) => `${label(f, ctx)} ${short(f, x, ctx)}`).join(", ") || t("none");
   }
@@ -213,7 +205,7 @@ function timeOf(v) {
 }
 
 // goods by colour ({red: 2, blue: 0}), an object of numbers keyed by the goods' colours
-function goodsOf(v) {
+function isGoods(v) {
   if (!isObj(v)) return false;
   const entries = Object.entries(v).filter(([, x]) => x !== null && x !== undefined && typeof x !== "object");
   return entries.length > 0 && entries.every(([c]) => GOODS.includes(c));

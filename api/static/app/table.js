@@ -96,7 +96,8 @@ export async function drawTable(root, gameId, app, secret = null) {
   add(side, logBox, chat.node);
   const play = add(el("div", "play"), middle, add(el("div", "my-area"), move, mineSlot), others, board);
   play.id = "board";
-  add(page, head, decision, turn, clock, said, away, result, offer, disputing, add(el("div", "table-grid"), play, side), detail.node);
+  const about = el("details", "about-game");
+  add(page, head, decision, turn, clock, said, away, result, offer, disputing, add(el("div", "table-grid"), play, side), about, detail.node);
   detail.watch(page);
   root.replaceChildren(el("p", "muted", t("loading")));
 
@@ -150,7 +151,9 @@ export async function drawTable(root, gameId, app, secret = null) {
     head.replaceChildren();
     const back = el("a", "back", t("back"));
     back.href = "#/";
-    const title = add(el("h1"), el("span", null, game.name), el("small", "muted", ` ${game.id}`));
+    const title = add(el("h1"), el("span", null, game.name));
+    // the game's id is for support and the command line, not for play: kept at the page's foot
+    about.replaceChildren(el("summary", null, t("aboutGame")), el("p", "muted", t("gameIdIs", { id: game.id })));
     const status = el("span", `badge ${game.status}`, t(game.status));
     status.id = "status";
     const ongoing = game.status === "active" || game.status === "waiting";

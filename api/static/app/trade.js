@@ -3,7 +3,7 @@
 // What was typed is kept in `typed` (the table's memory of the move box) so that a refusal or
 // another seat's move never wipes it.
 import { el, add, isObj } from "../shared/dom.js";
-import { t } from "./i18n.js";
+import { t, goodsOf } from "./i18n.js";
 import { countInput } from "./schemaform.js";
 
 function held(game, seat) {
@@ -77,8 +77,8 @@ export function dealForm(action, { game, seatName, typed }, send) {
   const refresh = () => {
     const other = theirs();
     for (const r of rows) r.they.textContent = String(other[r.c] || 0);
-    const give = rows.filter((r) => count(r.give)).map((r) => `${count(r.give)} ${t(`good_${r.c}`)}`);
-    const take = rows.filter((r) => count(r.take)).map((r) => `${count(r.take)} ${t(`good_${r.c}`)}`);
+    const give = rows.filter((r) => count(r.give)).map((r) => goodsOf(r.c, count(r.give)));
+    const take = rows.filter((r) => count(r.take)).map((r) => goodsOf(r.c, count(r.take)));
     summary.textContent = t(partner ? "dealSummaryTo" : "dealSummary", {
       name: partner ? seatName(Number(partner.value)) : "",
       give: give.join(", ") || t("nothing"),
