@@ -7,7 +7,7 @@
 import { el, add } from "../shared/dom.js";
 import { get, me } from "./api.js";
 import { t } from "./i18n.js";
-import { sentence } from "./log.js";
+import { sentence, namer } from "./log.js";
 import { when } from "./leagueparts.js";
 import { rulingForm, rulingText } from "./leaguedisputes.js";
 import { checkText } from "./words_checks.js";
@@ -117,7 +117,12 @@ export async function drawReview(root, leagueId, gameId, app) {
     // a seat is named by whoever held it at that event (a substitute from their SeatTaken on)
     const held = new Map();
     const heldBy = (n) => (held.has(n) ? held.get(n) : seatName(n));
-    const name = (k, v) => (typeof v === "number" && /seat|winner|proposer/.test(k) ? heldBy(v) : v === null || v === undefined ? "—" : String(v));
+    // cards by their names in the page's language (a GobCon deck's own cards come with the game)
+    const listed = await get(`/rulesets/${encodeURIComponent(game.ruleset)}/cards`).catch(() => null);
+    const gloss = { ...Object.fromEntries(((listed && listed.cards) || []).map((c) => [c.id, { name: c.name }])),
+      ...(game.cards && typeof game.cards === "object" ? game.cards : {}) };
+    const name = namer({ seatName: heldBy, glossed: (v) => gloss[v] || gloss[String(v).replace(/#\d+$/, "")] || null,
+      isSeat: (k, v) => Number.isInteger(v) && /seat|winner|proposer/.test(k) });
     const ol = el("ol", "review-log recent");
     let last = null;
     for (const ev of log.events || []) {

@@ -15,8 +15,8 @@ const gp = (s) => `${s.n("gp") > 0 ? "+" : ""}${s.n("gp")}`; // a change of Gobl
 const size = (s, k) => (s.has(k) ? s.len(k) : s.n("count"));
 
 const GOBLIN = {
-  GameStarted: [(s) => `The game started: ${s.all("order")} play in that order, with ${s.word("edition")}${also(s.has("courts"), ", courts included")}.`,
-    (s) => `Empezó la partida: juegan ${s.all("order")}, en ese orden, con ${s.word("edition")}${also(s.has("courts"), ", con cortes")}.`],
+  GameStarted: [(s) => `${s.all("order")} play in that order, with ${s.word("edition")}${also(s.has("courts"), ", courts included")}.`,
+    (s) => `Juegan ${s.all("order")}, en ese orden, con ${s.word("edition")}${also(s.has("courts"), ", con cortes")}.`],
   DecksShuffled: [() => "The auction deck and the goblin deck were shuffled.", () => "Se barajaron el mazo de subasta y el mazo duende."],
   CoinsDealt: [(s) => `Each player got their coins: ${s.each("coins", (x) => `${x.who()} ${coins(x.n("coins"))}`)}.`,
     (s) => `Cada cual recibió sus monedas: ${s.each("coins", (x) => `${x.who()} ${coins(x.n("coins"), true)}`)}.`],
@@ -49,8 +49,8 @@ const GOBLIN = {
 };
 
 const SORCEROUS = {
-  GameStarted: [(s) => `The game started: ${s.all("order")} play in that order${also(s.has("sly_excuse"), ", with the Sly Excuse")}.`,
-    (s) => `Empezó la partida: juegan ${s.all("order")}, en ese orden${also(s.has("sly_excuse"), ", con la Excusa astuta")}.`],
+  GameStarted: [(s) => `${s.all("order")} play in that order${also(s.has("sly_excuse"), ", with the Sly Excuse")}.`,
+    (s) => `Juegan ${s.all("order")}, en ese orden${also(s.has("sly_excuse"), ", con la Excusa astuta")}.`],
   ExcusePlaced: [(s) => `${s.who()} holds the Excuse.`, (s) => `${s.who()} tiene la Excusa.`],
   AcesDealt: [(s) => `The Aces were dealt: ${s.each("aces", (x) => `${x.who()} ${x.has("aces") ? x.cards("aces") : ""}`.trim())}.`,
     (s) => `Se repartieron los Ases: ${s.each("aces", (x) => `${x.who()} ${x.has("aces") ? x.cards("aces") : ""}`.trim())}.`],
@@ -90,8 +90,8 @@ const SORCEROUS = {
 };
 
 const BLACK = {
-  GameStarted: [(s) => `The game started: ${s.all("order")} play in that order; trade is ${s.word("trade")}; ${s.n("supply")} goods of each colour in the supply.`,
-    (s) => `Empezó la partida: juegan ${s.all("order")}, en ese orden; comercio ${s.word("trade")}; ${s.n("supply")} bienes de cada color en la reserva.`],
+  GameStarted: [(s) => `${s.all("order")} play in that order; trade is ${s.word("trade")}; ${s.n("supply")} goods of each colour in the supply.`,
+    (s) => `Juegan ${s.all("order")}, en ese orden; comercio ${s.word("trade")}; ${s.n("supply")} bienes de cada color en la reserva.`],
   ExchangeValuesDrawn: [(s) => `The exchange values were drawn: ${s.rows("rows", "row")}.`, (s) => `Se sortearon los valores de cambio: ${s.rows("rows", "row")}.`],
   VictoryValuesDrawn: [(s) => `The victory values were drawn: ${s.rows("steps", "step")}.`, (s) => `Se sortearon los valores de victoria: ${s.rows("steps", "step")}.`],
   DeckShuffled: [() => "The deck was shuffled.", () => "Se barajó el mazo."],
@@ -156,8 +156,8 @@ const BLACK = {
 };
 
 const GOBCON = {
-  GameStarted: [(s) => `The game started: ${s.all("order")} play in that order; the first to ${s.n("goal")} Goblin Points wins${also(s.has("time_limit"), `, or the leader after ${s.n("time_limit")} rounds`)}${also(s.has("end_on_empty_deck"), "; it also ends when the deck runs out")}.`,
-    (s) => `Empezó la partida: juegan ${s.all("order")}, en ese orden; gana quien llegue a ${s.n("goal")} Puntos Goblin (PG)${also(s.has("time_limit"), `, o quien vaya primero tras ${s.n("time_limit")} rondas`)}${also(s.has("end_on_empty_deck"), "; también acaba cuando se agota el mazo")}.`],
+  GameStarted: [(s) => `${s.all("order")} play in that order; the first to ${s.n("goal")} Goblin Points wins${also(s.has("time_limit"), `, or the leader after ${s.n("time_limit") === 1 ? "1 round" : `${s.n("time_limit")} rounds`}`)}${also(s.has("end_on_empty_deck"), "; it also ends when the deck runs out")}.`,
+    (s) => `Juegan ${s.all("order")}, en ese orden; gana quien llegue a ${s.n("goal")} Puntos Goblin (PG)${also(s.has("time_limit"), `, o quien vaya primero tras ${s.n("time_limit") === 1 ? "1 ronda" : `${s.n("time_limit")} rondas`}`)}${also(s.has("end_on_empty_deck"), "; también acaba cuando se agota el mazo")}.`],
   DeckShuffled: [() => "The deck was shuffled.", () => "Se barajó el mazo."],
   CardsDealt: [(s) => `${s.who()} was dealt ${s.has("cards") ? s.cards("cards") : cardsN(s.n("count"))}.`,
     (s) => `${s.who()} recibió ${s.has("cards") ? s.cards("cards") : cardsN(s.n("count"), true)}.`],
