@@ -5,7 +5,7 @@
 // the table falls back to the generic drawing (shared/draw.js). Everything a player reads is
 // in words (i18n.js): names, never seat numbers; no field names of the API.
 import { el, add, isObj } from "../shared/dom.js";
-import { t } from "./i18n.js";
+import { t, goodsOf } from "./i18n.js";
 
 const GOODS = ["red", "yellow", "green", "blue", "purple", "orange"];
 
