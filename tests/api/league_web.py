@@ -5,10 +5,13 @@ the API."""
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta
 
 import pytest
 import requests
 
+from cli.bot import Bot
+from tests import background
 from tests.api.web_page import WebPage
 
 try:
@@ -92,3 +95,25 @@ def wait_until(what, timeout: float = 60) -> None:
     while not what():
         assert time.monotonic() < end, "timed out"
         time.sleep(0.25)
+
+
+def played_league_game(base: str, organizer: dict, players: list[dict], name: str):
+    """A one-round GobCon league of `players` (three) whose table the reference bots play
+    to its recorded result; return the league's and the table's game ids."""
+    body = {
+        "name": name,
+        "ruleset": "gobcon",
+        "options": {"time_limit": 1},
+        "table_size": 3,
+        "rounds": 1,
+        "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
+        "cadence_s": 86400,
+        "decision_timeout_s": 300,
+    }
+    lid, gid = league_in_round_one(base, organizer, players, body)
+    round1 = f"{base}/v1/leagues/{lid}/rounds/1"
+    bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
+    for b in bots:
+        b.join(120)
+    wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
+    return lid, gid

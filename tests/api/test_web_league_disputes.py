@@ -3,20 +3,15 @@ organizer rules on it from the league page, the ruling shows and changes the sta
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 import requests
 
-from cli.bot import Bot
-from tests import background
 from tests.api.league_web import (
     check_axe,
     confirm,
     fill,
-    league_in_round_one,
     organizer,
+    played_league_game,
     sign_in_with_token,
-    wait_until,
 )
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
@@ -38,22 +33,7 @@ def test_a_player_disputes_a_league_game_and_the_organizer_rules_on_it(
         page = WebPage(browser, base)
         players = [new_player(base, n) for n in ("Ana", "Bo", "Cy")]
         ana, _, cy = players
-        body = {
-            "name": "Autumn league",
-            "ruleset": "gobcon",
-            "options": {"time_limit": 1},
-            "table_size": 3,
-            "rounds": 1,
-            "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
-            "cadence_s": 86400,
-            "decision_timeout_s": 300,
-        }
-        lid, gid = league_in_round_one(base, organizer, players, body)
-        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
-        for b in bots:
-            b.join(120)
-        wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
+        lid, gid = played_league_game(base, organizer, players, "Autumn league")
 
         sign_in_with_token(page, cy["token"])  # Cy disputes the game from its table
         page.open(f"/#/g/{gid}")

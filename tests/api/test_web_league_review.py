@@ -5,17 +5,11 @@ naming players by name and cards by their names, never a player id, a card id or
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
 
-import requests
-
-from cli.bot import Bot
-from tests import background
 from tests.api.league_web import (
-    league_in_round_one,
     organizer,
+    played_league_game,
     sign_in_with_token,
-    wait_until,
 )
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
@@ -33,7 +27,11 @@ SAID = {
     },
     "es": {
         "h1": "Revisión: ronda 1, mesa 1",
-        "#review-disputes": ["Reclamaciones y resoluciones", "No hay reclamaciones.", "Resolver sobre una partida"],
+        "#review-disputes": [
+            "Reclamaciones y resoluciones",
+            "No hay reclamaciones.",
+            "Resolver sobre una partida",
+        ],
         "#review-result": ["Puntos de liga ahora"],
         "#review-checks": ["Todas las comprobaciones pasan"],
         "#review-refused": ["No se rechazó ninguna jugada de esta mesa."],
@@ -41,7 +39,14 @@ SAID = {
     },
 }
 # English that must not show on the Spanish page (the same places' words)
-NOT_IN_SPANISH = ["Every check", "League points", "The moves", "turn (round", "No disputes", " played "]
+NOT_IN_SPANISH = [
+    "Every check",
+    "League points",
+    "The moves",
+    "turn (round",
+    "No disputes",
+    " played ",
+]
 
 
 def test_an_organizer_reads_a_games_review_in_english_and_in_spanish(
@@ -51,22 +56,7 @@ def test_an_organizer_reads_a_games_review_in_english_and_in_spanish(
         worker_process()
         page = WebPage(browser, base)
         players = [new_player(base, n) for n in ("Ana", "Bo", "Cy")]
-        body = {
-            "name": "Review league",
-            "ruleset": "gobcon",
-            "options": {"time_limit": 1},
-            "table_size": 3,
-            "rounds": 1,
-            "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
-            "cadence_s": 86400,
-            "decision_timeout_s": 300,
-        }
-        lid, gid = league_in_round_one(base, organizer, players, body)
-        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
-        for b in bots:
-            b.join(120)
-        wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
+        lid, gid = played_league_game(base, organizer, players, "Review league")
         ids = [p["id"] for p in players] + [organizer["id"]]
 
         sign_in_with_token(page, organizer["token"])
@@ -79,16 +69,25 @@ def test_an_organizer_reads_a_games_review_in_english_and_in_spanish(
                     continue
                 text = page.text(css)
                 for w in words:
-                    assert w.lower() in text.lower(), (lang, css, w, text[:600])  # CSS may upper-case
+                    assert w.lower() in text.lower(), (
+                        lang,
+                        css,
+                        w,
+                        text[:600],
+                    )  # CSS may upper-case
             moves = page.texts("#review-moves li")
             assert any(re.search(r"\b(Ana|Bo|Cy)\b", m) for m in moves), moves[:10]
             whole = page.text(".review-page")
             for leak in [*ids, "#1", "#2"]:  # a player id, a card id ("dice-bag#3")
                 assert leak not in whole, (lang, leak)
             assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", whole), lang
-            assert not [m for m in moves if " — " in m and "·" in m], [m for m in moves if "·" in m][:5]
+            assert not [m for m in moves if " — " in m and "·" in m], [
+                m for m in moves if "·" in m
+            ][:5]
             if lang == "es":
-                assert not [w for w in NOT_IN_SPANISH if w in whole], [w for w in NOT_IN_SPANISH if w in whole]
+                assert not [w for w in NOT_IN_SPANISH if w in whole], [
+                    w for w in NOT_IN_SPANISH if w in whole
+                ]
             for name, width in WIDTHS.items():
                 page.shot(f"league-review-{lang}-{name}", width)
         no_script_errors(page.d)

@@ -10,7 +10,7 @@ import re
 import pytest
 import requests
 
-from tests.api.web_page import WebPage, bots_join, new_player, no_script_errors
+from tests.api.web_page import WIDTHS, WebPage, bots_join, new_player, no_script_errors
 from tests.reliability.load import auth
 
 GAMES = {
@@ -43,7 +43,8 @@ def test_each_games_log_reads_as_sentences_in_english_and_spanish(
         selector = f'#log li[data-type^="{ruleset}."]'
         page.wait(lambda selector=selector: len(page.all(selector)) >= 6, timeout=60)
         lines = page.d.execute_script(  # each line's words, after its number
-            "return [...document.querySelectorAll(arguments[0])].map((li) => li.lastChild.textContent)",
+            "return [...document.querySelectorAll(arguments[0])]"
+            ".map((li) => li.lastChild.textContent)",
             selector,
         )
         assert lines, lang
@@ -56,6 +57,8 @@ def test_each_games_log_reads_as_sentences_in_english_and_spanish(
         if lang == "es":
             english = [line for line in lines if ENGLISH.search(line)]
             assert not english, english
+        for name, width in WIDTHS.items():  # for a person to look at
+            page.shot(f"log-{ruleset}-{lang}-{name}", width)
     for b in bots:
         b.join(0)  # the bots play on to the end in the background; nothing waits on them
     no_script_errors(page.d)

@@ -290,10 +290,10 @@ def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
     )
     for words in (
         "La abrió\nAna",
-        "Juegan\nAna y Tú",
+        "Juegan\nAna y tú",
         "Ya tiraron\nAna",
-        "Tira ahora\nTú",
-        "Tú\nte unes",
+        "Tira ahora\ntú",
+        "Tu respuesta\nte apuntas",
         "Ya salió un Rey",
         "La juega\nBo",
         "Contra\nAna",

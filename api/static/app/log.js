@@ -1,8 +1,9 @@
 // What just happened, in words: the last events of the game as short sentences. Lobby events
 // (a seat taken, a deadline run out, a resignation) have their own sentence, and so has the
-// final score; a game's own events read as "who: what · its facts", every card id named by
-// its card, every seat by its player's name, every other value by its words
-// (words_values.js) and every number by what it counts.
+// final score; each event of the four games reads as its sentence in words_log.js ("Ana bid
+// 5 coins."), every card id named by its card, every seat by its player's name, every other
+// value by its words (words_values.js). An event with no sentence there (an archived
+// version's) reads as "who: what — its facts".
 import { el, add, isObj } from "../shared/dom.js";
 import { t, lang, goodsOf, word as human } from "./i18n.js";
 import { seatLabel } from "./seats.js";
