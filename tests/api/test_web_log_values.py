@@ -151,14 +151,13 @@ def test_the_final_score_names_each_player_with_their_points():
     }
     said = _render([scored, finished], {"en": {}, "es": {}}, [])
     assert said["en"]["sentences"] == [
-        "The game ended (a colour's supply ran out): Ana 15 points, Bo 21 points"
+        "Final score (a colour's supply ran out): Ana 15 points, Bo 21 points"
         " and Cy 1 point. Winner: Bo.",
-        "The game ended (someone reached the goal): Ana 20 points and Bo 20 points."
+        "Final score (someone reached the goal): Ana 20 points and Bo 20 points."
         " Winners: Ana and Bo.",
     ]
     assert said["es"]["sentences"] == [
-        "Terminó la partida (se agotó la reserva de un color): Ana 15 puntos, Bo 21 puntos"
+        "Puntuación final (se agotó la reserva de un color): Ana 15 puntos, Bo 21 puntos"
         " y Cy 1 punto. Gana Bo.",
-        "Terminó la partida (alguien alcanzó la meta): Ana 20 puntos y Bo 20 puntos."
-        " Ganan Ana y Bo.",
+        "Puntuación final (alguien alcanzó la meta): Ana 20 puntos y Bo 20 puntos. Ganan Ana y Bo.",
     ]

@@ -24,7 +24,7 @@ export const TABLE_WORDS = {
     act_start_auction: "Start an auction", act_take_all: "Take them all", act_take_one: "Take one",
     act_target: "Choose a target", act_withdraw: "Withdraw an offer",
     // the log's own sentences: the final score, the table's events
-    pointsOf: "{name} {n} points", pointsOne: "{name} 1 point", finalScore: "Final score:", endedWhy: "The game ended ({why}):",
+    pointsOf: "{name} {n} points", pointsOne: "{name} 1 point", finalScore: "Final score:", endedWhy: "Final score ({why}):",
     winnerIs: "Winner: {names}.", winnersAre: "Winners: {names}.",
     extendedEv: "Deadline of {names} extended to {time}", awayEv: "{name} is away from {from} until {until}",
     seatTakenEv: "{name} takes over a seat", claimedEv: "{name} claimed the game",
@@ -150,7 +150,7 @@ export const TABLE_WORDS = {
     act_sell: "Vender", act_shift: "Mover un precio", act_start_auction: "Empezar una subasta",
     act_take_all: "Quedarse todas", act_take_one: "Quedarse una", act_target: "Elegir objetivo",
     act_withdraw: "Retirar una oferta",
-    pointsOf: "{name} {n} puntos", pointsOne: "{name} 1 punto", finalScore: "Puntuación final:", endedWhy: "Terminó la partida ({why}):",
+    pointsOf: "{name} {n} puntos", pointsOne: "{name} 1 punto", finalScore: "Puntuación final:", endedWhy: "Puntuación final ({why}):",
     winnerIs: "Gana {names}.", winnersAre: "Ganan {names}.",
     extendedEv: "Plazo de {names} prorrogado hasta {time}", awayEv: "{name} está ausente desde {from} hasta {until}",
     seatTakenEv: "{name} ocupa un asiento", claimedEv: "{name} reclamó la partida",
