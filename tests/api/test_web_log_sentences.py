@@ -1,7 +1,8 @@
 """The table's "What just happened" as a person reads it (headless Chromium): for each of the
 four games, played by bots while a spectator watches in English and in Spanish, every line of
 the game's own events is a sentence (it ends like one, names players by name, no "field value
-· field value" list, no ISO time, no seat number), in the page's language."""
+· field value" list, no ISO time, no seat number), in the page's language. The table's title
+is the game's name, without its id (kept under "About this game")."""
 
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ def test_each_games_log_reads_as_sentences_in_english_and_spanish(
         if lang == "es":
             english = [line for line in lines if ENGLISH.search(line)]
             assert not english, english
+        # the table's title is the game's name; its id waits under "About this game"
+        assert gid not in page.text("h1")
+        about = page.d.execute_script("return document.querySelector('.about-game').textContent")
+        assert gid in about, about
         for name, width in WIDTHS.items():  # for a person to look at
             page.shot(f"log-{ruleset}-{lang}-{name}", width)
     for b in bots:
