@@ -166,7 +166,7 @@ def close_reveals(boot: Bootstrap, game_id: str) -> Status:
     if closes is None:
         return Status.NOOP
     if codec.parse_time(closes).timestamp() > time.time():
-        boot.scheduler.expiry(game_id, REVEAL_KEY, closes)
+        boot.scheduler.reveals_close(game_id, closes)
         return Status.EARLY
     done = loop.run(
         boot,

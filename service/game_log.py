@@ -26,8 +26,9 @@ from games.base import Event
 from service import inbox, lobby, receipts
 from service.errors import Invalid, NotFound
 from service.loop import Head, Outcome
+from service.ports import SEAT_SEEDS
 
-REVEAL_KEY = "seat-seeds"  # the deadline index's key of a game's reveals closing
+REVEAL_KEY = SEAT_SEEDS  # the deadline index's key of a game's reveals closing (`reveals`)
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -109,9 +110,9 @@ def index_deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> 
     for turn in computer_turns(new) - computer_turns(old):  # a computer seat's move is due
         boot.scheduler.computer_turn(new.game_id, turn, then)
     if (closes := new.reveal_deadline()) and not old.revealing:  # the seats' reveals close
-        boot.scheduler.expiry(new.game_id, REVEAL_KEY, closes, then)
+        boot.scheduler.reveals_close(new.game_id, closes, then)
     elif old.revealing and not new.revealing:  # all in before the window closed
-        boot.scheduler.done("expire", new.game_id, REVEAL_KEY, then)
+        boot.scheduler.done("reveals", new.game_id, REVEAL_KEY, then)
 
 
 def reschedule(boot: Bootstrap, rec: Record) -> None:
@@ -121,7 +122,7 @@ def reschedule(boot: Bootstrap, rec: Record) -> None:
     scheduling."""
     schedule(boot, rec, {o.key for o in rec.owed()})
     if closes := rec.reveal_deadline():
-        boot.scheduler.expiry(rec.game_id, REVEAL_KEY, closes)
+        boot.scheduler.reveals_close(rec.game_id, closes)
     if rec.status == FINISHED and rec.league:
         boot.scheduler.league_result(rec.league["id"], rec.game_id)
 

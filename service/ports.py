@@ -14,6 +14,7 @@ def job_id(job: str, subject: str, key: str) -> str:
 
 
 RESERVATIONS = "reservations"  # the key of a game's `release` work: the seats it holds
+SEAT_SEEDS = "seat-seeds"  # the key of a game's `reveals` work: its seats' reveals close
 
 
 def due_member(job: str, subject: str, key: str) -> str:
@@ -68,6 +69,11 @@ class Scheduler(Protocol):
     def release(self, game_id: str, until: str) -> None:
         """Have the seats the game still holds freed at `until` (ISO time): its
         reservations lapse (service.tables)."""
+
+    def reveals_close(self, game_id: str, when: str, pipe: Any = None) -> None:
+        """Have the seats' reveals of a full table closed at `when` (ISO time) and the
+        game started without the secrets still missing (docs/fairness.md); with `pipe`,
+        as below."""
 
     def pending(self, job: str, subject: str, key: str) -> bool:
         """Return True while the work is still to be done (in the index)."""

@@ -48,8 +48,10 @@ def expire(game_id: str, key: str) -> str:
     answer: the job then ends at once, reading nothing else."""
     if key == tables.LAPSE_KEY:  # a member stored before reservations had `release`
         return _done("expire", game_id, key, tables.lapse(boot(), game_id))
-    if key == REVEAL_KEY:  # a full table's seats' reveals close (docs/fairness.md)
-        return _done("expire", game_id, key, game_commands.close_reveals(boot(), game_id))
+    if key == REVEAL_KEY:  # a member stored before the reveals had `reveals`: theirs now
+        status = game_commands.close_reveals(boot(), game_id)  # early: a `reveals` member
+        boot().scheduler.done("expire", game_id, key)
+        return _done("expire", game_id, key, status)
     if not boot().scheduler.pending("expire", game_id, key):
         return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])
@@ -61,6 +63,13 @@ def release(game_id: str, key: str) -> str:
     """Free the seats a waiting game still holds once its reservations run out, once
     (service.tables.lapse); a run before their time reschedules itself."""
     return _done("release", game_id, key, tables.lapse(boot(), game_id))
+
+
+def close_reveals(game_id: str, key: str) -> str:
+    """Close a full table's seats' reveals at the end of their window and start the game
+    without the secrets still missing, once (docs/fairness.md); a run before the window's
+    end reschedules itself."""
+    return _done("reveals", game_id, key, game_commands.close_reveals(boot(), game_id))
 
 
 def resolve(game_id: str, key: str) -> str:

@@ -8,7 +8,8 @@ submissions are all in); for leagues `round|<league>|<n>` (a round's start time)
 `league_followup|<league>|<seq>` (what a league event changes in its games, if the
 request that appended it died first); `computer|<game>|<seat>-<key>`
 (a computer seat owes decision `key`: due at once); `release|<game>|reservations` (a
-waiting game's held seats lapse). Sweepers claim due
+waiting game's held seats lapse); `reveals|<game>|seat-seeds` (a full table's seats'
+reveals close and the game starts: docs/fairness.md). Sweepers claim due
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
 holding a claim only delays that work until the claim lapses and another sweeper takes it.
@@ -36,7 +37,7 @@ from rq import Queue, Retry, Worker
 
 from events import codec, keys, scripts
 from service import bootstrap
-from service.ports import RESERVATIONS, due_member, job_id
+from service.ports import RESERVATIONS, SEAT_SEEDS, due_member, job_id
 
 logger = logging.getLogger(__name__)
 URGENT = ("resolve", "league_result", "league_followup")  # enqueued on the queue listened to first
@@ -48,6 +49,7 @@ JOBS = {
     "league_result": "workers.jobs.record_result",  # league_result|<league>|<game>
     "lapse": "workers.jobs.lapse",  # lapse|<game>|waiting: a game that waited too long
     "release": "workers.jobs.release",  # release|<game>|reservations: its held seats lapse
+    "reveals": "workers.jobs.close_reveals",  # reveals|<game>|seat-seeds: the reveals close
     "computer": "workers.jobs.computer_turn",  # computer|<game>|<seat>-<key>: a computer's move
     # league_followup|<league>|<seq>: what league event <seq> changes in games, when the
     # request that appended it died before doing it (service.league_followups)
@@ -137,6 +139,12 @@ class RqScheduler:
         """Have the seats the game still holds freed at `until` (ISO time)."""
         when = codec.parse_time(until).timestamp()
         self.redis.zadd(keys.deadlines(), {_member("release", game_id, RESERVATIONS): when})
+
+    def reveals_close(self, game_id: str, when: str, pipe: Any = None) -> None:
+        """Have the game's seats' reveals closed at `when` (ISO time), in `pipe` if given."""
+        score = codec.parse_time(when).timestamp()
+        target = self.redis if pipe is None else pipe
+        target.zadd(keys.deadlines(), {_member("reveals", game_id, SEAT_SEEDS): score})
 
     def league_round(self, league_id: str, number: int, when: float) -> None:
         """Have round `number` of the league started at `when` (a Unix time)."""

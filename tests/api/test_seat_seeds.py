@@ -17,6 +17,7 @@ import time
 import pytest
 
 from cli import main as cli_main
+from events import codec, keys
 from games.decktet import basic_deck
 from games.rng import Rng, combine
 from tests.api.helpers import bearer, by_seat, new_players, play_to_end
@@ -200,6 +201,11 @@ def test_a_seat_that_never_reveals_cannot_hold_the_start_up(client, app, worker_
     assert leave.status_code == 409 and leave.get_json()["code"] == "game_starting"
     closes = client.get(f"/v1/games/{gid}").get_json()["seat_seeds"]["reveals_close_at"]
     assert closes
+    # the window's close is work of its own kind in the deadline index, due at its end
+    index = deps.redis.zrange(keys.deadlines(), 0, -1, withscores=True)
+    due = {m.decode(): when for m, when in index if gid in m.decode()}
+    assert f"reveals|{gid}|seat-seeds" in due and f"expire|{gid}|seat-seeds" not in due, due
+    assert due[f"reveals|{gid}|seat-seeds"] == codec.parse_time(closes).timestamp()
 
     worker_process()  # a real worker closes the window
     deadline = time.monotonic() + 30
@@ -211,6 +217,7 @@ def test_a_seat_that_never_reveals_cannot_hold_the_start_up(client, app, worker_
     assert combined["data"] == {"rule": 2, "revealed": [0], "withheld": [1], "none": [2]}
     assert combined["command"] == {"type": "close_reveals"}
     assert combined["at"] >= closes
+    assert deps.redis.zscore(keys.deadlines(), f"reveals|{gid}|seat-seeds") is None
     game = client.get(f"/v1/games/{gid}").get_json()
     assert game["seat_seeds"]["combined"] and game["seat_seeds"]["reveals_close_at"] is None
     late = reveal(client, gid, people[1], made[1][0])

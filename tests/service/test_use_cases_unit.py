@@ -44,6 +44,9 @@ class ListedScheduler:
     def computer_turn(self, game_id: str, key: str, pipe: Any = None, now: bool = False) -> None:
         self.asked.append(("computer_turn", game_id, key))
 
+    def reveals_close(self, game_id: str, when: str, pipe: Any = None) -> None:
+        self.asked.append(("reveals_close", game_id, when))
+
     def league_round(self, league_id: str, number: int, when: float) -> None:
         self.asked.append(("league_round", league_id, number))
 
