@@ -57,7 +57,7 @@ def join(
     joined = {"seat": seat, "player": player_id, "name": name}
     if computer:
         joined["computer"] = {"level": computer}
-    elif commitment and rec.seed_rule >= 2:
+    if commitment and rec.seed_rule >= 2:
         joined["commitment"] = commitment
     events = [Event(catalog.PLAYER_JOINED, joined)]
     if seat + 1 == rec.players:

@@ -217,6 +217,12 @@ def handle(folded: str) -> str:
     return f"{PREFIX}:handle:{folded}"
 
 
+def computer_secrets(game_id: str) -> str:
+    """The secrets the server's computer seats committed to, by player id (hex; public
+    once revealed: docs/fairness.md); beside the game's seed, in its hash slot."""
+    return f"{PREFIX}:{{g:{game_id}}}:computer-secrets"
+
+
 def game_secret(game_id: str) -> str:
     """An unlisted game's invitation secret (never in its log)."""
     return f"{PREFIX}:{{g:{game_id}}}:secret"

@@ -2,7 +2,8 @@
 decision (docs/computer-players.md).
 
 A computer seat is a player like any other (a player record marked `computer`, its
-level logged in its `game.PlayerJoined`), and its moves are actions through
+level logged in its `game.PlayerJoined`, with its commitment: service.computer_seeds),
+and its moves are actions through
 `game_commands.act`, the command loop people's moves go through: the same checks, the
 same events, the same deadlines. When an append leaves a computer seat owing a decision,
 `computer|<game>|<seat>-<key>` is due at once in the deadline index (service.game_log);
@@ -27,11 +28,11 @@ from events import codec, keys
 from events.record import ACTIVE, WAITING, Record
 from events.refusals import StaleVersion
 from games.base import RuleViolation
-from service import game_commands
+from service import computer_seeds, game_commands
 from service.errors import Conflict, DomainError, Forbidden, Invalid
-from service.game_log import load
+from service.game_log import computer_reveals, load
 from service.players import new_id
-from service.ports import Status
+from service.ports import SEAT_SEEDS, Status
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -91,8 +92,9 @@ def check_new(players: int, table: dict[str, Any], invited: int) -> int | None:
 
 def seat(boot: Bootstrap, game_id: str, level: str, count: int) -> Record:
     """Seat `count` computer players of `level` in a waiting game, each a new player
-    record marked `computer`; the last seat to fill starts the game. A seat taken by a
-    person meanwhile stops the filling there."""
+    record marked `computer` that commits to a secret (service.computer_seeds); the last
+    seat to fill starts the game, or opens the reveals, where the computer seats reveal at
+    once. A seat taken by a person meanwhile stops the filling there."""
     rec = load(boot, game_id)
     for _ in range(count):
         taken = {s.name for s in rec.seats}
@@ -101,11 +103,14 @@ def seat(boot: Bootstrap, game_id: str, level: str, count: int) -> Record:
         fields = {"name": name, "created": codec.now_iso(), "computer": level}
         boot.redis.hset(keys.player(player["id"]), mapping=fields)
         try:
-            rec = game_commands.join(boot, game_id, player, computer=level).record
+            given = computer_seeds.commit(boot, game_id, player["id"])
+            rec = game_commands.join(boot, game_id, player, computer=level, commitment=given).record
         except RuleViolation as full:  # a person took the last free seat meanwhile
             logger.info("game %s: no seat for a computer player (%s)", game_id, full.code)
             break
-    return rec
+    for turn in computer_reveals(rec):  # the table filled: reveal now, not after a sweep
+        computer_seeds.reveal(boot, game_id, int(turn.split("-", 1)[0]))
+    return load(boot, game_id) if computer_reveals(rec) else rec
 
 
 def fill(boot: Bootstrap, game_id: str, caller: str, level: str, seats: int | None) -> Record:
@@ -147,6 +152,8 @@ def play(boot: Bootstrap, game_id: str, turn: str) -> Status:
     where, _, key = turn.partition("-")
     if not where.isdigit():
         return Status.NOOP
+    if key == SEAT_SEEDS:  # the reveals are open: the seat's secret (service.computer_seeds)
+        return computer_seeds.reveal(boot, game_id, int(where))
     rec = boot.store.load(game_id).record
     seat_no = int(where)
     level = rec.computer(seat_no)

@@ -129,7 +129,7 @@ def join(
     command = {"type": "join", "player": player["id"], "name": player["name"]}
     if computer:
         command["computer"] = {"level": computer}
-    elif commitment:
+    if commitment:
         command["commitment"] = commitment
     log = GameLog(boot, game_id)
     return loop.run(boot, log, decide_join, cause=f"join:{player['id']}", command=command)

@@ -87,6 +87,19 @@ def computer_turns(rec: Record) -> set[str]:
     return {f"{o.seat}-{o.key}" for o in rec.owed() if rec.computer(o.seat)}
 
 
+def computer_reveals(rec: Record) -> set[str]:
+    """Return the reveals computer seats owe now (service.computer_seeds), each as
+    `<seat>-seat-seeds` (a computer turn's key)."""
+    if not rec.revealing:
+        return set()
+    done = {s for s, _ in rec.reveals}
+    return {
+        f"{s.seat}-{SEAT_SEEDS}"
+        for s in rec.seats
+        if s.computer and s.commitment and s.seat not in done
+    }
+
+
 def schedule(boot: Bootstrap, rec: Record, keys: set[str]) -> None:
     """Schedule the deadlines of decisions `keys` and the resolution of a ready phase."""
     for key in keys:
@@ -111,6 +124,8 @@ def index_deadlines(boot: Bootstrap, old: Record, new: Record, then: Writes) -> 
         boot.scheduler.computer_turn(new.game_id, turn, then)
     if (closes := new.reveal_deadline()) and not old.revealing:  # the seats' reveals close
         boot.scheduler.reveals_close(new.game_id, closes, then)
+        for turn in computer_reveals(new):  # a computer seat reveals at once
+            boot.scheduler.computer_turn(new.game_id, turn, then)
     elif old.revealing and not new.revealing:  # all in before the window closed
         boot.scheduler.done("reveals", new.game_id, REVEAL_KEY, then)
 
@@ -123,6 +138,8 @@ def reschedule(boot: Bootstrap, rec: Record) -> None:
     schedule(boot, rec, {o.key for o in rec.owed()})
     if closes := rec.reveal_deadline():
         boot.scheduler.reveals_close(rec.game_id, closes)
+        for turn in computer_reveals(rec):
+            boot.scheduler.computer_turn(rec.game_id, turn)
     if rec.status == FINISHED and rec.league:
         boot.scheduler.league_result(rec.league["id"], rec.game_id)
 
