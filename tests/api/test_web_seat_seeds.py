@@ -6,6 +6,8 @@ once the table is full, and the game's draws combine both secrets."""
 from __future__ import annotations
 
 import hashlib
+import os
+import time
 
 import requests
 
@@ -47,4 +49,42 @@ def test_a_game_created_and_joined_by_clicking_carries_both_browsers_randomness(
         no_script_errors(other)
     finally:
         next(second, None)  # quits the second browser
+    no_script_errors(browser)
+
+
+def test_a_player_whose_tab_shows_the_home_page_still_reveals(browser, live_server):
+    """The table fills while the creator's tab is on the home page: that page reveals the
+    seat's secret (seatseed.watchReveals), so the seat is not `withheld`."""
+    ana = WebPage(browser, live_server)
+    ana.sign_in("ana")
+    gid = ana.create("gobcon", 2)
+    ana.open("/")  # away from the table: the home page
+    ana.wait_for("#create")
+    bo = requests.post(f"{live_server}/v1/players", json={"name": "bo"}, timeout=10).json()
+    auth = {"Authorization": f"Bearer {bo['token']}"}
+    secret = os.urandom(32)
+    joined = requests.post(
+        f"{live_server}/v1/games/{gid}/join",
+        json={"seat_commitment": hashlib.sha256(secret).hexdigest()},
+        headers=auth,
+        timeout=10,
+    )
+    assert joined.status_code == 200 and joined.json()["status"] == "waiting", joined.text
+    game = f"{live_server}/v1/games/{gid}"
+
+    def revealed() -> list[int]:
+        return requests.get(game, timeout=10).json()["seat_seeds"]["revealed"]
+
+    end = time.monotonic() + 20
+    while 0 not in revealed():  # ana's seat, revealed by the home page
+        assert time.monotonic() < end, "the home page did not reveal the seat's secret"
+        time.sleep(0.2)
+    assert "#/g/" not in browser.current_url  # the tab never left the home page
+    done = requests.post(
+        f"{game}/reveal", json={"seat_secret": secret.hex()}, headers=auth, timeout=10
+    )
+    assert done.status_code == 200 and done.json()["status"] == "active", done.text
+    log = requests.get(f"{game}/events", timeout=10).json()["events"]
+    combined = next(e for e in log if e["type"] == "game.SeedsCombined")["data"]
+    assert combined == {"rule": 2, "revealed": [0, 1], "withheld": [], "none": []}
     no_script_errors(browser)

@@ -17,6 +17,7 @@ import { drawNewLeague, drawEditLeague } from "./leagueform.js";
 import { askNotifications } from "./signal.js";
 import { watchElsewhere } from "./elsewhere.js";
 import { stopPush } from "./push.js";
+import { watchReveals } from "./seatseed.js";
 
 const $ = (id) => document.getElementById(id);
 let leaving = null; // closes the page shown (its streams, its timers)
@@ -185,4 +186,5 @@ function wire() {
 }
 
 wire();
+watchReveals(); // on every page: this browser's seats reveal once their tables fill
 app.route();

@@ -3,12 +3,17 @@
 // `seat_commitment` and keeps the bytes here (localStorage, by game id); once every seat is
 // taken the table reveals them (POST /games/{id}/reveal), so they join the game's draws and
 // neither the operator nor any one player chooses a shuffle. The key names the game and
-// the player signed in, so two people sharing a browser keep a secret each. Where the browser has no Web
+// the player signed in, so two people sharing a browser keep a secret each. Every page, not
+// only the table, looks after the secrets this browser keeps (`watchReveals`): a person
+// whose tab shows the home page, a league or another game when the table fills still
+// reveals. Where the browser has no Web
 // Crypto digest (a page not served over HTTPS or from this machine) the seat commits to
 // nothing and adds nothing: the game goes on the same.
-import { me, post } from "./api.js";
+import { get, me, post } from "./api.js";
 
-const KEY = (gameId) => `marketfold.seat-secret.${gameId}.${(me() || {}).id || ""}`;
+const PREFIX = "marketfold.seat-secret.";
+const KEY = (gameId) => `${PREFIX}${gameId}.${(me() || {}).id || ""}`;
+const WATCH_S = 2; // how often the games this browser keeps a secret for are looked at
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
 function stored(gameId) {
@@ -64,10 +69,59 @@ export async function revealIfAsked(game) {
   } catch {
     return false; // the window closed meanwhile: the game starts without it
   }
+  drop(game.id); // public in the game's log from now on
+  return true;
+}
+
+// The games this browser keeps an unrevealed secret for, of the player signed in.
+function pendingGames() {
+  const mine = `.${(me() || {}).id || ""}`;
+  const out = [];
   try {
-    localStorage.removeItem(KEY(game.id)); // public in the game's log from now on
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith(PREFIX) && k.endsWith(mine)) out.push(k.slice(PREFIX.length, -mine.length));
+    }
+  } catch {
+    /* no storage: nothing kept */
+  }
+  return out;
+}
+
+function drop(gameId) {
+  try {
+    localStorage.removeItem(KEY(gameId));
   } catch {
     /* nothing to tidy */
   }
-  return true;
+}
+
+// On every page: while this browser keeps a secret for a seat of the player signed in,
+// read that game every WATCH_S seconds and reveal as soon as its reveals open; a secret
+// for a game that started or was cancelled is dropped (it can add nothing now). Nothing is
+// read while no secret is kept. Return what stops it.
+export function watchReveals() {
+  let busy = false;
+  const tick = async () => {
+    if (busy || !me()) return;
+    busy = true;
+    try {
+      for (const gameId of pendingGames()) {
+        let game = null;
+        try {
+          game = await get(`/games/${encodeURIComponent(gameId)}`);
+        } catch (e) {
+          if (e && e.status === 404) drop(gameId);
+          continue;
+        }
+        if (await revealIfAsked(game)) continue;
+        if (game.status !== "waiting") drop(gameId); // started or cancelled: too late to add it
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(tick, WATCH_S * 1000);
+  tick();
+  return () => clearInterval(timer);
 }
