@@ -24,6 +24,7 @@ from api.parse import body, given_idempotency_key, number
 from api.schemas import (
     DisputeOpen,
     LeagueCreate,
+    LeagueSeatSeed,
     LeagueUpdate,
     MemberAdd,
     RulingPost,
@@ -39,6 +40,7 @@ from service import (
     league_organizers,
     league_queries,
     league_remedies,
+    league_seeds,
     league_vacations,
     players,
     proof,
@@ -201,6 +203,28 @@ def declare_vacation(league_id: str):
     data = Vacation().load(body())
     league = league_vacations.declare(boot(), league_id, player["id"], data["start"], data["end"])
     return member(league, player["id"]), 201
+
+
+def _member_seed(league_id: str) -> dict[str, str]:
+    player = auth.caller(boot())
+    if player["id"] not in _league(league_id).members:
+        raise NotFound("member_not_found", "you are not a member of this league")
+    return player
+
+
+@bp.put("/leagues/<league_id>/seat-commitment")
+def register_seat_commitment(league_id: str):
+    player = _member_seed(league_id)
+    given = LeagueSeatSeed().load(body())["seat_commitment"]
+    league_seeds.register(boot(), league_id, player["id"], given)
+    return {"league": league_id, "player": player["id"], "seat_commitment": given}
+
+
+@bp.get("/leagues/<league_id>/seat-commitment")
+def held_seat_commitment(league_id: str):
+    player = _member_seed(league_id)
+    held = league_seeds.held(boot(), league_id, player["id"])
+    return {"league": league_id, "player": player["id"], "seat_commitment": held}
 
 
 @bp.post("/leagues/<league_id>/leave")

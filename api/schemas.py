@@ -77,6 +77,17 @@ class JoinBody(Schema):
     seat_commitment = seat_commitment()
 
 
+class LeagueSeatSeed(Schema):
+    """The commitment a league seats its member with (service.league_seeds)."""
+
+    seat_commitment = fields.String(
+        required=True,
+        validate=validate.Regexp(
+            HEX64, error="must be 64 lowercase hex digits: the end of your hash chain"
+        ),
+    )
+
+
 class ComputerSeats(Schema):
     """Computer players for a game's free seats: their level, and how many (every free
     seat when left out)."""

@@ -69,6 +69,11 @@ def league_idem(league_id: str) -> str:
     return f"{PREFIX}:{{l:{league_id}}}:idem"
 
 
+def league_seat_seeds(league_id: str) -> str:
+    """Each member's commitment the league seats it with (service.league_seeds), by id."""
+    return f"{PREFIX}:{{l:{league_id}}}:seat-seeds"
+
+
 def league_snapshot(league_id: str) -> str:
     return f"{PREFIX}:{{l:{league_id}}}:snapshot"
 

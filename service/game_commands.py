@@ -20,7 +20,7 @@ from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from games.base import Event, Game, RuleViolation
 from games.rng import SEED_RULE, Rng, commitment
-from service import attempts, deadline_commands, loop, stale_choice, waiting
+from service import attempts, deadline_commands, league_seeds, loop, stale_choice, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
 from service.game_log import REVEAL_KEY, GameLog
@@ -141,7 +141,7 @@ def reveal(boot: Bootstrap, game_id: str, player_id: str, secret: str) -> Outcom
     The last committed seat to reveal starts the game."""
     command = {"type": "reveal", "player": player_id, "secret": secret}
     try:
-        return loop.run(
+        done = loop.run(
             boot,
             GameLog(boot, game_id, body=secret),
             lambda rec, rng: decide.reveal(rec, player_id, secret, rng),
@@ -155,6 +155,9 @@ def reveal(boot: Bootstrap, game_id: str, player_id: str, secret: str) -> Outcom
         raise Invalid(
             "reveal_mismatch", str(refused), errors={"seat_secret": [str(refused)]}
         ) from None
+    if done.record.league:  # the member's next table asks for the chain's link before
+        league_seeds.advance(boot, done.record.league["id"], player_id, secret)
+    return done
 
 
 def close_reveals(boot: Bootstrap, game_id: str) -> Status:

@@ -35,7 +35,7 @@ from events.codec import parse_time
 from events.record import FINISHED
 from games.base import RuleViolation
 from leagues.record import League, fold_all
-from service import game_commands, table_commands
+from service import game_commands, league_seeds, table_commands
 from service.errors import NotFound
 from service.ports import Status
 
@@ -191,7 +191,9 @@ def open_replay(boot: Bootstrap, league: League, ruling: dict[str, Any]) -> str:
         league={**where, "replay": replay},
     )
     for player in t.players:
-        game_commands.join(boot, gid, {"id": player, "name": league.members[player]}, again=True)
+        given = league_seeds.held(boot, league.league_id, player)  # docs/fairness.md
+        seat = {"id": player, "name": league.members[player]}
+        game_commands.join(boot, gid, seat, again=True, commitment=given)
     return gid
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from events.record import FINISHED
 from leagues.record import League
-from service import game_commands, league_absence, league_followups
+from service import game_commands, league_absence, league_followups, league_seeds
 from service import league_decisions as decisions
 from service.errors import NotFound
 from service.league_commands import load, run
@@ -65,7 +65,8 @@ def open_table(boot: Bootstrap, league: League, number: int, table: int) -> str:
     )
     for player in t.players:
         seat = {"id": player, "name": league.members[player]}
-        game_commands.join(boot, t.game, seat, again=True)
+        given = league_seeds.held(boot, league.league_id, player)  # registered ahead
+        game_commands.join(boot, t.game, seat, again=True, commitment=given)
     for player in t.players:  # a vacation declared before the game opened
         if league.vacations.get(player):
             league_followups.mark_game(boot, league, t.game, player)
