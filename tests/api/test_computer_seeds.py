@@ -10,6 +10,7 @@ import secrets
 import time
 
 from tests.api.helpers import bearer, new_players
+from tests.api.test_seat_seeds import verify_everywhere
 
 FAST = {"MARKETFOLD_COMPUTER_BUDGET_S": "0.05"}
 
@@ -35,7 +36,7 @@ def reveals_match(events: list[dict]) -> dict[int, str]:
     return out
 
 
-def test_computer_seats_commit_and_reveal_and_their_secrets_join_the_draws(client):
+def test_computer_seats_commit_and_reveal_and_their_secrets_join_the_draws(client, tmp_path):
     (me,) = new_players(client, 1, prefix="solo")
     mine, commitment = commit()
     res = client.post(
@@ -70,8 +71,8 @@ def test_computer_seats_commit_and_reveal_and_their_secrets_join_the_draws(clien
 
     client.post(f"/v1/games/{gid}/abort", headers=bearer(me))
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
+    verify_everywhere(client, bundle, tmp_path)  # the API, `marketfold verify`, rederive.js
     verdict = client.post("/v1/verify", json=bundle).get_json()
-    assert verdict["ok"] is True, verdict
     detail = next(c["detail"] for c in verdict["checks"] if c["name"] == "seed and random draws")
     assert "combined with the secrets of seats [0, 1, 2]" in detail
 
