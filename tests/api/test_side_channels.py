@@ -45,6 +45,7 @@ ALL_GET = {  # every GET route of the API a caller may reach without being a par
     "/v1/leagues/<league_id>/events",
     "/v1/leagues/<league_id>/export",
     "/v1/leagues/<league_id>/rounds/<int:n>",
+    "/v1/leagues/<league_id>/seat-commitment",  # a member's own: refused alike
     "/v1/players/me/turns",
     "/v1/players/me/tokens",
     "/v1/players/me",
@@ -98,6 +99,7 @@ def probes(gid: str, version: int, parties: list[dict]) -> list[str]:
         "/v1/leagues/l_none/events",
         "/v1/leagues/l_none/export",
         "/v1/leagues/l_none/rounds/1",
+        "/v1/leagues/l_none/seat-commitment",
         "/v1/players/me/turns",
         "/v1/players/me/tokens",
         "/v1/players/me",
