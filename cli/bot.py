@@ -204,8 +204,15 @@ class Bot:
             self._news.wait_for(
                 lambda: self.receipt is not None or self._stopped or not self._watching, 5.0
             )
-        if self.receipt is None and not self._stopped:
-            self.receipt = self._receipt_from_stream(version - 1)
+        for pause in (0.5, 2.0, 5.0):  # a dropped connection (a restart) is tried again
+            if self.receipt is not None or self._stopped:
+                break
+            try:
+                self.receipt = self._receipt_from_stream(version - 1)
+                break
+            except requests.RequestException as e:
+                logger.info("receipt of %s not read yet (%s)", self.game_id, e)
+                time.sleep(pause)
         if self.receipt is not None and "leaves" not in self.receipt:  # not merged then
             try:
                 self.receipt = {**self.receipt, **self._get(f"{self.base}/transparency")}

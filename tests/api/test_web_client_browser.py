@@ -350,6 +350,6 @@ def test_what_just_happened_names_the_players_who_sat_down_after_the_page_opened
     for name in ("xo", "yu"):  # the last join starts the game: its first events name seats
         player = requests.post(f"{live_server}/v1/players", json={"name": name}).json()
         requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(player["token"]))
-    page.wait(lambda: "opener" in page.text("#log"))
+    page.wait(lambda: "bids first" in page.text("#log"))
     page.wait(lambda: not re.search(r"\bseat \d", page.text("#log")), timeout=10)
-    assert re.search(r"opener (eva|xo|yu)\b", page.text("#log")), page.text("#log")
+    assert re.search(r"\b(eva|xo|yu) bids first\b", page.text("#log")), page.text("#log")
