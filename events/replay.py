@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 import games
-from events import catalog, codec, decide, ending, envelope
+from events import catalog, codec, decide, ending, envelope, seating
 from events.record import Record, fold
 from events.redact import is_private
 from events.report import Check
@@ -115,7 +115,7 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     start = rec.draws
     try:
         actor, evs = decide.command(rec, cmd, rng)
-    except decide.NotSeated as e:
+    except seating.NotSeated as e:
         seat = first.get("actor")
         holder = next((s for s in rec.seats if s.seat == seat), None)
         held = f"seat {seat} is {holder.player} ({holder.name})" if holder else f"no seat {seat}"
