@@ -11,7 +11,8 @@ from typing import Any
 
 import games
 from events import catalog, codec, decide, ending, envelope, seating
-from events.record import Record, fold
+from events.fold import fold
+from events.record import Record
 from events.redact import is_private
 from events.report import Check
 from events.times import Clock

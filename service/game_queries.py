@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from events import audit, bundle, deadlines, seating
-from events.record import Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import Record
 from events.redact import redact
 from events.repository import Loaded
 from games.base import ActionSpec, Game

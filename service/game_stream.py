@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from events import catalog, codec, keys
-from events.record import ACTIVE, FINISHED, Record, fold_all
+from events.fold import fold_all
+from events.record import ACTIVE, FINISHED, Record
 from events.redact import redact
 from service import chat, inbox, receipts
 from service.frames import Frame, Shared

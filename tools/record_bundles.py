@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
 from events import audit, codec, decide, ending, envelope, redact, seating  # noqa: E402
-from events.record import Record, fold_all  # noqa: E402
+from events.fold import fold_all  # noqa: E402
+from events.record import Record  # noqa: E402
 from games.base import Event  # noqa: E402
 from games.rng import Rng, commitment  # noqa: E402
 from games.schemas import random_action  # noqa: E402

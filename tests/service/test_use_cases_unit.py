@@ -13,8 +13,9 @@ import pytest
 
 from events import deadlines, seating
 from events.codec import parse_time
+from events.fold import fold_all
 from events.memory_recorder import MemoryRecorder
-from events.record import Record, fold_all
+from events.record import Record
 from events.recording import Log
 from events.refusals import StaleVersion
 from events.repository import GameRepository, Loaded
