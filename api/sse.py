@@ -33,7 +33,9 @@ from api.parse import event_cursor, feed_id, lang
 from api.parse import game_id as game_id_ok
 from api.streams import Render, Side, follow
 from service.errors import Invalid
-from service.game_stream import Feed, Frame, GameStream
+from service.feed_stream import Feed
+from service.frames import Frame
+from service.game_stream import GameStream
 from service.stream_slots import Slot
 from service.table_frames import Table
 

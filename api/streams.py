@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from greenlet import GreenletExit
 
 from service import metrics
-from service.game_stream import Frame
+from service.frames import Frame
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap

@@ -4,7 +4,7 @@
 
 (1) Random games played to the end with only `games/` (setup, legal, decide, evolve,
 resolve; event data through JSON as the service stores it), per ruleset and player count.
-(2) `events.record.fold_all` over finished logs (the envelopes the service writes, from
+(2) `events.fold.fold_all` over finished logs (the envelopes the service writes, from
 bench/verify.py), per ruleset: microseconds per event, which bounds a cold load.
 """
 
@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
-from events.record import Record, fold_all  # noqa: E402
+from events.fold import fold_all  # noqa: E402
+from events.record import Record  # noqa: E402
 from games.base import Event, Game  # noqa: E402
 from games.rng import Rng  # noqa: E402
 from games.schemas import random_action  # noqa: E402

@@ -36,7 +36,8 @@ from urllib3.util.retry import Retry
 from bench.common import percentile
 from events import codec, keys
 from events.codec import parse_time
-from events.record import Record, fold
+from events.fold import fold
+from events.record import Record
 from service import outages
 
 POLL_S = 1.0

@@ -138,6 +138,6 @@ PEER_INTRO = (
     "with appendfsync always, 60 POSTs a game (a Goblin Market game's moves)."
 )
 FOLD_INTRO = (
-    "`events.record.fold_all` over finished logs (the envelopes the service writes), best "
+    "`events.fold.fold_all` over finished logs (the envelopes the service writes), best "
     "of three, on one core: the cost of refolding a log when no snapshot helps."
 )

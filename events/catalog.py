@@ -3,7 +3,7 @@
 A game's rules declare their own events (games/*/events.py, checked by `games.kit`); these
 are the table's: who sits, when it starts and ends, deadlines, pauses. Code names them by
 these constants, never by a string of its own, and tests/events/test_catalog.py fails when
-one of what is derived from this list misses a type: the fold (`events.record`), the
+one of what is derived from this list misses a type: the fold (`events.fold`), the
 statuses a stream announces (`STATUS_AFTER`), openapi.yaml's list of lobby events, and the
 web client's and the replay viewer's words for each (tests/web/errors_events.test.mjs).
 """

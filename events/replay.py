@@ -10,8 +10,9 @@ from functools import partial
 from typing import Any
 
 import games
-from events import catalog, codec, decide, ending, envelope
-from events.record import Record, fold
+from events import catalog, codec, decide, ending, envelope, seating
+from events.fold import fold
+from events.record import Record
 from events.redact import is_private
 from events.report import Check
 from events.times import Clock
@@ -115,7 +116,7 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     start = rec.draws
     try:
         actor, evs = decide.command(rec, cmd, rng)
-    except decide.NotSeated as e:
+    except seating.NotSeated as e:
         seat = first.get("actor")
         holder = next((s for s in rec.seats if s.seat == seat), None)
         held = f"seat {seat} is {holder.player} ({holder.name})" if holder else f"no seat {seat}"

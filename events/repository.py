@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from events import codec
-from events.record import Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import Record
 from events.recording import Append, Guard, Log, Recorder, Stored, Writes
 from events.refusals import GuardFailed
 from events.snapshot import decode as decode_snapshot

@@ -120,7 +120,7 @@ def due(old: Any, new: Any, envelopes: list[dict[str, Any]]) -> list[tuple[str, 
 
 
 def unlisted(events: list[dict[str, Any]]) -> bool:
-    """Return True if the game is unlisted after `events` (as events.record folds it: its
+    """Return True if the game is unlisted after `events` (as events.fold folds it: its
     `game.Terms`, until a lapse lists it)."""
     hidden = False
     for env in events:

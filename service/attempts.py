@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from events import catalog, keys
 from events.codec import iso, parse_time
-from events.record import FINISHED, Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import FINISHED, Record
 from events.refusals import StaleVersion
 from games.base import InvalidAction, RuleViolation
 from service import oplog

@@ -11,9 +11,9 @@ from typing import Any
 # Refusals raised below service/ that the use cases let through as they are: a caller
 # names them from here and so needs to know service/ alone (api/errors.py maps each).
 from events.bundle import BundleError  # POST /verify: the file is not a bundle
-from events.decide import NotSeated  # the caller holds no seat in the game
 from events.refusals import StaleVersion  # If-Match named another version of the game
 from events.replication import NotReplicated  # written, but too few replicas confirmed it
+from events.seating import NotSeated  # the caller holds no seat in the game
 
 __all__ = [
     "BundleError",

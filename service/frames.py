@@ -8,6 +8,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import orjson
+
 
 class Frame(NamedTuple):
     id: str | None  # None: the frame does not move Last-Event-ID
@@ -45,3 +47,8 @@ class Shared:
     def peek(self, key: Any) -> Any:
         """Return what is kept under `key`, or None."""
         return self.items.get(key)
+
+
+def json_text(value: Any) -> str:
+    """A frame's data: `value` as JSON on one line."""
+    return orjson.dumps(value).decode()

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import catalog, codec, deadlines, decide, keys
-from events.decide import NotSeated
+from events import catalog, codec, deadlines, decide, keys, seating
 from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
+from events.seating import NotSeated
 from games.base import Event, Game, RuleViolation
 from games.rng import SEED_RULE, Rng, commitment
 from service import attempts, deadline_commands, league_seeds, loop, stale_choice, waiting
@@ -122,7 +122,7 @@ def join(
         if again and rec.seat_of(player["id"]) is not None:
             return "system", []
         name = player["name"]
-        return "system", decide.join(rec, player["id"], name, rng, computer, commitment)
+        return "system", seating.join(rec, player["id"], name, rng, computer, commitment)
 
     if not again:  # a league's seat is not counted
         waiting.check(boot, player["id"], game_id)
@@ -144,7 +144,7 @@ def reveal(boot: Bootstrap, game_id: str, player_id: str, secret: str) -> Outcom
         done = loop.run(
             boot,
             GameLog(boot, game_id, body=secret),
-            lambda rec, rng: decide.reveal(rec, player_id, secret, rng),
+            lambda rec, rng: seating.reveal(rec, player_id, secret, rng),
             cause=f"reveal:{player_id}",
             idem=f"reveal:{player_id}:{secret[:32]}",  # another secret: already_revealed
             command=command,
@@ -174,7 +174,7 @@ def close_reveals(boot: Bootstrap, game_id: str) -> Status:
     done = loop.run(
         boot,
         GameLog(boot, game_id, body=REVEAL_KEY),
-        lambda r, rng: ("system", decide.close_reveals(r, rng)),
+        lambda r, rng: ("system", seating.close_reveals(r, rng)),
         cause=f"close-reveals-{game_id}",
         idem="system:close-reveals",
         command={"type": "close_reveals"},

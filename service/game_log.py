@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from events import catalog, codec, deadlines, ending
 from events import transparency as events_transparency
-from events.record import ACTIVE, FINISHED, Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import ACTIVE, FINISHED, Record
 from events.recording import Guard, Writes
 from events.redact import is_private
 from events.repository import GameAppend, Loaded

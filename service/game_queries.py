@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import audit, bundle, deadlines, decide
-from events.record import Record, fold_all, in_order
+from events import audit, bundle, deadlines, seating
+from events.fold import fold_all, in_order
+from events.record import Record
 from events.redact import redact
 from events.repository import Loaded
 from games.base import ActionSpec, Game
@@ -66,7 +67,7 @@ def legal(
 ) -> tuple[Record, list[ActionSpec]]:
     """Return the game and what the player may do now (nothing unless it is active)."""
     rec = load(boot, game_id, loaded)
-    seat_ = decide.seat_of(rec, player_id)
+    seat_ = seating.seat_of(rec, player_id)
     return rec, rec.game.legal(rec.state, seat_) if rec.status == "active" else []
 
 
@@ -130,7 +131,7 @@ def export(boot: Bootstrap, game_id: str, player: dict[str, str] | None) -> dict
     if rec.status != "finished":
         if player is None:
             raise Unauthorized("unauthorized", "a game in play is exported to its players only")
-        decide.seat_of(rec, player["id"])
+        seating.seat_of(rec, player["id"])
     viewer = seat(rec, player)
     # the private steps only once the game is over (before, others may not even learn
     # that they happened: docs/architecture.md, "Private steps")

@@ -24,10 +24,8 @@ A stream opened with `?with=table` also sends `table` frames (service.table_fram
 game as the caller's seat may see it and its legal actions, after the opening frames, after
 each append and after each of its seat's private steps.
 
-A feed starts with one `turns` frame: the caller's open turns in every game (as `GET
-/v1/players/me/turns`), then its notes.
-
-Frames are (id or None, event name, data as JSON text); the API writes them. What many
+Frames are (id or None, event name, data as JSON text); the API writes them. The `owes`
+frame's body is built in service.owes_frame; a player's feed is service.feed_stream. What many
 streams of one game compute alike (an entry decoded, a frame for one kind of viewer, an
 `owes` frame for one seat at one version) is computed once per process (`SHARED`).
 """
@@ -41,12 +39,13 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from events import catalog, codec, keys
-from events.record import ACTIVE, FINISHED, Record, fold_all
+from events.fold import fold_all
+from events.record import ACTIVE, FINISHED, Record
 from events.redact import redact
-from service import chat, inbox, receipts
-from service.frames import Frame, Shared
+from service import chat, receipts
+from service.frames import Frame, Shared, json_text
 from service.game_log import load, owed
-from service.game_queries import shown_actions
+from service.owes_frame import OWES, owes_body, owes_data
 from service.private_stream import PrivateSteps, follows
 from service.table_frames import Table
 from service.table_frames import frame as table_frame
@@ -57,42 +56,7 @@ if TYPE_CHECKING:
 
 SHARED = Shared()
 RECORDS = Shared(256)  # records at a version, for `owes` frames: few, since records are big
-OWES = "owes"  # the one event name that says what the caller owes (docs/clients.md)
 RECEIPT = "receipt"  # the game's receipt, after `game.Ended` (service.receipts)
-
-
-def _json(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def owes_data(rec: Record, seat: int | None, owed_now: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return what an `owes` frame says of `rec` to `seat`: the version, the status, the
-    seat, what it owes (with deadlines), who owes what, and its legal actions when it owes
-    something (schemas and choices; no card glossary)."""
-    mine = [o for o in owed_now if o["seat"] == seat] if seat is not None else []
-    actions = []
-    if mine and rec.status == ACTIVE:
-        actions = shown_actions(rec.game.legal(rec.state, seat))
-    return _owes_body(rec.version, rec.status, seat, mine, owed_now, actions)
-
-
-def _owes_body(
-    version: int,
-    status: str,
-    seat: int | None,
-    mine: list[dict[str, Any]],
-    owed_now: list[dict[str, Any]],
-    actions: list[Any],
-) -> dict[str, Any]:
-    return {
-        "type": OWES,
-        "version": version,
-        "status": status,
-        "seat": seat,
-        "owes": mine,
-        "owed": owed_now,
-        "actions": actions,
-    }
 
 
 class GameStream:
@@ -130,7 +94,7 @@ class GameStream:
         """The frame every connect starts with: where the game stands for the caller."""
         data = owes_data(self.rec, self.seat, owed(self.rec))
         self.said = (self.rec.version, data["owes"])
-        return Frame(None, OWES, _json(data))
+        return Frame(None, OWES, json_text(data))
 
     def private_log(self) -> tuple[str, str, Callable[..., list[Frame]]] | None:
         """The private log to follow beside the events (where to start, the render), for
@@ -186,7 +150,7 @@ class GameStream:
             shown = redact(envelope, shown_rec, viewer)  # a private event's type is hidden too
             if viewer is not None and owed_then is not None:
                 shown = {**shown, "owes": [o for o in owed_then if o["seat"] == viewer]}
-            return Frame(str(seq), shown["type"], _json(shown))
+            return Frame(str(seq), shown["type"], json_text(shown))
 
         frames = [*before, SHARED.get((self.game_id, entry_id, viewer, status), frame)]
         if owed_then is not None and seq > self.opened and viewer is not None and not ends:
@@ -229,7 +193,7 @@ class GameStream:
             kept = receipts.kept(self.boot, self.game_id)
             if kept is None:
                 return []
-            found = Frame(None, RECEIPT, _json(kept))
+            found = Frame(None, RECEIPT, json_text(kept))
             if "leaves" in kept:
                 SHARED.get((self.game_id, RECEIPT), lambda: found)
         return [found]
@@ -276,11 +240,13 @@ class GameStream:
         part). A seat that owes nothing then needs no record: the stream knows the status
         at `seq` (its events)."""
         if not mine:
-            return Frame(None, OWES, _json(_owes_body(seq, self.status, seat, [], owed_then, [])))
+            return Frame(
+                None, OWES, json_text(owes_body(seq, self.status, seat, [], owed_then, []))
+            )
         rec = RECORDS.get((self.game_id, seq), lambda: self._record(seq))
         if rec is None:
             return None
-        return Frame(None, OWES, _json(owes_data(rec, seat, owed_then)))
+        return Frame(None, OWES, json_text(owes_data(rec, seat, owed_then)))
 
     def _record(self, seq: int) -> Record | None:
         """The game's record at `seq`: this process's own when it made that append, else
@@ -319,29 +285,10 @@ class GameStream:
         message = chat.decode(entry_id, fields)
         if not chat.visible(message, self.seat is not None, self.status):
             return []
-        return [Frame(None, "chat", _json(message))]
+        return [Frame(None, "chat", json_text(message))]
 
 
 def _with_status(rec: Record, status: str) -> Record:
     """`rec` as redaction sees it once the game's status moved on (everything opens at
     the end)."""
     return replace(rec, status=status)
-
-
-class Feed:
-    """One player's feed of notes."""
-
-    def __init__(self, boot: Bootstrap, player_id: str, after: str | None):
-        self.boot, self.player_id = boot, player_id
-        self.after = after if after is not None else inbox.last_id(boot, player_id)
-        self.key = keys.player_feed(player_id)
-
-    def first(self) -> Frame:
-        """The frame every feed starts with: the caller's open turns in every game."""
-        turns = inbox.turns(self.boot, self.player_id)
-        data = {"type": "turns", "player": self.player_id, "turns": turns}
-        return Frame(None, "turns", _json(data))
-
-    def entry(self, entry_id: str, fields: dict[bytes, bytes]) -> tuple[list[Frame], bool]:
-        note = fields[b"n"].decode()
-        return [Frame(entry_id, orjson.loads(note)["type"], note)], False

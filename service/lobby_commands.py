@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from events import codec, decide, keys
+from events import codec, keys, seating
 from events.record import FINISHED, Record
 from games.rng import Rng
 from service import loop, tables
@@ -29,7 +29,7 @@ def leave(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
     """Free the caller's seat in a waiting game."""
 
     def decide_leave(rec: Record, rng: Rng):
-        return "system", decide.leave(rec, player_id)
+        return "system", seating.leave(rec, player_id)
 
     command = {"type": "leave", "player": player_id}
     log = GameLog(boot, game_id)
@@ -42,7 +42,7 @@ def cancel(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
         raise Forbidden("not_creator", "only the game's creator may cancel it")
 
     def decide_cancel(rec: Record, rng: Rng):
-        return "system", decide.cancel(rec, player_id)
+        return "system", seating.cancel(rec, player_id)
 
     command = {"type": "cancel", "player": player_id}
     log = GameLog(boot, game_id)
@@ -65,7 +65,7 @@ def rematch(
         raise Conflict("game_not_finished", "a rematch follows a finished game")
     if old.league:
         raise Conflict("league_game", "a league's next games come from its rounds")
-    decide.seat_of(old, player["id"])  # only its players ask for a rematch
+    seating.seat_of(old, player["id"])  # only its players ask for a rematch
     existing = boot.redis.get(keys.game_rematch(game_id))
     created = existing is None
     if created:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from events import decide
-from events.record import Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import Record
 from games.base import RuleViolation
 from games.rng import Rng
 

@@ -20,7 +20,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, decide, keys
+from events import codec, decide, keys, seating
 from events.record import WAITING, Record
 from games.rng import Rng
 from service import game_commands, limits, loop
@@ -175,7 +175,7 @@ def decline(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
     command = {"type": "decline", "player": player_id}
 
     def decide_decline(rec: Record, rng: Rng):
-        return "system", decide.decline(rec, player_id)
+        return "system", seating.decline(rec, player_id)
 
     log = GameLog(boot, game_id)
     return loop.run(boot, log, decide_decline, cause=f"decline:{player_id}", command=command)
@@ -192,7 +192,7 @@ def lapse(boot: Bootstrap, game_id: str) -> Status:
     done = loop.run(
         boot,
         GameLog(boot, game_id, body=LAPSE_KEY),
-        lambda r, rng: ("system", decide.release(r)),
+        lambda r, rng: ("system", seating.release(r)),
         cause=f"release-{game_id}",
         idem="system:release",
         command={"type": "release"},

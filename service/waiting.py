@@ -22,7 +22,7 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-from events import codec, decide, keys
+from events import codec, keys, seating
 from events.record import WAITING, Record
 from games.rng import Rng
 from service import lobby, loop
@@ -93,7 +93,7 @@ def lapse(boot: Bootstrap, game_id: str) -> Outcome:
     """Cancel the game if it is still waiting (a no-op otherwise, however often run)."""
 
     def decide_lapse(rec: Record, rng: Rng):
-        return "system", decide.lapse(rec) if rec.status == WAITING and not rec.league else []
+        return "system", seating.lapse(rec) if rec.status == WAITING and not rec.league else []
 
     log = GameLog(boot, game_id)
     return loop.run(boot, log, decide_lapse, cause=f"lapse:{game_id}", command={"type": "lapse"})

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
-from events import audit, codec, decide, ending, envelope, redact  # noqa: E402
-from events.record import Record, fold_all  # noqa: E402
+from events import audit, codec, decide, ending, envelope, redact, seating  # noqa: E402
+from events.fold import fold_all  # noqa: E402
+from events.record import Record  # noqa: E402
 from games.base import Event  # noqa: E402
 from games.rng import Rng, commitment  # noqa: E402
 from games.schemas import random_action  # noqa: E402
@@ -83,7 +84,7 @@ def finished_bundle(
     rec = _append(rec, log, [Event("game.Created", created)], "system", {"type": "create"}, (0, 0))
     for n in range(players):
         rng = Rng(secret, rec.draws)
-        events = decide.join(rec, f"p{n}", f"p{n}", rng)
+        events = seating.join(rec, f"p{n}", f"p{n}", rng)
         command = {"type": "join", "player": f"p{n}", "name": f"p{n}"}
         rec = _append(rec, log, events, "system", command, (rec.draws, rng.counter))
     while not game.is_over(rec.state):

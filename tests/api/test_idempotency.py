@@ -4,7 +4,8 @@ import random
 import threading
 
 from events import codec
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 
 

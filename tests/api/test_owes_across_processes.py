@@ -11,9 +11,11 @@ import redis
 
 from cli.compose import create_app
 from events import keys
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from service import game_log
-from service.game_stream import GameStream, owes_data
+from service.game_stream import GameStream
+from service.owes_frame import owes_data
 from tests.api.helpers import bearer, by_seat, new_game, new_players
 from tests.conftest import TEST_CONFIG
 

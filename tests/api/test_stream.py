@@ -6,7 +6,8 @@ import threading
 
 import requests
 
-from events.record import ACTIVE, Record, fold_all
+from events.fold import fold_all
+from events.record import ACTIVE, Record
 from events.recorder import RedisRecorder
 from events.redact import redact
 from events.repository import GameRepository

@@ -18,7 +18,8 @@ import pytest
 import redis
 import requests
 
-from events.record import Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import Record
 from events.recorder import RedisRecorder
 from events.repository import GameRepository
 from service.game_queries import shown_actions

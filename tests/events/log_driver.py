@@ -11,7 +11,8 @@ from typing import Any
 import games
 from events import codec, decide, ending, envelope
 from events.audit import bundle
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from games import schemas
 from games.base import Event
 from games.rng import Rng, commitment

@@ -222,7 +222,8 @@ def changed(leaf):
 
 
 def test_state_at_every_seq_equals_folding_its_prefix(client, app):
-    from events.record import Record, fold
+    from events.fold import fold
+    from events.record import Record
 
     people = new_players(client, 3)
     gid = new_game(client, people)

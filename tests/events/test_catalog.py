@@ -9,8 +9,9 @@ import re
 import pytest
 import yaml
 
-from events import catalog, record
-from events.record import ACTIVE, CANCELLED, FINISHED, Record, fold
+from events import catalog
+from events.fold import TABLE_FOLDS, fold
+from events.record import ACTIVE, CANCELLED, FINISHED, Record
 from tests.conftest import ROOT
 
 LITERAL = re.compile(r"""["']game\.[A-Z][A-Za-z]+["']""")
@@ -20,7 +21,7 @@ SERVER = ("events", "service", "api", "workers", "cli", "leagues", "computer", "
 def test_the_fold_has_a_step_for_every_table_event_and_for_nothing_else():
     named = {v for k, v in vars(catalog).items() if k.isupper() and isinstance(v, str)}
     assert named == set(catalog.TYPES)  # each constant is listed, with its data
-    assert set(record.TABLE_FOLDS) == set(catalog.TYPES)
+    assert set(TABLE_FOLDS) == set(catalog.TYPES)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ import random
 
 from cli.compose import create_app
 from events import keys
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action
 from tests.conftest import TEST_CONFIG
 

@@ -4,7 +4,8 @@ game is no longer active)."""
 
 import games
 from cli.compose import create_app
-from events.record import ACTIVE, Record, _with, fold
+from events.fold import _with, fold
+from events.record import ACTIVE, Record
 from tests.conftest import TEST_CONFIG
 from tests.events.snapshot_helpers import played
 

@@ -9,7 +9,8 @@ import pytest
 
 import games
 from events import keys, snapshot
-from events.record import ACTIVE, Record, Seat, fold_all
+from events.fold import fold_all
+from events.record import ACTIVE, Record, Seat
 from tests.events.snapshot_helpers import full_fold, played
 from tests.games.playout import playout
 

@@ -1,7 +1,8 @@
 """Loading from a snapshot plus the tail gives the same record as folding the whole log."""
 
 from events import keys
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from tests.events.snapshot_helpers import full_fold, played
 
 

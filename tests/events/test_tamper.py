@@ -15,7 +15,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events import audit, codec, keylog, signature
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from games.rng import commitment
 from service import deadline_commands
 from tests.api.helpers import by_seat, new_game, new_players, play_to_end

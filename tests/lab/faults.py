@@ -20,7 +20,8 @@ from typing import Any
 
 import requests
 
-from events.record import Record, fold
+from events.fold import fold
+from events.record import Record
 from events.times import when
 from tests.reliability.checks import check_acks, commands_of, verify_log
 from tests.reliability.load import Load, Table, auth, new_table, new_tables

@@ -23,7 +23,8 @@ from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from events import audit, signature
 from events.codec import parse_time
-from events.record import Record, fold
+from events.fold import fold
+from events.record import Record
 from leagues import audit as league_audit
 from service import league_queries, outages
 from tests.api.helpers import bearer, new_players

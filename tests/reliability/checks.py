@@ -24,7 +24,8 @@ import requests
 
 from api import present
 from events import audit, keys
-from events.record import Record, fold, fold_all
+from events.fold import fold, fold_all
+from events.record import Record
 from events.recorder import RedisRecorder
 from events.repository import GameRepository
 from tests.reliability.load import Load, Table, auth

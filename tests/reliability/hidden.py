@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.record import Record, fold_all
+from events.fold import fold_all
+from events.record import Record
 from events.redact import may_see, redact
 
 Path = tuple[Any, ...]

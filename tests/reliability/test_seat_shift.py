@@ -19,7 +19,8 @@ import pytest
 import redis
 import requests
 
-from events.record import FINISHED, Record, fold_all
+from events.fold import fold_all
+from events.record import FINISHED, Record
 from events.recorder import RedisRecorder
 from events.redact import redact
 from events.repository import GameRepository

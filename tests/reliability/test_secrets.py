@@ -13,7 +13,8 @@ import random
 import pytest
 
 from api import present
-from events.record import Record, fold_all, in_order
+from events.fold import fold_all, in_order
+from events.record import Record
 from events.redact import redact
 from service import deadline_commands
 from tests.api.helpers import bearer, by_seat, new_game, new_players, random_action

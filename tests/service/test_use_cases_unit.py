@@ -11,14 +11,15 @@ from typing import Any
 
 import pytest
 
-from events import deadlines
+from events import deadlines, seating
 from events.codec import parse_time
-from events.decide import NotSeated
+from events.fold import fold_all
 from events.memory_recorder import MemoryRecorder
-from events.record import Record, fold_all
+from events.record import Record
 from events.recording import Log
 from events.refusals import StaleVersion
 from events.repository import GameRepository, Loaded
+from events.seating import NotSeated
 from games import schemas
 from games.base import Event
 from service import config, game_commands, game_queries, loop
@@ -101,7 +102,7 @@ def seated(boot: Bootstrap, players: list[str], timeout: int | None = None) -> R
         cause="setup",
     )
     for p in players:
-        joined = game_commands.decide.join
+        joined = seating.join
         loop.run(
             boot,
             SetupLog(boot, gid),
