@@ -17,7 +17,9 @@ from api import (
     entry,
     errors,
     games,
+    league_disputes,
     league_page,
+    league_reports,
     leagues,
     metrics,
     moderation,
@@ -56,6 +58,8 @@ def create_app(deps: Bootstrap) -> Flask:
     app.register_blueprint(sse.bp)
     app.register_blueprint(transparency.bp)
     app.register_blueprint(leagues.bp)
+    app.register_blueprint(league_reports.bp)
+    app.register_blueprint(league_disputes.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(notifications.bp)
     app.register_blueprint(chat.bp)

@@ -14,7 +14,7 @@ from flask import Blueprint, Response
 
 from api.context import boot
 from api.league_present import places, round_status, table_status
-from api.leagues import _league
+from api.league_request import find_league
 from api.replay import POLICY
 from service import league_queries
 from service.league_queries import League
@@ -25,7 +25,7 @@ bp = Blueprint("league_page", __name__)
 @bp.get("/leagues/<league_id>")
 def league_page(league_id: str) -> Response:
     """Serve a league's standings page."""
-    league = _league(league_id)
+    league = find_league(league_id)
     html = "\n".join(_page(league))
     response = Response(html, mimetype="text/html")
     response.headers["Content-Security-Policy"] = POLICY
