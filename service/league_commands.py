@@ -21,7 +21,7 @@ from games.rng import Rng
 from leagues import settings as league_settings
 from leagues import standings
 from leagues.record import League
-from service import league_decisions, league_followups, loop
+from service import league_decisions, league_followups, league_game_result, loop
 from service.errors import Invalid
 from service.game_commands import ruleset
 from service.league_log import LeagueLog, load
@@ -154,7 +154,7 @@ def record_result(boot: Bootstrap, league_id: str, gid: str) -> Status:
     events = boot.store.read(gid)
     commitment = events[0]["data"].get("seed_commitment")  # fixed in the record
     acted = {e["actor"] for e in events if e.get("command", {}).get("type") == "act"}
-    decide = lambda lg, rng: league_decisions.record_result(lg, rec, commitment, acted)  # noqa: E731
+    decide = lambda lg, rng: league_game_result.record_result(lg, rec, commitment, acted)  # noqa: E731
     appended = run(boot, league_id, decide, f"result:{gid}", idem=gid).created
     return Status.RECORDED if appended else Status.NOOP
 

@@ -1,27 +1,26 @@
 """What each league command decides, as pure functions of the folded league and the time
 (`now`, a Unix time, read once by the caller): no I/O, no clock. The commands in
 `service.league_commands`, `service.league_lifecycle` and `service.league_rounds` load
-the league (and what else a decision needs: a finished game's record, the members'
-absences), call these, append what they return, then schedule.
+the league (and what else a decision needs: the members' absences), call these, append
+what they return, then schedule. An organizer's remedies are decided in
+`service.league_remedy_decisions`, a finished game's result in
+`service.league_game_result`.
 """
 
 from __future__ import annotations
 
 import math
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from events import binding
 from games.base import Event
-from leagues import forfeits, pairing, settings, standings
+from leagues import pairing, settings
 from leagues.record import League
 from service.errors import Conflict, Invalid, NotFound
 from service.ports import Status
 
 DAY = 86400
-
-if TYPE_CHECKING:
-    from events.record import Record
 
 
 def iso(ts: float) -> str:
@@ -30,7 +29,7 @@ def iso(ts: float) -> str:
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _running(league: League) -> None:
+def require_running(league: League) -> None:
     if league.over:
         raise Conflict("league_over", f"the league is {league.status}")
 
@@ -78,13 +77,13 @@ def _open(league: League, now: float) -> None:
 
 def cancel(league: League, by: str) -> list[Event]:
     """No more rounds (the caller then aborts the unfinished games)."""
-    _running(league)
+    require_running(league)
     return [Event("league.Cancelled", {"by": by})]
 
 
 def pause(league: League, by: str) -> list[Event]:
     """No new round starts; running games go on."""
-    _running(league)
+    require_running(league)
     if league.paused:
         raise Conflict("league_paused", "the league is paused already")
     return [Event("league.Paused", {"by": by})]
@@ -93,7 +92,7 @@ def pause(league: League, by: str) -> list[Event]:
 def resume(league: League, by: str, now: float) -> list[Event]:
     """The remaining rounds are rescheduled from `now` (a next round whose time has not
     come yet keeps its time)."""
-    _running(league)
+    require_running(league)
     if not league.paused:
         raise Conflict("league_not_paused", "the league is not paused")
     following = len(league.rounds) + 1
@@ -103,7 +102,7 @@ def resume(league: League, by: str, now: float) -> list[Event]:
     return [Event("league.Resumed", {"by": by, "round": following, "from": start})]
 
 
-def _member(league: League, player: str) -> None:
+def require_member(league: League, player: str) -> None:
     if player not in league.members:
         raise NotFound("member_not_found", f"{player!r} is not a member of this league")
 
@@ -111,8 +110,8 @@ def _member(league: League, player: str) -> None:
 def withdraw(league: League, player: str, by: str, who: str | None = None) -> list[Event]:
     """A member is paired no more: `by` "self" (they left) or "organizer" (removed by
     `who`, an organizer or operator)."""
-    _running(league)
-    _member(league, player)
+    require_running(league)
+    require_member(league, player)
     if player in league.withdrawn:
         raise Conflict("already_withdrawn", "the member has withdrawn already")
     reason = "left" if by == "self" else "removed"
@@ -130,67 +129,6 @@ def withdraw_absent(
     first = number if number is not None else len(league.rounds) + 1
     data = {"player": player, "round": first, "by": "timeouts", "reason": "absence", "why": why}
     return [Event("league.MemberWithdrawn", data)]
-
-
-def reinstate(league: League, player: str, by: str) -> list[Event]:
-    """A withdrawn member is paired again from the next round (their games resigned
-    meanwhile stay resigned)."""
-    _running(league)
-    _member(league, player)
-    if player not in league.withdrawn:
-        raise Conflict("not_withdrawn", "the member has not withdrawn")
-    data = {"player": player, "round": len(league.rounds) + 1, "by": by}
-    return [Event("league.MemberReinstated", data)]
-
-
-def substitute(
-    league: League, player: str, sub: dict[str, str], by: str, games: list[str]
-) -> list[Event]:
-    """`sub` takes `player`'s place: paired instead of them from the next round, and at
-    `games` (their running games of the league) from now on."""
-    _running(league)
-    _member(league, player)
-    if sub["id"] == player or (sub["id"] in league.members and sub["id"] not in league.withdrawn):
-        raise Conflict("already_member", "the substitute plays in this league already")
-    data = {
-        "player": player,
-        "substitute": sub["id"],
-        "name": sub["name"],
-        "round": len(league.rounds) + 1,
-        "by": by,
-        "games": games,
-    }
-    return [Event("league.MemberSubstituted", data)]
-
-
-def table(league: League, number: int, table_no: int) -> str:
-    """Return the game of table `table_no` of started round `number`, or raise NotFound."""
-    if number not in league.rounds:
-        raise NotFound("round_not_found", f"round {number} has not started")
-    tables = league.rounds[number].tables
-    if not 1 <= table_no <= len(tables):
-        raise NotFound("table_not_found", f"round {number} has tables 1-{len(tables)}")
-    return tables[table_no - 1].game
-
-
-def pause_table(league: League, number: int, table_no: int, by: str) -> list[Event]:
-    """One table's clock stops (the caller then pauses its game)."""
-    _running(league)
-    game = table(league, number, table_no)
-    if game in league.paused_tables:
-        raise Conflict("table_paused", "the table is paused already")
-    data = {"round": number, "table": table_no, "game": game, "by": by}
-    return [Event("league.TablePaused", data)]
-
-
-def resume_table(league: League, number: int, table_no: int, by: str) -> list[Event]:
-    """One table's clock runs again (the caller then resumes its game)."""
-    _running(league)
-    game = table(league, number, table_no)
-    if game not in league.paused_tables:
-        raise Conflict("table_not_paused", "the table is not paused")
-    data = {"round": number, "table": table_no, "game": game, "by": by}
-    return [Event("league.TableResumed", data)]
 
 
 def round_due(league: League, number: int, now: float) -> Status | None:
@@ -238,58 +176,9 @@ def start_round(league: League, number: int, absent: dict[str, str]) -> list[Eve
 table_game = binding.league_game_id
 
 
-def record_result(
-    league: League, rec: Record, commitment: str | None = None, acted: set[int] | None = None
-) -> list[Event]:
-    """Log a finished game's places, league points and new ratings, once (an aborted
-    game's with no points and unchanged ratings), with what fixes the game itself: its
-    seed commitment and its log's length and final hash (a game later rewritten no longer
-    matches its league's log). The seats that forfeit (never `acted`, or resigned when
-    their player was removed or withdrawn for absence) are marked `forfeit` and scored by
-    leagues.forfeits; the others are rated among themselves."""
-    gid = rec.game_id
-    if gid in league.results:
-        return []
-    seats = {s.seat: s.player for s in rec.seats}
-    by_player = {seats[s["seat"]]: s for s in rec.result["standings"]}
-    reason = rec.result.get("reason", "completed")
-    places = {p: s["place"] for p, s in by_player.items()}
-    forfeited: set[str] = set()
-    if reason == "aborted":  # recorded, but neither points nor ratings change
-        pts: dict[str, Any] = {p: 0 for p in places}
-        ratings = {p: league.rating(p) for p in places}
-    else:
-        if settings.get(league, "forfeit_points") is not None:
-            moved = set(seats) if acted is None else acted
-            forfeited = forfeits.forfeiting(seats, moved, rec.resigned, league.why_withdrawn)
-        scale, per_forfeit = league.settings["points"], settings.get(league, "forfeit_points")
-        scored = forfeits.score(places, forfeited, scale, per_forfeit)
-        pts = {p: round(float(v), 4) for p, v in scored.points.items()}
-        ratings = {p: league.rating(p) for p in places}  # a forfeit leaves a rating alone
-        played = {p: place for p, place in scored.places.items() if place is not None}
-        if len(played) > 1:
-            ratings.update(standings.rate({p: league.rating(p) for p in played}, played))
-    rows = [
-        {
-            "player": p,
-            "seat": by_player[p]["seat"],
-            "place": places[p],
-            "score": by_player[p]["score"],
-            "points": pts[p],
-            "forfeit": p in forfeited,
-            "mu": ratings[p][0],
-            "sigma": ratings[p][1],
-        }
-        for p in sorted(places, key=lambda p: (places[p], by_player[p]["seat"]))
-    ]
-    data = {"game": gid, "round": rec.league["round"], "table": rec.league["table"]}
-    fixed = {"seed_commitment": commitment, "events": rec.version, "head": rec.last_hash}
-    return [Event("league.GameRecorded", {**data, "reason": reason, "places": rows, **fixed})]
-
-
 def add_organizer(league: League, player: dict[str, str], by: str) -> list[Event]:
     """A co-organizer joins the league's organizers (any registered player)."""
-    _running(league)
+    require_running(league)
     if player["id"] in league.organizers:
         raise Conflict("already_organizer", "the player organizes this league already")
     data = {"player": player["id"], "name": player["name"], "by": by}
@@ -298,7 +187,7 @@ def add_organizer(league: League, player: dict[str, str], by: str) -> list[Event
 
 def remove_organizer(league: League, player: str, by: str) -> list[Event]:
     """An organizer leaves the league's organizers; the last one stays."""
-    _running(league)
+    require_running(league)
     if player not in league.organizers:
         raise NotFound("organizer_not_found", f"{player!r} does not organize this league")
     if league.organizers == [player]:
@@ -311,7 +200,7 @@ def change_settings(league: League, changes: dict[str, Any], by: str, now: float
     `setting_in_effect` names the first that is. A new cadence reschedules the rounds not
     started: the next one a new cadence after the last round started (now, if that time
     has passed)."""
-    _running(league)
+    require_running(league)
     for key, value in changes.items():
         field = "table_size" if key in ("table_min", "table_max") else key
         if why := settings.in_effect(league, field, value, now):
@@ -329,8 +218,8 @@ def declare_vacation(
 ) -> list[Event]:
     """A member declares days away, within the league's `vacation_days` (each started day
     counts whole), not in the past and not overlapping a vacation declared before."""
-    _running(league)
-    _member(league, player)
+    require_running(league)
+    require_member(league, player)
     if player in league.withdrawn:
         raise Conflict("already_withdrawn", "the member has withdrawn from the league")
     if end <= start:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from leagues.record import League
-from service import league_decisions as decisions
+from service import league_remedy_decisions as decisions
 from service.league_commands import NO_RETRY, Retry, load, run
 from service.league_followups import finish, running_games
 
