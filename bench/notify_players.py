@@ -19,7 +19,7 @@ import requests
 
 from bench.common import cpu_seconds, own_cpu_seconds, percentile
 from bench.receivers import WebhookServer, address
-from events import codec, keys
+from events import codec, keys, notify_keys
 from games.schemas import random_action
 from service.notify import inbox
 
@@ -51,7 +51,7 @@ class Setup:
         if subscribed:
             # a verified address (the verification link is tested elsewhere) ...
             settings = {"email": {"address": address(p["id"]), "verified": True}}
-            self.r.set(keys.player_notify(p["id"]), json.dumps(settings))
+            self.r.set(notify_keys.player_notify(p["id"]), json.dumps(settings))
             # ... and a webhook for every type, registered as a bot would
             res = s.post(
                 f"{self.base}/v1/players/me/webhooks",

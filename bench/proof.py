@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import redis  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from events import codec, keys, signature, transparency  # noqa: E402
+from events import codec, signature, tlog_keys, transparency  # noqa: E402
 from events.tlog import PublicLog  # noqa: E402
 
 EVENTS_PER_GAME = 120  # a finished 3-player Goblin Market game logs about 120 events
@@ -65,7 +65,12 @@ def _best(fn, times: int = 3) -> float:
 
 def rows(url: str, leaves: int) -> list[str]:
     client = redis.Redis.from_url(url)
-    for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
+    for key in (
+        tlog_keys.tlog_hashes(),
+        tlog_keys.tlog_texts(),
+        tlog_keys.tlog_ids(),
+        tlog_keys.tlog_head(),
+    ):
         client.delete(key)
     log = PublicLog(client)
     key = Ed25519PrivateKey.generate()
@@ -83,7 +88,7 @@ def rows(url: str, leaves: int) -> list[str]:
     sign = _best(lambda: signature.sign(bundle, key), 20)
     kept = sum(
         client.memory_usage(k, samples=0) or 0
-        for k in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids())
+        for k in (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts(), tlog_keys.tlog_ids())
     )
     per_action = 3 * append_us / EVENTS_PER_GAME
     return [

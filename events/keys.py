@@ -1,7 +1,9 @@
 """Every Redis key the project uses, built in one place from one prefix.
 
 Keys of one game share the hash tag `{g:<id>}` (a league's `{l:<id>}`) so one script
-touches one cluster slot.
+touches one cluster slot. The keys of one part with many of its own sit beside this
+module: the notifications' in events/notify_keys.py, the public log's in
+events/tlog_keys.py (both from this PREFIX).
 """
 
 from __future__ import annotations
@@ -248,67 +250,6 @@ def invitations_sent_to(player_id: str, target: str) -> str:
     return f"{PREFIX}:player:{player_id}:invitations_sent:{target}"
 
 
-def player_webhooks(player_id: str) -> str:
-    """A player's webhooks (service/notify/webhooks.py): id -> JSON record."""
-    return f"{PREFIX}:player:{player_id}:webhooks"
-
-
-def player_webhook_failures(player_id: str) -> str:
-    """Each webhook's failed delivery attempts in a row: id -> count."""
-    return f"{PREFIX}:player:{player_id}:webhooks:failures"
-
-
-def webhook_deliveries(webhook_id: str) -> str:
-    """A webhook's newest delivery attempts (a capped list of JSON, newest first)."""
-    return f"{PREFIX}:webhook:{webhook_id}:deliveries"
-
-
-def player_push(player_id: str) -> str:
-    """A player's Web Push subscriptions (service/notify/push.py): id -> JSON record."""
-    return f"{PREFIX}:player:{player_id}:push"
-
-
-def tlog_hashes() -> str:
-    """The public log of games (events/transparency.py): its leaf hashes in order (a list
-    of 32-byte values). Its keys share the hash tag `{tlog}`: one script appends a leaf."""
-    return f"{PREFIX}:{{tlog}}:hashes"
-
-
-def tlog_texts() -> str:
-    """The log's leaves as text (a list, in the order of `tlog_hashes`)."""
-    return f"{PREFIX}:{{tlog}}:texts"
-
-
-def tlog_ids() -> str:
-    """Where each game's leaf of each kind lies (hash: `<game>:<kind>` -> index)."""
-    return f"{PREFIX}:{{tlog}}:ids"
-
-
-def tlog_head() -> str:
-    """The log's newest signed tree head (JSON), reused until the log grows."""
-    return f"{PREFIX}:{{tlog}}:head"
-
-
-def tlog_keys() -> str:
-    """Where each signing key's `key` leaf lies in the log (hash: key id -> index;
-    events.keylog), and `:last` the id of the key logged last (the one a rotation retires)."""
-    return f"{PREFIX}:{{tlog}}:keys"
-
-
-def tlog_witnessed() -> str:
-    """Each witness's newest cosigned checkpoint (hash: witness name -> the signed note:
-    the checkpoint, the log's signature and the witness's cosignature)."""
-    return f"{PREFIX}:{{tlog}}:witnessed"
-
-
-def tlog_alarms() -> str:
-    """Alarms about the log (hash: `<game>:<kind>` -> JSON {index, at, alarm}): a leaf the
-    log holds whose entry in `tlog_ids` was lost (`lost`: the sweep named it again from
-    the log), or one the log no longer holds (`cut`). A leaf id here is never logged
-    again, and `/readyz` stays unready while any is recorded."""
-    return f"{PREFIX}:{{tlog}}:alarms"
-
-
 def role(name: str) -> str:
     """The set of player ids granted role `name` (operator, organizer) in the store."""
     return f"{PREFIX}:role:{name}"
@@ -317,51 +258,3 @@ def role(name: str) -> str:
 def role_log() -> str:
     """The stream of role grants and revocations: who, what, by whom, when."""
     return f"{PREFIX}:roles:log"
-
-
-# --- notifications (service/notify, docs/notifications.md)
-
-
-def notify_done(note_id: str, channel: str, target: str) -> str:
-    """Set once a notification's delivery to one target ended (sent, or never to be)."""
-    return f"{PREFIX}:notify:done:{note_id}:{channel}:{target}"
-
-
-def notify_attempts(note_id: str) -> str:
-    """A notification's delivery attempts so far, per `<channel>|<target>`."""
-    return f"{PREFIX}:notify:attempts:{note_id}"
-
-
-def notify_secret() -> str:
-    """The key that signs unsubscribe and address verification links."""
-    return f"{PREFIX}:notify:secret"
-
-
-def player_notify(player_id: str) -> str:
-    """A player's notification settings (JSON)."""
-    return f"{PREFIX}:player:{player_id}:notify"
-
-
-def player_notes_read(player_id: str) -> str:
-    """The ids of a player's notifications marked read one by one (a set)."""
-    return f"{PREFIX}:player:{player_id}:notes:read"
-
-
-def player_notes_seen(player_id: str) -> str:
-    """The feed id up to which every notification of the player is read."""
-    return f"{PREFIX}:player:{player_id}:notes:seen"
-
-
-def player_notify_log(player_id: str) -> str:
-    """The newest delivery attempts of a player's notifications (a capped list)."""
-    return f"{PREFIX}:player:{player_id}:notify:log"
-
-
-def notify_sending(note_id: str, channel: str, target: str) -> str:
-    """Held while one worker sends a notification to one target (a lease: it expires)."""
-    return f"{PREFIX}:notify:sending:{note_id}:{channel}:{target}"
-
-
-def player_digest(player_id: str) -> str:
-    """The feed id up to which the player's daily digest told of notifications."""
-    return f"{PREFIX}:player:{player_id}:notify:digest"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from events import keys, merkle
+from events import keys, merkle, tlog_keys
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class Writes:
 
     def tlog(self, leaf_id: str, text: str) -> None:
         """Append a leaf to the public log of games once per id (scripts.TLOG_APPEND)."""
-        names = (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids())
+        names = (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts(), tlog_keys.tlog_ids())
         self.commands.append(("TLOG", *names, leaf_id, merkle.leaf_hash(text.encode()), text))
 
     def xadd(

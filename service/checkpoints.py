@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from events import keys, note
+from events import note, tlog_keys
 from service import key_history, keyring
 from service.errors import Conflict, Invalid, NotFound
 
@@ -37,13 +37,13 @@ def checkpoint(boot: Bootstrap, witness: str | None = None) -> str:
     """The log's checkpoint now, with every cosignature kept for it; or, for `witness`, the
     newest checkpoint that witness cosigned."""
     if witness is not None:
-        kept = boot.redis.hget(keys.tlog_witnessed(), witness)
+        kept = boot.redis.hget(tlog_keys.tlog_witnessed(), witness)
         if kept is None:
             raise NotFound("checkpoint_not_found", f"no checkpoint cosigned by {witness!r} is kept")
         return kept.decode()
     cp = current(boot)
     out = signed(boot, cp)
-    for raw in boot.redis.hvals(keys.tlog_witnessed()):
+    for raw in boot.redis.hvals(tlog_keys.tlog_witnessed()):
         text, lines = note.split(raw.decode())
         if text == cp.text():
             out += "".join(line.text() for line in lines if line.name != cp.origin)
@@ -106,11 +106,11 @@ def _log_line(boot: Bootstrap, text: str, lines: list[note.Line]) -> note.Line:
 
 def _keep(boot: Bootstrap, name: str, size: int, text: str) -> None:
     """Keep a witness's cosigned checkpoint unless it keeps a larger one already."""
-    kept = boot.redis.hget(keys.tlog_witnessed(), name)
+    kept = boot.redis.hget(tlog_keys.tlog_witnessed(), name)
     if kept is not None:
         try:
             if note.parse_checkpoint(note.split(kept.decode())[0]).size > size:
                 return
         except note.NoteError:
             pass
-    boot.redis.hset(keys.tlog_witnessed(), name, text)
+    boot.redis.hset(tlog_keys.tlog_witnessed(), name, text)

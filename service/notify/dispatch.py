@@ -37,7 +37,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, notify_keys
 from events.record import ACTIVE
 from service import metrics, players
 from service.errors import NotFound
@@ -168,9 +168,9 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     """Send one notification on one channel to one target, once (see the module)."""
     name, target_id, player = (key.split("-", 2) + ["", ""])[:3]
     done, lease, attempts = (
-        keys.notify_done(note_id, name, target_id),
-        keys.notify_sending(note_id, name, target_id),
-        keys.notify_attempts(note_id),
+        notify_keys.notify_done(note_id, name, target_id),
+        notify_keys.notify_sending(note_id, name, target_id),
+        notify_keys.notify_attempts(note_id),
     )
     channel = CHANNELS.get(name)
     if channel is None:
@@ -249,7 +249,7 @@ def digest(boot: Bootstrap, player: str) -> Status:
     settings = prefs.load(boot, player)
     if settings.get("digest_hour") is None:
         return Status.NOOP
-    since = boot.redis.get(keys.player_digest(player))
+    since = boot.redis.get(notify_keys.player_digest(player))
     listed = notes.page(boot, player, limit=50, unread_only=True)["notifications"]
     fresh = [n for n in listed if since is None or notes._after(n["feed_id"], since.decode())]
     items = []
@@ -261,7 +261,7 @@ def digest(boot: Bootstrap, player: str) -> Status:
         _later(boot, "digest", player, "daily", time.time() + 60, nx=False)
         return Status.POSTPONED
     if fresh:
-        boot.redis.set(keys.player_digest(player), fresh[0]["feed_id"])
+        boot.redis.set(notify_keys.player_digest(player), fresh[0]["feed_id"])
     schedule_digest(boot, player, settings)
     return Status.POSTPONED  # the member stays, due again tomorrow
 

@@ -24,7 +24,7 @@ from email.utils import formatdate, parseaddr
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from events import keys
+from events import notify_keys
 from service.notify import prefs, signing, smtp
 from service.notify.message import Message, Outcome, Target
 
@@ -174,7 +174,7 @@ class EmailChannel:
     name = "email"
 
     def read(self, pipe: Any, player_id: str) -> None:
-        pipe.get(keys.player_notify(player_id))  # the address is one of the settings
+        pipe.get(notify_keys.player_notify(player_id))  # the address is one of the settings
 
     def targets(
         self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
@@ -222,8 +222,8 @@ def log(
         "attempt": attempt,
     }
     pipe = boot.redis.pipeline(transaction=False)
-    pipe.lpush(keys.player_notify_log(player), json.dumps(entry))
-    pipe.ltrim(keys.player_notify_log(player), 0, LOG_KEEP - 1)
+    pipe.lpush(notify_keys.player_notify_log(player), json.dumps(entry))
+    pipe.ltrim(notify_keys.player_notify_log(player), 0, LOG_KEEP - 1)
     pipe.execute()
 
 

@@ -19,7 +19,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, notify_keys
 from service.errors import NotFound
 from service.notify import types
 from service.ports import due_member
@@ -130,8 +130,8 @@ def _marks(boot: Bootstrap, player_id: str) -> tuple[str, set[str]]:
 
 def marks(pipe: Any, player_id: str) -> None:
     """Queue on `pipe` the two reads of the player's read marks (`read_marks` takes them)."""
-    pipe.get(keys.player_notes_seen(player_id))
-    pipe.smembers(keys.player_notes_read(player_id))
+    pipe.get(notify_keys.player_notes_seen(player_id))
+    pipe.smembers(notify_keys.player_notes_read(player_id))
 
 
 def read_marks(seen: bytes | None, read: set[bytes]) -> tuple[str, set[str]]:
@@ -207,7 +207,7 @@ def mark_read(boot: Bootstrap, player_id: str, note_id: str) -> None:
     """Mark one notification read; NotFound if the player has none of that id."""
     for eid, fields in boot.redis.xrevrange(keys.player_feed(player_id)):
         if _note_id(eid.decode(), fields) == note_id:
-            boot.redis.sadd(keys.player_notes_read(player_id), note_id)
+            boot.redis.sadd(notify_keys.player_notes_read(player_id), note_id)
             return
     raise NotFound("notification_not_found", f"no notification {note_id!r}")
 
@@ -217,8 +217,8 @@ def mark_all_read(boot: Bootstrap, player_id: str) -> None:
     newest = boot.redis.xrevrange(keys.player_feed(player_id), count=1)
     pipe = boot.redis.pipeline(transaction=False)
     if newest:
-        pipe.set(keys.player_notes_seen(player_id), newest[0][0])
-    pipe.delete(keys.player_notes_read(player_id))
+        pipe.set(notify_keys.player_notes_seen(player_id), newest[0][0])
+    pipe.delete(notify_keys.player_notes_read(player_id))
     pipe.execute()
 
 

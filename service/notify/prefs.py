@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from events import keys
+from events import notify_keys
 from service.errors import Invalid
 from service.notify import types
 
@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 def load(boot: Bootstrap, player_id: str) -> dict[str, Any]:
-    return parse(boot.redis.get(keys.player_notify(player_id)))
+    return parse(boot.redis.get(notify_keys.player_notify(player_id)))
 
 
 def parse(raw: bytes | str | None) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def update(boot: Bootstrap, player_id: str, changes: dict[str, Any]) -> dict[str
 
 def save(boot: Bootstrap, player_id: str, settings: dict[str, Any]) -> None:
     stored = {k: v for k, v in settings.items() if k in DEFAULTS}
-    boot.redis.set(keys.player_notify(player_id), json.dumps(stored, separators=(",", ":")))
+    boot.redis.set(notify_keys.player_notify(player_id), json.dumps(stored, separators=(",", ":")))
 
 
 def unsubscribe(boot: Bootstrap, player_id: str, type_: str, channel: str) -> None:

@@ -39,7 +39,7 @@ from cryptography.hazmat.primitives.serialization import (
 from py_vapid import Vapid02
 from pywebpush import WebPusher
 
-from events import codec, keys
+from events import codec, notify_keys
 from service.errors import Conflict, Invalid, NotFound
 from service.keyring import locked, write_private
 from service.notify import outbound, types
@@ -94,7 +94,7 @@ def subscribe(boot: Bootstrap, player_id: str, sub: dict[str, Any]) -> tuple[dic
     p256dh, auth = sub["keys"]["p256dh"], sub["keys"]["auth"]
     _check_keys(p256dh, auth)
     sub_id = "ps_" + hashlib.sha256(endpoint.encode()).hexdigest()[:20]
-    key = keys.player_push(player_id)
+    key = notify_keys.player_push(player_id)
     old = boot.redis.hget(key, sub_id)
     if old is None and boot.redis.hlen(key) >= MAX_SUBSCRIPTIONS:
         raise Conflict(
@@ -113,13 +113,13 @@ def subscribe(boot: Bootstrap, player_id: str, sub: dict[str, Any]) -> tuple[dic
 
 def listed(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     """The player's subscriptions, oldest first (endpoints, not keys)."""
-    raw = boot.redis.hgetall(keys.player_push(player_id)).values()
+    raw = boot.redis.hgetall(notify_keys.player_push(player_id)).values()
     return [public(r) for r in sorted(map(json.loads, raw), key=lambda r: r["created"])]
 
 
 def unsubscribe(boot: Bootstrap, player_id: str, sub_id: str) -> None:
     """Forget a subscription."""
-    if not boot.redis.hdel(keys.player_push(player_id), sub_id):
+    if not boot.redis.hdel(notify_keys.player_push(player_id), sub_id):
         raise NotFound("push_subscription_not_found", f"no push subscription {sub_id!r}")
 
 
@@ -135,7 +135,7 @@ class PushChannel:
     name = NAME
 
     def read(self, pipe: Any, player_id: str) -> None:
-        pipe.hgetall(keys.player_push(player_id))
+        pipe.hgetall(notify_keys.player_push(player_id))
 
     def targets(
         self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
@@ -143,13 +143,13 @@ class PushChannel:
         """Every browser the player subscribed (which types go by push is the player's
         preferences' business, decided by the dispatcher)."""
         if stored is None:
-            stored = boot.redis.hgetall(keys.player_push(player_id))
+            stored = boot.redis.hgetall(notify_keys.player_push(player_id))
         records = sorted(map(json.loads, stored.values()), key=lambda r: r["created"])
         return [Target(NAME, r["id"], {"endpoint": r["endpoint"]}) for r in records]
 
     def send(self, boot: Bootstrap, target: Target, message: Message) -> tuple[Outcome, str]:
         """Encrypt the notification for the subscription and POST it to its endpoint."""
-        raw = boot.redis.hget(keys.player_push(message.player), target.id)
+        raw = boot.redis.hget(notify_keys.player_push(message.player), target.id)
         if raw is None:
             return Outcome.REFUSED, "the subscription was deleted"
         record = json.loads(raw)
@@ -195,7 +195,7 @@ class PushChannel:
     ) -> None:
         """A subscription the push service no longer knows is deleted."""
         if outcome is Outcome.GONE:
-            boot.redis.hdel(keys.player_push(message.player), target.id)
+            boot.redis.hdel(notify_keys.player_push(message.player), target.id)
 
 
 CHANNEL = PushChannel()

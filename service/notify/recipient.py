@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec, keys, notify_keys
 from service.notify import inbox, prefs
 from service.notify.channels import CHANNELS
 from service.notify.message import Target
@@ -42,7 +42,7 @@ def look(boot: Bootstrap, player: str, note_id: str, *more: tuple[str, Any]) -> 
     """Read everything a step needs of `player` and note `note_id` in one pipeline, with
     the caller's own reads `more` (a command name and its arguments) answered in order."""
     pipe = boot.redis.pipeline(transaction=False)
-    pipe.get(keys.player_notify(player))
+    pipe.get(notify_keys.player_notify(player))
     inbox.marks(pipe, player)
     pipe.zcount(keys.open_streams(f"player:{player}"), int(time.time() * 1000), "+inf")
     inbox.newest(pipe, player)

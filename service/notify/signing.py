@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 
-from events import keys
+from events import notify_keys
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -22,8 +22,8 @@ _secrets: dict[int, bytes] = {}
 def _secret(boot: Bootstrap) -> bytes:
     found = _secrets.get(id(boot.redis))
     if found is None:
-        boot.redis.set(keys.notify_secret(), secrets.token_hex(32), nx=True)
-        found = _secrets[id(boot.redis)] = boot.redis.get(keys.notify_secret())
+        boot.redis.set(notify_keys.notify_secret(), secrets.token_hex(32), nx=True)
+        found = _secrets[id(boot.redis)] = boot.redis.get(notify_keys.notify_secret())
     return found
 
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from standardwebhooks import Webhook
 
-from events import codec, keys
+from events import codec, notify_keys
 from service.errors import Conflict, Invalid, NotFound
 from service.notify import inbox, outbound
 from service.notify import types as catalog
@@ -63,7 +63,7 @@ def new_secret() -> str:
 def create(boot: Bootstrap, player_id: str, url: str, types: list[str] | None) -> dict[str, Any]:
     """Register a webhook; return it with its secret (shown this once)."""
     url, types = _check_url(boot, url), _check_types(types or [])
-    if boot.redis.hlen(keys.player_webhooks(player_id)) >= MAX_WEBHOOKS:
+    if boot.redis.hlen(notify_keys.player_webhooks(player_id)) >= MAX_WEBHOOKS:
         raise Conflict("too_many_webhooks", f"at most {MAX_WEBHOOKS} webhooks; delete one first")
     now = codec.now_iso()
     record = {
@@ -82,7 +82,7 @@ def create(boot: Bootstrap, player_id: str, url: str, types: list[str] | None) -
 
 def listed(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     """The player's webhooks (no secrets), oldest first."""
-    raw = boot.redis.hgetall(keys.player_webhooks(player_id))
+    raw = boot.redis.hgetall(notify_keys.player_webhooks(player_id))
     fails = _failures(boot, player_id)
     records = sorted((json.loads(v) for v in raw.values()), key=lambda r: r["created"])
     return [public(r, fails.get(r["id"], 0)) for r in records]
@@ -106,9 +106,9 @@ def update(boot: Bootstrap, player_id: str, webhook_id: str, changes: dict[str, 
         record["disabled_reason"] = None if record["enabled"] else "by the player"
     record["updated"] = codec.now_iso()
     pipe = boot.redis.pipeline()
-    pipe.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(record))
+    pipe.hset(notify_keys.player_webhooks(player_id), webhook_id, json.dumps(record))
     if record["enabled"]:
-        pipe.hdel(keys.player_webhook_failures(player_id), webhook_id)
+        pipe.hdel(notify_keys.player_webhook_failures(player_id), webhook_id)
     pipe.execute()
     return shown(boot, player_id, webhook_id)
 
@@ -117,9 +117,9 @@ def delete(boot: Bootstrap, player_id: str, webhook_id: str) -> None:
     """Forget a webhook and its delivery log; a delivery planned for it is then refused."""
     _load(boot, player_id, webhook_id)
     pipe = boot.redis.pipeline()
-    pipe.hdel(keys.player_webhooks(player_id), webhook_id)
-    pipe.hdel(keys.player_webhook_failures(player_id), webhook_id)
-    pipe.delete(keys.webhook_deliveries(webhook_id))
+    pipe.hdel(notify_keys.player_webhooks(player_id), webhook_id)
+    pipe.hdel(notify_keys.player_webhook_failures(player_id), webhook_id)
+    pipe.delete(notify_keys.webhook_deliveries(webhook_id))
     pipe.execute()
 
 
@@ -137,7 +137,7 @@ def rotate(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
 def deliveries(boot: Bootstrap, player_id: str, webhook_id: str) -> list[dict[str, Any]]:
     """The webhook's newest delivery attempts, newest first."""
     _load(boot, player_id, webhook_id)
-    raw = boot.redis.lrange(keys.webhook_deliveries(webhook_id), 0, DELIVERIES_KEPT - 1)
+    raw = boot.redis.lrange(notify_keys.webhook_deliveries(webhook_id), 0, DELIVERIES_KEPT - 1)
     return [json.loads(r) for r in raw]
 
 
@@ -177,14 +177,14 @@ class WebhookChannel:
     name = NAME
 
     def read(self, pipe: Any, player_id: str) -> None:
-        pipe.hgetall(keys.player_webhooks(player_id))
+        pipe.hgetall(notify_keys.player_webhooks(player_id))
 
     def targets(
         self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
     ) -> list[Target]:
         """The player's enabled webhooks that want `type_`."""
         if stored is None:
-            stored = boot.redis.hgetall(keys.player_webhooks(player_id))
+            stored = boot.redis.hgetall(notify_keys.player_webhooks(player_id))
         records = sorted((json.loads(v) for v in stored.values()), key=lambda r: r["created"])
         return [
             Target(NAME, r["id"], {"url": r["url"]})
@@ -195,7 +195,7 @@ class WebhookChannel:
     def send(self, boot: Bootstrap, target: Target, message: Message) -> tuple[Outcome, str]:
         """POST the signed notification to the webhook as it is now (its URL and secret
         read again: it may have changed, been disabled or deleted since it was planned)."""
-        raw = boot.redis.hget(keys.player_webhooks(message.player), target.id)
+        raw = boot.redis.hget(notify_keys.player_webhooks(message.player), target.id)
         if raw is None:
             return Outcome.REFUSED, "the webhook was deleted"
         record = json.loads(raw)
@@ -218,7 +218,7 @@ class WebhookChannel:
         _log(boot, target, message, outcome, detail, attempt)
         if detail in ("the webhook was deleted", "the webhook is disabled"):
             return
-        failures = keys.player_webhook_failures(message.player)
+        failures = notify_keys.player_webhook_failures(message.player)
         if outcome is Outcome.SENT:
             boot.redis.hdel(failures, target.id)
             return
@@ -290,21 +290,21 @@ def _log(
         "at": codec.now_iso(),
     }
     pipe = boot.redis.pipeline(transaction=False)
-    pipe.lpush(keys.webhook_deliveries(target.id), json.dumps(entry))
-    pipe.ltrim(keys.webhook_deliveries(target.id), 0, DELIVERIES_KEPT - 1)
+    pipe.lpush(notify_keys.webhook_deliveries(target.id), json.dumps(entry))
+    pipe.ltrim(notify_keys.webhook_deliveries(target.id), 0, DELIVERIES_KEPT - 1)
     pipe.execute()
     return entry
 
 
 def _disable(boot: Bootstrap, player_id: str, webhook_id: str, run: int, detail: str) -> None:
-    raw = boot.redis.hget(keys.player_webhooks(player_id), webhook_id)
+    raw = boot.redis.hget(notify_keys.player_webhooks(player_id), webhook_id)
     if raw is None:
         return
     record = json.loads(raw)
     record["enabled"] = False
     record["disabled_reason"] = f"{run} failed deliveries in a row (last: {detail[:200]})"
     record["updated"] = codec.now_iso()
-    boot.redis.hset(keys.player_webhooks(player_id), webhook_id, json.dumps(record))
+    boot.redis.hset(notify_keys.player_webhooks(player_id), webhook_id, json.dumps(record))
     _tell(boot, player_id, {"type": "webhook_disabled", "webhook": webhook_id, "failures": run})
 
 
@@ -337,18 +337,18 @@ def _check_types(types: list[Any]) -> list[str]:
 
 
 def _load(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
-    raw = boot.redis.hget(keys.player_webhooks(player_id), webhook_id)
+    raw = boot.redis.hget(notify_keys.player_webhooks(player_id), webhook_id)
     if raw is None:
         raise NotFound("webhook_not_found", f"no webhook {webhook_id!r}")
     return json.loads(raw)
 
 
 def _save(boot: Bootstrap, player_id: str, record: dict[str, Any]) -> None:
-    boot.redis.hset(keys.player_webhooks(player_id), record["id"], json.dumps(record))
+    boot.redis.hset(notify_keys.player_webhooks(player_id), record["id"], json.dumps(record))
 
 
 def _failures(boot: Bootstrap, player_id: str) -> dict[str, int]:
-    raw = boot.redis.hgetall(keys.player_webhook_failures(player_id))
+    raw = boot.redis.hgetall(notify_keys.player_webhook_failures(player_id))
     return {k.decode(): int(v) for k, v in raw.items()}
 
 

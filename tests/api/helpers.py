@@ -8,7 +8,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-from events import keys
+from events import keys, notify_keys
 from games import schemas
 
 
@@ -82,7 +82,7 @@ def stored(r):
     secret notification links are signed with, made on first use), with its serialized
     value."""
     skip = keys.rate_limits().encode()
-    marks = {keys.data_format().encode(), keys.notify_secret().encode()}
+    marks = {keys.data_format().encode(), notify_keys.notify_secret().encode()}
     return {k: r.dump(k) for k in r.scan_iter() if skip not in k and k not in marks}
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from events import keys, transparency
+from events import tlog_keys, transparency
 from service import transparency as public_log
 from tests.conftest import ROOT, api_server
 from tests.events.test_tlog_operator import drop_log, finished, rewrite_stream
@@ -59,7 +59,7 @@ def test_a_game_logged_twice_and_a_leaf_unlike_its_export_are_named(
     # the operator rewrites the game, deletes its index entries and logs it again from
     # the rewritten store (what the sweep once did)
     rewrite_stream(boot, gid)
-    boot.redis.hdel(keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
+    boot.redis.hdel(tlog_keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
     for kind, leaf in transparency.from_log(boot.store.read(gid, 0)).items():
         boot.tlog.append(f"{gid}:{kind}", transparency.text(leaf))
     code, report = monitor(live_server, state, "--keys", str(keyfile))
@@ -84,9 +84,9 @@ def test_a_rolled_back_log_and_a_forked_one_are_named(
     keyfile.write_bytes(client.get("/v1/keys").data)
     assert monitor(live_server, state, "--keys", str(keyfile))[0] == 0
 
-    for key in (keys.tlog_hashes(), keys.tlog_texts()):  # the log cut back to 9 leaves
+    for key in (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts()):  # the log cut back to 9 leaves
         boot.redis.ltrim(key, 0, 8)
-    boot.redis.delete(keys.tlog_head())
+    boot.redis.delete(tlog_keys.tlog_head())
     code, report = monitor(live_server, state, "--keys", str(keyfile))
     assert code == 1 and list(named(report)) == ["rollback"], report
     assert named(report)["rollback"][0].startswith(
@@ -120,7 +120,7 @@ def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, l
     # signs the old tree, the leaves served say something else
     (end,) = boot.tlog.indexes([f"{gid}:ended"])
     text = boot.tlog.texts(end, end + 1)[0].replace('"events":', '"events":1')
-    boot.redis.lset(keys.tlog_texts(), end, text)
+    boot.redis.lset(tlog_keys.tlog_texts(), end, text)
     code, report = monitor(live_server, state, "--keys", str(keyfile))
     assert code == 1 and named(report)["leaves"] == [
         "the 4 leaves served do not hash to the server's head"

@@ -17,7 +17,7 @@ import pytest
 import requests
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import keys, note, transparency, witness
+from events import note, tlog_keys, transparency, witness
 from service import transparency as public_log
 from tests.conftest import ROOT, api_server
 from tests.events.test_tlog_operator import drop_log, finished, rewrite_stream
@@ -95,7 +95,7 @@ def relog(boot, gid: str) -> None:
     """The operator's rewrite made to stick: the game's index entries deleted and its
     leaves logged again from the rewritten store (what the sweep once did)."""
     rewrite_stream(boot, gid)
-    boot.redis.hdel(keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
+    boot.redis.hdel(tlog_keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
     for kind, leaf in transparency.from_log(boot.store.read(gid, 0)).items():
         boot.tlog.append(f"{gid}:{kind}", transparency.text(leaf))
 
@@ -192,9 +192,9 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
             assert "cosigned by the witnesses: fork: two heads of size 10" in done.stdout, done
 
         # then cuts the log back to 6 leaves
-        for key in (keys.tlog_hashes(), keys.tlog_texts()):
+        for key in (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts()):
             boot.redis.ltrim(key, 0, 5)
-        boot.redis.delete(keys.tlog_head())
+        boot.redis.delete(tlog_keys.tlog_head())
         boot.tlog.tree.full.clear()
         code, out = w.once("w1.example", server)
         assert (

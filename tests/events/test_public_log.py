@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from events import codec, keys, merkle, signature, transparency
+from events import codec, merkle, signature, tlog_keys, transparency
 from games.rng import commitment
 from service import transparency as public_log
 from service.keyring import Keyring
@@ -107,8 +107,8 @@ def rewrite(app, real: dict, other: dict) -> dict:
     items = []
     for leaf in transparency.from_log(forged["events"]).values():
         text = transparency.text(leaf)
-        boot.redis.rpush(keys.tlog_hashes(), merkle.leaf_hash(text.encode()))
-        boot.redis.rpush(keys.tlog_texts(), text)
+        boot.redis.rpush(tlog_keys.tlog_hashes(), merkle.leaf_hash(text.encode()))
+        boot.redis.rpush(tlog_keys.tlog_texts(), text)
         items.append(text)
     head = public_log.head(boot)
     size = head["size"]
@@ -190,10 +190,10 @@ def test_a_log_rewritten_in_place_breaks_consistency_with_a_head_seen_before(
     # the operator rewrites an earlier game's leaf where it lies, hash and text
     (index,) = boot.tlog.indexes([f"{earlier}:ended"])
     text = boot.tlog.texts(index, index + 1)[0].replace('"events":', '"events":1')
-    boot.redis.lset(keys.tlog_hashes(), index, merkle.leaf_hash(text.encode()))
-    boot.redis.lset(keys.tlog_texts(), index, text)
+    boot.redis.lset(tlog_keys.tlog_hashes(), index, merkle.leaf_hash(text.encode()))
+    boot.redis.lset(tlog_keys.tlog_texts(), index, text)
     boot.tlog.tree.full.clear()
-    boot.redis.delete(keys.tlog_head())
+    boot.redis.delete(tlog_keys.tlog_head())
     later = client.get(f"/v1/games/{gid}/export").get_json()
     extra = ("--keys", str(keyfile), "--seen", str(receipt), "--server", live_server)
     code, report = verify_cli(tmp_path, later, *extra)
@@ -207,7 +207,12 @@ def test_leaves_a_writer_died_before_logging_are_logged_by_the_sweep(client, app
     boot = app.extensions["marketfold"]
     ids = [f"{gid}:{k}" for k in transparency.KINDS]
     before = client.get(f"/v1/games/{gid}/transparency").get_json()
-    for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
+    for key in (
+        tlog_keys.tlog_hashes(),
+        tlog_keys.tlog_texts(),
+        tlog_keys.tlog_ids(),
+        tlog_keys.tlog_head(),
+    ):
         boot.redis.delete(key)  # as if every writer died right after its append
     boot.tlog.tree.full.clear()
     assert boot.tlog.indexes(ids) == [None, None, None]

@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from cli.bot import Bot
-from events import keys, receipts, transparency
+from events import receipts, tlog_keys, transparency
 from tests.conftest import ROOT, api_server
 from tests.events.test_tlog_operator import rewrite_stream
 
@@ -46,8 +46,8 @@ def node_rederive(tmp_path, keyfile, receipt) -> subprocess.CompletedProcess:
 def relog(boot, gid: str) -> None:
     """The operator logs the rewritten game anew, as the sweep did before it kept an
     append-only set of logged games: the index entries and alarms deleted, new leaves."""
-    boot.redis.hdel(keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
-    boot.redis.delete(keys.tlog_alarms(), keys.tlog_head())
+    boot.redis.hdel(tlog_keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
+    boot.redis.delete(tlog_keys.tlog_alarms(), tlog_keys.tlog_head())
     for kind, leaf in transparency.from_log(boot.store.read(gid, 0)).items():
         boot.tlog.append(f"{gid}:{kind}", transparency.text(leaf))
 

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from events import codec, keys, transparency
+from events import codec, keys, tlog_keys, transparency
 from service import transparency as public_log
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.conftest import api_server
@@ -74,7 +74,7 @@ def test_a_rewritten_game_whose_index_entries_were_deleted_is_not_logged_again(c
     assert client.get("/readyz").get_json()["checks"]["transparency_log"]["ok"]
 
     rewrite_stream(boot, gid)
-    boot.redis.hdel(keys.tlog_ids(), *ids)
+    boot.redis.hdel(tlog_keys.tlog_ids(), *ids)
     body = client.get("/readyz").get_json()
     assert body["checks"]["transparency_log"]["unindexed_leaves"] == 3
     assert not body["checks"]["transparency_log"]["ok"]
@@ -115,7 +115,12 @@ def test_unlisted_games_and_rematches_are_swept_like_listed_ones(client, app):
     ids.append(f"{rematch}:created")
     texts = boot.tlog.texts(*(lambda at: (min(at), max(at) + 1))(boot.tlog.indexes(ids)))
     texts = [t for t in texts if json.loads(t)["kind"] != "key"]  # the signing key's leaf
-    for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
+    for key in (
+        tlog_keys.tlog_hashes(),
+        tlog_keys.tlog_texts(),
+        tlog_keys.tlog_ids(),
+        tlog_keys.tlog_head(),
+    ):
         boot.redis.delete(key)  # as if every writer died right after its append
     boot.tlog.tree.full.clear()
     assert public_log.sweep(boot) == 7
@@ -128,7 +133,12 @@ def test_unlisted_games_and_rematches_are_swept_like_listed_ones(client, app):
 
 
 def drop_log(boot) -> None:
-    for key in (keys.tlog_hashes(), keys.tlog_texts(), keys.tlog_ids(), keys.tlog_head()):
+    for key in (
+        tlog_keys.tlog_hashes(),
+        tlog_keys.tlog_texts(),
+        tlog_keys.tlog_ids(),
+        tlog_keys.tlog_head(),
+    ):
         boot.redis.delete(key)
     boot.tlog.tree.full.clear()
 
@@ -144,9 +154,9 @@ def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path,
     keyfile.write_bytes(client.get("/v1/keys").data)
     assert json.loads(seen.read_text())["size"] == 13  # 4 games and the signing key's leaf
     # the operator cuts the log back to its first 10 leaves and restarts
-    for key in (keys.tlog_hashes(), keys.tlog_texts()):
+    for key in (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts()):
         boot.redis.ltrim(key, 0, 9)
-    boot.redis.delete(keys.tlog_head())
+    boot.redis.delete(tlog_keys.tlog_head())
     boot.tlog.tree.full.clear()
     bundle = client.get(f"/v1/games/{gid}/export").get_json()
     assert bundle["transparency"]["tree_head"]["size"] == 10
@@ -201,9 +211,9 @@ def test_a_log_cut_back_raises_an_alarm_and_its_lost_game_is_not_logged_again(cl
     boot = app.extensions["marketfold"]
     finished(client, app, 71)
     gone = finished(client, app, 72)
-    for key in (keys.tlog_hashes(), keys.tlog_texts()):  # the operator cuts the log back
+    for key in (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts()):  # the operator cuts the log back
         boot.redis.ltrim(key, 0, 3)  # to the first game and the signing key's leaf
-    boot.redis.delete(keys.tlog_head())
+    boot.redis.delete(tlog_keys.tlog_head())
     boot.tlog.tree.full.clear()
     with caplog.at_level(logging.ERROR, logger="marketfold.events"):
         assert public_log.sweep(boot) == 0  # the cut game is not logged again

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from events import keys
+from events import keys, notify_keys
 from service.notify import prefs
 from tests.api.helpers import bearer, new_game, new_players
 from tests.notify import smtp_sink
@@ -183,5 +183,7 @@ def test_a_turn_seen_live_read_or_already_made_is_not_mailed_and_one_left_alone_
     # every delivery was decided: nothing of these turns is left due
     due = [m for t in (True, False) for m in deps.redis.zrange(keys.notify_due(t), 0, -1)]
     assert not [m for m in due if m.startswith((b"deliver|", b"notify|"))], due
-    log = [json.loads(x) for x in deps.redis.lrange(keys.player_notify_log(away["id"]), 0, -1)]
+    log = [
+        json.loads(x) for x in deps.redis.lrange(notify_keys.player_notify_log(away["id"]), 0, -1)
+    ]
     assert [e["outcome"] for e in log] == ["sent"]

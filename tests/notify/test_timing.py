@@ -13,7 +13,7 @@ import pytest
 
 from cli.compose import create_app
 from cli.embedded import free_port
-from events import keys
+from events import keys, notify_keys
 from service.notify import dispatch, inbox, prefs
 from tests.api.helpers import bearer, new_game, new_players, random_action
 from tests.api.wild_trade import act
@@ -208,7 +208,7 @@ def test_a_failed_delivery_is_retried_with_backoff_and_sent_once_the_server_is_b
         assert nid in mail["Message-ID"]
     finally:
         controller.stop()
-    stored = deps.redis.lrange(keys.player_notify_log(players[0]["id"]), 0, -1)
+    stored = deps.redis.lrange(notify_keys.player_notify_log(players[0]["id"]), 0, -1)
     log = [json.loads(x) for x in stored]
     assert [e["outcome"] for e in reversed(log)] == ["retry", "retry", "sent"]
 
