@@ -30,7 +30,6 @@ taken (the stream's `game.RevealsOpened`, or the game's `seat_seeds` when it loo
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
 import random
@@ -38,44 +37,17 @@ import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import requests
 
+from cli.patient_http import PatientHttp, retry_after, stream_lines
+from cli.strategies import Strategy, random_strategy
 from events import catalog
-from games.schemas import random_action
 
 logger = logging.getLogger(__name__)
 RECEIPTS = Path("marketfold-receipts")  # `marketfold bot`'s directory of kept receipts
-RETRIED = (429, 502, 503, 504)  # the server (or its gateway) asks the caller to come back
-Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
-
-
-def random_strategy(game: dict, actions: list[dict], rng: random.Random) -> dict:
-    """Pick any legal action, uniformly over action types, then over their values."""
-    return random_action(actions, rng)
-
-
-random_strategy.needs_game = False  # type: ignore[attr-defined]
-
-
-def load_strategy(spec: str | None) -> Strategy:
-    """Return the strategy named `package.module:function` (the random one by default)."""
-    if not spec:
-        return random_strategy
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name or "strategy")
-
-
-def _retry_after(res: requests.Response) -> float:
-    """How long the server asks a refused caller to wait (`Retry-After` seconds; 1 if it
-    does not say, at most 30)."""
-    try:
-        return min(max(float(res.headers.get("Retry-After", "1")), 0.1), 30.0)
-    except ValueError:
-        return 1.0
 
 
 class Bot:
@@ -96,14 +68,11 @@ class Bot:
         self.game_id = game_id
         self.receipts = Path(receipts) if receipts is not None else None
         self.receipt: dict[str, Any] | None = None  # the game's, from the stream
-        self.http = requests.Session()
-        self.http.headers["Authorization"] = f"Bearer {token}"
+        self.net = PatientHttp(token, patience_s)  # rides out restarts; counts the calls
         self.strategy = strategy or random_strategy
         self.rng = random.Random(seed)
         self.wait_s = wait_s
-        self.patience_s = patience_s
         self.moves = 0
-        self.calls = 0
         self._news = threading.Condition()
         self._seen = 0  # the newest event seq seen on the stream
         self._said = 0  # the version of the newest `owes` signal
@@ -112,21 +81,29 @@ class Bot:
         self._done = 0  # the version the bot last acted on (or found nothing to do at)
         self._over = False
         self._ended = False  # the stream sent game.Ended
-        self._stopped = False  # stop() was called
         self._watching = False  # the stream's reader runs
         self._watcher: threading.Thread | None = None
         self._stream: requests.Response | None = None
-        self.refused = 0  # 429s met (the rate limit)
         self.seat_secret: bytes | None = None  # the secret this seat committed to, if it did
         self.revealed = False
         self._reveal_due = False  # the stream said the reveals are open
+
+    @property
+    def calls(self) -> int:
+        """The requests made so far."""
+        return self.net.calls
+
+    @property
+    def refused(self) -> int:
+        """The 429s met (the rate limit)."""
+        return self.net.refused
 
     def join(self, body: dict[str, Any] | None = None) -> dict[str, Any]:
         """Take a seat (`body`: e.g. an unlisted game's {"secret"}), committing to a fresh
         secret of this seat's; return the join's answer."""
         self.seat_secret = secrets.token_bytes(32)
         commitment = hashlib.sha256(self.seat_secret).hexdigest()
-        res = self._send(
+        res = self.net.send(
             "POST", f"{self.base}/join", json={**(body or {}), "seat_commitment": commitment}
         )
         res.raise_for_status()
@@ -145,20 +122,20 @@ class Bot:
             or you in seeds.get("revealed", ())
         ):
             return game
-        res = self._send(
+        res = self.net.send(
             "POST", f"{self.base}/reveal", json={"seat_secret": self.seat_secret.hex()}
         )
         if res.status_code not in (200, 409):  # 409: the window closed meanwhile
             res.raise_for_status()
         self.revealed = True
-        return self._get(self.base)
+        return self.net.get(self.base)
 
     def play(self, max_moves: int = 100_000) -> dict[str, Any]:
         """Play until the game ends; return the final game JSON."""
-        game = self._get(self.base)
+        game = self.net.get(self.base)
         if game["status"] == "waiting" and game.get("you") is None:
             self.join()
-            game = self._get(self.base)
+            game = self.net.get(self.base)
         with self._news:
             self._seen = game["version"]  # the stream's first frame says what the seat owes
         self._watching = True
@@ -167,18 +144,18 @@ class Bot:
         try:
             while True:
                 if game["status"] == "finished" or self._over:
-                    game = self._get(self.base)
+                    game = self.net.get(self.base)
                     if game["status"] == "finished":
                         self._keep_receipt(game["version"])
                     return game
                 if self._reveal_due:  # every seat is taken: reveal, as read now
                     self._reveal_due = False
-                    game = self._reveal(self._get(self.base))
+                    game = self._reveal(self.net.get(self.base))
                     continue
                 if game["status"] == "waiting":  # (a look after a silence may find it open)
                     game = self._reveal(game)
                 if not self._wait_for_turn():
-                    game = self._get(self.base)  # a long silence: look once, then wait again
+                    game = self.net.get(self.base)  # a long silence: look once, then wait again
                     with self._news:
                         if game["version"] > max(self._said, self._done):
                             self._said = game["version"]
@@ -202,10 +179,10 @@ class Bot:
         given a directory."""
         with self._news:
             self._news.wait_for(
-                lambda: self.receipt is not None or self._stopped or not self._watching, 5.0
+                lambda: self.receipt is not None or self.net.stopped or not self._watching, 5.0
             )
         for pause in (0.5, 2.0, 5.0):  # a dropped connection (a restart) is tried again
-            if self.receipt is not None or self._stopped:
+            if self.receipt is not None or self.net.stopped:
                 break
             try:
                 self.receipt = self._receipt_from_stream(version - 1)
@@ -215,7 +192,7 @@ class Bot:
                 time.sleep(pause)
         if self.receipt is not None and "leaves" not in self.receipt:  # not merged then
             try:
-                self.receipt = {**self.receipt, **self._get(f"{self.base}/transparency")}
+                self.receipt = {**self.receipt, **self.net.get(f"{self.base}/transparency")}
             except (requests.RequestException, RuntimeError):
                 pass  # the promise alone is kept: it is enough for verify --seen
         if self.receipt is not None and self.receipts is not None:
@@ -225,26 +202,18 @@ class Bot:
             logger.info("receipt kept in %s", path)
 
     def _receipt_from_stream(self, after: int) -> dict[str, Any] | None:
-        self.calls += 1
-        headers = {"Last-Event-ID": str(after)}
-        with self.http.get(
-            f"{self.base}/events/stream", stream=True, timeout=(5, 30), headers=headers
-        ) as res:
+        with self.net.stream(f"{self.base}/events/stream", after, 30) as res:
             if res.status_code != 200:
                 return None
-            res.encoding = "utf-8"
-            kind = None
-            for line in res.iter_lines(decode_unicode=True):
-                if line.startswith("event: "):
-                    kind = line[7:]
-                elif line.startswith("data: ") and kind == "receipt":
-                    return json.loads(line[6:])
+            for kind, data in stream_lines(res):
+                if data is not None and kind == "receipt":
+                    return json.loads(data)
         return None
 
     def stop(self) -> None:
         """Make `play` return at its next look, and stop riding out an outage (from
         another thread)."""
-        self._stopped = True
+        self.net.stopped = True
         with self._news:
             self._over = True
             self._news.notify_all()
@@ -264,14 +233,14 @@ class Bot:
         with self._news:
             version, actions = self._said, self._actions
         if actions is None:  # a signal without actions (the long-silence look): ask
-            legal = self._get(f"{self.base}/legal")
+            legal = self.net.get(f"{self.base}/legal")
             version, actions = legal["version"], legal["actions"]
         while not self._over:
             if not actions:
                 self._done = max(self._done, version)
                 return game
             if getattr(self.strategy, "needs_game", True):
-                game = self._get(self.base)
+                game = self.net.get(self.base)
             answer = self._act(self.strategy(game, actions, self.rng), version)
             if answer is None:  # refused without actions: the stream says what next
                 self._done = max(self._done, version)
@@ -283,7 +252,7 @@ class Bot:
     def _act(self, action: dict[str, Any], version: int) -> dict[str, Any] | None:
         # the same key on every retry: the server applies it once
         headers = {"Idempotency-Key": uuid.uuid4().hex, "If-Match": f'"{version}"'}
-        res = self._send("POST", f"{self.base}/actions", json=action, headers=headers)
+        res = self.net.send("POST", f"{self.base}/actions", json=action, headers=headers)
         if res.status_code in (409, 412):  # the game moved on: its refusal says what now
             refused = res.json()
             logger.info("action %s refused: %s", action, refused.get("code"))
@@ -299,27 +268,17 @@ class Bot:
         drops; each `owes` frame (the first of every connect too) says what the seat owes."""
         while not self._over:
             try:
-                self.calls += 1
-                with self.http.get(
-                    f"{self.base}/events/stream",
-                    stream=True,
-                    timeout=(5, 60),
-                    headers={"Last-Event-ID": str(self._seen)},
-                ) as res:
+                with self.net.stream(f"{self.base}/events/stream", self._seen, 60) as res:
                     self._stream = res
                     if res.status_code == 204:  # the game is over and fully seen
                         self._over = True
                         break
                     if res.status_code != 200:  # refused (429: its old streams not yet
-                        time.sleep(_retry_after(res))  # counted out; 503): connect again
+                        time.sleep(retry_after(res))  # counted out; 503): connect again
                         continue
-                    res.encoding = "utf-8"  # the stream's text, whatever the header says
-                    kind = None
-                    for line in res.iter_lines(decode_unicode=True):
-                        if line.startswith("event: "):
-                            kind = line[7:]
-                        elif line.startswith("data: ") and kind != "chat":
-                            self._frame(kind, json.loads(line[6:]))
+                    for kind, data in stream_lines(res):
+                        if data is not None and kind != "chat":
+                            self._frame(kind, json.loads(data))
                         if self._over and not (self._ended and self.receipt is None):
                             break  # (the receipt follows the end: the server closes then)
             except (requests.RequestException, AttributeError, ValueError):
@@ -345,32 +304,3 @@ class Bot:
             if kind == catalog.REVEALS_OPENED:  # every seat is taken: reveal if committed
                 self._reveal_due = self.seat_secret is not None and not self.revealed
             self._news.notify_all()
-
-    def _get(self, url: str) -> dict[str, Any]:
-        res = self._send("GET", url)
-        res.raise_for_status()
-        return res.json()
-
-    def _send(self, method: str, url: str, **kwargs: Any) -> requests.Response:
-        """Send until the server answers, riding out a restart or an outage: a refused or
-        dropped connection is tried again after a pause that doubles up to 5 s, a refusal
-        (429, 503, or a gateway's 502 or 504) after the wait it asks for; give up after
-        `patience_s` without an answer."""
-        deadline, pause = time.monotonic() + self.patience_s, 0.25
-        while True:
-            self.calls += 1
-            try:
-                res = self.http.request(method, url, timeout=30, **kwargs)
-            except (requests.ConnectionError, requests.Timeout):
-                wait, pause = pause, min(pause * 2, 5.0)
-            else:
-                if res.status_code not in RETRIED:
-                    return res
-                self.refused += res.status_code == 429
-                wait = _retry_after(res)
-            left = deadline - time.monotonic()
-            if self._stopped:
-                raise RuntimeError(f"{method} {url}: stopped while waiting for an answer")
-            if left <= 0:
-                raise RuntimeError(f"{method} {url}: no answer in {self.patience_s:.0f} s")
-            time.sleep(min(wait, left))  # the last try falls at the deadline

@@ -9,9 +9,10 @@ from typing import Any
 
 import requests
 
-from cli.bot import Bot, Strategy
+from cli.bot import Bot
 from cli.embedded import free_port
 from cli.serve import Stack
+from cli.strategies import Strategy
 
 
 def play(

@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def bot(args: argparse.Namespace) -> int:
     """Play one seat to the end of the game, then print the result."""
-    from cli.bot import Bot, load_strategy
+    from cli.bot import Bot
+    from cli.strategies import load_strategy
 
     player = Bot(
         args.server,
@@ -120,7 +121,7 @@ def demo(args: argparse.Namespace) -> int:
     """Play a whole game with bots; print the standings and the replay URL."""
     import games
     from cli import demo as demos
-    from cli.bot import load_strategy
+    from cli.strategies import load_strategy
 
     game = games.get(args.ruleset)
     if game is None:

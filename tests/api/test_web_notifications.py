@@ -8,7 +8,7 @@ import time
 
 import requests
 
-from cli.bot import random_strategy
+from cli.strategies import random_strategy
 from tests.api.web_page import WebPage, bots_join
 
 # In the page before its scripts: the tab hidden (another tab in front), every notification

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import requests
 
-from cli.bot import Bot, Strategy
+from cli.bot import Bot
+from cli.strategies import Strategy
 from tests import background
 from tests.api.browser import By, WebDriverWait
 from tests.conftest import ROOT
