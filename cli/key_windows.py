@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli import verify
+from cli import server_reads, verify_log
 
 
 def of(args: argparse.Namespace, trusted: dict[str, Any]) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def of(args: argparse.Namespace, trusted: dict[str, Any]) -> dict[str, Any]:
         found.update(keylog.from_jwks(json.loads(Path(name).read_text("utf-8-sig"))))
     if not args.server:
         return found
-    published = keylog.from_jwks(verify.get_json(args.server, "/v1/keys"))
+    published = keylog.from_jwks(server_reads.get_json(args.server, "/v1/keys"))
     size, root = _log_extent(args, trusted)
     if size:
         from cli import monitor
@@ -49,7 +49,7 @@ def _log_extent(args: argparse.Namespace, trusted: dict[str, Any]) -> tuple[int,
             best = (cp.size, cp.root)
     if best[0]:
         return best
-    head = verify.get_json(args.server, "/v1/transparency/head")
+    head = server_reads.get_json(args.server, "/v1/transparency/head")
     return head.get("size", 0), bytes.fromhex(head.get("root", ""))
 
 
@@ -59,7 +59,7 @@ def saved(args: argparse.Namespace, seen: Any, trusted: Any, windows: Any) -> li
     from events import keylog
 
     out = []
-    saved = verify._saved(seen)
+    saved = verify_log.saved_head(seen)
     kid = (saved.get("signature") or {}).get("kid") if isinstance(saved, dict) else None
     if isinstance(kid, str) and isinstance(saved.get("size"), int):
         what = f"the saved tree head of {saved['size']} leaves"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from cli import verify
+from cli import server_reads
 
 MOST_GAMES = 10_000  # finished games read from the lobby per run
 
@@ -60,10 +60,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         state = json.loads(state_path.read_text("utf-8")) if state_path.exists() else {}
         history = list(state.get("heads") or [])
-        trusted = verify.trusted_keys(
+        trusted = server_reads.trusted_keys(
             argparse.Namespace(keys=args.keys, server=None if args.keys else args.server)
         )
-        head = verify.get_json(args.server, "/v1/transparency/head")
+        head = server_reads.get_json(args.server, "/v1/transparency/head")
         texts = leaves(args.server, head["size"])
         # the keys the log's rotations made active, each endorsed by the key it retired
         trusted.update(keylog.learn(texts, trusted))
@@ -97,7 +97,7 @@ def leaves(server: str, end: int, start: int = 0) -> list[str]:
     texts: list[str] = []
     while start + len(texts) < end:
         at = start + len(texts)
-        page = verify.get_json(server, f"/v1/transparency/leaves?start={at}&end={end}")
+        page = server_reads.get_json(server, f"/v1/transparency/leaves?start={at}&end={end}")
         got = [item["leaf"] for item in page.get("leaves") or []]
         if not got:
             break  # fewer leaves than the head: the caller names it
@@ -110,7 +110,7 @@ def _finished(server: str) -> list[str]:
     cursor = None
     while len(ids) < MOST_GAMES:
         query = "status=finished&limit=100" + (f"&cursor={quote(cursor)}" if cursor else "")
-        page = verify.get_json(server, f"/v1/games?{query}")
+        page = server_reads.get_json(server, f"/v1/games?{query}")
         ids += [g["id"] for g in page.get("games") or []]
         cursor = page.get("next")
         if not cursor:
@@ -122,7 +122,7 @@ def _exports(server: str, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     out = {}
     for game_id in dict.fromkeys(ids):
         try:
-            bundle = verify.get_json(server, f"/v1/games/{quote(game_id)}/export")
+            bundle = server_reads.get_json(server, f"/v1/games/{quote(game_id)}/export")
         except ValueError:
             continue  # not finished, or gone: nothing to compare
         if isinstance(bundle, dict) and isinstance(bundle.get("events"), list):

@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from cli import monitor, verify
+from cli import monitor, server_reads
 
 STATE, COSIGNED = "state.json", "checkpoint"
 
@@ -81,7 +81,7 @@ def round_(args: argparse.Namespace, name: str, key: Any) -> int:
         state_dir.mkdir(parents=True, exist_ok=True)
         path = state_dir / STATE
         state = json.loads(path.read_text("utf-8")) if path.exists() else None
-        trusted = verify.trusted_keys(
+        trusted = server_reads.trusted_keys(
             argparse.Namespace(keys=args.keys, server=None if args.keys else args.server)
         )
         # the keys the log's rotations made active since, each endorsed by the one before
@@ -89,7 +89,7 @@ def round_(args: argparse.Namespace, name: str, key: Any) -> int:
         text, lines = note.split(_get(args.server, "/v1/transparency/checkpoint").decode())
         cp = note.parse_checkpoint(text)
         m = (state or {}).get("size", 0)
-        hexes = verify.consistency_proof(args.server, m, cp.size) if 0 < m < cp.size else []
+        hexes = server_reads.consistency_proof(args.server, m, cp.size) if 0 < m < cp.size else []
         proof = None if hexes is None else [bytes.fromhex(h) for h in hexes]
         leaves = monitor.leaves(args.server, cp.size, m) if cp.size > m else []
         signer = witness.log_signed(text, lines, trusted)
