@@ -6,8 +6,7 @@ As `POST /v1/games/{id}/actions` does (docs/clients.md, "Retries")."""
 from __future__ import annotations
 
 from tests.api.helpers import bearer, new_players
-from tests.api.test_league_disputes import _played_league, _version
-from tests.leagues.helpers import running_league
+from tests.leagues.helpers import league_version, played_league, running_league
 
 
 def _twice(client, url, body, who, key, status):
@@ -21,12 +20,12 @@ def _twice(client, url, body, who, key, status):
 
 
 def test_a_repeated_dispute_and_ruling_answer_the_first_and_write_nothing(client, app):
-    deps, op, players, lid, gid = _played_league(client, app)
+    deps, op, players, lid, gid = played_league(client, app)
     url = f"/v1/leagues/{lid}"
     body = {"game": gid, "reason": "my bid came late while the server was slow"}
-    before = _version(client, lid)
+    before = league_version(client, lid)
     opened = _twice(client, f"{url}/disputes", body, players[0], "d-1", 201)
-    assert _version(client, lid) == before + 1
+    assert league_version(client, lid) == before + 1
     assert opened["status"] == "open"
     # without the key a second click is a conflict, as before: one dispute is open
     res = client.post(f"{url}/disputes", json=body, headers=bearer(players[0]))
@@ -37,7 +36,7 @@ def test_a_repeated_dispute_and_ruling_answer_the_first_and_write_nothing(client
     )
     assert other.status_code == 201 and other.get_json()["dispute"] == opened["dispute"] + 1
     # the same key with another body: refused, nothing written
-    now = _version(client, lid)
+    now = league_version(client, lid)
     res = client.post(
         f"{url}/disputes",
         json={**body, "reason": "something else"},
@@ -47,7 +46,7 @@ def test_a_repeated_dispute_and_ruling_answer_the_first_and_write_nothing(client
 
     ruling = {"game": gid, "kind": "annulled", "reason": "slow server", "dispute": 1}
     ruled = _twice(client, f"{url}/rulings", ruling, op, "r-1", 201)
-    assert ruled["ruling"]["ruling"] == 1 and _version(client, lid) == now + 1
+    assert ruled["ruling"]["ruling"] == 1 and league_version(client, lid) == now + 1
     # a second ruling sent with the same key and another kind is refused, not recorded
     res = client.post(
         f"{url}/rulings",
@@ -65,7 +64,7 @@ def test_a_repeated_dispute_and_ruling_answer_the_first_and_write_nothing(client
     # a malformed key is refused before anything is written
     res = client.post(f"{url}/rulings", json=ruling, headers={**bearer(op), "Idempotency-Key": "é"})
     assert (res.status_code, res.get_json()["code"]) == (422, "invalid_header")
-    assert _version(client, lid) == now + 1
+    assert league_version(client, lid) == now + 1
 
 
 def test_repeated_remedies_are_applied_once(client, app):
@@ -73,7 +72,7 @@ def test_repeated_remedies_are_applied_once(client, app):
     (sub,) = new_players(client, 1, "s")
     url = f"/v1/leagues/{lid}"
     gid = client.get(f"{url}/rounds/1").get_json()["tables"][0]["game"]
-    before = _version(client, lid)
+    before = league_version(client, lid)
     _twice(client, f"{url}/rounds/1/tables/1/pause", None, op, "p-1", 200)
     _twice(client, f"{url}/rounds/1/tables/1/resume", None, op, "p-2", 200)
     kinds = [e["type"] for e in client.get(f"/v1/games/{gid}/events").get_json()["events"]]
@@ -93,7 +92,7 @@ def test_repeated_remedies_are_applied_once(client, app):
     _twice(client, f"{url}/pause", None, op, "l-1", 200)
     _twice(client, f"{url}/resume", None, op, "l-2", 200)
     # pause, resume, substitute, remove, reinstate, pause, resume: seven events, once each
-    assert _version(client, lid) == before + 7
+    assert league_version(client, lid) == before + 7
     # one key on another route is another request: refused
     res = client.post(f"{url}/pause", headers={**bearer(op), "Idempotency-Key": "l-2"})
     assert (res.status_code, res.get_json()["code"]) == (422, "idempotency_key_reused")

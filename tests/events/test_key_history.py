@@ -212,12 +212,12 @@ def test_windows_from_the_log_name_each_case():
 
 @pytest.mark.slow
 def test_a_league_export_the_retired_key_signs_after_the_rotation_is_refused(redis_url, tmp_path):
-    from tests.api.test_league_disputes import _played_league
+    from tests.leagues.helpers import played_league
 
     key_dir = tmp_path / "keys"
     app = keyed_app(redis_url, key_dir)
     client = app.test_client()
-    lid = _played_league(client, app)[3]
+    lid = played_league(client, app)[3]
     old = client.get(f"/v1/leagues/{lid}/export").get_json()["signature"]["kid"]
     rotate(key_dir)
     export = client.get(f"/v1/leagues/{lid}/export").get_json()  # signed by the new key

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import threading
@@ -16,8 +17,8 @@ from cli.bot import Bot
 from cli.embedded import free_port
 from events import keys
 from leagues import standings
-from service import league_queries, league_rounds
-from tests.api.helpers import bearer, new_players
+from service import league_commands, league_queries, league_rounds
+from tests.api.helpers import bearer, new_players, play_to_end
 from tests.conftest import ROOT, _env, gunicorn_args
 
 
@@ -208,3 +209,33 @@ def running_league(client, app, n: int = 3, **overrides) -> tuple[str, dict, lis
     time.sleep(max(0.0, starts - time.monotonic()) + 0.05)
     assert league_rounds.start_round(app.extensions["marketfold"], lid, 1) == "started"
     return lid, op, players
+
+
+def played_league(client, app, rounds=1):
+    """A league of three whose first game has been played to its end and recorded."""
+    op = operator(client, app)
+    players = new_players(client, 3, "m")
+    lid = new_league(
+        client,
+        op,
+        players,
+        start_at=in_seconds(0.3),
+        rounds=rounds,
+        table_size=3,
+        decision_timeout_s=600,
+    )
+    time.sleep(0.35)
+    deps = app.extensions["marketfold"]
+    assert league_rounds.start_round(deps, lid, 1) == "started"
+    gid = league_queries.load(deps, lid).rounds[1].tables[0].game
+    seats = {
+        client.get(f"/v1/games/{gid}", headers=bearer(p)).get_json()["you"]: p for p in players
+    }
+    play_to_end(client, app, gid, seats, random.Random(7))
+    assert league_commands.record_result(deps, lid, gid) in ("recorded", "noop")
+    return deps, op, players, lid, gid
+
+
+def league_version(client, lid) -> int:
+    """The league's version as the API shows it (it grows with each event logged)."""
+    return client.get(f"/v1/leagues/{lid}").get_json()["version"]
