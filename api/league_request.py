@@ -19,6 +19,7 @@ LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def find_league(league_id: str) -> League:
+    """Return the league `league_id` names, or refuse (404 `league_not_found`)."""
     if not LEAGUE_ID.fullmatch(league_id):
         raise NotFound("league_not_found", f"no league {league_id!r}")
     return league_queries.load(boot(), league_id)

@@ -30,6 +30,7 @@ def iso(ts: float) -> str:
 
 
 def require_running(league: League) -> None:
+    """Refuse a command on a league that is over (409 `league_over`)."""
     if league.over:
         raise Conflict("league_over", f"the league is {league.status}")
 
@@ -103,6 +104,7 @@ def resume(league: League, by: str, now: float) -> list[Event]:
 
 
 def require_member(league: League, player: str) -> None:
+    """Refuse a command about someone who is not a member (404 `member_not_found`)."""
     if player not in league.members:
         raise NotFound("member_not_found", f"{player!r} is not a member of this league")
 
