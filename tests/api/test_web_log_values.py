@@ -55,7 +55,9 @@ def _strings(field: str, value: Any, out: set[tuple[str, str]]) -> None:
                 _strings(f, x, out)
 
 
-def _render(events: list[dict], glossary: dict, values: list[tuple[str, str]]) -> dict:
+def _render(
+    events: list[dict], glossary: dict, values: list[tuple[str, str]], seats: list[str] = SEATS
+) -> dict:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
@@ -67,7 +69,7 @@ def _render(events: list[dict], glossary: dict, values: list[tuple[str, str]]) -
             str(ROOT / "tests/web/log_render.mjs"),
         ],
         input=json.dumps(
-            {"seats": SEATS, "glossary": glossary, "events": events, "values": values}
+            {"seats": seats, "glossary": glossary, "events": events, "values": values}
         ),
         capture_output=True,
         text=True,
@@ -161,3 +163,12 @@ def test_the_final_score_names_each_player_with_their_points():
         " y Cy 1 punto. Gana Bo.",
         "Puntuación final (alguien alcanzó la meta): Ana 20 puntos y Bo 20 puntos. Ganan Ana y Bo.",
     ]
+
+
+def test_a_sentence_that_opens_with_a_name_keeps_the_name_as_the_player_wrote_it():
+    passed = {"type": "goblin-market.BidPassed", "actor": None, "data": {"seat": 0}}
+    bid = {"type": "goblin-market.BidPlaced", "actor": None, "data": {"seat": 1, "amount": 2}}
+    said = _render([passed, bid], {"en": {}, "es": {}}, [], seats=["zoe", "Bo"])
+    assert said["en"]["sentences"][0].startswith("zoe passed")
+    assert said["en"]["sentences"][1].startswith("Bo bid 2")
+    assert said["es"]["sentences"][0].startswith("zoe ")

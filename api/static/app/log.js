@@ -102,7 +102,7 @@ export function sentence(ev, name, first = true) {
   if (line) {
     const about = Number.isInteger(d.seat) ? d : { ...d, seat: Number.isInteger(ev.actor) && first ? ev.actor : d.seat };
     const said = line[lang() === "es" ? 1 : 0](sayer(about, name)).replace(/([!?])\.$/, "$1");
-    return said.charAt(0).toUpperCase() + said.slice(1);
+    return startsWithName(said, name) ? said : said.charAt(0).toUpperCase() + said.slice(1);
   }
   // the seat the event is about: the one its data names, else the player who acted
   const subject = ["seat", "winner", "proposer"].find((k) => Number.isInteger(d[k]));
@@ -118,6 +118,10 @@ export function sentence(ev, name, first = true) {
     .join(" · ");
   return `${who}${what}${facts ? ` — ${facts}` : ""}`;
 }
+
+// A sentence that opens with a player's name keeps it as the player wrote it ("zoe answered").
+const startsWithName = (said, name) => [...Array(8).keys()].map((i) => name("seat", i))
+  .some((n) => typeof n === "string" && n && said.startsWith(n));
 
 // The sayer of an event's data for its sentence (words_log.js): each field in words.
 function sayer(d, name) {
