@@ -100,6 +100,9 @@ class Stack:
         """Start every process, the embedded Redis first; raise AlreadyRunning if its data
         directory is in use by a live server."""
         raise_open_files_limit()
+        # every child gets absolute paths: the API's helper processes (api/offload.py) run in
+        # the code's directory, so a relative data directory would be another one for them
+        self.data_dir = Path(self.data_dir).resolve()
         sup = self.supervisor
         for keys, sub in (("SIGNING_KEY_DIR", "keys"), ("VAPID_KEY_DIR", "vapid")):
             if keys not in self.env and f"MARKETFOLD_{keys}" not in self.env:

@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 pytestmark = [pytest.mark.slow, pytest.mark.crash]
 
 
-def serve(data_dir, port, *extra: str) -> subprocess.Popen:
+def serve(data_dir, port, *extra: str, cwd: Path = ROOT) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["PYTHONPATH"] = str(ROOT)
     argv = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
@@ -31,7 +31,7 @@ def serve(data_dir, port, *extra: str) -> subprocess.Popen:
     proc = subprocess.Popen(
         [*argv, "--http-workers", "1", *extra],
         env=env,
-        cwd=ROOT,
+        cwd=cwd,
         stdout=(logs / "out").open("w"),
         stderr=(logs / "err").open("w"),
         text=True,
@@ -170,6 +170,26 @@ def test_an_idle_serve_stops_on_ctrl_c_within_seconds_killing_nothing(tmp_path):
     assert proc.returncode == 0 and "stopped" in out
     assert "did not stop in time" not in err and "SIGKILL" not in err, err
     assert seconds < 6, f"serve took {seconds:.1f} s to stop (about 2 s on an idle machine)"
+
+
+def test_serve_from_another_directory_with_a_relative_data_directory_answers_offloaded_requests(
+    tmp_path,
+):
+    """`marketfold serve --data-dir data` run outside the code's directory: the API's helper
+    processes (api/offload.py) run in the code's directory, and used to look for the data
+    directory's metrics and keys there, dying at start; a state in the past then failed."""
+    port = free_port()
+    proc = serve("data", port, cwd=tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_up(base)
+        gid = waiting_game(base)
+        past = requests.get(f"{base}/v1/games/{gid}/state", params={"at": 1}, timeout=30)
+        assert past.status_code == 200, past.text
+        assert (tmp_path / "data" / "metrics").is_dir()
+    finally:
+        _, out, err = stop(proc)
+    assert "Traceback" not in err, err[-3000:]
 
 
 def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_path):
