@@ -39,3 +39,16 @@ def test_a_turn_message_names_the_decision_in_the_players_language():
     assert types.render(note, "es")[1] == "Una decisión te espera: quedarse las cartas."
     assert types.render(note, "en")[1] == "A decision waits for you: take the cards."
     assert "(bid)" not in types.render({**note, "kind": "bid"}, "es")[1]
+
+
+def test_every_decision_is_named_by_what_the_player_does():
+    """'A decision waits for you: turn.' said nothing: each kind is something to do."""
+    for game in ("gobcon", "sorcerous-futures"):
+        for kind in ("turn", "sealed_bid"):
+            note = {"type": "your_turn", "kind": kind, "ruleset": game}
+            assert types.render(note, "en")[1] in (
+                "A decision waits for you: play a turn.",
+                "A decision waits for you: place a sealed bid.",
+            )
+    note = {"type": "your_turn", "kind": "turn", "ruleset": "gobcon"}
+    assert types.render(note, "es")[1] == "Una decisión te espera: jugar un turno."
