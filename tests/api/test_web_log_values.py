@@ -172,3 +172,36 @@ def test_a_sentence_that_opens_with_a_name_keeps_the_name_as_the_player_wrote_it
     assert said["en"]["sentences"][0].startswith("zoe passed")
     assert said["en"]["sentences"][1].startswith("Bo bid 2")
     assert said["es"]["sentences"][0].startswith("zoe ")
+
+
+def test_the_tables_own_events_are_sentences_that_name_the_players():
+    """game.* lines read as sentences with names, not as event names ("Seed revealed")."""
+    events = [
+        {"type": "game.Created", "actor": None, "data": {"creator": "p_x"}},
+        {
+            "type": "game.Terms",
+            "actor": None,
+            "data": {"unlisted": True, "reserved_until": "2026-11-28T10:00:00Z"},
+        },
+        {"type": "game.InvitationDeclined", "actor": None, "data": {"player": "p_y"}},
+        {"type": "game.ReservationsLapsed", "actor": None, "data": {"listed": True}},
+        {"type": "game.SeedRevealed", "actor": 1, "data": {"seat": 1, "secret": "ab"}},
+        {
+            "type": "game.SeedsCombined",
+            "actor": None,
+            "data": {"rule": 2, "revealed": [1], "withheld": [0, 2], "none": []},
+        },
+    ]
+    said = _render(events, {"en": {}, "es": {}}, [])
+    en, es = said["en"]["sentences"], said["es"]["sentences"]
+    assert en[0] == "The game was created"
+    assert en[1].startswith("The table's terms were set; the table is private; seats are kept")
+    assert en[3] == "The seats kept for the invited were freed; the table is now listed in the lobby"
+    assert en[4] == "Bo revealed their random secret"
+    assert en[5] == (
+        "The players' secrets were mixed into the shuffles; Ana and Cy never revealed theirs"
+    )
+    assert es[4] == "Bo reveló su secreto aleatorio"
+    assert es[5].endswith("Ana y Cy no revelaron el suyo")
+    for line in en + es:
+        assert "p_" not in line and "game." not in line and "T10:00" not in line, line

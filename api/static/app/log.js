@@ -69,6 +69,21 @@ function lobby(bare, d, seat) {
   if (bare === "SeatAway") return t("awayEv", { name: seat(d.seat), from: when(d.from), until: when(d.until) });
   if (bare === "SeatTaken") return t("seatTakenEv", { name: d.name || seat(d.seat) });
   if (bare === "Claimed") return t("claimedEv", { name: seat(d.seat) });
+  if (bare === "SeedRevealed") return t("revealedEv", { name: seat(d.seat) });
+  const seats = (k) => (Array.isArray(d[k]) ? d[k].filter(Number.isInteger).map(seat) : []);
+  const also = (parts) => parts.filter(Boolean).join("; ");
+  if (bare === "SeedsCombined") {
+    const withheld = seats("withheld");
+    const none = seats("none");
+    return also([t("combinedEv"), withheld.length && t("withheldEv", { names: list(withheld), n: withheld.length }),
+      none.length && t("uncommittedEv", { names: list(none), n: none.length })]);
+  }
+  if (bare === "Terms") {
+    return also([t("termsEv"), d.unlisted && t("termsPrivate"),
+      d.reserved_until && t("termsReserved", { time: when(d.reserved_until) })]);
+  }
+  if (bare === "InvitationDeclined") return t("declinedEv");
+  if (bare === "ReservationsLapsed") return also([t("lapsedEv"), d.listed && t("lapsedListed")]);
   const named = t(`ev_${bare}`);
   return named === `ev_${bare}` ? human(bare) : named;
 }
