@@ -24,6 +24,13 @@ def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
     shown = browser.execute_script("return document.body.innerText")
     found = re.search(r"\bp_[A-Za-z0-9_-]{6,}", shown)
     assert not found, shown[max(0, found.start() - 300) : found.end() + 100]
+    # the events are told as sentences that name the players, the event's name under each
+    told = [e.text for e in page.all("#events .ev-t")]
+    seated = [s["name"] for s in client.get(f"/v1/games/{gid}").get_json()["seats"]]
+    assert "The game started" in told and "The game ended" in told, told[:8]
+    assert any(re.match(rf"{re.escape(seated[1])} (passed|bid)", n) for n in told), told[:30]
+    assert "game.Ended" in page.find("#current-event").text  # its type, for auditors
+    assert page.find("#current-event .ev-told").text == "The game ended"
     for name, width in WIDTHS.items():
         browser.set_window_size(width, 900)
         page.wait_for_seq(version)
@@ -69,9 +76,13 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
     web.wait(lambda: said("#verified").startswith("✓ verificado: "))
     assert said("#step-said").startswith(f"Evento {version} de {version}: ")
     assert "Resultado" in page.find("#result").text
-    names = [e.text for e in page.all("#events .ev-t")]
-    assert any(n.startswith("Alguien se sentó") for n in names), names[:5]
-    assert any(n.startswith("Partida empezada") for n in names), names[:8]
+    # each event told as a sentence naming its player, as the table's log tells it
+    told = [e.text for e in page.all("#events .ev-t")]
+    seated = [s["name"] for s in client.get(f"/v1/games/{gid}").get_json()["seats"]]
+    assert any(n.startswith(f"{seated[0]} se sentó") for n in told), told[:5]
+    assert "Empezó la partida" in told, told[:8]
+    assert not [n for n in told if "." in n.split(" ")[0] or n.startswith("game")], told
+    assert said("#step-said") == f"Evento {version} de {version}: {told[-1]}"
     body = browser.execute_script("return document.body.innerText")
     english_words = (
         "Play",

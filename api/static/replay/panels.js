@@ -4,11 +4,16 @@
 import { el, add, isObj } from "../shared/dom.js";
 import * as audit from "./audit.js";
 import { t, eventName, kindName } from "./words.js";
+import { namer, sentence } from "../app/log.js";
 
 export function createPanels(app) {
   const { st, $, d, stateAt, token, seatName } = app;
   // the drawing of the page's language (app.d is made again when the language changes)
-  const { human, panel, seatChip, drawView, ownPart, value, group, empty, isSeatKey, isSeatNo, isCard, glossed } = app.d;
+  const { human, panel, seatChip, drawView, ownPart, value, group, empty, isSeatKey, isSeatNo, glossed } = app.d;
+  // an event told as the table's log tells it (app/log.js), players by name; a part hidden
+  // from this viewer keeps the event's name, its data being withheld
+  const name = namer({ seatName, glossed: (v) => glossed(v), isSeat: (k, v) => isSeatKey(k) && isSeatNo(v) });
+  const told = (ev, first) => (ev.redacted ? eventName(ev.type) : sentence(ev, name, first));
   const pause = () => app.pause();
   const go = (n) => app.go(n);
 
@@ -85,9 +90,6 @@ export function createPanels(app) {
     status.id = "step-status";
     add(box, add(el("span", "fact"), el("span", "k", t("atEventK")),
       el("b", "n", t("nOfM", { n: game.version, m: st.version }))), status);
-    if (game.view && typeof game.view.phase === "string") {
-      add(box, add(el("span", "fact"), el("span", "k", t("phase")), el("b", null, human(game.view.phase))));
-    }
     const turn = add(el("span", "fact turn"), el("span", "k", t("turn")));
     turn.id = "turn";
     if (game.owed && game.owed.length) {
@@ -142,9 +144,10 @@ export function createPanels(app) {
     if (!ev) return;
     const first = st.firsts.has(seq);
     const kind = audit.kindOf(ev, first, st.commands.get(ev.seq));
-    $("step-said").textContent = t("eventNofM", { n: seq, m: $("total").textContent, name: eventName(ev.type) });
+    $("step-said").textContent = t("eventNofM", { n: seq, m: $("total").textContent, name: told(ev, first) });
     const p = panel(t("eventN", { n: seq, name: eventName(ev.type) }), "event", true);
     p.classList.add(`k-${kind}`);
+    p.appendChild(el("p", "ev-told", told(ev, first)));
     const line = el("p", "ev-meta");
     add(line, el("span", `ev-kind k-${kind}`, t(`kind_${kind}`)), el("code", null, ev.type));
     const seat = audit.concerns(ev, first);
@@ -203,33 +206,6 @@ export function createPanels(app) {
   // a player id (the game's creator, a seat's player) read as the player's name
   const person = (v) => (typeof v === "string" && st.players && st.players.has(v) ? st.players.get(v) : v);
 
-  function short(k, v) {
-    v = person(v);
-    if (v === null || v === undefined) return "—";
-    if (typeof v === "number") return isSeatKey(k) && isSeatNo(v) ? seatName(v) : String(v);
-    if (typeof v === "string") {
-      const name = glossed(v) ? glossed(v).name : v;
-      return name.length > 28 ? `${name.slice(0, 26)}…` : name;
-    }
-    if (typeof v === "boolean") return v ? t("yes") : t("no");
-    if (isCard(v)) return v.name || v.id;
-    if (Array.isArray(v)) {
-      if (v.length === 0) return t("none");
-      if (v.length <= 3 && v.every((x) => typeof x !== "object" || isCard(x))) {
-        return v.map((x) => short(k, x)).join(", ");
-      }
-      return t("items", { n: v.length });
-    }
-    return "…";
-  }
-
-  function summary(ev) {
-    if (!isObj(ev.data)) return "";
-    const parts = Object.entries(ev.data).map(([k, v]) => `${human(k).toLowerCase()} ${short(k, v)}`);
-    const text = parts.join(" · ");
-    return text.length > 90 ? `${text.slice(0, 89)}…` : text;
-  }
-
   function drawEvents() {
     const ol = $("events");
     ol.replaceChildren();
@@ -242,7 +218,7 @@ export function createPanels(app) {
       const b = el("button", "ev-btn");
       b.type = "button";
       b.title = `${ev.type} · ${t(`kind_${kind}`)}${ev.at ? ` · ${ev.at}` : ""}`;
-      const title = el("span", "ev-t", eventName(ev.type));
+      const title = el("span", "ev-t", told(ev, first));
       if (ev.redacted) add(title, el("span", "tag hidden", t("hidden")));
       if (kind !== "action" && kind !== "lobby" && kind !== "hidden") {
         add(title, el("span", `ev-kind k-${kind}`, t(`kind_${kind}`)));
@@ -252,7 +228,7 @@ export function createPanels(app) {
       who.classList.add("ev-who");
       add(b, el("span", "ev-n", ev.seq), title, who);
       const time = ev.at ? el("span", "ev-at", ev.at.slice(11, 19)) : null;
-      add(b, add(el("span", "ev-s"), time, el("span", null, summary(ev))));
+      add(b, add(el("span", "ev-s"), time, el("span", null, eventName(ev.type))));
       b.addEventListener("click", () => {
         pause();
         go(ev.seq);
