@@ -146,6 +146,8 @@ def test_a_person_alone_plays_each_game_to_the_end_against_the_quick_computer(
         assert not inside, f"scrolls inside its box at {width}px: {inside}"
         if clicks == 3 and not page.all("#result-box"):
             browser.set_window_size(width, 900)
+            # checked while the person owes a move (the move box open: its headings too)
+            page.wait(lambda: page.all("#move .act") or page.all("#result-box"), timeout=60)
             found = page.axe(every=True)
             assert not found, [(v["id"], v["nodes"]) for v in found]
             page.shot(f"solo-{ruleset}-{lang}-{width}-table", width)
