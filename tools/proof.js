@@ -371,6 +371,57 @@ function sized(kid, size, ws, what) {
   return null;
 }
 
+// RFC 9162 2.1.1: the root of a log of leaf hashes
+function rootOf(hashes) {
+  if (hashes.length <= 1) return hashes.length ? hashes[0] : sha256();
+  let k = 1;
+  while (k * 2 < hashes.length) k *= 2;
+  return nodeHash(rootOf(hashes.slice(0, k)), rootOf(hashes.slice(k)));
+}
+
+// every key's window from the log's own `key` leaves (`texts`: the log from its first
+// leaf), as events/keylog.py history_of reads them: a leaf retiring a key ends that key's
+// window where the new key's begins; the log's first key leaf ends the windows of the
+// keys retired before rotations were logged (`earlier`)
+function logWindows(texts) {
+  const out = {};
+  texts.forEach((text, index) => {
+    let leaf;
+    try { leaf = JSON.parse(text); } catch (e) { return; }
+    if (!leaf || leaf.kind !== 'key' || leaf.log !== LOG || typeof leaf.key !== 'string' || typeof leaf.at !== 'string') return;
+    if (typeof leaf.retires === 'string') {
+      if (!out[leaf.key]) out[leaf.key] = { notBefore: leaf.at, first: index };
+      const old = out[leaf.retires] || (out[leaf.retires] = {});
+      if (old.last === undefined) { old.notAfter = leaf.at; old.last = index; }
+    } else {
+      if (!out[leaf.key]) out[leaf.key] = {};
+      for (const e of leaf.earlier || []) if (typeof e === 'string' && !out[e]) out[e] = { notAfter: leaf.at, last: index };
+    }
+  });
+  return out;
+}
+
+// the windows of the log's leaves (`texts`, from its first leaf) when they are the log a
+// trusted head or checkpoint signs (their count its size, their root its root); else a
+// finding: leaves that hash to no trusted root are not the log
+function windowsOfLeaves(bundle, texts, noteText, trusted) {
+  const anchors = [];
+  const head = (bundle.transparency || {}).tree_head;
+  if (head && !headProblem(head, trusted)) anchors.push({ size: head.size, root: Buffer.from(head.root, 'hex') });
+  if (noteText) {
+    try {
+      const cp = parseNote(noteText);
+      const signed = Object.values(trusted).some((key) => cp.lines.some((l) => l.name === cp.origin && l.id.equals(keyId(cp.origin, 1, rawKey(key))) && crypto.verify(null, Buffer.from(cp.text, 'utf8'), key, l.sig)));
+      if (signed) anchors.push({ size: cp.size, root: cp.root });
+    } catch (e) { /* a note that is no checkpoint anchors nothing */ }
+  }
+  const root = rootOf(texts.map(leafHash));
+  if (!anchors.some((a) => a.size === texts.length && a.root.equals(root))) {
+    return { problem: `${KEYCHECK}: the ${texts.length} leaves given (--leaves) hash to no root a trusted key signed (the bundle's tree head of ${head ? head.size : 0} leaves${noteText ? ', the checkpoint' : ''}): they are not the log` };
+  }
+  return { windows: logWindows(texts) };
+}
+
 function keyWindows(bundle, ws) {
   if (!Object.values(ws).some((w) => Number.isInteger(w.first) || Number.isInteger(w.last))) return [];
   const out = [];
@@ -399,4 +450,4 @@ function keyWindows(bundle, ws) {
   return out;
 }
 
-module.exports = { windows, keyWindows, canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent, parseVkey, parseNote, witnessed };
+module.exports = { windows, logWindows, windowsOfLeaves, keyWindows, canonical, chain, privateChain, keyset, signature, logged, seenBefore, promised, keptLeaves, leavesOf, includes, consistent, parseVkey, parseNote, witnessed };

@@ -2,7 +2,7 @@
 // Re-derive every random outcome of an exported marketfold game, from docs/fairness.md alone.
 //
 //   node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID]
-//     [--witness VKEY ... [--quorum K] --checkpoint NOTE.txt [--checkpoint-consistency PROOF.json]]
+//     [--witness VKEY ... [--quorum K] --checkpoint NOTE.txt [--checkpoint-consistency PROOF.json]] [--leaves LEAVES.json ...]
 //
 // Plain Node (no packages). Reads a finished game's bundle and the data files the document
 // names (games/data/ next to this tool unless --data), checks the seed against its
@@ -369,13 +369,14 @@ function main(argv) {
   const checkpointProof = option(args, '--checkpoint-consistency');
   const witnessKeys = option(args, '--witness', true);
   const quorum = option(args, '--quorum');
-  if (args.length !== 1 || (witnessKeys.length && (!checkpointFile || !keyFiles.length))) {
-    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID] [--witness VKEY ... [--quorum K] --checkpoint NOTE.txt [--checkpoint-consistency PROOF.json]]\n');
+  const leafFiles = option(args, '--leaves', true);
+  if (args.length !== 1 || (witnessKeys.length && (!checkpointFile || !keyFiles.length)) || (leafFiles.length && !keyFiles.length)) {
+    process.stderr.write('usage: node tools/rederive.js BUNDLE.json [--data DIR] [--keys KEYS.json ...] [--seen RECEIPT.json [--consistency PROOF.json]] [--game ID] [--witness VKEY ... [--quorum K] --checkpoint NOTE.txt [--checkpoint-consistency PROOF.json]] [--leaves LEAVES.json ...]\n');
     return 2;
   }
   let witnesses;
   try {
-    witnesses = { vkeys: witnessKeys.map(proof.parseVkey), quorum, checkpointFile, checkpointProof };
+    witnesses = { vkeys: witnessKeys.map(proof.parseVkey), quorum, checkpointFile, checkpointProof, leafFiles };
   } catch (e) {
     process.stderr.write(`rederive.js: ${e.message}\n`);
     return 2;
@@ -387,6 +388,21 @@ function main(argv) {
     process.stderr.write(`rederive.js: ${e instanceof InputError ? e.message : `${args[0]} is not a bundle this tool can check (${e.message})`}\n`);
     return 2;
   }
+}
+
+// a --leaves file: GET /v1/transparency/leaves's answer, a list of such pages, or a list of
+// the leaves' texts; the files given in order are the log from its first leaf
+function leafTexts(files) {
+  const texts = [];
+  for (const [json, file] of files) for (const page of Array.isArray(json) && json.every((x) => typeof x === 'string') ? [{ leaves: json.map((leaf) => ({ leaf })) }] : [].concat(json)) {
+    if (!page || !Array.isArray(page.leaves)) throw new InputError(`${file} holds no leaves (GET /v1/transparency/leaves?start=0&end=SIZE)`);
+    for (const item of page.leaves) {
+      if (!item || typeof item.leaf !== 'string') throw new InputError(`${file}: a leaf is not text`);
+      if (Number.isInteger(item.index) && item.index !== texts.length) throw new InputError(`${file}: leaf ${item.index} comes where leaf ${texts.length} should: give the log from its first leaf, in order`);
+      texts.push(item.leaf);
+    }
+  }
+  return texts;
 }
 
 function check(file, dir, keyFiles, seenFile, proofFile, gameId, witnesses) {
@@ -408,8 +424,16 @@ function check(file, dir, keyFiles, seenFile, proofFile, gameId, witnesses) {
   let proofLine = 'signature and public log not checked (no --keys): the draws are fair; whose game this is, is not shown';
   if (keyFiles.length) {
     const trusted = Object.assign({}, ...keyFiles.map((f) => proof.keyset(readJson(f))));
-    const ws = Object.assign({}, ...keyFiles.map((f) => proof.windows(readJson(f))));
-    const found = [...proof.chain(events), ...proof.privateChain(bundle.private || [], events.length), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted), ...proof.keyWindows(bundle, ws)];
+    let ws = Object.assign({}, ...keyFiles.map((f) => proof.windows(readJson(f))));
+    const fromLog = [];
+    if (witnesses.leafFiles.length) { // the log's own key leaves win over what the keys publish
+      const texts = leafTexts(witnesses.leafFiles.map((f) => [readJson(f), f]));
+      const noteText = witnesses.checkpointFile ? fs.readFileSync(witnesses.checkpointFile, 'utf8') : null;
+      const got = proof.windowsOfLeaves(bundle, texts, noteText, trusted);
+      if (got.problem) fromLog.push(got.problem);
+      else ws = { ...ws, ...got.windows };
+    }
+    const found = [...fromLog, ...proof.chain(events), ...proof.privateChain(bundle.private || [], events.length), ...proof.signature(bundle, trusted), ...proof.logged(bundle, trusted), ...proof.keyWindows(bundle, ws)];
     const seen = seenFile ? readJson(seenFile) : null;
     if (seen && seen.promise) found.push(...proof.promised(bundle, seen.promise, trusted));
     const head = seen && (seen.tree_head || seen.size !== undefined);

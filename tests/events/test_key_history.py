@@ -164,18 +164,46 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
     if NODE:
         keyfile.write_text(json.dumps(published))
         for bundle, name in ((late, keylog.RETIRED), (early, keylog.BACKDATED), (before, None)):
-            path = tmp_path / "forged.json"
-            path.write_text(json.dumps(bundle))
-            done = subprocess.run(
-                ["node", "tools/rederive.js", "--keys", str(keyfile), str(path)],
-                capture_output=True,
-                text=True,
-                cwd=ROOT,
-            )
+            done = _rederive(tmp_path, bundle, "--keys", str(keyfile))
             if name is None:
                 assert done.returncode == 0, done
             else:
                 assert done.returncode == 1 and f"FAIL {keylog.CHECK}: {name}" in done.stdout, done
+        # keys saved without windows (or an operator publishing doctored ones): the log's own
+        # key leaves, handed over with --leaves, fix the windows
+        keyfile.write_text(json.dumps(bare))
+        for bundle, name in ((late, keylog.RETIRED), (early, keylog.BACKDATED), (before, None)):
+            leaves = _leaves(client, tmp_path, bundle["transparency"]["tree_head"]["size"])
+            done = _rederive(tmp_path, bundle, "--keys", str(keyfile), "--leaves", str(leaves))
+            if name is None:
+                assert done.returncode == 0, done
+            else:
+                assert done.returncode == 1 and f"FAIL {keylog.CHECK}: {name}" in done.stdout, done
+        # leaves that are not the log the head signs are named, never trusted
+        doctored = json.loads(leaves.read_text())
+        doctored[0]["leaves"][0]["leaf"] += " "
+        leaves.write_text(json.dumps(doctored))
+        done = _rederive(tmp_path, late, "--keys", str(keyfile), "--leaves", str(leaves))
+        assert done.returncode == 1 and "hash to no root a trusted key signed" in done.stdout, done
+
+
+def _rederive(tmp_path, bundle: dict, *args: str) -> subprocess.CompletedProcess:
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(bundle))
+    argv = ["node", "tools/rederive.js", *args, str(path)]
+    return subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+
+
+def _leaves(client, tmp_path, size: int):
+    """The log's first `size` leaves as GET /v1/transparency/leaves serves them, in pages."""
+    pages, start = [], 0
+    while start < size:
+        page = client.get(f"/v1/transparency/leaves?start={start}&end={size}").get_json()
+        pages.append(page)
+        start += len(page["leaves"])
+    path = tmp_path / "leaves.json"
+    path.write_text(json.dumps(pages))
+    return path
 
 
 def test_windows_from_the_log_name_each_case():

@@ -68,3 +68,18 @@ test("--game: the bundle must be the game asked for", () => {
   const same = run(GENUINE, "--game", GAME);
   assert.equal(same.status, 0, same.stdout);
 });
+
+test("--leaves that hold no leaves, or leaves out of order, are named", () => {
+  const keys = join(dir, "keys.json");
+  writeFileSync(keys, JSON.stringify({ keys: [] }));
+  const empty = join(dir, "noleaves.json");
+  writeFileSync(empty, JSON.stringify({ something: 1 }));
+  let done = run(GENUINE, "--keys", keys, "--leaves", empty);
+  assert.equal(done.status, 2);
+  assert.match(done.stderr, /holds no leaves \(GET \/v1\/transparency\/leaves/);
+  const shuffled = join(dir, "shuffled.json");
+  writeFileSync(shuffled, JSON.stringify({ leaves: [{ index: 1, leaf: "{}" }] }));
+  done = run(GENUINE, "--keys", keys, "--leaves", shuffled);
+  assert.equal(done.status, 2);
+  assert.match(done.stderr, /leaf 1 comes where leaf 0 should/);
+});
