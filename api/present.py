@@ -83,6 +83,7 @@ def seat_seeds(rec: Record) -> dict[str, Any]:
     return {
         "rule": rec.seed_rule,
         "committed": rec.committed(),
+        "commitments": {str(s.seat): s.commitment for s in rec.seats if s.commitment},
         "revealed": sorted(s for s, _ in rec.reveals),
         "reveals_close_at": rec.reveal_deadline(),
         "combined": rec.seeds_combined,

@@ -72,6 +72,10 @@ def test_league_seats_commit_with_the_chain_their_members_registered(client, app
     joined = {e["data"]["player"]: e["data"] for e in log if e["type"] == "game.PlayerJoined"}
     assert joined[members[0]["id"]]["commitment"] == chains[0].end
     assert "commitment" not in joined[members[2]["id"]]
+    # the game says each seat's commitment, as logged: a member's client finds its link there
+    assert game["seat_seeds"]["commitments"] == {
+        str(seat[m["id"]]): c.end for m, c in zip(members, chains, strict=False)
+    }
 
     opened = chains[0].opening(chains[0].end)
     res = client.post(

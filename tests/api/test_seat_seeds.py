@@ -243,6 +243,7 @@ def test_a_game_nobody_commits_in_draws_from_the_seed_alone_and_starts_at_once(c
     assert game["seat_seeds"] == {
         "rule": 2,
         "committed": [],
+        "commitments": {},
         "revealed": [],
         "reveals_close_at": None,
         "combined": False,

@@ -65,6 +65,7 @@ export async function call(method, path, body, extra = {}) {
 
 export const get = (path) => call("GET", path);
 export const post = (path, body, extra) => call("POST", path, body, extra);
+export const put = (path, body) => call("PUT", path, body);
 export const del = (path) => call("DELETE", path);
 export const patch = (path, body) => call("PATCH", path, body);
 

@@ -18,6 +18,7 @@ import { askNotifications } from "./signal.js";
 import { watchElsewhere } from "./elsewhere.js";
 import { stopPush } from "./push.js";
 import { watchReveals } from "./seatseed.js";
+import { watchLeagueSeeds } from "./leagueseed.js";
 
 const $ = (id) => document.getElementById(id);
 let leaving = null; // closes the page shown (its streams, its timers)
@@ -187,4 +188,5 @@ function wire() {
 
 wire();
 watchReveals(); // on every page: this browser's seats reveal once their tables fill
+watchLeagueSeeds(); // and its league seats, from the chain it registered with each league
 app.route();

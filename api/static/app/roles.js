@@ -4,7 +4,7 @@
 // into force at the player's next request: no restart. An operator named in the server's
 // OPERATORS setting is listed without a button (it cannot be revoked here).
 import { el, add } from "../shared/dom.js";
-import { get, call, del } from "./api.js";
+import { get, put, del } from "./api.js";
 import { t } from "./i18n.js";
 import { confirmButton } from "./leagueparts.js";
 
@@ -67,7 +67,7 @@ export function rolesBox(app) {
     const name = who.value.trim().replace(/^@/, "");
     if (!name) return;
     try {
-      const done = await call("PUT", `/players/${encodeURIComponent(name)}/roles/${role.value}`);
+      const done = await put(`/players/${encodeURIComponent(name)}/roles/${role.value}`);
       app.fail(null);
       said.textContent = t("granted", { name: done.name, role: t(`role_${role.value}`) });
       who.value = "";

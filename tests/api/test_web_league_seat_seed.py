@@ -1,0 +1,75 @@
+"""A league member's randomness from the web client (docs/fairness.md, "League seats"), in
+headless Chromium: a member who only signs in gets a hash chain registered with the league
+without being asked, and when the league seats them while their page shows the home page,
+their seat reveals the link the table asks for: revealed, not withheld. Members whose
+client registered nothing are seated with no commitment."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import requests
+
+from tests.api.league_web import organizer, sign_in_with_token, wait_until
+from tests.api.web_page import WebPage, new_player, no_script_errors
+from tests.conftest import api_server
+
+__all__ = ["organizer"]  # the fixture, shared
+
+WINDOW = "15"  # seconds the reveals stay open (the default; the tests' config has 2)
+
+
+def test_a_member_on_the_home_page_adds_their_randomness_to_the_league_table(
+    browser, redis_url, organizer, worker_process
+):
+    with api_server(
+        redis_url, MARKETFOLD_OPERATORS=organizer["id"], MARKETFOLD_SEED_REVEAL_S=WINDOW
+    ) as (base, _):
+        worker_process(MARKETFOLD_SEED_REVEAL_S=WINDOW)
+        ana, bo, cy = (new_player(base, n, n.lower()) for n in ("Ana", "Bo", "Cy"))
+        body = {
+            "name": "Chain league",
+            "ruleset": "gobcon",
+            "options": {"time_limit": 1},
+            "table_size": 3,
+            "rounds": 1,
+            "start_at": (datetime.now().astimezone() + timedelta(seconds=20)).isoformat(),
+            "cadence_s": 86400,
+            "decision_timeout_s": 300,
+        }
+        headers = {"Authorization": f"Bearer {organizer['token']}"}
+        lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
+        for p in (ana, bo, cy):
+            added = requests.post(
+                f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
+            )
+            assert added.status_code == 201, added.text
+
+        page = WebPage(browser, base)
+        sign_in_with_token(page, ana["token"])  # and stays on the home page
+        held = f"{base}/v1/leagues/{lid}/seat-commitment"
+
+        def registered(p: dict) -> str | None:
+            auth = {"Authorization": f"Bearer {p['token']}"}
+            return requests.get(held, headers=auth, timeout=10).json()["seat_commitment"]
+
+        wait_until(lambda: registered(ana), timeout=15)
+        chain_end = registered(ana)
+        assert registered(bo) is None and registered(cy) is None
+
+        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
+        wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=60)
+        gid = requests.get(round1).json()["tables"][0]["game"]
+        wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+        game = requests.get(f"{base}/v1/games/{gid}").json()
+        seat = {s["player"]: s["seat"] for s in game["seats"]}
+        assert game["seat_seeds"]["commitments"] == {str(seat[ana["id"]]): chain_end}
+        log = requests.get(f"{base}/v1/games/{gid}/events").json()["events"]
+        combined = next(e["data"] for e in log if e["type"] == "game.SeedsCombined")
+        assert combined["revealed"] == [seat[ana["id"]]], combined
+        assert combined["withheld"] == []
+        assert sorted(combined["none"]) == sorted([seat[bo["id"]], seat[cy["id"]]])
+        assert "#/g/" not in browser.current_url  # revealed from the home page
+        # the next table asks for the link before: the chain's end moved to the one revealed
+        assert registered(ana) != chain_end
+        no_script_errors(browser)
