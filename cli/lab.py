@@ -13,7 +13,9 @@ and runs one program:
 - `s1` `s2` `s3`: three sentinels watching the queues' master (quorum 2);
 - `api1`, `api2`: the API under gunicorn, as `marketfold serve` runs it;
 - `lb`: HAProxy (cli.haproxy) on port 8000 over both API hosts: the URL `up` prints;
-- `w1`, `w2`: `marketfold worker`.
+- `w1`, `w2`: `marketfold worker`;
+- `wit1`, `wit2`: `marketfold witness`, each with its own key, cosigning the checkpoints
+  it reads through HAProxy (the API hosts accept their cosignatures: `WITNESS_KEYS`).
 
 `up` starts everything in the background and returns; `down` kills every process,
 removes the namespaces, the bridge and the data. Needs root, iproute2 and HAProxy
@@ -45,7 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MASTERS, REPLICAS = ["m1", "m2", "m3"], ["r1", "r2", "r3"]
 QUEUES, SENTINELS = ["q1", "q2"], ["s1", "s2", "s3"]
 APIS, WORKERS = ["api1", "api2"], ["w1", "w2"]
-HOSTS = [*MASTERS, *REPLICAS, *QUEUES, *SENTINELS, *APIS, "lb", *WORKERS]
+WITNESSES = ["wit1", "wit2"]
+HOSTS = [*MASTERS, *REPLICAS, *QUEUES, *SENTINELS, *APIS, "lb", *WORKERS, *WITNESSES]
+WITNESS_EVERY_S = "2"  # seconds between a witness's rounds
 API_PORT = 8000
 # the lab's clients all come from one address (the bridge's): lift the per-address caps.
 # HAProxy forwards each caller's address (`option forwardfor`) and the API hosts believe
@@ -78,6 +82,7 @@ class Lab:
     env: dict[str, str] = field(default_factory=dict)  # more settings for the API and workers
     net: Network = field(init=False)
     procs: dict[str, subprocess.Popen | int] = field(default_factory=dict)
+    vkeys: dict[str, str] = field(default_factory=dict)  # each witness's verifier key
 
     def __post_init__(self) -> None:
         self.data = Path(self.data).resolve()
@@ -158,6 +163,8 @@ class Lab:
             self.wait_serving(balancer=False)
             self.start("lb")
             self.wait_serving()
+            for host in WITNESSES:
+                self.start(host)
         except BaseException:
             print(self.tails(), file=sys.stderr)
             self.down()
@@ -203,6 +210,8 @@ class Lab:
         self.wait_serving(balancer=False)
         self.start("lb")
         self.wait_serving()
+        for host in WITNESSES:
+            self.start(host)
 
     def wait_serving(self, timeout: float = 60.0, balancer: bool = True) -> None:
         """Wait until both API hosts (and HAProxy) answer /healthz with 200."""
@@ -226,6 +235,8 @@ class Lab:
         argv, env = self._program(host, data), dict(os.environ)
         if host in APIS or host in WORKERS:
             env.update(self.service_env())
+        if host in WITNESSES:
+            env["PYTHONUNBUFFERED"] = "1"  # each round's verdict in its log as it is made
         log = open(data / "out.log", "ab")
         self.procs[host] = subprocess.Popen(
             self.net.run(host) + argv,
@@ -278,9 +289,29 @@ class Lab:
             "RQ_REDIS_URL": self.queue_url,
             "APPEND_REPLICAS": "1",  # an append is answered once a replica has it
             "SIGNING_KEY_DIR": str(self.data / "keys"),
+            "MARKETFOLD_WITNESS_KEYS": ",".join(self.witness_vkey(h) for h in WITNESSES),
             "PYTHONPATH": str(ROOT),
             **self.env,
         }
+
+    def witness_vkey(self, host: str) -> str:
+        """The verifier key of the witness on `host` (its key made on first use, kept in
+        the host's data, as the witness's operator would keep it)."""
+        if host in self.vkeys:
+            return self.vkeys[host]
+        data = self.data / host
+        data.mkdir(parents=True, exist_ok=True)
+        argv = [sys.executable, "-m", "cli", "witness", "--vkey", "--name", f"{host}.{self.name}"]
+        made = subprocess.run(
+            [*argv, "--key-file", str(data / "key")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        self.vkeys[host] = made.stdout.strip()
+        return self.vkeys[host]
 
     def _program(self, host: str, data: Path) -> list[str]:
         address = self.addr(host)
@@ -295,6 +326,10 @@ class Lab:
             return gunicorn_argv(address, API_PORT, self.api_processes)
         if host in WORKERS:
             return [sys.executable, "-m", "cli", "worker"]
+        if host in WITNESSES:
+            witness = ["--server", self.url, "--key-file", str(data / "key")]
+            every = ["--state", str(data / "state"), "--interval", WITNESS_EVERY_S]
+            return [sys.executable, "-m", "cli", "witness", *witness, *every]
         conf = data / "haproxy.cfg"
         servers = {h: f"{self.addr(h)}:{API_PORT}" for h in APIS}
         conf.write_text(haproxy.config(address, servers, API_PORT))
