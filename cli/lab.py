@@ -39,27 +39,20 @@ from pathlib import Path
 import requests
 from redis.cluster import ClusterNode, RedisCluster
 
-from cli import haproxy, lab_valkey
+from cli import haproxy, lab_hosts, lab_valkey
+from cli.lab_hosts import (
+    API_PORT,
+    APIS,
+    HOSTS,
+    MASTERS,
+    QUEUES,
+    REPLICAS,
+    ROOT,
+    SENTINELS,
+    WITNESSES,
+    WORKERS,
+)
 from cli.netns import Network, ip, unavailable
-from cli.serve import gunicorn_argv
-
-ROOT = Path(__file__).resolve().parent.parent
-MASTERS, REPLICAS = ["m1", "m2", "m3"], ["r1", "r2", "r3"]
-QUEUES, SENTINELS = ["q1", "q2"], ["s1", "s2", "s3"]
-APIS, WORKERS = ["api1", "api2"], ["w1", "w2"]
-WITNESSES = ["wit1", "wit2"]
-HOSTS = [*MASTERS, *REPLICAS, *QUEUES, *SENTINELS, *APIS, "lb", *WORKERS, *WITNESSES]
-WITNESS_EVERY_S = "2"  # seconds between a witness's rounds
-API_PORT = 8000
-# the lab's clients all come from one address (the bridge's): lift the per-address caps.
-# HAProxy forwards each caller's address (`option forwardfor`) and the API hosts believe
-# that one proxy (TRUSTED_PROXIES), so behind it per-address limits count callers.
-LIFTED = {
-    "TRUSTED_PROXIES": "1",
-    "RATE_LIMIT_ANON": "10000000/minute",
-    "RATE_LIMIT_TOKEN": "10000000/minute",
-    "WAITING_GAMES_PER_PLAYER": "10000000",
-}
 
 
 class LabUnavailable(RuntimeError):
@@ -232,9 +225,9 @@ class Lab:
         """Start `host`'s program (again, on its data)."""
         data = self.data / host
         data.mkdir(parents=True, exist_ok=True)
-        argv, env = self._program(host, data), dict(os.environ)
+        argv, env = lab_hosts.program(self, host, data), dict(os.environ)
         if host in APIS or host in WORKERS:
-            env.update(self.service_env())
+            env.update(lab_hosts.service_env(self))
         if host in WITNESSES:
             env["PYTHONUNBUFFERED"] = "1"  # each round's verdict in its log as it is made
         log = open(data / "out.log", "ab")
@@ -279,61 +272,6 @@ class Lab:
 
     def heal(self, host: str) -> None:
         self.net.heal(host)
-
-    # -- programs ------------------------------------------------------------------
-    def service_env(self) -> dict[str, str]:
-        """The settings every API host and worker gets."""
-        return {
-            **{f"MARKETFOLD_{k}": v for k, v in LIFTED.items()},
-            "REDIS_URL": self.redis_url,
-            "RQ_REDIS_URL": self.queue_url,
-            "APPEND_REPLICAS": "1",  # an append is answered once a replica has it
-            "SIGNING_KEY_DIR": str(self.data / "keys"),
-            "MARKETFOLD_WITNESS_KEYS": ",".join(self.witness_vkey(h) for h in WITNESSES),
-            "PYTHONPATH": str(ROOT),
-            **self.env,
-        }
-
-    def witness_vkey(self, host: str) -> str:
-        """The verifier key of the witness on `host` (its key made on first use, kept in
-        the host's data, as the witness's operator would keep it)."""
-        if host in self.vkeys:
-            return self.vkeys[host]
-        data = self.data / host
-        data.mkdir(parents=True, exist_ok=True)
-        argv = [sys.executable, "-m", "cli", "witness", "--vkey", "--name", f"{host}.{self.name}"]
-        made = subprocess.run(
-            [*argv, "--key-file", str(data / "key")],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        self.vkeys[host] = made.stdout.strip()
-        return self.vkeys[host]
-
-    def _program(self, host: str, data: Path) -> list[str]:
-        address = self.addr(host)
-        if host in MASTERS + REPLICAS:
-            return lab_valkey.cluster_node(data, address)
-        if host in QUEUES:
-            master = self.queue_master() or "q1"
-            return lab_valkey.queue_node(data, address, self.addr(master))
-        if host in SENTINELS:
-            return lab_valkey.sentinel(data, address, self.addr("q1"))
-        if host in APIS:
-            return gunicorn_argv(address, API_PORT, self.api_processes)
-        if host in WORKERS:
-            return [sys.executable, "-m", "cli", "worker"]
-        if host in WITNESSES:
-            witness = ["--server", self.url, "--key-file", str(data / "key")]
-            every = ["--state", str(data / "state"), "--interval", WITNESS_EVERY_S]
-            return [sys.executable, "-m", "cli", "witness", *witness, *every]
-        conf = data / "haproxy.cfg"
-        servers = {h: f"{self.addr(h)}:{API_PORT}" for h in APIS}
-        conf.write_text(haproxy.config(address, servers, API_PORT))
-        return haproxy.argv(conf)
 
     def _save(self) -> None:
         pids = {h: p if isinstance(p, int) else p.pid for h, p in self.procs.items()}

@@ -21,7 +21,7 @@ import requests
 
 from cli import lab_valkey
 from cli.bot import Bot
-from cli.lab import QUEUES, ROOT
+from cli.lab_hosts import QUEUES, ROOT
 from events import keys
 from tests.lab.faults import Follower, Run, settled, show
 from tests.support.waiting import timed_wait

@@ -15,8 +15,9 @@ import threading
 import pytest
 import requests
 
+from cli import lab_hosts
 from cli.bot import Bot
-from cli.lab import APIS, ROOT, WITNESSES
+from cli.lab_hosts import APIS, ROOT, WITNESSES
 from events import tlog_keys
 from tests.reliability.load import new_table
 from tests.support.waiting import timed_wait
@@ -55,7 +56,7 @@ def test_two_witnesses_on_their_own_hosts_cosign_and_catch_the_operators_rollbac
         lambda: (lambda size, who: size > ended and names <= who)(*_cosigners(lab)),
         timeout=60,
     )
-    vkeys = [lab.witness_vkey(h) for h in WITNESSES]
+    vkeys = [lab_hosts.witness_vkey(lab, h) for h in WITNESSES]
     argv = [sys.executable, "-m", "cli", "verify", str(bundle), "--server", lab.url]
     for v in vkeys:
         argv += ["--witness", v]
