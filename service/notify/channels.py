@@ -4,14 +4,14 @@ delivery per target. A channel implements service.notify.message.Channel; add it
 
 from __future__ import annotations
 
-from service.notify import push, webhooks
+from service.notify import push, webhook_delivery
 from service.notify.email import EmailChannel
 from service.notify.message import Channel
 
 CHANNELS: dict[str, Channel] = {
     "email": EmailChannel(),
     "push": push.CHANNEL,
-    "webhook": webhooks.CHANNEL,
+    "webhook": webhook_delivery.CHANNEL,
 }
 # A target's id is part of an RQ job id: letters, digits and `_` only (no `-`, which
 # separates it from the channel's name in `deliver|<note>|<channel>-<target>-<player>`).

@@ -7,11 +7,11 @@ import time
 import pytest
 
 from events import codec
-from service.notify import webhooks
+from service.notify import webhook_delivery, webhooks
 from service.notify.message import Message, Outcome
 from tests.notify.receivers import webhook_receiver
 
-CHANNEL = webhooks.CHANNEL
+CHANNEL = webhook_delivery.CHANNEL
 
 
 @pytest.fixture
