@@ -11,8 +11,8 @@ from flask import Blueprint, Response, request
 
 from api import auth
 from api.context import boot
+from api.notify_schemas import NotifySettings
 from api.parse import body, is_feed_id, number
-from api.schemas import NotifySettings
 from service.errors import Invalid, NotFound
 from service.notify import dispatch, email, prefs, signing, types
 from service.notify import inbox as notes

@@ -8,8 +8,8 @@ from flask import Blueprint, Response
 from api import auth
 from api.context import boot
 from api.limits import storeless
+from api.notify_schemas import PushSubscriptionCreate
 from api.parse import body, path_id
-from api.schemas import PushSubscriptionCreate
 from service.notify import push
 
 bp = Blueprint("push", __name__, url_prefix="/v1")

@@ -6,8 +6,8 @@ from flask import Blueprint, Response, request
 
 from api import auth
 from api.context import boot
+from api.notify_schemas import WebhookCreate, WebhookUpdate
 from api.parse import body, path_id
-from api.schemas import WebhookCreate, WebhookUpdate
 from service.notify import webhooks
 
 bp = Blueprint("webhooks", __name__, url_prefix="/v1/players/me/webhooks")

@@ -2,7 +2,7 @@
 point, the daily digest, the e-mail address (verified or not) and what each channel
 tells of each type. Kept as one JSON value (`mf:player:<id>:notify`); a setting never
 stored reads as its default (DEFAULTS, types.wanted_by_default). The API validates the
-shape (api.schemas.NotifySettings); `update` checks what needs the catalog or tzdata.
+shape (api.notify_schemas.NotifySettings); `update` checks what needs the catalog or tzdata.
 """
 
 from __future__ import annotations
