@@ -56,17 +56,17 @@ def _log_extent(args: argparse.Namespace, trusted: dict[str, Any]) -> tuple[int,
 def saved(args: argparse.Namespace, seen: Any, trusted: Any, windows: Any) -> list[str]:
     """Findings about the saved --seen head and --checkpoint notes: each must lie in the
     window of the key that signed it (events.keylog)."""
-    from events import keylog
+    from events import signed_dates
 
     out = []
     saved = verify_log.saved_head(seen)
     kid = (saved.get("signature") or {}).get("kid") if isinstance(saved, dict) else None
     if isinstance(kid, str) and isinstance(saved.get("size"), int):
         what = f"the saved tree head of {saved['size']} leaves"
-        why = keylog.dated(kid, saved.get("at"), windows, what)
-        out += [x for x in [why or keylog.sized(kid, saved["size"], windows, what)] if x]
+        why = signed_dates.dated(kid, saved.get("at"), windows, what)
+        out += [x for x in [why or signed_dates.sized(kid, saved["size"], windows, what)] if x]
     for cp, signer in _checkpoints(args, trusted):
-        why = keylog.sized(signer, cp.size, windows, f"the checkpoint of size {cp.size}")
+        why = signed_dates.sized(signer, cp.size, windows, f"the checkpoint of size {cp.size}")
         out += [why] if why else []
     return out
 

@@ -104,7 +104,7 @@ def expected_game(data: Any, game: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Verify a bundle; exit 0 only when every check passes, the signature included."""
     from cli import key_windows, server_reads, verify_log
-    from events import audit, bundle, keylog
+    from events import audit, bundle, signed_dates
 
     try:
         trusted = server_reads.trusted_keys(args)
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             windows = key_windows.of(args, trusted)
             report = audit.verify(data, trusted, seen, consistency, windows)
             if found := key_windows.saved(args, seen, trusted, windows):
-                report.checks.append(audit.Check(keylog.CHECK))
+                report.checks.append(audit.Check(signed_dates.CHECK))
                 report.checks[-1].fail(None, "; ".join(found), code="key_out_of_window")
             if args.game is not None:
                 report.checks.insert(0, expected_game(data, args.game))

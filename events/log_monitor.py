@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from events import keylog, merkle, transparency
+from events import merkle, signed_dates, transparency
 
 FORK, ROLLBACK, LEAVES, DUPLICATE, MISMATCH = "fork", "rollback", "leaves", "duplicate", "mismatch"
 
@@ -126,7 +126,7 @@ def out_of_window(heads: list[Mapping[str, Any]], windows: Mapping[str, Any]) ->
     for head in heads:
         kid = (head.get("signature") or {}).get("kid")
         what = f"the head of size {head.get('size')} signed at {head.get('at')}"
-        why = keylog.dated(kid, head.get("at"), windows, what) or keylog.sized(
+        why = signed_dates.dated(kid, head.get("at"), windows, what) or signed_dates.sized(
             kid, head.get("size"), windows, what
         )
         if why:

@@ -5,7 +5,7 @@ promise: events.receipts)."""
 
 from __future__ import annotations
 
-from events import keylog, receipts, signature, transparency
+from events import keylog, receipts, signature, signed_dates, transparency
 from events.report import Check, Report
 
 
@@ -15,7 +15,9 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
     signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
     report.checks += [signed, logged]
     if keylog.rotated(windows or {}):
-        _record(report, Check(keylog.CHECK), _dated(data, seen, windows), code="key_out_of_window")
+        _record(
+            report, Check(signed_dates.CHECK), _dated(data, seen, windows), code="key_out_of_window"
+        )
     report.signed_by, found = signature.check(data, trusted)
     if report.signed_by is None:
         signed.fail(None, found, code="not_signed")
@@ -45,11 +47,11 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
 
 def _dated(data, seen, windows) -> tuple[bool, str]:
     """The bundle's signatures, and a kept receipt's promise, inside their keys' windows."""
-    ok, found = keylog.check_bundle(data, windows)
+    ok, found = signed_dates.check_bundle(data, windows)
     promise = seen.get("promise") if isinstance(seen, dict) else None
     if isinstance(promise, dict) and isinstance(promise.get("signature"), dict):
         kid = promise["signature"].get("kid")
-        why = keylog.dated(kid, promise.get("at"), windows, "the kept receipt's promise")
+        why = signed_dates.dated(kid, promise.get("at"), windows, "the kept receipt's promise")
         if why:
             return False, why if ok else f"{found}; {why}"
     return ok, found

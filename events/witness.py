@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from events import keylog, merkle, note, signature
+from events import keylog, merkle, note, signature, signed_dates
 from events.log_monitor import DUPLICATE, FORK, LEAVES, ROLLBACK, finding
 from events.transparency import KINDS, LOG
 
@@ -111,7 +111,7 @@ def review(
     found = [f for i, text in enumerate(leaves) if (f := _keep(games, rotations, m + i, text))]
     if not found and signer is not None:
         history = keylog.history_of([(i, t) for i, t in rotations])
-        if why := keylog.sized(signer, n, history, f"the checkpoint of size {n}"):
+        if why := signed_dates.sized(signer, n, history, f"the checkpoint of size {n}"):
             found = [finding(why.split(":", 1)[0], why)]
     if found:
         return found, state

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from events import keylog, signature
+from events import keylog, signature, signed_dates
 from events.audit import Check, Report, check_chain
 from leagues import table
 from leagues.record import League, fold_all
@@ -93,9 +93,9 @@ def verify(
         else:
             signed.detail = detail
         if keylog.rotated(windows or {}):
-            dated = Check(keylog.CHECK)
+            dated = Check(signed_dates.CHECK)
             report.checks.append(dated)
-            ok, found = keylog.check_bundle(data, windows or {})
+            ok, found = signed_dates.check_bundle(data, windows or {})
             if ok:
                 dated.detail = found
             else:

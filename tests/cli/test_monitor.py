@@ -54,7 +54,9 @@ def test_a_game_logged_twice_and_a_leaf_unlike_its_export_are_named(
     keyfile.write_bytes(client.get("/v1/keys").data)
     code, report = monitor(live_server, state, "--keys", str(keyfile))
     assert code == 0 and report["findings"] == [] and report["games"] == 2, report
-    assert [h["size"] for h in json.loads(state.read_text())["heads"]] == [7]  # 2 games and the signing key's leaf
+    assert [h["size"] for h in json.loads(state.read_text())["heads"]] == [
+        7
+    ]  # 2 games and the signing key's leaf
 
     # the operator rewrites the game, deletes its index entries and logs it again from
     # the rewritten store (what the sweep once did)

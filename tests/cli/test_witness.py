@@ -109,7 +109,9 @@ def test_witnesses_cosign_a_genuine_log_and_refuse_a_game_logged_again(
     w = Witnesses(tmp_path, client)
     with w.server(redis_url, app) as (server, _):
         code, out = w.once("w1.example", server)
-        assert code == 0 and out.startswith(f"cosigned {app.config['TLOG_ORIGIN']} at size 7")  # 2 games, the key's leaf
+        assert code == 0 and out.startswith(
+            f"cosigned {app.config['TLOG_ORIGIN']} at size 7"
+        )  # 2 games, the key's leaf
         # the second witness runs as a loop, as one would from a service manager
         argv = [sys.executable, "-m", "cli", "witness", "--server", server, "--interval", "0.5"]
         argv += ["--key-file", str(tmp_path / "w2.example.key"), "--keys", str(w.keyfile)]
@@ -181,7 +183,9 @@ def test_a_log_rebuilt_or_cut_back_after_witnesses_cosigned_it_is_named(
     with w.server(redis_url, app) as (server, _):
         for name in ("w1.example", "w2.example"):
             code, out = w.once(name, server)
-            assert code == 1 and "FORK: fork: two checkpoints of size 10 with different roots" in out
+            assert (
+                code == 1 and "FORK: fork: two checkpoints of size 10 with different roots" in out
+            )
         code, checks = w.verify(server, rewritten)
         assert code == 1 and checks[WITNESSED]["detail"].startswith(
             "fork: two heads of size 10 with different roots"

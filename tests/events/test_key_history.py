@@ -17,7 +17,7 @@ import requests
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from cli.compose import create_app
-from events import codec, keylog, note, signature, transparency, witness
+from events import codec, keylog, note, signature, signed_dates, transparency, witness
 from tests.conftest import ROOT, TEST_CONFIG, api_server
 from tests.events.test_public_log import verify_cli
 from tests.events.test_tlog_operator import finished
@@ -37,7 +37,7 @@ def retired_key(key_dir, kid: str):
 
 
 def window_check(report: dict) -> dict:
-    return next(c for c in report["checks"] if c["name"] == keylog.CHECK)
+    return next(c for c in report["checks"] if c["name"] == signed_dates.CHECK)
 
 
 def keyed_app(redis_url, key_dir):
@@ -123,11 +123,11 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
     code, report = verify_cli(tmp_path, late, "--keys", str(keyfile))
     found = window_check(report)
     assert code == 1 and not found["ok"]
-    assert found["detail"].startswith(f"{keylog.RETIRED}: the bundle's signature"), found
-    assert f"{keylog.RETIRED}: the bundle's tree head" in found["detail"]
+    assert found["detail"].startswith(f"{signed_dates.RETIRED}: the bundle's signature"), found
+    assert f"{signed_dates.RETIRED}: the bundle's tree head" in found["detail"]
     code, report = verify_cli(tmp_path, early, "--keys", str(keyfile))
     found = window_check(report)
-    assert code == 1 and found["detail"].startswith(f"{keylog.BACKDATED}: the bundle"), found
+    assert code == 1 and found["detail"].startswith(f"{signed_dates.BACKDATED}: the bundle"), found
     assert "logged after: a retired key signed it later" in found["detail"]
     assert "the rotation that retired key" in found["detail"]  # the head holds the rotation
     # the bundle of before keeps its verdict with the published history
@@ -135,7 +135,7 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
     assert code == 0 and window_check(report)["ok"], report
     # the server's own POST /v1/verify names the same
     answer = window_check(client.post("/v1/verify", json=late).get_json())
-    assert answer["detail"].startswith(keylog.RETIRED), answer
+    assert answer["detail"].startswith(signed_dates.RETIRED), answer
     # an auditor whose saved keys carry no windows, holding only a checkpoint: the log's
     # rotation leaf (in the checkpoint's leaves, from the server) catches both
     bare = {
@@ -149,7 +149,7 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
     cp_file.write_text(checkpoint)
     with api_server(redis_url, MARKETFOLD_SIGNING_KEY_DIR=str(key_dir)) as (server, _):
         audit = ("--keys", str(keyfile), "--checkpoint", str(cp_file), "--server", server)
-        for bundle, name in ((late, keylog.RETIRED), (early, keylog.BACKDATED)):
+        for bundle, name in ((late, signed_dates.RETIRED), (early, signed_dates.BACKDATED)):
             code, report = verify_cli(tmp_path, bundle, *audit)
             assert code == 1 and window_check(report)["detail"].startswith(name), report
         # a checkpoint the retired key signs later, of the log with its rotation
@@ -157,28 +157,41 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
         resigned = note.note(text, [note.sign(text, app.config["TLOG_ORIGIN"], key)])
         cp_file.write_text(resigned)
         code, report = verify_cli(tmp_path, before, *audit)
-        checks = [c for c in report["checks"] if c["name"] == keylog.CHECK]
+        checks = [c for c in report["checks"] if c["name"] == signed_dates.CHECK]
         assert code == 1 and any(
-            c["detail"].startswith(f"{keylog.BACKDATED}: the checkpoint of size") for c in checks
+            c["detail"].startswith(f"{signed_dates.BACKDATED}: the checkpoint of size")
+            for c in checks
         ), report
     if NODE:
         keyfile.write_text(json.dumps(published))
-        for bundle, name in ((late, keylog.RETIRED), (early, keylog.BACKDATED), (before, None)):
+        for bundle, name in (
+            (late, signed_dates.RETIRED),
+            (early, signed_dates.BACKDATED),
+            (before, None),
+        ):
             done = _rederive(tmp_path, bundle, "--keys", str(keyfile))
             if name is None:
                 assert done.returncode == 0, done
             else:
-                assert done.returncode == 1 and f"FAIL {keylog.CHECK}: {name}" in done.stdout, done
+                assert (
+                    done.returncode == 1 and f"FAIL {signed_dates.CHECK}: {name}" in done.stdout
+                ), done
         # keys saved without windows (or an operator publishing doctored ones): the log's own
         # key leaves, handed over with --leaves, fix the windows
         keyfile.write_text(json.dumps(bare))
-        for bundle, name in ((late, keylog.RETIRED), (early, keylog.BACKDATED), (before, None)):
+        for bundle, name in (
+            (late, signed_dates.RETIRED),
+            (early, signed_dates.BACKDATED),
+            (before, None),
+        ):
             leaves = _leaves(client, tmp_path, bundle["transparency"]["tree_head"]["size"])
             done = _rederive(tmp_path, bundle, "--keys", str(keyfile), "--leaves", str(leaves))
             if name is None:
                 assert done.returncode == 0, done
             else:
-                assert done.returncode == 1 and f"FAIL {keylog.CHECK}: {name}" in done.stdout, done
+                assert (
+                    done.returncode == 1 and f"FAIL {signed_dates.CHECK}: {name}" in done.stdout
+                ), done
         # leaves that are not the log the head signs are named, never trusted
         doctored = json.loads(leaves.read_text())
         doctored[0]["leaves"][0]["leaf"] += " "
@@ -220,17 +233,23 @@ def test_windows_from_the_log_name_each_case():
     windows = keylog.history(texts)
     # a key retired before rotations were logged stays valid for what it signed before
     assert (windows["e" * 16].last, windows["e" * 16].not_after) == (1, "2026-01-01T00:00:00Z")
-    assert keylog.dated("e" * 16, "2025-12-01T00:00:00Z", windows, "x") is None
+    assert signed_dates.dated("e" * 16, "2025-12-01T00:00:00Z", windows, "x") is None
     assert (windows[id1].last, windows[id1].not_after) == (3, "2026-01-02T00:00:00Z")
     assert (windows[id2].first, windows[id2].not_before) == (3, "2026-01-02T00:00:00Z")
-    assert keylog.dated(id1, "2026-01-01T23:59:59Z", windows, "x") is None
-    assert keylog.dated(id1, "2026-01-02T00:00:00Z", windows, "x").startswith(keylog.RETIRED)
-    assert keylog.dated(id2, "2026-01-01T00:00:00Z", windows, "x").startswith(keylog.NOT_YET)
-    assert keylog.dated("0" * 16, "2026-01-01T00:00:00Z", windows, "x").startswith(keylog.UNLOGGED)
-    assert keylog.sized(id1, 3, windows, "x") is None
-    assert keylog.sized(id1, 4, windows, "x").startswith(keylog.BACKDATED)
-    assert keylog.sized(id2, 3, windows, "x").startswith(keylog.NOT_YET)
-    assert keylog.covers(id1, [0, 3], windows, "x").startswith(keylog.BACKDATED)
+    assert signed_dates.dated(id1, "2026-01-01T23:59:59Z", windows, "x") is None
+    assert signed_dates.dated(id1, "2026-01-02T00:00:00Z", windows, "x").startswith(
+        signed_dates.RETIRED
+    )
+    assert signed_dates.dated(id2, "2026-01-01T00:00:00Z", windows, "x").startswith(
+        signed_dates.NOT_YET
+    )
+    assert signed_dates.dated("0" * 16, "2026-01-01T00:00:00Z", windows, "x").startswith(
+        signed_dates.UNLOGGED
+    )
+    assert signed_dates.sized(id1, 3, windows, "x") is None
+    assert signed_dates.sized(id1, 4, windows, "x").startswith(signed_dates.BACKDATED)
+    assert signed_dates.sized(id2, 3, windows, "x").startswith(signed_dates.NOT_YET)
+    assert signed_dates.covers(id1, [0, 3], windows, "x").startswith(signed_dates.BACKDATED)
     # a rotation nobody holding the old key endorsed teaches a witness nothing
     forged = json.loads(texts[3])
     forged["endorsed"] = forged["endorsed"][::-1]
@@ -256,6 +275,6 @@ def test_a_league_export_the_retired_key_signs_after_the_rotation_is_refused(red
         "signature": signature.sign(export, retired_key(key_dir, old), codec.now_iso()),
     }
     code, report = verify_cli(tmp_path, forged, "--keys", str(keyfile))
-    assert code == 1 and window_check(report)["detail"].startswith(keylog.RETIRED), report
+    assert code == 1 and window_check(report)["detail"].startswith(signed_dates.RETIRED), report
     code, report = verify_cli(tmp_path, export, "--keys", str(keyfile))
     assert code == 0 and window_check(report)["ok"], report

@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import audit, codec, keylog, signature
+from events import audit, codec, signature, signed_dates
 from events.fold import fold_all
 from events.record import Record
 from games.rng import commitment
@@ -232,7 +232,7 @@ def test_each_forgery_is_caught_and_named_by_every_verifier(client, tmp_path, ga
     # the server reads its own, made again after each test's flush (events.keylog):
     # whether a forged signature's date also falls outside them is not what is compared
     code, named = by_cli(tmp_path, forged, keyfile)
-    assert (code, named - {keylog.CHECK}) == (1, failed - {STORED, keylog.CHECK})
+    assert (code, named - {signed_dates.CHECK}) == (1, failed - {STORED, signed_dates.CHECK})
     if NODE:
         code, out = by_node(tmp_path, forged, keyfile)
         assert code == 1 and f"FAIL {SIGNED}:" in out, out
