@@ -163,41 +163,31 @@ def test_the_retired_key_cannot_sign_the_present_or_the_past(rotated, tmp_path, 
             for c in checks
         ), report
     if NODE:
+        cases = ((late, signed_dates.RETIRED), (early, signed_dates.BACKDATED), (before, None))
         keyfile.write_text(json.dumps(published))
-        for bundle, name in (
-            (late, signed_dates.RETIRED),
-            (early, signed_dates.BACKDATED),
-            (before, None),
-        ):
-            done = _rederive(tmp_path, bundle, "--keys", str(keyfile))
-            if name is None:
-                assert done.returncode == 0, done
-            else:
-                assert (
-                    done.returncode == 1 and f"FAIL {signed_dates.CHECK}: {name}" in done.stdout
-                ), done
+        for bundle, name in cases:
+            _named(_rederive(tmp_path, bundle, "--keys", str(keyfile)), name)
         # keys saved without windows (or an operator publishing doctored ones): the log's own
         # key leaves, handed over with --leaves, fix the windows
         keyfile.write_text(json.dumps(bare))
-        for bundle, name in (
-            (late, signed_dates.RETIRED),
-            (early, signed_dates.BACKDATED),
-            (before, None),
-        ):
+        for bundle, name in cases:
             leaves = _leaves(client, tmp_path, bundle["transparency"]["tree_head"]["size"])
-            done = _rederive(tmp_path, bundle, "--keys", str(keyfile), "--leaves", str(leaves))
-            if name is None:
-                assert done.returncode == 0, done
-            else:
-                assert (
-                    done.returncode == 1 and f"FAIL {signed_dates.CHECK}: {name}" in done.stdout
-                ), done
+            args = ("--keys", str(keyfile), "--leaves", str(leaves))
+            _named(_rederive(tmp_path, bundle, *args), name)
         # leaves that are not the log the head signs are named, never trusted
         doctored = json.loads(leaves.read_text())
         doctored[0]["leaves"][0]["leaf"] += " "
         leaves.write_text(json.dumps(doctored))
         done = _rederive(tmp_path, late, "--keys", str(keyfile), "--leaves", str(leaves))
         assert done.returncode == 1 and "hash to no root a trusted key signed" in done.stdout, done
+
+
+def _named(done: subprocess.CompletedProcess, name: str | None) -> None:
+    """rederive.js passed (`name` None), or failed the key-window check naming `name`."""
+    if name is None:
+        assert done.returncode == 0, done
+    else:
+        assert done.returncode == 1 and f"FAIL {signed_dates.CHECK}: {name}" in done.stdout, done
 
 
 def _rederive(tmp_path, bundle: dict, *args: str) -> subprocess.CompletedProcess:
