@@ -8,7 +8,7 @@ from api import auth, present
 from api.context import boot
 from api.parse import body, lobby_query, path_id
 from api.schemas import PlayerUpdate
-from service import inbox, lobby, players, roles, tables, tokens
+from service import inbox, lobby, players, profiles, roles, tables, tokens
 
 bp = Blueprint("players", __name__, url_prefix="/v1")
 
@@ -90,4 +90,4 @@ def my_games():
 @bp.get("/players/<player_id>")
 def profile(player_id: str):
     auth.caller(boot(), required=False)  # a token sent must be valid
-    return players.profile(boot(), path_id(player_id, "player_not_found", "player"))
+    return profiles.profile(boot(), path_id(player_id, "player_not_found", "player"))

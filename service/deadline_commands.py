@@ -1,6 +1,6 @@
 """What the workers do to a game when its time comes: a decision's deadline (`expire`:
-its defaults, or a fresh deadline after an outage, `extend`) and a simultaneous phase's
-resolution (`resolve`), each a command on `service.loop`, once per job.
+its defaults, or a fresh deadline after an outage, service.outage_extension) and a
+simultaneous phase's resolution (`resolve`), each a command on `service.loop`, once per job.
 
 What an expiry does is `events.deadlines.plan`, the deadline rule's pure function of the
 record, the time and the heartbeats; this module loads the game, reads the heartbeats
@@ -16,7 +16,7 @@ from events import catalog, codec, deadlines, decide
 from events.deadlines import Verdict
 from events.repository import Loaded
 from games.rng import Rng
-from service import loop, metrics, outages
+from service import league_absence, loop, metrics, outage_extension, outages
 from service.errors import DomainError
 from service.game_log import GameLog
 from service.loop import Outcome
@@ -38,7 +38,7 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     api = outages.last_api_beat(boot.redis)
     loaded = boot.store.load(game_id, f"system:{job}")
     rec, now = loaded.record, time.time()
-    facts = expiry_facts(boot, rec, key, api)
+    facts = outage_extension.expiry_facts(boot, rec, key, api)
     plan = deadlines.plan(rec, key, now, facts)
     if plan.status is Verdict.APPLIED:
 
@@ -57,7 +57,8 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
         if plan.status is Verdict.APPLIED:  # appended by an earlier run of this job
             return Status.NOOP
     if plan.status is Verdict.EXTENDED:
-        extend(boot, game_id, key, plan.old, plan.deadline, Loaded(rec, loaded.seed, None))
+        fresh = Loaded(rec, loaded.seed, None)
+        outage_extension.extend(boot, game_id, key, plan.old, plan.deadline, fresh)
     elif plan.status in (Verdict.EARLY, Verdict.POSTPONED):
         boot.scheduler.expiry(game_id, key, plan.deadline)
     return Status(plan.status)
@@ -75,59 +76,10 @@ def _absence(boot: Bootstrap, done: Outcome) -> None:
     }
     players = {seats[s] for s in timed_out if s in seats and s not in rec.resigned}
     if players:
-        from service import league_absence  # the league layer sits above the game commands
-
         try:
             league_absence.check(boot, rec.league["id"], players)
         except DomainError:  # the league is gone or busy: the next round start checks again
             return
-
-
-def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> deadlines.Facts:
-    """Read what the heartbeats say about decision `key`'s deadline: the outages that may
-    cover it (read after the API's last beat `api`)."""
-    deadline, window = rec.deadline(key), deadlines.outage_grace(rec, boot.config)
-    due = codec.parse_time(deadline).timestamp() if deadline else time.time()
-    spans = tuple(outages.seen(boot.redis, due - window)) if deadline else ()
-    return deadlines.Facts(api, spans, window, float(boot.config["OUTAGE_AFTER_S"]))
-
-
-def extend(
-    boot: Bootstrap, game_id: str, key: str, old: str, new: str, loaded: Loaded | None = None
-) -> Outcome:
-    """Give owed decision `key` (due at `old`) the fresh deadline `new` after an outage,
-    once however many workers and API processes ask; the append writes the new deadline
-    into the index."""
-    command = {"type": "extend", "key": key, "old": old, "new": new, "reason": "outage"}
-    return loop.run(
-        boot,
-        GameLog(boot, game_id, body=command, loaded=loaded),
-        lambda r, rng: ("system", decide.extend(r, key, old, new, "outage")),
-        cause=job_id("extend", game_id, key),
-        idem=f"system:extend-{key}-{old}",
-        command=command,
-    )
-
-
-def extend_if_outage(boot: Bootstrap, game_id: str, key: str, old: str) -> bool:
-    """Give decision `key` (due at `old`, overdue past the grace of events.times) a fresh
-    deadline if an outage covers `old`, as an expiry would; return True if it has one now.
-    A gap in the API's heartbeat that is still open (the API was frozen, or could not
-    reach Redis, and this request is among the first it serves) counts, so an action
-    that arrives before the outage is on record is accepted too."""
-    api = outages.last_api_beat(boot.redis)
-    rec, now = boot.store.load(game_id).record, time.time()
-    if rec.deadline(key) != old:
-        return True  # extended meanwhile
-    facts = expiry_facts(boot, rec, key, api)
-    threshold = deadlines.api_gap(facts.down_after_s)
-    spans = facts.outages + (((api, now),) if api is not None and now - api > threshold else ())
-    due = codec.parse_time(old).timestamp()
-    fresh = deadlines.covered(list(spans), due, facts.grace_s, now)
-    if fresh is None:
-        return False
-    extend(boot, game_id, key, old, fresh)
-    return True
 
 
 def resolve(boot: Bootstrap, game_id: str, key: str) -> Status:

@@ -20,7 +20,7 @@ from events.repository import Loaded
 from events.seating import NotSeated
 from games.base import Event, Game, RuleViolation
 from games.rng import SEED_RULE, Rng, commitment
-from service import attempts, deadline_commands, league_seeds, loop, stale_choice, waiting
+from service import attempts, league_seeds, loop, outage_extension, stale_choice, waiting
 from service.admission import Admission, OverLimit, Recheck
 from service.errors import DomainError, Invalid
 from service.game_log import REVEAL_KEY, GameLog
@@ -275,7 +275,7 @@ def _act(
     except Overdue as late:
         if not counted():
             raise Recheck() from late  # overdue on the held record: see the log first
-        if not deadline_commands.extend_if_outage(boot, game_id, late.key, late.deadline):
+        if not outage_extension.extend_if_outage(boot, game_id, late.key, late.deadline):
             raise
     except REFUSALS as e:
         if counted():

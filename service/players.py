@@ -27,9 +27,7 @@ __all__ = [
     "set_handle",
     "new_id",
     "player",
-    "profile",
 ]
-LEAGUES_READ = 200  # the newest leagues a profile looks through for ratings
 # a handle names one player (an invitation can name a person; `name` is only shown):
 # unique case-insensitively, never shaped like a player id (`p_...`)
 HANDLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,23}")
@@ -167,39 +165,3 @@ def named(boot: Bootstrap, ref: str) -> dict[str, str]:
     if player_id is None:
         raise NotFound("player_not_found", f"no player with the id or handle {ref!r}")
     return player(boot, player_id)
-
-
-def profile(boot: Bootstrap, player_id: str) -> dict[str, Any]:
-    """Return a player's public profile: name, when registered, games finished per
-    ruleset, and the rating in every league the player is a member of."""
-    from service import league_log  # leagues are read only here
-
-    pipe = boot.redis.pipeline(transaction=False)
-    pipe.hmget(keys.player(player_id), "name", "created", "handle")
-    pipe.hgetall(keys.player_played(player_id))
-    pipe.zrevrange(keys.leagues(), 0, LEAGUES_READ - 1)
-    (name, created, handle), played, league_ids = pipe.execute()
-    if name is None:
-        raise NotFound("player_not_found", f"no player {player_id!r}")
-    ratings = []
-    for raw in league_ids:
-        league = league_log.load(boot, raw.decode())
-        if player_id in league.members:
-            mu, sigma = league.rating(player_id)
-            ratings.append(
-                {
-                    "league": league.league_id,
-                    "ruleset": league.settings.get("ruleset"),
-                    "mu": round(mu, 4),
-                    "sigma": round(sigma, 4),
-                    "ordinal": round(mu - 3 * sigma, 4),
-                }
-            )
-    return {
-        "id": player_id,
-        "name": name.decode(),
-        "handle": handle.decode() if handle else None,
-        "created": created.decode() if created else None,
-        "games_played": {k.decode(): int(v) for k, v in sorted(played.items())},
-        "leagues": ratings,
-    }
