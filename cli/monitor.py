@@ -54,7 +54,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 with no finding, 1 with findings, 2 if the server or the state cannot be read."""
-    from events import keylog, log_monitor, transparency
+    from events import keylog, log_checks, log_monitor
 
     state_path = Path(args.state)
     try:
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         texts = leaves(args.server, head["size"])
         # the keys the log's rotations made active, each endorsed by the key it retired
         trusted.update(keylog.learn(texts, trusted))
-        if why := transparency.check_head(head, trusted):
+        if why := log_checks.check_head(head, trusted):
             raise ValueError(f"the server's tree head: {why}")
         exports = _exports(args.server, [*args.game, *_finished(args.server)])
     except (ValueError, OSError, AttributeError, KeyError, TypeError) as e:

@@ -44,12 +44,12 @@ def saved_head(seen: Any) -> dict[str, Any]:
 
 def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any:
     """With --seen and --server, the check that the server's log now extends the head
-    seen: a rolled-back or forked log is named (events.transparency.check_history)."""
-    from events import transparency
+    seen: a rolled-back or forked log is named (events.log_checks.check_history)."""
+    from events import log_checks
     from events.audit import Check
 
     saved = saved_head(seen)
-    check = Check(transparency.HISTORY)
+    check = Check(log_checks.HISTORY)
     try:
         current = get_json(args.server, "/v1/transparency/head")
     except ValueError as e:
@@ -59,7 +59,7 @@ def history(args: argparse.Namespace, seen: Any, trusted: dict[str, Any]) -> Any
     sizes = (saved.get("size"), (current or {}).get("size") if isinstance(current, dict) else None)
     if all(isinstance(x, int) for x in sizes) and 0 < sizes[0] < sizes[1]:
         proof = consistency_proof(args.server, sizes[0], sizes[1])
-    ok, found = transparency.check_history(saved, current, proof, trusted)
+    ok, found = log_checks.check_history(saved, current, proof, trusted)
     if ok:
         check.detail = found
     else:

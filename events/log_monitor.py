@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from events import merkle, signed_dates, transparency
+from events import log_checks, merkle, signed_dates, transparency
 
 FORK, ROLLBACK, LEAVES, DUPLICATE, MISMATCH = "fork", "rollback", "leaves", "duplicate", "mismatch"
 
@@ -100,7 +100,7 @@ def _heads(history: list[Mapping[str, Any]], head: Mapping[str, Any]) -> list[di
     heads = [*history, head]
     for i, a in enumerate(heads):
         for b in heads[i + 1 :]:
-            why = transparency.fork(a, b, "another")
+            why = log_checks.fork(a, b, "another")
             if why and not any(f["detail"] == why for f in out):
                 out.append(finding(FORK, why))
     return out

@@ -5,14 +5,14 @@ promise: events.receipts)."""
 
 from __future__ import annotations
 
-from events import keylog, receipts, signature, signed_dates, transparency
+from events import keylog, log_checks, receipts, signature, signed_dates
 from events.report import Check, Report
 
 
 def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
     """The checks that need trusted keys: the signature, the public log, a head seen, and
     with `windows` (events.keylog: the keys' history) each signature's date."""
-    signed, logged = Check(signature.CHECK), Check(transparency.CHECK)
+    signed, logged = Check(signature.CHECK), Check(log_checks.CHECK)
     report.checks += [signed, logged]
     if keylog.rotated(windows or {}):
         _record(
@@ -31,7 +31,7 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
             receipts.check_promise(events, seen["promise"], trusted),
             code="promise_broken",
         )
-    ok, found = transparency.check_leaves(events, data.get("transparency"), trusted)
+    ok, found = log_checks.check_leaves(events, data.get("transparency"), trusted)
     if not ok:
         logged.fail(None, found, code="not_logged")
         return
@@ -41,8 +41,8 @@ def run(data, trusted, seen, consistency, report: Report, windows=None) -> None:
         if "promise" in seen and consistency is None:  # a kept receipt, offline
             found = receipts.check_kept(events, proof, seen, trusted)
         else:
-            found = transparency.check_seen(events, proof, seen, consistency, trusted)
-        _record(report, Check(transparency.SEEN), found, code="head_not_seen")
+            found = log_checks.check_seen(events, proof, seen, consistency, trusted)
+        _record(report, Check(log_checks.SEEN), found, code="head_not_seen")
 
 
 def _dated(data, seen, windows) -> tuple[bool, str]:

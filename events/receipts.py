@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from events import merkle, signature, transparency
+from events import log_checks, merkle, signature, transparency
 
 FORMAT = "marketfold-receipt/1"
 PROMISE = "promise"  # the statement's `kind`
@@ -96,15 +96,15 @@ def check_kept(
     trusted: Mapping[str, Any],
 ) -> tuple[bool, str]:
     """Check a bundle's leaves against a kept receipt's, offline: with the same head, as
-    transparency.check_seen; with another and no consistency proof between them (that
+    log_checks.check_seen; with another and no consistency proof between them (that
     needs a server), each leaf the receipt kept must be the bundle's, at the same index,
     both included in heads the service signed."""
     saved, head = kept.get("tree_head", kept), proof["tree_head"]
     if (saved.get("size"), saved.get("root")) == (head.get("size"), head.get("root")):
-        return transparency.check_seen(events, proof, kept, None, trusted)
-    if why := transparency.check_head(saved, trusted):
+        return log_checks.check_seen(events, proof, kept, None, trusted)
+    if why := log_checks.check_head(saved, trusted):
         return False, f"the saved tree head: {why}"
-    if why := transparency.fork(saved, head, "the bundle's"):
+    if why := log_checks.fork(saved, head, "the bundle's"):
         return False, why
     try:
         ours = {json.loads(i["leaf"])["kind"]: (i["index"], i["leaf"]) for i in proof["leaves"]}

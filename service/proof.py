@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import audit, codec, signature
-from events import transparency as events_transparency
+from events import audit, codec, log_checks, signature
 from service import key_history, metrics, transparency
 from service import keyring as service_keyring
 from service.keyring import Keyring
@@ -58,7 +57,7 @@ def verify(boot: Bootstrap, data: Any) -> dict[str, Any]:
     leaves of this server's public log, naming where they differ."""
     report = audit.verify(data, keyring(boot).public(), windows=key_history.windows(boot))
     if differs := transparency.compare(boot, data):
-        logged = next(c for c in report.checks if c.name == events_transparency.CHECK)
+        logged = next(c for c in report.checks if c.name == log_checks.CHECK)
         logged.fail(None, differs, code="not_logged")
     events = data.get("events") or []
     game_id = ((events[0].get("data") or {}).get("game_id")) if events else None

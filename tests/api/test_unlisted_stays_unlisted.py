@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-from events import transparency
+from events import log_checks, transparency
 from service import lobby
 from tests.api.helpers import bearer, by_seat, new_players, play_to_end
 from tests.conftest import ROOT
@@ -102,7 +102,7 @@ def test_an_unlisted_games_leaves_are_sealed_and_its_players_still_check_inclusi
     # its players hold the export: the server's verify, the CLI and Node check inclusion
     report = client.post("/v1/verify", json=bundle).get_json()
     checks = {c["name"]: c for c in report["checks"]}
-    assert report["ok"] and checks[transparency.CHECK]["ok"], checks[transparency.CHECK]
+    assert report["ok"] and checks[log_checks.CHECK]["ok"], checks[log_checks.CHECK]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(bundle))
     keys = tmp_path / "keys.json"
@@ -126,4 +126,4 @@ def test_an_unlisted_games_leaves_are_sealed_and_its_players_still_check_inclusi
     forged = json.loads(json.dumps(bundle))
     forged["events"][-1]["data"]["result"]["winners"] = [9]
     checks = {c["name"]: c for c in client.post("/v1/verify", json=forged).get_json()["checks"]}
-    assert not checks[transparency.CHECK]["ok"]
+    assert not checks[log_checks.CHECK]["ok"]

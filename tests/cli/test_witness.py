@@ -17,7 +17,7 @@ import pytest
 import requests
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import note, tlog_keys, transparency, witness
+from events import log_checks, note, tlog_keys, transparency, witness
 from service import transparency as public_log
 from tests.conftest import ROOT, api_server
 from tests.events.test_tlog_operator import drop_log, finished, rewrite_stream
@@ -156,7 +156,7 @@ def test_witnesses_cosign_a_genuine_log_and_refuse_a_game_logged_again(
             "other contents; the bundle's is leaf 8: the game was logged a second time "
             "(rewritten)"
         ), checks[WITNESSED]
-        assert checks[transparency.CHECK]["ok"]  # without witnesses, the rewrite would pass
+        assert checks[log_checks.CHECK]["ok"]  # without witnesses, the rewrite would pass
         if NODE:
             done = w.rederive(server, rewritten)
             assert done.returncode == 1 and "unwitnessed" in done.stdout + done.stderr, done

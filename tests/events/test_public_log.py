@@ -11,14 +11,14 @@ import sys
 
 import pytest
 
-from events import codec, merkle, signature, tlog_keys, transparency
+from events import codec, log_checks, merkle, signature, tlog_keys, transparency
 from games.rng import commitment
 from service import transparency as public_log
 from service.keyring import Keyring
 from tests.api.helpers import by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
 
-LOGGED, SEEN = transparency.CHECK, transparency.SEEN
+LOGGED, SEEN = log_checks.CHECK, log_checks.SEEN
 NODE = shutil.which("node")
 
 
@@ -51,7 +51,7 @@ def test_a_finished_game_has_its_three_leaves_included_in_a_signed_head(client, 
     head = receipt["tree_head"]
     assert [json.loads(x["leaf"])["kind"] for x in receipt["leaves"]] == list(transparency.KINDS)
     trusted = signature.keyset(client.get("/v1/keys").get_json())
-    assert transparency.check_head(head, trusted) is None
+    assert log_checks.check_head(head, trusted) is None
     for item in receipt["leaves"]:
         path = [bytes.fromhex(h) for h in item["path"]]
         root = bytes.fromhex(head["root"])

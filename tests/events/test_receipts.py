@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 import games
-from events import keys, receipts, signature, transparency
+from events import keys, log_checks, receipts, signature, transparency
 from service.game_stream import RECEIPT, GameStream
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.conftest import ROOT
@@ -58,7 +58,7 @@ def test_every_seat_receives_the_games_receipt_on_its_stream_and_feed(client, ap
     assert receipt["promise"]["merge_delay_s"] == transparency.MERGE_DELAY_S
     # merged already: the leaves with their inclusion proofs, as a verifier checks them
     assert [json.loads(i["leaf"])["kind"] for i in receipt["leaves"]] == list(transparency.KINDS)
-    assert transparency.check_leaves(events, receipt, trusted)[0]
+    assert log_checks.check_leaves(events, receipt, trusted)[0]
     for p in people:  # and on each seat's feed: the promise, in its game_finished note
         notes = client.get("/v1/players/me/notifications", headers=bearer(p)).get_json()
         done = [n["note"] for n in notes["notifications"] if n["note"]["type"] == "game_finished"]
@@ -103,8 +103,7 @@ def test_a_kept_receipt_verifies_its_genuine_game_offline_after_the_log_grew(cli
     assert code == 0, checks
     assert checks[receipts.PROMISED]["ok"]
     assert (
-        "not checked: it needs the server's consistency proof"
-        in checks[transparency.SEEN]["detail"]
+        "not checked: it needs the server's consistency proof" in checks[log_checks.SEEN]["detail"]
     )
     if shutil.which("node"):  # and the Node twin, offline as well
         done = subprocess.run(

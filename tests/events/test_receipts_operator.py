@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from cli.bot import Bot
-from events import receipts, tlog_keys, transparency
+from events import log_checks, receipts, tlog_keys, transparency
 from tests.conftest import ROOT, api_server
 from tests.events.test_tlog_operator import rewrite_stream
 
@@ -90,7 +90,7 @@ def test_a_players_kept_receipt_catches_a_rewrite_of_the_finished_games_stream(
         genuine = http.get(f"{base}/v1/games/{gid}/export").content
         code, checks = verify(tmp_path, genuine, "--keys", str(keyfile), "--seen", str(files[0]))
         assert code == 0, checks
-        assert checks[receipts.PROMISED]["ok"] and checks[transparency.SEEN]["ok"]
+        assert checks[receipts.PROMISED]["ok"] and checks[log_checks.SEEN]["ok"]
         if shutil.which("node"):
             done = node_rederive(tmp_path, keyfile, files[0])
             assert done.returncode == 0, done.stdout + done.stderr
@@ -112,7 +112,7 @@ def test_a_players_kept_receipt_catches_a_rewrite_of_the_finished_games_stream(
             assert code == 1
             why = checks[receipts.PROMISED]["detail"]
             assert "the game was rewritten after it ended" in why, why
-            assert not checks[transparency.SEEN]["ok"]
+            assert not checks[log_checks.SEEN]["ok"]
             if shutil.which("node"):  # the Node twin, from docs/audit.md alone
                 done = node_rederive(tmp_path, keyfile, f)
                 assert done.returncode == 1, done.stdout + done.stderr
@@ -123,6 +123,6 @@ def test_a_players_kept_receipt_catches_a_rewrite_of_the_finished_games_stream(
             tmp_path, forged, "--keys", str(keyfile), "--seen", str(head), "--server", base
         )
         assert code == 1
-        assert checks[transparency.SEEN]["ok"]  # within the merge delay: not this check
+        assert checks[log_checks.SEEN]["ok"]  # within the merge delay: not this check
         why = checks[receipts.HELD]["detail"]
         assert "already held this game's" in why and "logged again" in why, why

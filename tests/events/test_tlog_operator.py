@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from events import codec, keys, tlog_keys, transparency
+from events import codec, keys, log_checks, tlog_keys, transparency
 from service import transparency as public_log
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
 from tests.conftest import api_server
@@ -102,7 +102,7 @@ def test_a_rewritten_game_whose_index_entries_were_deleted_is_not_logged_again(c
     leaves = [json.loads(x["leaf"]) for x in bundle["transparency"]["leaves"]]
     assert [x for x in leaves if x["kind"] == "started"] == [json.loads(texts[before[1]])]
     answer = {c["name"]: c for c in client.post("/v1/verify", json=bundle).get_json()["checks"]}
-    assert not answer[transparency.CHECK]["ok"], answer[transparency.CHECK]
+    assert not answer[log_checks.CHECK]["ok"], answer[log_checks.CHECK]
 
 
 def test_unlisted_games_and_rematches_are_swept_like_listed_ones(client, app):
@@ -168,11 +168,11 @@ def test_verify_names_a_log_rolled_back_below_a_head_seen(client, app, tmp_path,
             tmp_path, bundle, "--keys", str(keyfile), "--seen", str(seen), "--server", server
         )
     checks = {c["name"]: c for c in report["checks"]}
-    assert code == 1 and not checks[transparency.HISTORY]["ok"]
-    assert checks[transparency.HISTORY]["detail"] == (
+    assert code == 1 and not checks[log_checks.HISTORY]["ok"]
+    assert checks[log_checks.HISTORY]["detail"] == (
         "the log was rolled back: a head of size 13 was seen, the server's is 10"
     )
-    assert checks[transparency.CHECK]["ok"]  # the game itself is in the rolled-back log
+    assert checks[log_checks.CHECK]["ok"]  # the game itself is in the rolled-back log
 
 
 @pytest.mark.slow
@@ -201,7 +201,7 @@ def test_verify_names_a_fork_two_heads_of_one_size(client, app, tmp_path, redis_
         )
     checks = {c["name"]: c for c in report["checks"]}
     assert code == 1
-    for name in (transparency.SEEN, transparency.HISTORY):
+    for name in (log_checks.SEEN, log_checks.HISTORY):
         assert checks[name]["detail"].startswith(
             "fork: two heads of size 10 with different roots"
         ), checks[name]
