@@ -14,8 +14,8 @@ from typing import Any
 
 from events import binding, catalog, codec, proof_checks
 from events import replay as replaying
-from events.bundle import FORMAT
 from events.bundle import check as check_shape
+from events.bundle_schema import FORMAT
 from events.fold import in_order
 from events.record import Record, Seat
 from events.report import Check, Report  # the audit's report (events.report)

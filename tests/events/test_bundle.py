@@ -11,7 +11,7 @@ import json
 import pytest
 
 from cli.main import main as cli_main
-from events import audit, bundle, jsonshape
+from events import audit, bundle, bundle_schema, jsonshape
 from tests.events.bundles import real_bundle
 
 FORMAT = audit.FORMAT
@@ -117,13 +117,13 @@ def test_a_malformed_bundle_is_refused_naming_its_first_bad_path(
 
 def test_the_bounds_are_named(client, app):
     b = real_bundle(client, app)
-    many = {**b, "events": b["events"] * (bundle.MAX_EVENTS // len(b["events"]) + 1)}
+    many = {**b, "events": b["events"] * (bundle_schema.MAX_EVENTS // len(b["events"]) + 1)}
     deep = real_bundle(client, app)
     deep["events"][5]["data"]["x"] = json.loads("[" * 11 + "]" * 11)
     large = real_bundle(client, app)
     large["events"][6]["data"]["x"] = "y" * bundle.MAX_EVENT_BYTES
     for bad, path, reason in (
-        (many, "events", f"at most {bundle.MAX_EVENTS} items"),
+        (many, "events", f"at most {bundle_schema.MAX_EVENTS} items"),
         (deep, "events[5]", f"deeper than {bundle.MAX_EVENT_DEPTH}"),
         (large, "events[6]", f"larger than {bundle.MAX_EVENT_BYTES} bytes"),
     ):
@@ -181,7 +181,7 @@ def test_openapi_publishes_the_schema_the_verifier_holds_bundles_to():
     from tests.conftest import ROOT
 
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
-    assert resolved(spec["components"]["schemas"]["Bundle"], spec) == bundle.SCHEMA
+    assert resolved(spec["components"]["schemas"]["Bundle"], spec) == bundle_schema.SCHEMA
     export = spec["paths"]["/v1/games/{id}/export"]["get"]["responses"]["200"]["content"]
     assert export["application/json"]["schema"] == {"$ref": "#/components/schemas/Bundle"}
     # verify takes the downloaded bytes: the file of a Bundle, whatever its Content-Type
@@ -205,7 +205,7 @@ def keywords(schema) -> set[str]:
 
 
 def test_the_checker_reads_every_keyword_the_schema_uses():
-    assert keywords(bundle.SCHEMA) <= jsonshape.KEYWORDS | {"properties"}
+    assert keywords(bundle_schema.SCHEMA) <= jsonshape.KEYWORDS | {"properties"}
 
 
 # the checker's own: a valid date-time the audit cannot add a deadline to; not an object
@@ -218,7 +218,7 @@ def test_a_standard_validator_refuses_the_same_bundles(client, app, name, spoile
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(
-        bundle.SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        bundle_schema.SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )
     good = real_bundle(client, app)
     assert validator.is_valid(good)
