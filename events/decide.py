@@ -1,7 +1,8 @@
 """What each kind of command decides, as pure functions of the folded record.
 
 The service runs these to write a game's log, and the audit runs them again to check
-it: one definition of every command, so the two can never drift apart.
+it: one definition of every command, so the two can never drift apart. The audit reaches
+them through events.redecide, which dispatches each recorded command.
 """
 
 from __future__ import annotations
@@ -12,17 +13,7 @@ from typing import Any
 from events import catalog
 from events.codec import iso, parse_time
 from events.record import ACTIVE, FINISHED, Record
-from events.seating import (
-    cancel,
-    close_reveals,
-    decline,
-    join,
-    lapse,
-    leave,
-    release,
-    reveal,
-    seat_of,
-)
+from events.seating import seat_of
 from games.base import Event, RuleViolation
 from games.rng import Rng
 
@@ -245,55 +236,6 @@ def resolve(rec: Record, key: str, rng: Rng) -> list[Event]:
         return []
     events = rec.game.resolve(rec.state, rng)
     return events + resigned_defaults(rec, events, rng)
-
-
-def command(rec: Record, cmd: dict[str, Any], rng: Rng) -> tuple[Actor, list[Event]]:
-    """Decide a recorded command again (for the audit): return its actor and events."""
-    kind = cmd["type"]
-    if kind == "act":
-        return act(rec, cmd["player"], cmd["action"], rng)
-    if kind == "join":
-        name = next((s.name for s in rec.seats if s.player == cmd["player"]), None)
-        level = (cmd.get("computer") or {}).get("level")  # a computer player's seat
-        given = cmd.get("commitment")  # the seat's commitment (seed rule 2)
-        return "system", join(rec, cmd["player"], cmd.get("name", name or ""), rng, level, given)
-    if kind == "reveal":
-        return reveal(rec, cmd["player"], cmd["secret"], rng)
-    if kind == "close_reveals":
-        return "system", close_reveals(rec, rng)
-    if kind == "leave":
-        return "system", leave(rec, cmd["player"])
-    if kind == "cancel":
-        return "system", cancel(rec, cmd["player"])
-    if kind == "lapse":
-        return "system", lapse(rec)
-    if kind == "expire":
-        return "system", expire(rec, cmd["key"], rng)
-    if kind == "resolve":
-        return "system", resolve(rec, cmd["key"], rng)
-    if kind == "resign":
-        return resign(rec, cmd["player"], rng)
-    if kind == "abort":
-        return "system", abort(rec, cmd["by"])
-    if kind == "abort_early":
-        return "system", abort_early(rec, cmd["player"], cmd.get("rule", 1))
-    if kind == "claim":
-        return claim(rec, cmd["player"], cmd["at"], cmd.get("rule", 1))
-    if kind == "decline":
-        return "system", decline(rec, cmd["player"])
-    if kind == "release":
-        return "system", release(rec)
-    if kind == "substitute":
-        return "system", take_seat(rec, cmd["seat"], cmd["player"], cmd["name"], cmd["by"])
-    if kind == "away":
-        return "system", away(rec, cmd["seat"], cmd["from"], cmd["until"], cmd["by"])
-    if kind == "pause":
-        return "system", pause(rec, cmd["by"])
-    if kind == "resume":
-        return "system", resume(rec, cmd["by"], cmd["at"])
-    if kind == "extend":
-        return "system", extend(rec, cmd["key"], cmd["old"], cmd["new"], cmd["reason"])
-    raise ValueError(f"unknown command type {kind!r}")
 
 
 def _evolve(game: Any, state: Any, events: list[Event]) -> Any:

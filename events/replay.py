@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 import games
-from events import catalog, codec, decide, ending, envelope, seating
+from events import catalog, codec, ending, envelope, redecide, seating
 from events.fold import fold
 from events.record import Record
 from events.redact import is_private
@@ -115,7 +115,7 @@ def _expected(rec: Record, cmd: dict, seed: bytes, first: dict, replay: Check):
     rng = Rng(rec.draw_seed(seed), rec.draws)  # rule 2: combined with the seats' secrets
     start = rec.draws
     try:
-        actor, evs = decide.command(rec, cmd, rng)
+        actor, evs = redecide.command(rec, cmd, rng)
     except seating.NotSeated as e:
         seat = first.get("actor")
         holder = next((s for s in rec.seats if s.seat == seat), None)

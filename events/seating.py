@@ -1,6 +1,7 @@
 """What the table decides before play: seating, the seed reveals, and leaving or
 cancelling a game that has not started, as pure functions of the folded record (run by
-the service to write the log and by the audit, through `events.decide.command`, to check it).
+the service to write the log and by the audit, through `events.redecide.command`, to
+check it).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import games
-from events import codec, decide, ending, envelope
+from events import codec, ending, envelope, redecide
 from events.audit import bundle
 from events.fold import fold_all
 from events.record import Record
@@ -48,14 +48,14 @@ class Log:
 
     def run(self, cmd: dict[str, Any]) -> list[dict[str, Any]]:
         """Decide `cmd` as the service would, append and fold it; return its envelopes."""
-        actor, events = decide.command(self.rec, cmd, Rng(SEED, self.rec.draws))
+        actor, events = redecide.command(self.rec, cmd, Rng(SEED, self.rec.draws))
         return self._append(actor, events, cmd) if events else []
 
     def _append(self, actor, events: list[Event], cmd: dict[str, Any]) -> list[dict[str, Any]]:
         rng_before, at = self.rec.draws, self.now()
         rng = Rng(SEED, rng_before)
         if cmd["type"] != "create":  # decide again with a counting rng, as the loop does
-            actor, events = decide.command(self.rec, cmd, rng)
+            actor, events = redecide.command(self.rec, cmd, rng)
         envs = envelope.build(events, self.rec.version, actor, "test", at)
         if rng.counter > rng_before:
             envs[0]["draws"] = [rng_before, rng.counter]
