@@ -108,11 +108,11 @@ def witnesses(args: argparse.Namespace) -> list[Any]:
 
 def witnessed(args: argparse.Namespace, data: Any, trusted: dict[str, Any]) -> Any:
     """With --witness, the check that K of the witnesses cosigned checkpoints holding the
-    game's leaves (events.witness.witnessed): a rollback or a fork is named."""
-    from events import witness
+    game's leaves (events.witness_count.witnessed): a rollback or a fork is named."""
+    from events import witness_count
     from events.audit import Check
 
-    check = Check(witness.CHECK)
+    check = Check(witness_count.CHECK)
     keys = witnesses(args)
     quorum = args.quorum if args.quorum is not None else len(keys)
     proof = (data.get("transparency") or {}) if isinstance(data, dict) else {}
@@ -138,7 +138,7 @@ def witnessed(args: argparse.Namespace, data: Any, trusted: dict[str, Any]) -> A
             size = get_json(args.server, "/v1/transparency/head")["size"]
         except (ValueError, KeyError, TypeError):
             size = None
-    ok, found = witness.witnessed(
+    ok, found = witness_count.witnessed(
         head,
         [i.get("index", -1) for i in items if isinstance(i, dict)],
         notes,
@@ -162,9 +162,9 @@ def _logged_again(server: str, notes: list[str], keys: list[Any], trusted: Any, 
     largest cosigned checkpoint holds its leaves elsewhere (read from the server's leaves,
     checked against that checkpoint's root)."""
     from cli import monitor
-    from events import witness
+    from events import witness_count
 
-    found, _ = witness.cosigned(notes, keys, trusted)
+    found, _ = witness_count.cosigned(notes, keys, trusted)
     if not found:
         return None
     _, size, root = max(found, key=lambda cp: cp[1])
@@ -172,4 +172,4 @@ def _logged_again(server: str, notes: list[str], keys: list[Any], trusted: Any, 
         texts = monitor.leaves(server, size)
     except (ValueError, KeyError, TypeError):
         return None
-    return witness.logged_again(texts, root, [i for i in items if isinstance(i, dict)])
+    return witness_count.logged_again(texts, root, [i for i in items if isinstance(i, dict)])

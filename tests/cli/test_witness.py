@@ -17,13 +17,13 @@ import pytest
 import requests
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import log_checks, note, tlog_keys, transparency, witness
+from events import log_checks, note, tlog_keys, transparency, witness_count
 from service import transparency as public_log
 from tests.conftest import ROOT, api_server
 from tests.events.test_tlog_operator import drop_log, finished, rewrite_stream
 
 NODE = shutil.which("node")
-WITNESSED = witness.CHECK
+WITNESSED = witness_count.CHECK
 
 
 class Witnesses:
