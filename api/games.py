@@ -36,6 +36,7 @@ from service import (
     players,
     proof,
     roles,
+    seed_reveals,
     tables,
 )
 from service.game_queries import Record
@@ -159,7 +160,7 @@ def reveal_seat_secret(game_id: str):
     player = auth.caller(boot())
     gid = game_id_ok(game_id)  # an unknown game is a 404 whatever the body
     secret = RevealBody().load(body())["seat_secret"]
-    done = game_commands.reveal(boot(), gid, player["id"], secret)
+    done = seed_reveals.reveal(boot(), gid, player["id"], secret)
     seat = done.record.seat_of(player["id"])
     return {"seat": seat, "version": done.record.version, "status": done.record.status}, 200
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from events import keys
 from games.rng import seat_commitment
-from service import game_commands
+from service import seed_reveals
 from service.game_log import computer_reveals
 from service.ports import SEAT_SEEDS, Status
 
@@ -41,5 +41,5 @@ def reveal(boot: Bootstrap, game_id: str, seat: int) -> Status:
     kept = boot.redis.hget(keys.computer_secrets(game_id), player)
     if kept is None:
         return Status.NOOP
-    game_commands.reveal(boot, game_id, player, kept.decode())
+    seed_reveals.reveal(boot, game_id, player, kept.decode())
     return Status.APPLIED

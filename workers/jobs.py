@@ -10,12 +10,12 @@ from rq import get_current_job
 from service import (
     computer_turns,
     deadline_commands,
-    game_commands,
     league_commands,
     league_followups,
     league_rounds,
     metrics,
     outages,
+    seed_reveals,
     tables,
     waiting,
 )
@@ -49,7 +49,7 @@ def expire(game_id: str, key: str) -> str:
     if key == tables.LAPSE_KEY:  # a member stored before reservations had `release`
         return _done("expire", game_id, key, tables.lapse(boot(), game_id))
     if key == REVEAL_KEY:  # a member stored before the reveals had `reveals`: theirs now
-        status = game_commands.close_reveals(boot(), game_id)  # early: a `reveals` member
+        status = seed_reveals.close_reveals(boot(), game_id)  # early: a `reveals` member
         boot().scheduler.done("expire", game_id, key)
         return _done("expire", game_id, key, status)
     if not boot().scheduler.pending("expire", game_id, key):
@@ -69,7 +69,7 @@ def close_reveals(game_id: str, key: str) -> str:
     """Close a full table's seats' reveals at the end of their window and start the game
     without the secrets still missing, once (docs/fairness.md); a run before the window's
     end reschedules itself."""
-    return _done("reveals", game_id, key, game_commands.close_reveals(boot(), game_id))
+    return _done("reveals", game_id, key, seed_reveals.close_reveals(boot(), game_id))
 
 
 def resolve(game_id: str, key: str) -> str:

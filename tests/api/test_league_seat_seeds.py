@@ -11,7 +11,7 @@ import hashlib
 import secrets
 import time
 
-from service import game_commands, league_rounds
+from service import league_rounds, seed_reveals
 from tests.api.helpers import bearer, new_players
 from tests.leagues.helpers import in_seconds, new_league, operator
 
@@ -90,7 +90,7 @@ def test_league_seats_commit_with_the_chain_their_members_registered(client, app
     )
 
     time.sleep(2.1)  # the window (SEED_REVEAL_S, 2 s here) is over: a worker's close
-    assert game_commands.close_reveals(deps, gid) == "applied"
+    assert seed_reveals.close_reveals(deps, gid) == "applied"
     log = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     combined = next(e for e in log if e["type"] == "game.SeedsCombined")["data"]
     assert combined["revealed"] == [seat[members[0]["id"]]]
