@@ -42,12 +42,12 @@ from typing import Any
 
 import requests
 
+from cli import bot_receipts
 from cli.patient_http import PatientHttp, retry_after, stream_lines
 from cli.strategies import Strategy, random_strategy
 from events import catalog
 
 logger = logging.getLogger(__name__)
-RECEIPTS = Path("marketfold-receipts")  # `marketfold bot`'s directory of kept receipts
 
 
 class Bot:
@@ -174,41 +174,20 @@ class Bot:
 
     def _keep_receipt(self, version: int) -> None:
         """Keep the game's receipt: the one the stream sent after `game.Ended` (waited
-        for a moment: it follows the end in the same write), else the stream resumed just
-        before the end, which sends the end and the receipt again; saved when the bot was
-        given a directory."""
+        for a moment: it follows the end in the same write), else read again
+        (cli.bot_receipts.read_again); saved when the bot was given a directory."""
         with self._news:
             self._news.wait_for(
                 lambda: self.receipt is not None or self.net.stopped or not self._watching, 5.0
             )
-        for pause in (0.5, 2.0, 5.0):  # a dropped connection (a restart) is tried again
-            if self.receipt is not None or self.net.stopped:
-                break
-            try:
-                self.receipt = self._receipt_from_stream(version - 1)
-                break
-            except requests.RequestException as e:
-                logger.info("receipt of %s not read yet (%s)", self.game_id, e)
-                time.sleep(pause)
+        read = bot_receipts.read_again(
+            self.net, self.base, self.game_id, version, lambda: self.receipt is not None
+        )
+        self.receipt = self.receipt if self.receipt is not None else read
         if self.receipt is not None and "leaves" not in self.receipt:  # not merged then
-            try:
-                self.receipt = {**self.receipt, **self.net.get(f"{self.base}/transparency")}
-            except (requests.RequestException, RuntimeError):
-                pass  # the promise alone is kept: it is enough for verify --seen
+            self.receipt = bot_receipts.with_leaves(self.net, self.base, self.receipt)
         if self.receipt is not None and self.receipts is not None:
-            self.receipts.mkdir(parents=True, exist_ok=True)
-            path = self.receipts / f"{self.game_id}.receipt.json"
-            path.write_text(json.dumps(self.receipt, indent=1, ensure_ascii=False) + "\n")
-            logger.info("receipt kept in %s", path)
-
-    def _receipt_from_stream(self, after: int) -> dict[str, Any] | None:
-        with self.net.stream(f"{self.base}/events/stream", after, 30) as res:
-            if res.status_code != 200:
-                return None
-            for kind, data in stream_lines(res):
-                if data is not None and kind == "receipt":
-                    return json.loads(data)
-        return None
+            bot_receipts.save(self.receipts, self.game_id, self.receipt)
 
     def stop(self) -> None:
         """Make `play` return at its next look, and stop riding out an outage (from

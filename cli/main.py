@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from cli import admin, backup, keys, logs, monitor, verify, witness
-from cli.bot import RECEIPTS
+from cli.bot_receipts import RECEIPTS
 from cli.embedded import AlreadyRunning
 from cli.serve import Stack, run
 from service import config
