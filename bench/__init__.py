@@ -1,1 +1,2 @@
-"""Benchmarks: scripts that print figures (run them with `python bench/<name>.py`)."""
+"""Benchmarks: scripts that print figures (run them from the repository with
+`python -m bench.<name>`)."""

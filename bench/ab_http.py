@@ -1,9 +1,9 @@
 """A/B over HTTP: the API served as `marketfold serve` serves it, next to the same API with
 one part switched off (bench/ab_app.py), alternated on the same Redis.
 
-    python bench/ab_http.py PART[,PART...] [--clients 8] [--games 16] [--rounds 3] [--one-call]
-    python bench/ab_http.py --b-root CHECKOUT [--b-app api.wsgi:app] ...
-    python bench/ab_http.py --b-env NAME=VALUE [--b-env ...] ...
+    python -m bench.ab_http PART[,PART...] [--clients 8] [--games 16] [--rounds 3] [--one-call]
+    python -m bench.ab_http --b-root CHECKOUT [--b-app api.wsgi:app] ...
+    python -m bench.ab_http --b-env NAME=VALUE [--b-env ...] ...
 
 With --b-root, B is another checkout's API (e.g. `git worktree add --detach /tmp/old REV`:
 the code of an earlier revision, on this one's installed packages) instead. With --b-env,
@@ -20,15 +20,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench.actions import measure_http, seat_tables  # noqa: E402
-from bench.common import (  # noqa: E402
+from bench.actions import measure_http, seat_tables
+from bench.common import (
     cpu_seconds,
     gunicorn,
     own_cpu_seconds,
@@ -36,7 +32,9 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """/healthz under cheap abuse: costly requests, and bodies that never arrive (#27.6).
 
-    python bench/abuse.py [--seconds 15] [--slow 4300] [--tokens 5] [--compare]
+    python -m bench.abuse [--seconds 15] [--slow 4300] [--tokens 5] [--compare]
 
 Two attacks on the API served as `marketfold serve` serves it (gunicorn, two gevent
 processes, embedded Valkey), each while one probe GETs /healthz every 20 ms:
@@ -27,25 +27,23 @@ import multiprocessing
 import random
 import selectors
 import socket
-import sys
 import tempfile
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
+import redis
+import requests
+
+from bench.common import gunicorn, percentile, stop, wait_up
+from bench.verify import finished_bundle
+from cli.embedded import EmbeddedRedis, free_port
+from cli.serve import raise_open_files_limit
+from events.recorder import RedisRecorder
+from events.repository import GameAppend, GameRepository
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import redis  # noqa: E402
-import requests  # noqa: E402
-
-from bench.common import gunicorn, percentile, stop, wait_up  # noqa: E402
-from bench.verify import finished_bundle  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from cli.serve import raise_open_files_limit  # noqa: E402
-from events.recorder import RedisRecorder  # noqa: E402
-from events.repository import GameAppend, GameRepository  # noqa: E402
 
 DEFENCES_OFF = {
     "MARKETFOLD_OFFLOAD_PROCESSES": "0",

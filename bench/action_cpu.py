@@ -1,6 +1,6 @@
 """CPU per action of the API's own code, in one process: A/B runs and a profile.
 
-    python bench/action_cpu.py [--games 8] [--runs 5] [--ab actions,inbox,...] [--profile]
+    python -m bench.action_cpu [--games 8] [--runs 5] [--ab actions,inbox,...] [--profile]
 
 Plays full Goblin Market games (3-6 seats, random legal moves, as bench/actions.py)
 through Flask's test client on the API's app (an embedded Valkey, appendfsync always),
@@ -39,12 +39,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cli.embedded import EmbeddedRedis, free_port
+from games.schemas import random_action
+
 ROOT = Path(__file__).resolve().parent.parent
 CODE = Path(os.environ.get("BENCH_CODE_ROOT") or ROOT)  # whose code runs (--b-root's child)
-sys.path.insert(0, str(CODE))
-
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from games.schemas import random_action  # noqa: E402
 
 FAST = {
     "RATE_LIMIT_TOKEN": "100000000/minute",

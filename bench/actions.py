@@ -6,7 +6,7 @@ With --one-call marketfold's clients move in one call instead (bench/one_call.py
 seat follows its event stream and acts from its `owes` frames and its answers'
 `actions`, never asking GET /legal); the bare endpoint keeps its GET+POST pattern.
 
-    python bench/actions.py [--clients 8] [--games 16] [--one-call] [--server URL --redis URL]
+    python -m bench.actions [--clients 8] [--games 16] [--one-call] [--server URL --redis URL]
 
 Without --server it starts an embedded Redis and gunicorn itself (same settings as
 `marketfold serve`), and always starts the bare endpoint on the same Redis, so both
@@ -32,13 +32,12 @@ from pathlib import Path
 import redis
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common import gunicorn, percentile, wait_up
+from bench.one_call import play_one_call
+from cli.embedded import EmbeddedRedis, free_port
+from games.schemas import random_action
 
-from bench.common import gunicorn, percentile, wait_up  # noqa: E402
-from bench.one_call import play_one_call  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from games.schemas import random_action  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass

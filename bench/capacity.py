@@ -1,7 +1,7 @@
 """CPU per action and per job, by process: the figures the capacity model of
 docs/architecture.md ("Capacity") rests on.
 
-    python bench/capacity.py [--clients 8] [--games 16] [--sealed 12] [--timeouts 24]
+    python -m bench.capacity [--clients 8] [--games 16] [--sealed 12] [--timeouts 24]
 
 Starts an embedded Valkey (appendfsync always), the API under gunicorn (2 gevent
 processes) and one `marketfold worker`, as `marketfold serve` does, then measures from
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -32,14 +31,13 @@ from pathlib import Path
 import redis
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.actions import measure_http, player, seat_tables
+from bench.common import cpu_seconds, gunicorn, machine, start_worker, stop, wait_up
+from cli.embedded import EmbeddedRedis, free_port
+from events.recorder import RedisRecorder
+from events.repository import GameRepository
 
-from bench.actions import measure_http, player, seat_tables  # noqa: E402
-from bench.common import cpu_seconds, gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from events.recorder import RedisRecorder  # noqa: E402
-from events.repository import GameRepository  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 IDLE_S = 5.0
 

@@ -1,6 +1,6 @@
 """Actions/s on one standalone Valkey next to a 3-master Valkey Cluster, in one run.
 
-    python bench/cluster.py [--clients 8] [--games 16] [--rounds 2]
+    python -m bench.cluster [--clients 8] [--games 16] [--rounds 2]
 
 Starts an embedded standalone Valkey and a 3-master cluster (tests.support.cluster, no replicas,
 same appendfsync), the API under gunicorn on each (as `marketfold serve`; the cluster's
@@ -15,18 +15,16 @@ Valkey, or the three masters together) is read from /proc around each run.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.actions import measure_http, seat_tables
+from bench.common import cpu_seconds, gunicorn, machine, stop, wait_up
+from cli.embedded import EmbeddedRedis, free_port
+from tests.support.cluster import EmbeddedCluster
 
-from bench.actions import measure_http, seat_tables  # noqa: E402
-from bench.common import cpu_seconds, gunicorn, machine, stop, wait_up  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from tests.support.cluster import EmbeddedCluster  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(clients: int, games: int, rounds: int, fsync: str = "always") -> list[str]:

@@ -1,6 +1,6 @@
 """The computer players' strength and cost, on the pure rules (no Redis, no HTTP).
 
-    python bench/computer_players.py [--games 200] [--budget 0.05] [--players N]
+    python -m bench.computer_players [--games 200] [--budget 0.05] [--players N]
         [--ruleset goblin-market ...] [--matchups strong-quick strong-random quick-random]
         [--jobs N]
 
@@ -29,17 +29,14 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import games  # noqa: E402
-from computer import sample  # noqa: E402
-from computer.policies import quick, uniform  # noqa: E402
-from computer.search import search  # noqa: E402
-from computer.selfplay import new_game, play  # noqa: E402
-from games.base import Game  # noqa: E402
-from games.rng import Rng  # noqa: E402
+import games
+from computer import sample
+from computer.policies import quick, uniform
+from computer.search import search
+from computer.selfplay import new_game, play
+from games.base import Game
+from games.rng import Rng
 
 MATCHUPS = ("strong-quick", "strong-random", "quick-random")
 

@@ -1,6 +1,6 @@
 """The lab deployment (cli.lab) measured against one host, and its failover times.
 
-    python bench/lab.py [--clients 8] [--games 16] [--rounds 2]
+    python -m bench.lab [--clients 8] [--games 16] [--rounds 2]
 
 Starts the lab (separate hosts in network namespaces: a 3-master Valkey Cluster with a
 replica each, the queues' Valkey with a replica under three sentinels, two API hosts of
@@ -40,16 +40,15 @@ from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.actions import measure_http
+from bench.common import gunicorn, machine, start_worker, stop, wait_up
+from cli import lab_valkey
+from cli.embedded import EmbeddedRedis, free_port
+from cli.lab import Lab, why_not
+from events import keys
+from games.schemas import random_action
 
-from bench.actions import measure_http  # noqa: E402
-from bench.common import gunicorn, machine, start_worker, stop, wait_up  # noqa: E402
-from cli import lab_valkey  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from cli.lab import Lab, why_not  # noqa: E402
-from events import keys  # noqa: E402
-from games.schemas import random_action  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def seat(base: str, ruleset: str, n: int, tag: str) -> tuple[str, dict[int, dict]]:

@@ -1,7 +1,7 @@
 """Notifications under load: turn messages to away players by e-mail and webhook, and what
 subscriptions cost the games.
 
-    python bench/notify.py [--players 30] [--seconds 30] [--delay 1] [--answer 5]
+    python -m bench.notify [--players 30] [--seconds 30] [--delay 1] [--answer 5]
                            [--workers 1] [--clients 8] [--think 0.05] [--no-rate]
 
 Serves the API under gunicorn (2 processes) and `--workers` `marketfold worker` processes
@@ -45,13 +45,10 @@ import time
 from collections import deque
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import redis
+import requests
 
-import redis  # noqa: E402
-import requests  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     cpu_seconds,
     gunicorn,
     machine,
@@ -59,10 +56,12 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
-from bench.notify_players import Away, Sampler, Setup, act_owed, report  # noqa: E402
-from bench.receivers import SmtpServer, WebhookServer  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from events import keys  # noqa: E402
+from bench.notify_players import Away, Sampler, Setup, act_owed, report
+from bench.receivers import SmtpServer, WebhookServer
+from cli.embedded import EmbeddedRedis, free_port
+from events import keys
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def rate(

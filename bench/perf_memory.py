@@ -1,6 +1,6 @@
 """Redis memory per event and per finished game, per ruleset.
 
-    python bench/perf_memory.py [--redis URL] [--games 2]
+    python -m bench.perf_memory [--redis URL] [--games 2]
 
 Plays random games to the end in this process through the service's own use cases
 (`service.game_commands`: the functions the API views call, so Redis holds exactly what the
@@ -16,22 +16,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 import uuid
 from collections import defaultdict
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import games  # noqa: E402
-from cli import compose  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from events import keys  # noqa: E402
-from games.schemas import random_action  # noqa: E402
-from service import config, deadline_commands, game_commands  # noqa: E402
-from service.bootstrap import Bootstrap as Deps  # noqa: E402
-from service.players import create_player  # noqa: E402
+import games
+from cli import compose
+from cli.embedded import EmbeddedRedis, free_port
+from events import keys
+from games.schemas import random_action
+from service import config, deadline_commands, game_commands
+from service.bootstrap import Bootstrap as Deps
+from service.players import create_player
 
 
 def deps_for(redis_url: str) -> Deps:

@@ -1,6 +1,6 @@
 """The pure rules, without Redis or HTTP: whole games per second, and fold time per event.
 
-    python bench/perf_rules.py [--seconds 2]
+    python -m bench.perf_rules [--seconds 2]
 
 (1) Random games played to the end with only `games/` (setup, legal, decide, evolve,
 resolve; event data through JSON as the service stores it), per ruleset and player count.
@@ -14,18 +14,14 @@ import argparse
 import hashlib
 import json
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import games  # noqa: E402
-from events.fold import fold_all  # noqa: E402
-from events.record import Record  # noqa: E402
-from games.base import Event, Game  # noqa: E402
-from games.rng import Rng  # noqa: E402
-from games.schemas import random_action  # noqa: E402
+import games
+from events.fold import fold_all
+from events.record import Record
+from games.base import Event, Game
+from games.rng import Rng
+from games.schemas import random_action
 
 
 def _apply(game: Game, state, events: list[Event]):

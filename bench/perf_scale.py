@@ -1,6 +1,6 @@
 """How cost grows with the number of live games in Redis: 10, 100, 1,000, 10,000.
 
-    python bench/perf_scale.py --server URL --redis URL [--levels 10,100,1000,10000]
+    python -m bench.perf_scale --server URL --redis URL [--levels 10,100,1000,10000]
 
 At each level the live games are topped up (Goblin Market, 3 seats, started and waiting
 for the first bid) by calling the service's own use cases in this process, in parallel
@@ -16,18 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from multiprocessing import Pool
-from pathlib import Path
 
 import redis
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.actions import Figures, play_seated, run_clients, seated_game  # noqa: E402
-from bench.perf_memory import deps_for, seated  # noqa: E402
+from bench.actions import Figures, play_seated, run_clients, seated_game
+from bench.perf_memory import deps_for, seated
 
 SAMPLE = 8
 

@@ -1,4 +1,4 @@
-"""Many games on short deadlines at once (`python bench/phases.py --load`): reveals and
+"""Many games on short deadlines at once (`python -m bench.phases --load`): reveals and
 defaults measured under load, next to the same measure on an idle service.
 
 Each game is a 4-seat Sorcerous Futures table steered towards closed auctions (sealed

@@ -1,7 +1,7 @@
 """Simultaneous phases and deadlines, measured through the API with real worker processes.
 
-    python bench/phases.py [--phases 40] [--deadlines 30]
-    python bench/phases.py --load [--games 200] [--seconds 60] [--workers 1]
+    python -m bench.phases [--phases 40] [--deadlines 30]
+    python -m bench.phases --load [--games 200] [--seconds 60] [--workers 1]
 
 Prints (1) the time from the last sealed bid's answer until the reveal is visible in the
 game's event feed (Sorcerous Futures closed auctions, 4 seats), and (2) how late missed
@@ -31,12 +31,11 @@ from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common import gunicorn, percentile, start_worker, stop, wait_up
+from cli.embedded import EmbeddedRedis, free_port
+from events.codec import parse_time
 
-from bench.common import gunicorn, percentile, start_worker, stop, wait_up  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from events.codec import parse_time  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def under_load(base: str, redis_url: str, args: argparse.Namespace) -> None:

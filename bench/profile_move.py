@@ -1,6 +1,6 @@
 """Where a one-call move's CPU goes inside the API's processes, by part (issue #34).
 
-    python bench/profile_move.py [--clients 8] [--games 96] [--rate 250]
+    python -m bench.profile_move [--clients 8] [--games 96] [--rate 250]
 
 Starts a fresh embedded Valkey (appendfsync always, as `marketfold serve`), the API under
 gunicorn (two gevent workers) and one RQ worker, seats Goblin Market games of 3-6 players,
@@ -28,11 +28,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.actions import measure_http, seat_tables  # noqa: E402
-from bench.common import children, cpu_seconds, gunicorn, machine, start_worker, wait_up  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
+from bench.actions import measure_http, seat_tables
+from bench.common import children, cpu_seconds, gunicorn, machine, start_worker, wait_up
+from cli.embedded import EmbeddedRedis, free_port
 
 LINE = re.compile(r":\d+\)")  # a frame's line number
 # (part, frames that put a sample there), tried in order: the first part that matches wins

@@ -1,6 +1,6 @@
 """What proof without trust costs (issue #32): the public log of games and the signatures.
 
-    python bench/proof.py [--leaves 100000] [--redis URL]
+    python -m bench.proof [--leaves 100000] [--redis URL]
 
 Against a real Valkey (an embedded one unless --redis): appends --leaves leaves to the
 public log of games (events/tlog.py, one script call each, as the service does after a
@@ -13,18 +13,14 @@ action, with a game's three leaves spread over the events of a finished game.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import redis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-import redis  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
-
-from events import codec, signature, tlog_keys, transparency  # noqa: E402
-from events.tlog import PublicLog  # noqa: E402
+from events import codec, signature, tlog_keys, transparency
+from events.tlog import PublicLog
 
 EVENTS_PER_GAME = 120  # a finished 3-player Goblin Market game logs about 120 events
 

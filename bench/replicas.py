@@ -1,6 +1,6 @@
 """What waiting for a replica costs an action: WAIT off, WAIT 1, WAITAOF 1, in one run.
 
-    python bench/replicas.py [--clients 8] [--games 16] [--rounds 3]
+    python -m bench.replicas [--clients 8] [--games 16] [--rounds 3]
 
 Starts an embedded Valkey master (appendfsync always, as `marketfold serve`) and one
 replica of it (appendfsync always too, so that WAITAOF waits for one fsync, not for
@@ -24,20 +24,18 @@ the HTTP figures, whose noise is larger than the wait.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.actions import measure_http, seat_tables
+from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_up
+from cli.embedded import EmbeddedRedis, free_port
+from events.recorder import RedisRecorder
+from events.recording import Append, Log
+from events.replication import Sync
 
-from bench.actions import measure_http, seat_tables  # noqa: E402
-from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_up  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from events.recorder import RedisRecorder  # noqa: E402
-from events.recording import Append, Log  # noqa: E402
-from events.replication import Sync  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SYNCS = {
     "no wait (APPEND_REPLICAS=0)": Sync(),

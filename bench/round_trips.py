@@ -1,6 +1,6 @@
 """Redis round trips per request, counted in this process with the API's own app.
 
-    python bench/round_trips.py [--redis URL]
+    python -m bench.round_trips [--redis URL]
 
 Plays a few Goblin Market turns (with deadlines, so the deadline index is written too)
 through the Flask test client, counting every command or pipeline redis-py sends
@@ -15,17 +15,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 from collections import Counter
-from pathlib import Path
 
 import redis.connection
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from games.schemas import random_action  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port
+from games.schemas import random_action
 
 FAST = {"RATE_LIMIT_TOKEN": "1000000/minute", "RATE_LIMIT_ANON": "1000000/minute"}
 

@@ -1,6 +1,6 @@
 """Run every benchmark in one go and write the results to docs/performance.md.
 
-    python bench/run_all.py [--quick] [--out docs/performance.md]
+    python -m bench.run_all [--quick] [--out docs/performance.md]
 
 Starts a fresh embedded Redis (appendfsync always, as `marketfold serve`), the API under
 gunicorn (as `marketfold serve`), one worker, and the bare Flask+gunicorn+XADD
@@ -40,10 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench import (  # noqa: E402
+from bench import (
     abuse,
     action_cpu,
     cluster,
@@ -55,8 +52,8 @@ from bench import (  # noqa: E402
     round_trips,
     streams,
 )
-from bench.actions import measure_bare, measure_http, seat_tables  # noqa: E402
-from bench.common import (  # noqa: E402
+from bench.actions import measure_bare, measure_http, seat_tables
+from bench.common import (
     cpu_seconds,
     gunicorn,
     machine,
@@ -66,8 +63,8 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
-from bench.peer import report as peer  # noqa: E402
-from bench.section_intros import (  # noqa: E402
+from bench.peer import report as peer
+from bench.section_intros import (
     ABUSE_INTRO,
     CLUSTER_INTRO,
     CROWD_INTRO,
@@ -83,9 +80,11 @@ from bench.section_intros import (  # noqa: E402
     SCALE_INTRO,
     STREAMS_INTRO,
 )
-from bench.where_time_goes import PROFILE  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from cli.serve import raise_open_files_limit  # noqa: E402
+from bench.where_time_goes import PROFILE
+from cli.embedded import EmbeddedRedis, free_port
+from cli.serve import raise_open_files_limit
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CLIENTS = {1: 4, 8: 16, 32: 32}  # clients -> full games played (per round)
 ROUNDS = 5  # alternated marketfold/bare pairs per concurrency: the machine's speed drifts,
@@ -244,11 +243,11 @@ def run(quick: bool) -> list[str]:
 
 
 def phases_under_load(quick: bool) -> list[str]:
-    """`bench/phases.py --load` in a process of its own (its players are greenlets, which
+    """`python -m bench.phases --load` in a process of its own (its players are greenlets, which
     needs gevent's patching from the start): its stack, its table and load averages."""
     sizes = ["--games", "50", "--seconds", "15"] if quick else []
     out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "phases.py"), "--load", *sizes],
+        [sys.executable, "-m", "bench.phases", "--load", *sizes],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -271,7 +270,7 @@ def header(quick: bool) -> list[str]:
     return [
         "# Performance",
         "",
-        "Written by `python bench/run_all.py`" + (" --quick" if quick else "") + "; every "
+        "Written by `python -m bench.run_all`" + (" --quick" if quick else "") + "; every "
         "figure below comes from one run on one machine, everything on 127.0.0.1.",
         "",
         f"- machine: {m['cores']} cores, {m['cpu']}; Python {m['python']}; {m['date']}",

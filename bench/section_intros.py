@@ -96,7 +96,7 @@ ABUSE_INTRO = (
     "and three `GET /v1/games/{id}/state?at=N` of the same game's log at random N, and "
     "while 4,300 slow POSTs from 5 tokens (headers, then a byte a second; each answered "
     "connection opened again at once) are kept going. Rate limits are lifted. Target: "
-    "/healthz p99 under 100 ms under both. `python bench/abuse.py --compare` also runs both "
+    "/healthz p99 under 100 ms under both. `python -m bench.abuse --compare` also runs both "
     "with the defences off (the figures before #27.6)."
 )
 PROOF_INTRO = (

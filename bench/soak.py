@@ -1,7 +1,7 @@
 """A soak test (not run in CI): N games at a time for M minutes, reporting memory growth.
 
-    python bench/soak.py [--games 8] [--minutes 10] [--every 30]
-    python bench/soak.py --server URL --redis URL --pids 1234,5678   # a running service
+    python -m bench.soak [--games 8] [--minutes 10] [--every 30]
+    python -m bench.soak --server URL --redis URL --pids 1234,5678   # a running service
 
 Bots play every ruleset in turn through the API (random legal actions, every seat of a
 game from one thread); a finished game is replaced by a new one, so N games are always in
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 import threading
 import time
@@ -27,13 +26,12 @@ from pathlib import Path
 import redis
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import games
+from bench.common import children, gunicorn, rss_kib, start_worker, stop, wait_up
+from cli.embedded import EmbeddedRedis, free_port
+from games.schemas import random_action
 
-import games  # noqa: E402
-from bench.common import children, gunicorn, rss_kib, start_worker, stop, wait_up  # noqa: E402
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from games.schemas import random_action  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Soak:

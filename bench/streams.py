@@ -1,7 +1,7 @@
 """1,000 open event streams against the API as `marketfold serve` runs it: does anything
 else slow down?
 
-    python bench/streams.py [--streams 1000] [--tokens 250] [--clients 8] [--games 16]
+    python -m bench.streams [--streams 1000] [--tokens 250] [--clients 8] [--games 16]
 
 Starts an embedded Redis (appendfsync always), the API (cli.serve.gunicorn_argv: 2 gevent
 processes) and one worker, then measures in one run:
@@ -33,7 +33,6 @@ import random
 import selectors
 import socket
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -41,11 +40,8 @@ from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench.actions import measure_http, player, seat_tables, seated_game  # noqa: E402
-from bench.common import (  # noqa: E402
+from bench.actions import measure_http, player, seat_tables, seated_game
+from bench.common import (
     cpu_seconds,
     gunicorn,
     machine,
@@ -54,8 +50,10 @@ from bench.common import (  # noqa: E402
     stop,
     wait_up,
 )
-from cli.embedded import EmbeddedRedis, free_port  # noqa: E402
-from cli.serve import raise_open_files_limit  # noqa: E402
+from cli.embedded import EmbeddedRedis, free_port
+from cli.serve import raise_open_files_limit
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _hold(port: int, plan: list[tuple[str, str]], conn) -> None:

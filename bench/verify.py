@@ -1,6 +1,6 @@
 """Events verified per second by the offline audit, over a batch of finished games.
 
-    python bench/verify.py [--games 8]
+    python -m bench.verify [--games 8]
 
 Plays random finished games of every ruleset with the pure rules (no server), builds
 exactly the envelopes the service writes (hash chain, draws, commands, the revealed seed),
@@ -10,15 +10,11 @@ then times `events.audit.verify` on one core. Target: at least 10,000 events/s.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import games  # noqa: E402
-from events import audit  # noqa: E402
-from tools import record_bundles  # noqa: E402
+import games
+from events import audit
+from tools import record_bundles
 
 
 def finished_bundle(ruleset: str, players: int, seed: int) -> dict:

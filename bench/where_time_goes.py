@@ -10,7 +10,7 @@ off (32 clients, 32 games, the median of three rounds of about 1,900 actions), a
 redis-py sends (`bench/round_trips.py`):
 
 - Where a one-call move's CPU goes in the API's processes, by part (session 10,
-  `python bench/profile_move.py`: py-spy, a sampling profiler attached from outside,
+  `python -m bench.profile_move`: py-spy, a sampling profiler attached from outside,
   samples both gunicorn workers while 8 clients play 96 Goblin Market games one call per
   move; 5,679 moves, 3.06 ms of the workers' CPU per move, load 2-3). The action's own
   work is 29% of the samples: its append (encoding and the Redis round trip) 11.5%, the
@@ -37,8 +37,8 @@ redis-py sends (`bench/round_trips.py`):
   body 7%, the readers 7%, the streams' loops 7%, the rules 5%.
 - gunicorn's C HTTP parser (session 13): gunicorn 25+ uses `gunicorn_h1c` (picohttpparser)
   instead of its Python parser whenever it is installed. With it installed (0.6.10, the
-  newest this machine's package index has), five alternated rounds (`python
-  bench/ab_http.py --b-env GUNICORN_CMD_ARGS=--http-parser=python --one-call --rounds 5`,
+  newest this machine's package index has), five alternated rounds (`python -m
+  bench.ab_http --b-env GUNICORN_CMD_ARGS=--http-parser=python --one-call --rounds 5`,
   load 2.4-2.8) gave the API 2,116 µs per action (median) against 2,138 with the Python
   parser, rounds 87-104%: within the noise, as the parser's own share (about 5% of the
   samples) predicts. It is not a dependency: it ships only as source, so installing it
@@ -84,11 +84,11 @@ redis-py sends (`bench/round_trips.py`):
   clients against 1.36 / 1.13 / 1.03x with two processes just before. No better at one
   client, and worse where the second core is needed; two stay the default.
 - Cut in session 8 (#34, #28: the request path of `GET /legal` and `POST /actions`
-  itself). In one process (`python bench/action_cpu.py --b-root <a checkout of 5dbafd1>
+  itself). In one process (`python -m bench.action_cpu --b-root <a checkout of 5dbafd1>
   --runs 6`: the CPU spent inside the app per action, no test client, six alternated
   pairs of processes, load average 2.8-4.8): `GET /legal` 378 -> 315 µs, `POST /actions`
-  780 -> 655, both 1,159 -> 967 (-17%, lower in every pair). Served (`python
-  bench/ab_http.py --b-root <the same>`, 8 clients, alternated rounds, load 2.8-4.6): the
+  780 -> 655, both 1,159 -> 967 (-17%, lower in every pair). Served (`python -m
+  bench.ab_http --b-root <the same>`, 8 clients, alternated rounds, load 2.8-4.6): the
   API 1,859 µs per action against 2,097 (-11%; by round -11%, -9%, -14%, -20%, 0%), Valkey
   289 against 298; one call a move (`--one-call`, four rounds) 2,371 against 2,576 (-8%;
   by round -13%, +1%, -17%, +5%); at 32 clients (three rounds, load 2.4-8.2) 2,113
@@ -121,7 +121,7 @@ redis-py sends (`bench/round_trips.py`):
   average 2-9 while measuring: rates swung from 77 to 357 actions/s between rounds of one
   run, so the figures below are CPU per action, alternated A/B, medians). Against the
   code of session 5 (commit 7f7f3c8, the first table's last quiet run), two served APIs
-  on one Valkey, 8 clients, five alternated rounds (`python bench/ab_http.py --b-root
+  on one Valkey, 8 clients, five alternated rounds (`python -m bench.ab_http --b-root
   <a checkout of 7f7f3c8> --b-app api.wsgi:app`): the API 2,986 µs per action against
   2,892 (+3%), Valkey 445 against 432; in one process (`bench/action_cpu.py`: the app
   through Flask's test client, the same games, three times three alternated runs)

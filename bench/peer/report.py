@@ -1,6 +1,6 @@
 """Run the peer driver (bench/peer/driver.cjs) and write its section of docs/performance.md.
 
-    python bench/peer/report.py [--quick] [driver options ...]
+    python -m bench.peer.report [--quick] [driver options ...]
 
 prints the section (markdown) after the driver's own output; `bench/run_all.py` calls
 `section(quick)`. Without node and npm it says so in one line and measures nothing.

@@ -36,7 +36,7 @@ def test_each_sample_goes_to_the_first_part_whose_frame_its_stack_holds(tmp_path
 @pytest.mark.process
 def test_the_profile_of_played_games_adds_up_to_the_workers_cpu_per_move():
     done = subprocess.run(
-        [sys.executable, "bench/profile_move.py", "--clients", "2", "--games", "6"],
+        [sys.executable, "-m", "bench.profile_move", "--clients", "2", "--games", "6"],
         cwd=ROOT,
         capture_output=True,
         text=True,
