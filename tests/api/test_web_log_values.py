@@ -196,7 +196,9 @@ def test_the_tables_own_events_are_sentences_that_name_the_players():
     en, es = said["en"]["sentences"], said["es"]["sentences"]
     assert en[0] == "The game was created"
     assert en[1].startswith("The table's terms were set; the table is private; seats are kept")
-    assert en[3] == "The seats kept for the invited were freed; the table is now listed in the lobby"
+    assert en[3] == (
+        "The seats kept for the invited were freed; the table is now listed in the lobby"
+    )
     assert en[4] == "Bo revealed their random secret"
     assert en[5] == (
         "The players' secrets were mixed into the shuffles; Ana and Cy never revealed theirs"
