@@ -13,6 +13,7 @@ import requests
 from tests.api.league_web import organizer, sign_in_with_token, wait_until
 from tests.api.web_page import WebPage, new_player, no_script_errors
 from tests.conftest import api_server
+from tests.leagues.helpers import in_seconds
 
 __all__ = ["organizer"]  # the fixture, shared
 
@@ -56,6 +57,12 @@ def test_a_member_on_the_home_page_adds_their_randomness_to_the_league_table(
         wait_until(lambda: registered(ana), timeout=15)
         chain_end = registered(ana)
         assert registered(bo) is None and registered(cy) is None
+        # Ana's chain is registered: the organizer moves the start (20 s out, room for the
+        # page to register) to a second from now, not to sit out the rest of the 20 s
+        moved = requests.patch(
+            f"{base}/v1/leagues/{lid}", json={"start_at": in_seconds(1)}, headers=headers
+        )
+        assert moved.status_code == 200, moved.text
 
         round1 = f"{base}/v1/leagues/{lid}/rounds/1"
         wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=60)

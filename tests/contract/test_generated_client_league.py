@@ -93,6 +93,7 @@ def test_a_league_run_through_the_generated_client(
         review_game,
         rule_on_game,
         substitute_league_member,
+        update_league,
     )
     from marketfold_client.api.players import create_player, grant_role, my_leagues
 
@@ -148,6 +149,14 @@ def test_a_league_run_through_the_generated_client(
         assert joined.status_code == 200, joined.content
     league = get_league.sync(league_id=lid, client=org_c)
     assert {m.player for m in league.members} == {m.id for m, _ in members}
+    # everyone is in: the organizer moves round 1 to a second from now rather than wait out
+    # the 10 s left for inviting and joining
+    moved = update_league.sync_detailed(
+        league_id=lid,
+        client=org_c,
+        body=models.LeagueUpdate(start_at=datetime.now(UTC) + timedelta(seconds=1)),
+    )
+    assert moved.status_code == 200, moved.content
 
     # round 1 starts at its time, through the worker
     def started():
