@@ -46,8 +46,13 @@ STRAGGLERS_S = 1.0  # how long a stream may take to finish by itself at shutdown
 # The closing frame of a stream ended by a shutdown: an SSE comment (every client may
 # ignore it; one that reads it knows to reconnect now with Last-Event-ID, not after a
 # timeout) and a short reconnection delay.
-CLOSING = b": closing: the server is stopping; reconnect with Last-Event-ID\nretry: 250\n\n"
-HEARTBEAT = b": heartbeat\n\n"
+CLOSING = ": closing: the server is stopping; reconnect with Last-Event-ID\nretry: 250\n\n"
+
+
+def text(frame: Frame) -> str:
+    """Return one SSE frame on the wire (`id:` only for frames that move Last-Event-ID)."""
+    head = f"id: {frame.id}\n" if frame.id is not None else ""
+    return f"{head}event: {frame.event}\ndata: {frame.data}\n\n"
 
 
 def follow(
@@ -62,10 +67,10 @@ def follow(
     first: list[Frame] | None = None,
     client: socket.socket | None = None,
     also: list[tuple[str, str, Side]] | None = None,
-) -> Iterator[bytes]:
-    """Yield SSE frames as bytes (each frame's own, made once: `Frame.wire`): `first`,
-    then those `render` makes of the entries of Redis stream `stream` after id `after`,
-    a comment line every `beat` seconds from the connect (a fixed schedule, news or not),
+) -> Iterator[str]:
+    """Yield SSE frames: `first`, then those `render` makes of the entries of Redis
+    stream `stream` after id `after`, a comment line every `beat` seconds from the connect
+    (a fixed schedule, news or not),
     until `render` says the stream ends, `most` seconds pass, the slot's token is revoked,
     the client goes away or the server shuts down. The stream is read through the
     process's shared reader (service.fanout). Each of `also` (a stream, where to start, its
@@ -85,7 +90,7 @@ def follow(
     side_entries: list[list[Any]] = []
     metrics.STREAMS.inc()
     try:
-        yield b"retry: 1000\n\n" + b"".join(f.wire for f in first or ())
+        yield "retry: 1000\n\n" + "".join(text(f) for f in first or ())
         sub, entries = boot.hub.subscribe(stream, after)
         if me is not None:
             _open[me] = sub.news  # close_all wakes the loop through it
@@ -98,14 +103,14 @@ def follow(
                 frames, last = [], False
                 for entry_id, fields in entries:
                     made, last = render(entry_id.decode(), fields)
-                    frames += [f.wire for f in made]
+                    frames += [text(f) for f in made]
                     if last:
                         break
                 for (_, side_render, _), got in zip(sides, side_entries):
                     for entry_id, fields in got:
-                        frames += [f.wire for f in side_render(entry_id.decode(), fields)]
+                        frames += [text(f) for f in side_render(entry_id.decode(), fields)]
                 if frames:
-                    yield b"".join(frames)  # one write for what one append brought
+                    yield "".join(frames)  # one write for what one append brought
                 if last:
                     return
             now = time.monotonic()
@@ -127,7 +132,7 @@ def follow(
                     next_beat += beat  # a beat missed (a slow client) is not made up
                 if client is not None and gone(client):
                     return
-                yield HEARTBEAT  # what was just read is sent right after it
+                yield ": heartbeat\n\n"  # what was just read is sent right after it
         yield CLOSING  # the server is stopping: the client reconnects (elsewhere) at once
     finally:
         metrics.STREAMS.dec()

@@ -6,33 +6,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 
-class Frame:
-    """One SSE frame, and its bytes on the wire, made once where the frame is made: a frame
-    kept in `Shared` (one per event and kind of viewer) is sent as the same bytes by every
-    stream of the process that sends it."""
-
-    __slots__ = ("id", "event", "data", "wire")
-
-    def __init__(self, id: str | None, event: str, data: str):
-        self.id = id  # None: the frame does not move Last-Event-ID
-        self.event = event
-        self.data = data  # JSON on one line
-        head = f"id: {id}\n" if id is not None else ""
-        self.wire = f"{head}event: {event}\ndata: {data}\n\n".encode()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Frame) and other.wire == self.wire
-
-    def __hash__(self) -> int:
-        return hash(self.wire)
-
-    def __repr__(self) -> str:
-        return f"Frame({self.id!r}, {self.event!r}, {self.data!r})"
+class Frame(NamedTuple):
+    id: str | None  # None: the frame does not move Last-Event-ID
+    event: str
+    data: str  # JSON on one line
 
 
 class Shared:
