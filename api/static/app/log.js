@@ -218,7 +218,7 @@ function short(k, v, ctx) {
 }
 
 // a time (ISO 8601) as a person reads it in the page's language, or null
-function timeOf(v) {
+export function timeOf(v) {
   if (typeof v !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v)) return null;
   const when = new Date(v);
   return Number.isNaN(when.getTime()) ? null : when.toLocaleString(document.documentElement.lang || undefined);

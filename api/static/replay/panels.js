@@ -4,7 +4,7 @@
 import { el, add, isObj } from "../shared/dom.js";
 import * as audit from "./audit.js";
 import { t, eventName, kindName } from "./words.js";
-import { namer, sentence } from "../app/log.js";
+import { namer, sentence, timeOf } from "../app/log.js";
 
 export function createPanels(app) {
   const { st, $, d, stateAt, token, seatName } = app;
@@ -14,6 +14,7 @@ export function createPanels(app) {
   // from this viewer keeps the event's name, its data being withheld
   const name = namer({ seatName, glossed: (v) => glossed(v), isSeat: (k, v) => isSeatKey(k) && isSeatNo(v) });
   const told = (ev, first) => (ev.redacted ? eventName(ev.type) : sentence(ev, name, first));
+  const localTime = (v) => timeOf(v) || String(v);
   const pause = () => app.pause();
   const go = (n) => app.go(n);
 
@@ -95,7 +96,7 @@ export function createPanels(app) {
     if (game.owed && game.owed.length) {
       for (const o of game.owed) {
         const owe = add(el("span", "owe"), seatChip(o.seat), el("span", "muted", kindName(o.kind)));
-        if (o.deadline) owe.appendChild(el("span", "muted", t("until", { time: o.deadline })));
+        if (o.deadline) owe.appendChild(el("span", "muted", t("until", { time: localTime(o.deadline) })));
         turn.appendChild(owe);
       }
     } else {
@@ -149,7 +150,8 @@ export function createPanels(app) {
     p.classList.add(`k-${kind}`);
     p.appendChild(el("p", "ev-told", told(ev, first)));
     const line = el("p", "ev-meta");
-    add(line, el("span", `ev-kind k-${kind}`, t(`kind_${kind}`)), el("code", null, ev.type));
+    // its type (game.Ended) is the auditor's: in the envelope below, folded away
+    add(line, el("span", `ev-kind k-${kind}`, t(`kind_${kind}`)));
     const seat = audit.concerns(ev, first);
     if (Number.isInteger(seat)) add(line, el("span", "muted", t("concerns")), seatChip(seat));
     if (Number.isInteger(ev.actor) && (!first || seat !== ev.actor)) {
@@ -159,14 +161,14 @@ export function createPanels(app) {
     p.appendChild(line);
     const when = el("p", "ev-time");
     when.id = "ev-time";
-    add(when, el("span", "k", t("time")), el("b", null, ev.at || "—"));
+    add(when, el("span", "k", t("time")), el("b", null, ev.at ? localTime(ev.at) : "—"));
     p.appendChild(when);
     if (seq > 1 && ev.at) {
       stateAt(seq - 1)
         .then((before) => {
           const met = audit.deadline(ev, first, before);
           if (!met || st.seq !== seq) return;
-          const note = el("span", met.ok ? "deadline ok" : "deadline bad", t("deadlineNote", { time: met.deadline, text: met.text }));
+          const note = el("span", met.ok ? "deadline ok" : "deadline bad", t("deadlineNote", { time: localTime(met.deadline), text: met.text }));
           note.id = "ev-deadline";
           when.appendChild(note);
         })
@@ -204,7 +206,8 @@ export function createPanels(app) {
   // ---- the event list ------------------------------------------------------------------------
 
   // a player id (the game's creator, a seat's player) read as the player's name
-  const person = (v) => (typeof v === "string" && st.players && st.players.has(v) ? st.players.get(v) : v);
+  // and a time as a person reads it in the page's language
+  const person = (v) => (typeof v === "string" && st.players && st.players.has(v) ? st.players.get(v) : timeOf(v) || v);
 
   function drawEvents() {
     const ol = $("events");
@@ -217,7 +220,7 @@ export function createPanels(app) {
       li.dataset.kind = kind;
       const b = el("button", "ev-btn");
       b.type = "button";
-      b.title = `${ev.type} · ${t(`kind_${kind}`)}${ev.at ? ` · ${ev.at}` : ""}`;
+      b.title = `${t(`kind_${kind}`)}${ev.at ? ` · ${localTime(ev.at)}` : ""}`;
       const title = el("span", "ev-t", told(ev, first));
       if (ev.redacted) add(title, el("span", "tag hidden", t("hidden")));
       if (kind !== "action" && kind !== "lobby" && kind !== "hidden") {
@@ -227,7 +230,7 @@ export function createPanels(app) {
       const who = Number.isInteger(seat) ? seatChip(seat) : actor(ev.actor === "hidden" ? "hidden" : "system");
       who.classList.add("ev-who");
       add(b, el("span", "ev-n", ev.seq), title, who);
-      const time = ev.at ? el("span", "ev-at", ev.at.slice(11, 19)) : null;
+      const time = ev.at ? el("span", "ev-at", new Date(ev.at).toLocaleTimeString(document.documentElement.lang || undefined)) : null;
       add(b, add(el("span", "ev-s"), time, el("span", null, eventName(ev.type))));
       b.addEventListener("click", () => {
         pause();

@@ -51,7 +51,6 @@ export function createDraw(ctx) {
 
   function seatChip(n) {
     const chip = el("span", `seat-chip s${n % 8}`, seatName(n));
-    chip.title = `seat ${n}`;
     chip.dataset.seatRef = n;
     return chip;
   }
@@ -193,7 +192,7 @@ export function createDraw(ctx) {
   function seatRow(n, item, ctx) {
     const row = el("div", "seat-row");
     row.dataset.seat = n;
-    const who = add(el("div", "who"), seatChip(n), el("span", "seat-no", `${words.seat} ${n}`));
+    const who = add(el("div", "who"), seatChip(n)); // the player by name, never a seat number
     const tags = el("div", "tags");
     const owes = ctx.owed.filter((o) => o.seat === n);
     if (owes.length) {
