@@ -22,6 +22,8 @@ SEAT_NUMBER = re.compile(r"\b(?:seat|asiento) \d\b", re.IGNORECASE)
 ENGLISH = re.compile(
     r"\b(?:The game|started|ended|sat down|passed|bid \d|coins?|Event \d|seat|System|Time)\b"
 )
+STARTED = {"en": "The game started: ", "es": "Empezó la partida: juegan "}
+ENDED = {"en": "The game ended", "es": "Terminó la partida"}
 PLAYERS = {"goblin-market": 3, "sorcerous-futures": 3, "black-market": 3, "gobcon": 3}
 
 
@@ -61,6 +63,17 @@ def test_the_replay_tells_each_game_in_sentences_in_english_and_spanish(
         told = [e.text for e in page.all("#events .ev-t")]
         assert any(line.startswith(seated[0]) for line in told), told[:12]
         assert all(line.strip() for line in told)
+        # the table's own lines name the players: who plays in what order, who won
+        started = next(line for line in told if line.startswith(STARTED[lang]))
+        assert all(name in started for name in seated), started
+        if step == version:
+            winners = client.get(f"/v1/games/{gid}").get_json()["result"].get("winners") or []
+            end = told[-1]
+            assert end.startswith(ENDED[lang]), told[-3:]
+            assert all(seated[w] in end for w in winners), (end, winners)
+    for width in (390, 1280):
+        web.shot(f"replay-{ruleset}-{lang}-{width}", width)
+        browser.set_window_size(width, 900)
     # the auditor's facts stay one click away, in the folded envelope
     page.click("#current-event details summary")
     assert re.search(r'"type": "[a-z-]+\.\w+"', page.find("#current-event pre").text)

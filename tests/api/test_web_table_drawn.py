@@ -98,6 +98,22 @@ def test_a_card_is_read_in_full_by_tap_and_by_keyboard_and_suits_have_a_legend(
     page.d.switch_to.active_element.send_keys(Keys.ENTER)
     page.wait_for("#card-detail:not([hidden])")
     assert page.text("#card-detail-title") == name
+    # on a phone too: the hand's card opened by keyboard shows its whole text on screen
+    for width in (390, 1280):
+        page.find("#card-detail .cd-close").send_keys(Keys.ENTER)
+        page.wait(lambda: page.all("#card-detail[hidden]"))
+        browser.set_window_size(width, 900)
+        page.d.execute_script("document.querySelector('.zone.mine .card').focus()")
+        page.d.switch_to.active_element.send_keys(Keys.ENTER)
+        page.wait_for("#card-detail:not([hidden])")
+        assert page.text("#card-detail .cd-body") == full
+        box = browser.execute_script(
+            "const r = document.querySelector('#card-detail').getBoundingClientRect();"
+            "return [r.left, r.right, r.top, r.bottom, innerWidth, innerHeight]"
+        )
+        assert box[0] >= 0 and box[1] <= box[4] and box[2] >= 0 and box[3] <= box[5], box
+        page.shot(f"gobcon-hand-card-{width}", width)
+        browser.set_window_size(width, 900)
     no_script_errors(browser)
 
 

@@ -58,6 +58,14 @@ function scored(d, seat) {
   return `${head} ${list(points)}.${won ? ` ${won}` : ""}`;
 }
 
+// The end of the game, with its winners by name when the result names them.
+function ended(d, seat) {
+  const res = isObj(d.result) ? d.result : {};
+  const winners = (Array.isArray(res.winners) ? res.winners : []).filter(Number.isInteger).map(seat);
+  if (!winners.length) return t("ended");
+  return `${t("ended")}. ${t(winners.length > 1 ? "winnersAre" : "winnerIs", { names: list(winners) })}`;
+}
+
 // The table's own events beyond the commonest: their name, the seat they concern, their words.
 function lobby(bare, d, seat) {
   const when = (v) => timeOf(v) || String(v);
@@ -97,9 +105,12 @@ export function sentence(ev, name, first = true) {
     case "game.Created": return t("created");
     case "game.PlayerJoined": return t("joined", { name: d.name ? seatLabel(d) : seat(d.seat) });
     case "game.PlayerLeft": return t("left", { name: seat(d.seat) });
-    case "game.Started": return t("started");
-    case "game.Ended": return t("ended");
+    case "game.Started": return Array.isArray(d.order) && d.order.length
+      ? t("startedOrder", { names: list(d.order.map(seat)) }) : t("started");
+    case "game.Ended": return ended(d, seat);
     case "game.Cancelled": return t("cancelledEv");
+    case "game.RevealsOpened": return Array.isArray(d.seats) && d.seats.length
+      ? t("revealsOpenedEv", { names: list(d.seats.map(seat)) }) : t("ev_RevealsOpened");
     case "game.SeatResigned": return t("resigned", { name: seat(d.seat) });
     case "game.DecisionTimedOut": return t("timedOut", { name: seat(d.seat) });
     // a league's remedies: said with names and times, never a player id
