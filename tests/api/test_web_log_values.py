@@ -191,6 +191,9 @@ def test_the_tables_own_events_are_sentences_that_name_the_players():
             "actor": None,
             "data": {"rule": 2, "revealed": [1], "withheld": [0, 2], "none": []},
         },
+        {"type": "game.RevealsOpened", "actor": None, "data": {"seats": [0, 1, 2], "window_s": 60}},
+        {"type": "game.Started", "actor": None, "data": {"order": [2, 0, 1]}},
+        {"type": "game.Ended", "actor": None, "data": {"result": {"winners": [1]}, "seed": "ab"}},
     ]
     said = _render(events, {"en": {}, "es": {}}, [])
     en, es = said["en"]["sentences"], said["es"]["sentences"]
@@ -205,5 +208,10 @@ def test_the_tables_own_events_are_sentences_that_name_the_players():
     )
     assert es[4] == "Bo reveló su secreto aleatorio"
     assert es[5].endswith("Ana y Cy no revelaron el suyo")
+    assert en[6] == "Every seat is taken: Ana, Bo and Cy reveal their random secrets"
+    assert en[7] == "The game started: Cy, Ana and Bo play in that order"
+    assert en[8] == "The game ended. Winner: Bo."
+    assert es[7] == "Empezó la partida: juegan Cy, Ana y Bo, en ese orden"
+    assert es[8] == "Terminó la partida. Gana Bo."
     for line in en + es:
         assert "p_" not in line and "game." not in line and "T10:00" not in line, line
