@@ -80,3 +80,66 @@ def test_a_member_on_the_home_page_adds_their_randomness_to_the_league_table(
         # the next table asks for the link before: the chain's end moved to the one revealed
         assert registered(ana) != chain_end
         no_script_errors(browser)
+
+
+def test_joining_a_league_in_the_browser_registers_a_chain_at_once_and_reveals_from_home(
+    browser, redis_url, organizer, worker_process
+):
+    """Ana joins through the league's page (the join link): her chain is registered within
+    seconds of the click (not at the next minute's look at her leagues, LEAGUES_S), and the
+    league's first table, drawn while her page shows the home page, takes her reveal."""
+    with api_server(
+        redis_url, MARKETFOLD_OPERATORS=organizer["id"], MARKETFOLD_SEED_REVEAL_S=WINDOW
+    ) as (base, _):
+        worker_process(MARKETFOLD_SEED_REVEAL_S=WINDOW)
+        ana, bo, cy = (new_player(base, n, n.lower()) for n in ("Ana", "Bo", "Cy"))
+        body = {
+            "name": "Joined league",
+            "ruleset": "gobcon",
+            "options": {"time_limit": 1},
+            "table_size": 3,
+            "rounds": 1,
+            "start_at": (datetime.now().astimezone() + timedelta(seconds=35)).isoformat(),
+            "cadence_s": 86400,
+            "decision_timeout_s": 300,
+        }
+        headers = {"Authorization": f"Bearer {organizer['token']}"}
+        lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
+        for p in (bo, cy):
+            added = requests.post(
+                f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
+            )
+            assert added.status_code == 201, added.text
+        held = f"{base}/v1/leagues/{lid}/seat-commitment"
+
+        def registered(p: dict) -> str | None:
+            auth = {"Authorization": f"Bearer {p['token']}"}
+            return requests.get(held, headers=auth, timeout=10).json()["seat_commitment"]
+
+        page = WebPage(browser, base)
+        sign_in_with_token(page, ana["token"])
+        page.d.get(f"{base}/#/l/{lid}")
+        page.click(".join-league")
+        page.wait(lambda: "You play in this league" in page.text("#league-member"))
+        assert ana["id"] in [
+            m["player"] for m in requests.get(f"{base}/v1/leagues/{lid}").json()["members"]
+        ]
+        wait_until(
+            lambda: registered(ana), timeout=10
+        )  # the join registered it, not the minute's look
+        chain_end = registered(ana)
+        page.open("/")
+
+        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
+        wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=90)
+        gid = requests.get(round1).json()["tables"][0]["game"]
+        wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+        game = requests.get(f"{base}/v1/games/{gid}").json()
+        seat = {s["player"]: s["seat"] for s in game["seats"]}
+        assert game["seat_seeds"]["commitments"] == {str(seat[ana["id"]]): chain_end}
+        log = requests.get(f"{base}/v1/games/{gid}/events").json()["events"]
+        combined = next(e["data"] for e in log if e["type"] == "game.SeedsCombined")
+        assert combined["revealed"] == [seat[ana["id"]]], combined
+        assert combined["withheld"] == []
+        assert "#/l/" not in browser.current_url and "#/g/" not in browser.current_url
+        no_script_errors(browser)
