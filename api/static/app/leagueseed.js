@@ -45,10 +45,13 @@ async function registerNow() {
   const leagues = await get("/players/me/leagues").then((d) => d.leagues || []).catch(() => []);
   for (const league of leagues) {
     if (!league.member || league.withdrawn_round || ["finished", "cancelled"].includes(league.status)) continue;
-    if (kept(league.id)) continue;
     const path = `/leagues/${encodeURIComponent(league.id)}/seat-commitment`;
     const held = await get(path).then((d) => d.seat_commitment).catch(() => undefined);
-    if (held !== null) continue; // another browser's chain (or the league could not be read)
+    if (held !== null) continue; // registered (this browser's or another's), or the league could not be read
+    // The league holds none: a fresh chain, even where this browser keeps one (its PUT was
+    // lost on the way, or the store lost it): a chain once held may have links revealed
+    // in public, so registering it again would let anyone know the next reveal. A chain
+    // whose PUT did arrive is held, and never replaced here.
     const start = hex(crypto.getRandomValues(new Uint8Array(32)));
     try {
       localStorage.setItem(KEY(league.id), start); // kept before the call: a lost answer must not lose it
