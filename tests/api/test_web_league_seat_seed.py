@@ -10,7 +10,13 @@ from datetime import datetime, timedelta
 
 import requests
 
-from tests.api.league_web import organizer, sign_in_with_token, wait_until
+from tests.api.league_web import (
+    new_league,
+    organizer,
+    round_one_game,
+    sign_in_with_token,
+    wait_until,
+)
 from tests.api.web_page import WebPage, new_player, no_script_errors
 from tests.conftest import api_server
 from tests.leagues.helpers import in_seconds
@@ -101,23 +107,13 @@ def _league(base: str, organizer: dict, name: str, start_in: float, members) -> 
         "cadence_s": 86400,
         "decision_timeout_s": 300,
     }
-    headers = {"Authorization": f"Bearer {organizer['token']}"}
-    lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
-    for p in members:
-        added = requests.post(
-            f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
-        )
-        assert added.status_code == 201, added.text
-    return lid
+    return new_league(base, organizer, list(members), body)
 
 
 def _first_table(base: str, lid: str, member: dict, chain_end: str) -> tuple[dict, dict]:
     """Once round 1's table started: its seats by player, and its game.SeedsCombined; the
     table seated `member` (alone of its seats) with the chain's end `chain_end`."""
-    round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=90)
-    gid = requests.get(round1).json()["tables"][0]["game"]
-    wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+    gid = round_one_game(base, lid, timeout=90)
     game = requests.get(f"{base}/v1/games/{gid}").json()
     seat = {s["player"]: s["seat"] for s in game["seats"]}
     assert game["seat_seeds"]["commitments"] == {str(seat[member["id"]]): chain_end}
