@@ -76,6 +76,12 @@ def organizer(client):
 def league_in_round_one(base: str, organizer: dict, players: list[dict], body: dict):
     """Create a league through the API with `players` as members; wait until its round 1
     table is playing; return the league's and the table's game ids."""
+    lid = new_league(base, organizer, players, body)
+    return lid, round_one_game(base, lid)
+
+
+def new_league(base: str, organizer: dict, players: list[dict], body: dict) -> str:
+    """Create a league through the API with `players` as members; return its id."""
     headers = {"Authorization": f"Bearer {organizer['token']}"}
     lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
     for p in players:
@@ -83,11 +89,16 @@ def league_in_round_one(base: str, organizer: dict, players: list[dict], body: d
             f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
         )
         assert added.status_code == 201, added.text
+    return lid
+
+
+def round_one_game(base: str, lid: str, timeout: float = 60) -> str:
+    """Wait until league `lid`'s round 1 table is playing; return its game id."""
     round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"])
+    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=timeout)
     gid = requests.get(round1).json()["tables"][0]["game"]
     wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
-    return lid, gid
+    return gid
 
 
 def wait_until(what, timeout: float = 60) -> None:

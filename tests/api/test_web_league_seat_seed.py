@@ -10,7 +10,13 @@ from datetime import datetime, timedelta
 
 import requests
 
-from tests.api.league_web import organizer, sign_in_with_token, wait_until
+from tests.api.league_web import (
+    new_league,
+    organizer,
+    round_one_game,
+    sign_in_with_token,
+    wait_until,
+)
 from tests.api.web_page import WebPage, new_player, no_script_errors
 from tests.conftest import api_server
 from tests.leagues.helpers import in_seconds
@@ -28,51 +34,20 @@ def test_a_member_on_the_home_page_adds_their_randomness_to_the_league_table(
     ) as (base, _):
         worker_process(MARKETFOLD_SEED_REVEAL_S=WINDOW)
         ana, bo, cy = (new_player(base, n, n.lower()) for n in ("Ana", "Bo", "Cy"))
-        body = {
-            "name": "Chain league",
-            "ruleset": "gobcon",
-            "options": {"time_limit": 1},
-            "table_size": 3,
-            "rounds": 1,
-            "start_at": (datetime.now().astimezone() + timedelta(seconds=20)).isoformat(),
-            "cadence_s": 86400,
-            "decision_timeout_s": 300,
-        }
-        headers = {"Authorization": f"Bearer {organizer['token']}"}
-        lid = requests.post(f"{base}/v1/leagues", json=body, headers=headers).json()["id"]
-        for p in (ana, bo, cy):
-            added = requests.post(
-                f"{base}/v1/leagues/{lid}/members", json={"player": p["id"]}, headers=headers
-            )
-            assert added.status_code == 201, added.text
+        lid = _league(base, organizer, "Chain league", 20, (ana, bo, cy))
 
         page = WebPage(browser, base)
         sign_in_with_token(page, ana["token"])  # and stays on the home page
-        held = f"{base}/v1/leagues/{lid}/seat-commitment"
-
-        def registered(p: dict) -> str | None:
-            auth = {"Authorization": f"Bearer {p['token']}"}
-            return requests.get(held, headers=auth, timeout=10).json()["seat_commitment"]
+        registered = _registered(base, lid)
 
         wait_until(lambda: registered(ana), timeout=15)
         chain_end = registered(ana)
         assert registered(bo) is None and registered(cy) is None
         # Ana's chain is registered: the organizer moves the start (20 s out, room for the
         # page to register) to a second from now, not to sit out the rest of the 20 s
-        moved = requests.patch(
-            f"{base}/v1/leagues/{lid}", json={"start_at": in_seconds(1)}, headers=headers
-        )
-        assert moved.status_code == 200, moved.text
+        _start_now(base, organizer, lid)
 
-        round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=60)
-        gid = requests.get(round1).json()["tables"][0]["game"]
-        wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
-        game = requests.get(f"{base}/v1/games/{gid}").json()
-        seat = {s["player"]: s["seat"] for s in game["seats"]}
-        assert game["seat_seeds"]["commitments"] == {str(seat[ana["id"]]): chain_end}
-        log = requests.get(f"{base}/v1/games/{gid}/events").json()["events"]
-        combined = next(e["data"] for e in log if e["type"] == "game.SeedsCombined")
+        seat, combined = _first_table(base, lid, ana, chain_end)
         assert combined["revealed"] == [seat[ana["id"]]], combined
         assert combined["withheld"] == []
         assert sorted(combined["none"]) == sorted([seat[bo["id"]], seat[cy["id"]]])
@@ -80,3 +55,86 @@ def test_a_member_on_the_home_page_adds_their_randomness_to_the_league_table(
         # the next table asks for the link before: the chain's end moved to the one revealed
         assert registered(ana) != chain_end
         no_script_errors(browser)
+
+
+def test_joining_a_league_in_the_browser_registers_a_chain_at_once_and_reveals_from_home(
+    browser, redis_url, organizer, worker_process
+):
+    """Ana joins through the league's page (the join link): her chain is registered within
+    seconds of the click (not at the next minute's look at her leagues, LEAGUES_S), and the
+    league's first table, drawn while her page shows the home page, takes her reveal."""
+    with api_server(
+        redis_url, MARKETFOLD_OPERATORS=organizer["id"], MARKETFOLD_SEED_REVEAL_S=WINDOW
+    ) as (base, _):
+        worker_process(MARKETFOLD_SEED_REVEAL_S=WINDOW)
+        ana, bo, cy = (new_player(base, n, n.lower()) for n in ("Ana", "Bo", "Cy"))
+        lid = _league(base, organizer, "Joined league", 35, (bo, cy))
+        registered = _registered(base, lid)
+
+        page = WebPage(browser, base)
+        sign_in_with_token(page, ana["token"])
+        page.d.get(f"{base}/#/l/{lid}")
+        page.click(".join-league")
+        page.wait(lambda: "You play in this league" in page.text("#league-member"))
+        assert ana["id"] in [
+            m["player"] for m in requests.get(f"{base}/v1/leagues/{lid}").json()["members"]
+        ]
+        # the join registered it, not the minute's look at her leagues
+        wait_until(lambda: registered(ana), timeout=10)
+        chain_end = registered(ana)
+        page.open("/")
+        _start_now(base, organizer, lid)  # not to sit out the rest of the 35 s
+
+        seat, combined = _first_table(base, lid, ana, chain_end)
+        assert combined["revealed"] == [seat[ana["id"]]], combined
+        assert combined["withheld"] == []
+        assert "#/l/" not in browser.current_url and "#/g/" not in browser.current_url
+        no_script_errors(browser)
+
+
+def _league(base: str, organizer: dict, name: str, start_in: float, members) -> str:
+    """A one-round GobCon league of tables of three starting in `start_in` seconds, with
+    `members` added by the organizer; its id."""
+    body = {
+        "name": name,
+        "ruleset": "gobcon",
+        "options": {"time_limit": 1},
+        "table_size": 3,
+        "rounds": 1,
+        "start_at": (datetime.now().astimezone() + timedelta(seconds=start_in)).isoformat(),
+        "cadence_s": 86400,
+        "decision_timeout_s": 300,
+    }
+    return new_league(base, organizer, list(members), body)
+
+
+def _first_table(base: str, lid: str, member: dict, chain_end: str) -> tuple[dict, dict]:
+    """Once round 1's table started: its seats by player, and its game.SeedsCombined; the
+    table seated `member` (alone of its seats) with the chain's end `chain_end`."""
+    gid = round_one_game(base, lid, timeout=90)
+    game = requests.get(f"{base}/v1/games/{gid}").json()
+    seat = {s["player"]: s["seat"] for s in game["seats"]}
+    assert game["seat_seeds"]["commitments"] == {str(seat[member["id"]]): chain_end}
+    log = requests.get(f"{base}/v1/games/{gid}/events").json()["events"]
+    return seat, next(e["data"] for e in log if e["type"] == "game.SeedsCombined")
+
+
+def _registered(base: str, lid: str):
+    """What league `lid` holds for a player now (GET .../seat-commitment), by player."""
+
+    def held(p: dict) -> str | None:
+        auth = {"Authorization": f"Bearer {p['token']}"}
+        url = f"{base}/v1/leagues/{lid}/seat-commitment"
+        return requests.get(url, headers=auth, timeout=10).json()["seat_commitment"]
+
+    return held
+
+
+def _start_now(base: str, organizer: dict, lid: str) -> None:
+    """The organizer moves league `lid`'s start to a second from now."""
+    moved = requests.patch(
+        f"{base}/v1/leagues/{lid}",
+        json={"start_at": in_seconds(1)},
+        headers={"Authorization": f"Bearer {organizer['token']}"},
+    )
+    assert moved.status_code == 200, moved.text

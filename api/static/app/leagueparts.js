@@ -3,6 +3,7 @@
 // a button that asks to confirm before it acts, and where a league's game sits.
 import { el } from "../shared/dom.js";
 import { post } from "./api.js";
+import { registerLeagueChains } from "./leagueseed.js";
 import { lang, t } from "./i18n.js";
 
 // A part of a page drawn again as a whole (the home page's lists, a league page's
@@ -75,8 +76,15 @@ export function leagueTag(where, leagueNames) {
 }
 
 
-// Join (`how` "join") or decline an invitation to league `id`, then `after()`.
+// Join (`how` "join") or decline an invitation to league `id`, then `after()`. Joining
+// registers this browser's hash chain with the league at once (leagueseed.js), without
+// asking: the league's first table may be drawn before the person opens another page.
 export function leagueAnswer(id, how, app, after) {
   const [text, cls] = how === "join" ? [t("joinLeague"), "primary join-league"] : [t("decline"), "decline-league"];
-  return confirmButton(text, cls, null, () => post(`/leagues/${encodeURIComponent(id)}/${how}`), app, after);
+  const answer = async () => {
+    const done = await post(`/leagues/${encodeURIComponent(id)}/${how}`);
+    if (how === "join") registerLeagueChains();
+    return done;
+  };
+  return confirmButton(text, cls, null, answer, app, after);
 }

@@ -9,13 +9,13 @@
 // A league that already holds a commitment this browser did not make (another browser's)
 // is left to that browser. Without Web Crypto nothing is registered: the seats show `none`.
 import { get, me, post, put } from "./api.js";
+import { hex } from "./seatseed.js";
 
 const PREFIX = "marketfold.league-chain.";
 const LINKS = 1000; // tables a chain serves: one link is revealed per league table
 const WATCH_S = 4; // how often the person's waiting league tables are looked at (reveals stay open 15 s)
 const LEAGUES_S = 60; // how often the person's leagues are looked at for one without a chain
 const KEY = (leagueId) => `${PREFIX}${leagueId}.${(me() || {}).id || ""}`;
-const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 const bytesOf = (h) => Uint8Array.from(h.match(/../g), (x) => parseInt(x, 16));
 
 function kept(leagueId) {
@@ -40,15 +40,18 @@ async function links(start) {
 const crypted = () => globalThis.crypto && crypto.subtle && crypto.getRandomValues;
 
 // Register a chain for each league the person plays in that holds none for them.
-async function register() {
+async function registerNow() {
   if (!crypted()) return;
   const leagues = await get("/players/me/leagues").then((d) => d.leagues || []).catch(() => []);
   for (const league of leagues) {
     if (!league.member || league.withdrawn_round || ["finished", "cancelled"].includes(league.status)) continue;
-    if (kept(league.id)) continue;
     const path = `/leagues/${encodeURIComponent(league.id)}/seat-commitment`;
     const held = await get(path).then((d) => d.seat_commitment).catch(() => undefined);
-    if (held !== null) continue; // another browser's chain (or the league could not be read)
+    if (held !== null) continue; // registered (this browser's or another's), or the league could not be read
+    // The league holds none: a fresh chain, even where this browser keeps one (its PUT was
+    // lost on the way, or the store lost it): a chain once held may have links revealed
+    // in public, so registering it again would let anyone know the next reveal. A chain
+    // whose PUT did arrive is held, and never replaced here.
     const start = hex(crypto.getRandomValues(new Uint8Array(32)));
     try {
       localStorage.setItem(KEY(league.id), start); // kept before the call: a lost answer must not lose it
@@ -58,6 +61,14 @@ async function register() {
     const chain = await links(start);
     await put(path, { seat_commitment: chain[LINKS] }).catch(() => {});
   }
+}
+
+// registerNow, one run at a time (a join and the watcher may ask at once: two runs would
+// each draw an `x` for the same league, and the one kept might not be the one registered).
+let registering = Promise.resolve();
+export function registerLeagueChains() {
+  registering = registering.then(registerNow).catch(() => {});
+  return registering;
 }
 
 // Reveal at each of the person's league tables whose reveals are open and that asks for a
@@ -80,7 +91,8 @@ async function reveal() {
   }
 }
 
-// On every page while signed in: register chains now and every LEAGUES_S seconds, and reveal
+// On every page while signed in (and at once when the person joins a league, leagueparts.js
+// leagueAnswer): register chains now and every LEAGUES_S seconds, and reveal
 // at league tables every WATCH_S seconds while this browser keeps a chain. Return what
 // stops it.
 export function watchLeagueSeeds() {
@@ -102,7 +114,7 @@ export function watchLeagueSeeds() {
       since += WATCH_S;
       if (since >= LEAGUES_S) {
         since = 0;
-        await register();
+        await registerLeagueChains();
       }
       if (keeps()) await reveal();
     } finally {

@@ -14,7 +14,7 @@ import { get, me, post } from "./api.js";
 const PREFIX = "marketfold.seat-secret.";
 const KEY = (gameId) => `${PREFIX}${gameId}.${(me() || {}).id || ""}`;
 const WATCH_S = 2; // how often the games this browser keeps a secret for are looked at
-const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+export const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
 function stored(gameId) {
   try {
