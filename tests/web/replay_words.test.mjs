@@ -57,9 +57,10 @@ test("the replay page has no fixed English text left unmarked", () => {
 });
 
 test("the replay viewer: every check the verifier names has words in both languages", () => {
-  // Check("...") in the audits, and the names signature.py and transparency.py give theirs
+  // Check("...") in the audits, and the names the modules of the proofs give theirs
   const names = new Set();
-  const files = ["cli/verify.py", "events/audit.py", "events/signature.py", "events/transparency.py", "leagues/audit.py", "service/proof.py"];
+  const files = ["cli/verify.py", "events/audit.py", "events/signature.py", "events/log_checks.py", "events/signed_dates.py",
+    "events/witness_count.py", "leagues/audit.py", "service/proof.py"];
   for (const file of files) {
     const source = readFileSync(join(ROOT, file), "utf-8");
     for (const m of source.matchAll(/Check\("([^"]+)"\)/g)) names.add(m[1]);

@@ -15,6 +15,7 @@ const CHECKS = {
   "times and deadlines": ["times and deadlines", "horas y plazos"],
   "signed by the service": ["signed by the service", "firmado por el servicio"],
   "signed within its key's window": ["signed within its key's window", "firmado dentro del periodo de su clave"],
+  "cosigned by the witnesses": ["cosigned by the witnesses", "cofirmado por los testigos"],
   "in the public log of games": ["in the public log of games", "en el registro público de partidas"],
   "consistent with a tree head seen before": ["consistent with a tree head seen before", "coherente con una cabeza de árbol vista antes"],
   "standings recounted with rulings": ["standings recounted with rulings", "clasificación recontada con las resoluciones"],
