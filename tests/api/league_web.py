@@ -108,20 +108,24 @@ def wait_until(what, timeout: float = 60) -> None:
         time.sleep(0.25)
 
 
-def played_league_game(base: str, organizer: dict, players: list[dict], name: str):
-    """A one-round GobCon league of `players` (three) whose table the reference bots play
-    to its recorded result; return the league's and the table's game ids."""
-    body = {
+def gobcon_league(name: str, start_in: float) -> dict:
+    """The body of a one-round GobCon league of tables of three, starting in `start_in` s."""
+    return {
         "name": name,
         "ruleset": "gobcon",
         "options": {"time_limit": 1},
         "table_size": 3,
         "rounds": 1,
-        "start_at": (datetime.now().astimezone() + timedelta(seconds=3)).isoformat(),
+        "start_at": (datetime.now().astimezone() + timedelta(seconds=start_in)).isoformat(),
         "cadence_s": 86400,
         "decision_timeout_s": 300,
     }
-    lid, gid = league_in_round_one(base, organizer, players, body)
+
+
+def played_league_game(base: str, organizer: dict, players: list[dict], name: str):
+    """A one-round GobCon league of `players` (three) whose table the reference bots play
+    to its recorded result; return the league's and the table's game ids."""
+    lid, gid = league_in_round_one(base, organizer, players, gobcon_league(name, 3))
     round1 = f"{base}/v1/leagues/{lid}/rounds/1"
     bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
     for b in bots:

@@ -6,11 +6,10 @@ client registered nothing are seated with no commitment."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 import requests
 
 from tests.api.league_web import (
+    gobcon_league,
     new_league,
     organizer,
     round_one_game,
@@ -95,17 +94,7 @@ def test_joining_a_league_in_the_browser_registers_a_chain_at_once_and_reveals_f
 def _league(base: str, organizer: dict, name: str, start_in: float, members) -> str:
     """A one-round GobCon league of tables of three starting in `start_in` seconds, with
     `members` added by the organizer; its id."""
-    body = {
-        "name": name,
-        "ruleset": "gobcon",
-        "options": {"time_limit": 1},
-        "table_size": 3,
-        "rounds": 1,
-        "start_at": (datetime.now().astimezone() + timedelta(seconds=start_in)).isoformat(),
-        "cadence_s": 86400,
-        "decision_timeout_s": 300,
-    }
-    return new_league(base, organizer, list(members), body)
+    return new_league(base, organizer, list(members), gobcon_league(name, start_in))
 
 
 def _first_table(base: str, lid: str, member: dict, chain_end: str) -> tuple[dict, dict]:
