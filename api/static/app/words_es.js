@@ -31,6 +31,13 @@ export const WORDS_ES = {
   winners: "Ganadores", yellow: "Amarillo", your_sealed_bid: "Tu puja sellada",
   your_submission: "Lo que enviaste", your_answer: "Tu respuesta",
   // the games' event fields, as the log names them
+  suits: "Palos", kind: "Tipo", vp_step: "Paso de PV", vp_value: "Valor en PV",
+  "3D": "3D", Board: "Tablero", Card: "Cartas", RPG: "Rol", darth: "Darth", declared: "Declarado",
+  game_in_play: "Partida en juego", key: "Clave", king: "Rey", king_taken: "Rey tomado", rolled: "Tirada",
+  to_roll: "Por tirar", you_answered: "Respondiste", your_join: "Te apuntas",
+  crown_bonus: "Bonificación de coronas", excuse_holder: "Tiene La Excusa", excuse_revealed: "Excusa revelada",
+  sealed_submitted: "Pujas selladas enviadas", set_aside_crowns: "Coronas apartadas",
+  valuation_pool: "Reserva de valoración", valuation_total: "Valoración total",
   aim: "Con objetivo", under: "Bajo", direction: "Sentido", die: "Dado", face: "Cara", modifier: "Modificador", result: "Resultado",
   table_gp: "PG de la tabla", gp: "PG", notes: "Notas", answerers: "Responden", answers: "Respuestas", available: "Disponible", bidders: "Pujadores",
   by: "Cuánto", cancel: "Anular", cancelled: "Anulada", category: "Categoría", colour: "Color", count: "Número",
