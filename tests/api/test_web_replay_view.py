@@ -130,7 +130,14 @@ def _open_in_spanish(browser, live_server, client, app, tmp_path, state: str):
     web = WebPage(browser, live_server)
     browser.get(f"{live_server}/games/{gid}/replay?lang=es#at=2")
     page.wait_for_seq(2)
-    page.find("#bundle-file").send_keys(str(path))
+    # the browser's own "Choose File / No file chosen" (its language, not the page's) is not
+    # shown: the Spanish link is, and the field is still reached by the keyboard
+    picker = page.find("#bundle-file")
+    assert picker.value_of_css_property("opacity") == "0"
+    assert page.find("label.file").text == "abrir un archivo de paquete…"
+    browser.execute_script("arguments[0].focus()", picker)
+    assert browser.switch_to.active_element == picker
+    picker.send_keys(str(path))
     web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == state)
     return page, web
 

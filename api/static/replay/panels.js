@@ -15,6 +15,12 @@ export function createPanels(app) {
   const name = namer({ seatName, glossed: (v) => glossed(v), isSeat: (k, v) => isSeatKey(k) && isSeatNo(v) });
   const told = (ev, first) => (ev.redacted ? eventName(ev.type) : sentence(ev, name, first));
   const localTime = (v) => timeOf(v) || String(v);
+  // a time as the reader reads it, the exact instant kept for machines (<time datetime>)
+  const stamp = (iso, shown, cls = null) => {
+    const node = el("time", cls, shown);
+    node.dateTime = iso;
+    return node;
+  };
   const pause = () => app.pause();
   const go = (n) => app.go(n);
 
@@ -161,7 +167,7 @@ export function createPanels(app) {
     p.appendChild(line);
     const when = el("p", "ev-time");
     when.id = "ev-time";
-    add(when, el("span", "k", t("time")), el("b", null, ev.at ? localTime(ev.at) : "—"));
+    add(when, el("span", "k", t("time")), ev.at ? add(el("b"), stamp(ev.at, localTime(ev.at))) : el("b", null, "—"));
     p.appendChild(when);
     if (seq > 1 && ev.at) {
       stateAt(seq - 1)
@@ -230,7 +236,7 @@ export function createPanels(app) {
       const who = Number.isInteger(seat) ? seatChip(seat) : actor(ev.actor === "hidden" ? "hidden" : "system");
       who.classList.add("ev-who");
       add(b, el("span", "ev-n", ev.seq), title, who);
-      const time = ev.at ? el("span", "ev-at", new Date(ev.at).toLocaleTimeString(document.documentElement.lang || undefined)) : null;
+      const time = ev.at ? stamp(ev.at, new Date(ev.at).toLocaleTimeString(document.documentElement.lang || undefined), "ev-at") : null;
       add(b, add(el("span", "ev-s"), time, el("span", null, eventName(ev.type))));
       b.addEventListener("click", () => {
         pause();
