@@ -215,16 +215,18 @@ def played_league(client, app, rounds=1):
     """A league of three whose first game has been played to its end and recorded."""
     op = operator(client, app)
     players = new_players(client, 3, "m")
+    # members join before the start: 0.3 s was too short for three joins on a loaded machine
+    starts = time.monotonic() + 1.5
     lid = new_league(
         client,
         op,
         players,
-        start_at=in_seconds(0.3),
+        start_at=in_seconds(1.5),
         rounds=rounds,
         table_size=3,
         decision_timeout_s=600,
     )
-    time.sleep(0.35)
+    time.sleep(max(0.0, starts - time.monotonic()) + 0.05)
     deps = app.extensions["marketfold"]
     assert league_rounds.start_round(deps, lid, 1) == "started"
     gid = league_queries.load(deps, lid).rounds[1].tables[0].game
