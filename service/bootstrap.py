@@ -188,4 +188,12 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         max_connections=64,
     )
     tlog = PublicLog(store_client)
-    return Bootstrap(cfg, store_client, store, scheduler(store_client, cfg), hub, tlog, quick=quick)
+    return Bootstrap(
+        config=cfg,
+        redis=store_client,
+        store=store,
+        scheduler=scheduler(store_client, cfg),
+        hub=hub,
+        tlog=tlog,
+        quick=quick,
+    )

@@ -1,7 +1,7 @@
 """The service's action use case on in-memory ports, no Redis (the unit tier): the games'
 repository over events.memory_recorder.MemoryRecorder, which passes the recorder's
 contract tests (tests/events/test_recorder_contract.py), and a scheduler that lists
-what it is asked (the Scheduler port, service.ports)."""
+what it is asked (tests/support/memory_boot.py)."""
 
 from __future__ import annotations
 
@@ -14,51 +14,20 @@ import pytest
 from events import deadlines, seating
 from events.codec import parse_time
 from events.fold import fold_all
-from events.memory_recorder import MemoryRecorder
 from events.record import Record
 from events.recording import Log
 from events.refusals import StaleVersion
-from events.repository import GameRepository, Loaded
+from events.repository import Loaded
 from events.seating import NotSeated
 from games import schemas
 from games.base import Event
-from service import config, game_commands, game_queries, loop
+from service import game_commands, game_queries, loop
 from service.admission import Admission, Recheck
 from service.bootstrap import Bootstrap
 from service.game_log import GameLog
+from tests.support.memory_boot import memory_boot
 
 SEED = b"s" * 32
-
-
-class ListedScheduler:
-    """The Scheduler port, listing what it was asked."""
-
-    def __init__(self) -> None:
-        self.asked: list[tuple[Any, ...]] = []
-
-    def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
-        self.asked.append(("expiry", game_id, key, deadline))
-
-    def resolution(self, game_id: str, key: str) -> None:
-        self.asked.append(("resolution", game_id, key))
-
-    def computer_turn(self, game_id: str, key: str, pipe: Any = None, now: bool = False) -> None:
-        self.asked.append(("computer_turn", game_id, key))
-
-    def reveals_close(self, game_id: str, when: str, pipe: Any = None) -> None:
-        self.asked.append(("reveals_close", game_id, when))
-
-    def league_round(self, league_id: str, number: int, when: float) -> None:
-        self.asked.append(("league_round", league_id, number))
-
-    def league_result(self, league_id: str, game_id: str) -> None:
-        self.asked.append(("league_result", league_id, game_id))
-
-    def later(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
-        self.asked.append(("later", job, subject, key))
-
-    def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
-        self.asked.append(("done", job, subject, key))
 
 
 class SetupLog(GameLog):
@@ -70,15 +39,7 @@ class SetupLog(GameLog):
 
 @pytest.fixture
 def boot() -> Bootstrap:
-    store = GameRepository(MemoryRecorder())
-    return Bootstrap(
-        config=dict(config.DEFAULTS),
-        redis=None,  # type: ignore[arg-type]
-        store=store,
-        scheduler=ListedScheduler(),
-        hub=None,  # type: ignore[arg-type]
-        tlog=None,  # type: ignore[arg-type]
-    )
+    return memory_boot()
 
 
 def seated(boot: Bootstrap, players: list[str], timeout: int | None = None) -> Record:

@@ -1,0 +1,74 @@
+"""The service's composition in memory, for the unit tier: the games' repository on
+events.memory_recorder, every storage port on its in-memory twin (stores/memory/), and a
+scheduler that lists what it is asked. No Redis, no process: `boot.redis` is None, so a
+use case that still reads the client fails here (tests/test_storage_port.py lists those)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.memory_recorder import MemoryRecorder
+from events.repository import GameRepository
+from service import config
+from service.bootstrap import Bootstrap
+
+
+class ListedScheduler:
+    """The Scheduler port (service.ports), listing what it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[Any, ...]] = []
+
+    def expiry(self, game_id: str, key: str, deadline: str, pipe: Any = None) -> None:
+        self.asked.append(("expiry", game_id, key, deadline))
+
+    def resolution(self, game_id: str, key: str) -> None:
+        self.asked.append(("resolution", game_id, key))
+
+    def computer_turn(self, game_id: str, key: str, pipe: Any = None, now: bool = False) -> None:
+        self.asked.append(("computer_turn", game_id, key))
+
+    def lapse(self, game_id: str, key: str, when: float) -> None:
+        self.asked.append(("lapse", game_id, key, when))
+
+    def release(self, game_id: str, until: str) -> None:
+        self.asked.append(("release", game_id, until))
+
+    def reveals_close(self, game_id: str, when: str, pipe: Any = None) -> None:
+        self.asked.append(("reveals_close", game_id, when))
+
+    def pending(self, job: str, subject: str, key: str) -> bool:
+        asked = {a[1:4] for a in self.asked if a[0] == "later"}
+        done = {a[1:4] for a in self.asked if a[0] == "done"}
+        return (job, subject, key) in asked - done
+
+    def waited_on(self) -> set[str]:
+        return {a[1] for a in self.asked if a[0] in ("expiry", "resolution")}
+
+    def league_round(self, league_id: str, number: int, when: float) -> None:
+        self.asked.append(("league_round", league_id, number))
+
+    def league_result(self, league_id: str, game_id: str) -> None:
+        self.asked.append(("league_result", league_id, game_id))
+
+    def later(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        self.asked.append(("later", job, subject, key))
+
+    def health(self, now: float) -> dict[str, Any]:
+        return {"workers": 0, "queues": {}, "overdue_s": 0}
+
+    def done(self, job: str, subject: str, key: str, pipe: Any = None) -> None:
+        self.asked.append(("done", job, subject, key))
+
+
+def memory_boot(**overrides: Any) -> Bootstrap:
+    """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
+    parts: dict[str, Any] = {
+        "config": dict(config.DEFAULTS),
+        "redis": None,
+        "store": GameRepository(MemoryRecorder()),
+        "scheduler": ListedScheduler(),
+        "hub": None,
+        "tlog": None,
+    }
+    return Bootstrap(**{**parts, **overrides})
