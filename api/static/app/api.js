@@ -1,6 +1,8 @@
 // The web client's calls: the public API only (openapi.yaml), with the player's token from
 // localStorage as a bearer token, the page's language as Accept-Language, an
-// Idempotency-Key on every action. A refused call throws an ApiError carrying the problem.
+// Idempotency-Key on every action. A GET answered 429 or 503 is tried again up to three
+// times after its Retry-After (at most 10 s); nothing else is retried. A refused call
+// throws an ApiError carrying the problem.
 import { lang } from "./i18n.js";
 
 const KEY = "marketfold.player"; // {id, name, token}
@@ -69,7 +71,8 @@ export const put = (path, body) => call("PUT", path, body);
 export const del = (path) => call("DELETE", path);
 export const patch = (path, body) => call("PATCH", path, body);
 
-// An action, with a fresh Idempotency-Key; `status` tells 201 (applied) from 202 (sealed).
+// An action, with a fresh Idempotency-Key; returns the answer's body (its `version` is the
+// game's after the action: the table waits for the stream's frame of that version).
 export async function act(gameId, action) {
   const key = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
   return call("POST", `/games/${encodeURIComponent(gameId)}/actions`, action, { "Idempotency-Key": key });
