@@ -21,6 +21,9 @@ from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
+from stores.link_key import LinkKeyStore, RedisLinkKey
+from stores.push import PushStore, RedisPush
+from stores.webhooks import RedisWebhooks, WebhookStore
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
 QUICK_TIMEOUT_S = 0.4  # /healthz answers 503 within a second of a stalled Redis
@@ -38,6 +41,9 @@ class Bootstrap:
     scheduler: Scheduler
     hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
     tlog: PublicLog  # the public log of games (service/transparency.py)
+    webhooks: WebhookStore  # players' webhooks, their failures and delivery logs
+    push: PushStore  # players' Web Push subscriptions
+    link_key: LinkKeyStore  # the key that signs unsubscribe and verification links
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -195,5 +201,8 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         scheduler=scheduler(store_client, cfg),
         hub=hub,
         tlog=tlog,
+        webhooks=RedisWebhooks(client=store_client),
+        push=RedisPush(client=store_client),
+        link_key=RedisLinkKey(client=store_client),
         quick=quick,
     )

@@ -16,7 +16,7 @@ one service must share it, and it must not change while subscriptions made with 
 key are to keep working (a browser subscribed under another key gets 403 from its push
 service, and must subscribe again).
 
-Storage: `mf:player:<id>:push` (subscription id -> JSON record).
+Storage: the push port (stores/push.py, `boot.push`): each player's subscriptions.
 """
 
 from __future__ import annotations
@@ -39,11 +39,12 @@ from cryptography.hazmat.primitives.serialization import (
 from py_vapid import Vapid02
 from pywebpush import WebPusher
 
-from events import codec, notify_keys
+from events import codec
 from service.errors import Conflict, Invalid, NotFound
 from service.keyring import locked, write_private
 from service.notify import outbound, types
 from service.notify.message import Message, Outcome, Target
+from stores import push as store
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -94,9 +95,8 @@ def subscribe(boot: Bootstrap, player_id: str, sub: dict[str, Any]) -> tuple[dic
     p256dh, auth = sub["keys"]["p256dh"], sub["keys"]["auth"]
     _check_keys(p256dh, auth)
     sub_id = "ps_" + hashlib.sha256(endpoint.encode()).hexdigest()[:20]
-    key = notify_keys.player_push(player_id)
-    old = boot.redis.hget(key, sub_id)
-    if old is None and boot.redis.hlen(key) >= MAX_SUBSCRIPTIONS:
+    old = boot.push.subscription(player_id, sub_id)
+    if old is None and boot.push.count(player_id) >= MAX_SUBSCRIPTIONS:
         raise Conflict(
             "too_many_push_subscriptions",
             f"at most {MAX_SUBSCRIPTIONS} push subscriptions; delete one first",
@@ -105,21 +105,20 @@ def subscribe(boot: Bootstrap, player_id: str, sub: dict[str, Any]) -> tuple[dic
         "id": sub_id,
         "endpoint": endpoint,
         "keys": {"p256dh": p256dh, "auth": auth},
-        "created": json.loads(old)["created"] if old else codec.now_iso(),
+        "created": old["created"] if old else codec.now_iso(),
     }
-    boot.redis.hset(key, sub_id, json.dumps(record))
+    boot.push.keep(player_id, record)
     return public(record), old is None
 
 
 def listed(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     """The player's subscriptions, oldest first (endpoints, not keys)."""
-    raw = boot.redis.hgetall(notify_keys.player_push(player_id)).values()
-    return [public(r) for r in sorted(map(json.loads, raw), key=lambda r: r["created"])]
+    return [public(r) for r in boot.push.subscriptions(player_id)]
 
 
 def unsubscribe(boot: Bootstrap, player_id: str, sub_id: str) -> None:
     """Forget a subscription."""
-    if not boot.redis.hdel(notify_keys.player_push(player_id), sub_id):
+    if not boot.push.forget(player_id, sub_id):
         raise NotFound("push_subscription_not_found", f"no push subscription {sub_id!r}")
 
 
@@ -135,7 +134,7 @@ class PushChannel:
     name = NAME
 
     def read(self, pipe: Any, player_id: str) -> None:
-        pipe.hgetall(notify_keys.player_push(player_id))
+        store.read_subscriptions(pipe, player_id)
 
     def targets(
         self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
@@ -143,16 +142,16 @@ class PushChannel:
         """Every browser the player subscribed (which types go by push is the player's
         preferences' business, decided by the dispatcher)."""
         if stored is None:
-            stored = boot.redis.hgetall(notify_keys.player_push(player_id))
-        records = sorted(map(json.loads, stored.values()), key=lambda r: r["created"])
+            records = boot.push.subscriptions(player_id)
+        else:
+            records = store.subscriptions_from(stored)
         return [Target(NAME, r["id"], {"endpoint": r["endpoint"]}) for r in records]
 
     def send(self, boot: Bootstrap, target: Target, message: Message) -> tuple[Outcome, str]:
         """Encrypt the notification for the subscription and POST it to its endpoint."""
-        raw = boot.redis.hget(notify_keys.player_push(message.player), target.id)
-        if raw is None:
+        record = boot.push.subscription(message.player, target.id)
+        if record is None:
             return Outcome.REFUSED, "the subscription was deleted"
-        record = json.loads(raw)
         endpoint = record["endpoint"]
         body = WebPusher({"endpoint": endpoint, "keys": record["keys"]}).encode(
             payload(message), "aes128gcm"
@@ -195,7 +194,7 @@ class PushChannel:
     ) -> None:
         """A subscription the push service no longer knows is deleted."""
         if outcome is Outcome.GONE:
-            boot.redis.hdel(notify_keys.player_push(message.player), target.id)
+            boot.push.forget(message.player, target.id)
 
 
 CHANNEL = PushChannel()

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from standardwebhooks import Webhook
 
-from events import codec, notify_keys
+from events import codec
 from service.notify import inbox, outbound
 from service.notify.message import Message, Outcome, Target
+from stores import webhooks as store
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -29,15 +30,16 @@ class WebhookChannel:
     name = NAME
 
     def read(self, pipe: Any, player_id: str) -> None:
-        pipe.hgetall(notify_keys.player_webhooks(player_id))
+        store.read_endpoints(pipe, player_id)
 
     def targets(
         self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
     ) -> list[Target]:
         """The player's enabled webhooks that want `type_`."""
         if stored is None:
-            stored = boot.redis.hgetall(notify_keys.player_webhooks(player_id))
-        records = sorted((json.loads(v) for v in stored.values()), key=lambda r: r["created"])
+            records = boot.webhooks.endpoints(player_id)
+        else:
+            records = store.endpoints_from(stored)
         return [
             Target(NAME, r["id"], {"url": r["url"]})
             for r in records
@@ -47,10 +49,9 @@ class WebhookChannel:
     def send(self, boot: Bootstrap, target: Target, message: Message) -> tuple[Outcome, str]:
         """POST the signed notification to the webhook as it is now (its URL and secret
         read again: it may have changed, been disabled or deleted since it was planned)."""
-        raw = boot.redis.hget(notify_keys.player_webhooks(message.player), target.id)
-        if raw is None:
+        record = boot.webhooks.endpoint(message.player, target.id)
+        if record is None:
             return Outcome.REFUSED, "the webhook was deleted"
-        record = json.loads(raw)
         if not record["enabled"]:
             return Outcome.REFUSED, "the webhook is disabled"
         return deliver(boot, record, message)
@@ -70,12 +71,11 @@ class WebhookChannel:
         log(boot, target, message, outcome, detail, attempt)
         if detail in ("the webhook was deleted", "the webhook is disabled"):
             return
-        failures = notify_keys.player_webhook_failures(message.player)
         if outcome is Outcome.SENT:
-            boot.redis.hdel(failures, target.id)
+            boot.webhooks.clear_failures(message.player, target.id)
             return
-        run = boot.redis.hincrby(failures, target.id, 1)
-        if run == int(boot.config["WEBHOOK_DISABLE_AFTER"]):  # once: HINCRBY counts past it
+        run = boot.webhooks.count_failure(message.player, target.id)
+        if run == int(boot.config["WEBHOOK_DISABLE_AFTER"]):  # once: the run counts past it
             _disable(boot, message.player, target.id, run, detail)
 
 
@@ -143,22 +143,18 @@ def log(
         "detail": detail[:300],
         "at": codec.now_iso(),
     }
-    pipe = boot.redis.pipeline(transaction=False)
-    pipe.lpush(notify_keys.webhook_deliveries(target.id), json.dumps(entry))
-    pipe.ltrim(notify_keys.webhook_deliveries(target.id), 0, DELIVERIES_KEPT - 1)
-    pipe.execute()
+    boot.webhooks.log_delivery(target.id, entry, DELIVERIES_KEPT)
     return entry
 
 
 def _disable(boot: Bootstrap, player_id: str, webhook_id: str, run: int, detail: str) -> None:
-    raw = boot.redis.hget(notify_keys.player_webhooks(player_id), webhook_id)
-    if raw is None:
+    record = boot.webhooks.endpoint(player_id, webhook_id)
+    if record is None:
         return
-    record = json.loads(raw)
     record["enabled"] = False
     record["disabled_reason"] = f"{run} failed deliveries in a row (last: {detail[:200]})"
     record["updated"] = codec.now_iso()
-    boot.redis.hset(notify_keys.player_webhooks(player_id), webhook_id, json.dumps(record))
+    boot.webhooks.keep(player_id, record)
     _tell(boot, player_id, {"type": "webhook_disabled", "webhook": webhook_id, "failures": run})
 
 

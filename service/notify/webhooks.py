@@ -18,20 +18,19 @@ again at each delivery. The dispatcher retries a failed attempt (Outcome.RETRY) 
 backoff; WEBHOOK_DISABLE_AFTER failed attempts in a row disable the webhook, and the
 player is told so in their inbox. A success resets the count.
 
-Storage: `mf:player:<id>:webhooks` (id -> JSON record, the secret included),
-`mf:player:<id>:webhooks:failures` (id -> failed attempts in a row), and
-`mf:webhook:<id>:deliveries` (the newest DELIVERIES_KEPT attempts, newest first).
+Storage: the webhooks port (stores/webhooks.py, `boot.webhooks`): the records (the
+secret included), each one's failed attempts in a row, and its delivery log (the newest
+DELIVERIES_KEPT attempts, newest first).
 """
 
 from __future__ import annotations
 
 import base64
-import json
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, notify_keys
+from events import codec
 from service.errors import Conflict, Invalid, NotFound
 from service.notify import outbound
 from service.notify import types as catalog
@@ -59,7 +58,7 @@ def new_secret() -> str:
 def create(boot: Bootstrap, player_id: str, url: str, types: list[str] | None) -> dict[str, Any]:
     """Register a webhook; return it with its secret (shown this once)."""
     url, types = _check_url(boot, url), _check_types(types or [])
-    if boot.redis.hlen(notify_keys.player_webhooks(player_id)) >= MAX_WEBHOOKS:
+    if boot.webhooks.count(player_id) >= MAX_WEBHOOKS:
         raise Conflict("too_many_webhooks", f"at most {MAX_WEBHOOKS} webhooks; delete one first")
     now = codec.now_iso()
     record = {
@@ -72,22 +71,20 @@ def create(boot: Bootstrap, player_id: str, url: str, types: list[str] | None) -
         "updated": now,
         "secret": new_secret(),
     }
-    _save(boot, player_id, record)
+    boot.webhooks.keep(player_id, record)
     return {**public(record, 0), "secret": record["secret"]}
 
 
 def listed(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     """The player's webhooks (no secrets), oldest first."""
-    raw = boot.redis.hgetall(notify_keys.player_webhooks(player_id))
-    fails = _failures(boot, player_id)
-    records = sorted((json.loads(v) for v in raw.values()), key=lambda r: r["created"])
-    return [public(r, fails.get(r["id"], 0)) for r in records]
+    fails = boot.webhooks.failures(player_id)
+    return [public(r, fails.get(r["id"], 0)) for r in boot.webhooks.endpoints(player_id)]
 
 
 def shown(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
     """One of the player's webhooks (no secret)."""
     record = _load(boot, player_id, webhook_id)
-    return public(record, _failures(boot, player_id).get(webhook_id, 0))
+    return public(record, boot.webhooks.failures(player_id).get(webhook_id, 0))
 
 
 def update(boot: Bootstrap, player_id: str, webhook_id: str, changes: dict[str, Any]):
@@ -101,22 +98,14 @@ def update(boot: Bootstrap, player_id: str, webhook_id: str, changes: dict[str, 
         record["enabled"] = bool(changes["enabled"])
         record["disabled_reason"] = None if record["enabled"] else "by the player"
     record["updated"] = codec.now_iso()
-    pipe = boot.redis.pipeline()
-    pipe.hset(notify_keys.player_webhooks(player_id), webhook_id, json.dumps(record))
-    if record["enabled"]:
-        pipe.hdel(notify_keys.player_webhook_failures(player_id), webhook_id)
-    pipe.execute()
+    boot.webhooks.keep(player_id, record, clear_failures=record["enabled"])
     return shown(boot, player_id, webhook_id)
 
 
 def delete(boot: Bootstrap, player_id: str, webhook_id: str) -> None:
     """Forget a webhook and its delivery log; a delivery planned for it is then refused."""
     _load(boot, player_id, webhook_id)
-    pipe = boot.redis.pipeline()
-    pipe.hdel(notify_keys.player_webhooks(player_id), webhook_id)
-    pipe.hdel(notify_keys.player_webhook_failures(player_id), webhook_id)
-    pipe.delete(notify_keys.webhook_deliveries(webhook_id))
-    pipe.execute()
+    boot.webhooks.forget(player_id, webhook_id)
 
 
 def rotate(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
@@ -126,17 +115,14 @@ def rotate(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
     record["previous"] = {"secret": record["secret"], "until": time.time() + ROTATE_OVERLAP_S}
     record["secret"] = new_secret()
     record["updated"] = codec.now_iso()
-    _save(boot, player_id, record)
+    boot.webhooks.keep(player_id, record)
     return {"id": webhook_id, "secret": record["secret"], "previous_until": _iso_until(record)}
 
 
 def deliveries(boot: Bootstrap, player_id: str, webhook_id: str) -> list[dict[str, Any]]:
     """The webhook's newest delivery attempts, newest first."""
     _load(boot, player_id, webhook_id)
-    raw = boot.redis.lrange(
-        notify_keys.webhook_deliveries(webhook_id), 0, delivery.DELIVERIES_KEPT - 1
-    )
-    return [json.loads(r) for r in raw]
+    return boot.webhooks.deliveries(webhook_id, delivery.DELIVERIES_KEPT)
 
 
 def ping(boot: Bootstrap, player_id: str, webhook_id: str, home: str) -> dict[str, Any]:
@@ -191,19 +177,10 @@ def _check_types(types: list[Any]) -> list[str]:
 
 
 def _load(boot: Bootstrap, player_id: str, webhook_id: str) -> dict[str, Any]:
-    raw = boot.redis.hget(notify_keys.player_webhooks(player_id), webhook_id)
-    if raw is None:
+    record = boot.webhooks.endpoint(player_id, webhook_id)
+    if record is None:
         raise NotFound("webhook_not_found", f"no webhook {webhook_id!r}")
-    return json.loads(raw)
-
-
-def _save(boot: Bootstrap, player_id: str, record: dict[str, Any]) -> None:
-    boot.redis.hset(notify_keys.player_webhooks(player_id), record["id"], json.dumps(record))
-
-
-def _failures(boot: Bootstrap, player_id: str) -> dict[str, int]:
-    raw = boot.redis.hgetall(notify_keys.player_webhook_failures(player_id))
-    return {k.decode(): int(v) for k, v in raw.items()}
+    return record
 
 
 def _iso_until(record: dict[str, Any]) -> str | None:

@@ -11,6 +11,9 @@ from events.memory_recorder import MemoryRecorder
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
+from stores.memory.link_key import MemoryLinkKey
+from stores.memory.push import MemoryPush
+from stores.memory.webhooks import MemoryWebhooks
 
 
 class ListedScheduler:
@@ -70,5 +73,8 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "scheduler": ListedScheduler(),
         "hub": None,
         "tlog": None,
+        "webhooks": MemoryWebhooks(),
+        "push": MemoryPush(),
+        "link_key": MemoryLinkKey(),
     }
     return Bootstrap(**{**parts, **overrides})
