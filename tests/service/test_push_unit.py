@@ -92,8 +92,10 @@ def test_a_player_keeps_at_most_max_subscriptions_but_may_renew_one(boot):
     "sub, field",
     [
         (browser(endpoint="http://127.0.0.1:9"), "endpoint"),
-        ({**browser(), "keys": {"p256dh": b64(b"\x04" + b"x" * 64), "auth": b64(b"a" * 16)}},
-         "keys.p256dh"),
+        (
+            {**browser(), "keys": {"p256dh": b64(b"\x04" + b"x" * 64), "auth": b64(b"a" * 16)}},
+            "keys.p256dh",
+        ),
         ({**browser(), "keys": {"p256dh": P256DH, "auth": b64(b"short")}}, "keys.auth"),
     ],
 )

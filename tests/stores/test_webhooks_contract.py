@@ -22,8 +22,9 @@ def record(id_, created, **more):
 
 def test_a_kept_record_reads_back_as_kept_and_a_later_keep_replaces_it(hooks):
     assert hooks.endpoint("p1", "wh_a") is None
-    hooks.keep("p1", record("wh_a", "2026-01-02", enabled=True, types=["turn"]))
-    assert hooks.endpoint("p1", "wh_a") == record("wh_a", "2026-01-02", enabled=True, types=["turn"])
+    kept = record("wh_a", "2026-01-02", enabled=True, types=["turn"])
+    hooks.keep("p1", kept)
+    assert hooks.endpoint("p1", "wh_a") == kept
     hooks.keep("p1", record("wh_a", "2026-01-02", enabled=False, types=[]))
     assert hooks.endpoint("p1", "wh_a")["enabled"] is False
     assert hooks.count("p1") == 1
