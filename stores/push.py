@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import redis
 
 from events import notify_keys
+from stores.records import oldest_first
 
 
 class PushStore(Protocol):
@@ -29,12 +30,6 @@ class PushStore(Protocol):
 
     def forget(self, player_id: str, sub_id: str) -> bool:
         """Drop a subscription; return whether there was one."""
-
-
-def oldest_first(records: Any) -> list[dict[str, Any]]:
-    """Subscription records (dicts, or their JSON) sorted by their `created`."""
-    loaded = (json.loads(r) if isinstance(r, (str, bytes)) else r for r in records)
-    return sorted(loaded, key=lambda r: r["created"])
 
 
 def read_subscriptions(pipe: Any, player_id: str) -> None:

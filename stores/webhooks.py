@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import redis
 
 from events import notify_keys
+from stores.records import oldest_first
 
 
 class WebhookStore(Protocol):
@@ -48,12 +49,6 @@ class WebhookStore(Protocol):
 
     def deliveries(self, webhook_id: str, limit: int) -> list[dict[str, Any]]:
         """The webhook's newest `limit` logged attempts, newest first."""
-
-
-def oldest_first(records: Any) -> list[dict[str, Any]]:
-    """Webhook records (dicts, or their JSON) sorted by their `created`."""
-    loaded = (json.loads(r) if isinstance(r, (str, bytes)) else r for r in records)
-    return sorted(loaded, key=lambda r: r["created"])
 
 
 def read_endpoints(pipe: Any, player_id: str) -> None:

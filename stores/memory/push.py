@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from stores.push import oldest_first
+from stores.records import oldest_first
 
 
 class MemoryPush:
