@@ -22,10 +22,12 @@ import redis
 
 @dataclass
 class Store:
-    """What the role commands read: the configuration and the store's client."""
+    """What the role commands read: the configuration, the players and the roles
+    (stores.players, stores.roles)."""
 
     config: dict[str, Any]
-    redis: redis.Redis
+    players: Any
+    roles: Any
 
 
 def add_parser(sub: Any) -> None:
@@ -39,9 +41,12 @@ def run(args: argparse.Namespace) -> int:
     from service import config, players, roles
     from service.bootstrap import client
     from service.errors import DomainError
+    from stores.players import RedisPlayers
+    from stores.roles import RedisRoles
 
     cfg = config.load()
-    store = Store(cfg, client(cfg["REDIS_URL"], blocking=False))
+    on = client(cfg["REDIS_URL"], blocking=False)
+    store = Store(cfg, RedisPlayers(client=on), RedisRoles(client=on))
     try:
         if args.action == "roles":
             for row in roles.holders(store):  # type: ignore[arg-type]

@@ -21,8 +21,13 @@ from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
+from stores.chat import ChatStore, RedisChat
 from stores.link_key import LinkKeyStore, RedisLinkKey
+from stores.moderation import ModerationStore, RedisModeration
+from stores.players import PlayerStore, RedisPlayers
 from stores.push import PushStore, RedisPush
+from stores.roles import RedisRoles, RoleStore
+from stores.tokens import RedisTokens, TokenStore
 from stores.webhooks import RedisWebhooks, WebhookStore
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
@@ -44,6 +49,11 @@ class Bootstrap:
     webhooks: WebhookStore  # players' webhooks, their failures and delivery logs
     push: PushStore  # players' Web Push subscriptions
     link_key: LinkKeyStore  # the key that signs unsubscribe and verification links
+    players: PlayerStore  # players, handles, games finished (stores.players)
+    tokens: TokenStore  # bearer tokens, kept hashed (stores.tokens)
+    roles: RoleStore  # roles granted and their log (stores.roles)
+    moderation: ModerationStore  # reports, mutes and bans (stores.moderation)
+    chat: ChatStore  # each game's table chat (stores.chat)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -204,5 +214,10 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         webhooks=RedisWebhooks(client=store_client),
         push=RedisPush(client=store_client),
         link_key=RedisLinkKey(client=store_client),
+        players=RedisPlayers(client=store_client),
+        tokens=RedisTokens(client=store_client),
+        roles=RedisRoles(client=store_client),
+        moderation=RedisModeration(client=store_client),
+        chat=RedisChat(client=store_client),
         quick=quick,
     )

@@ -1,5 +1,5 @@
-"""Table chat: a Redis stream per game beside its log (`mf:{g:<id>}:chat`), so talk never
-touches the hash chain or a verification.
+"""Table chat: kept per game beside its log (stores.chat), so talk never touches the hash
+chain or a verification.
 
 Two channels: `players` (posted by seated players) and `spectators` (posted by anyone
 else with a token). While the game is not finished, players read only their own channel
@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys, scripts
+from events import codec
 from events.record import FINISHED, Record
 from service.errors import TooFast
+from stores.chat import RateLimited
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -37,18 +38,16 @@ def post(boot: Bootstrap, rec: Record, player: dict[str, Any], text: str) -> dic
         "text": text,
         "at": codec.now_iso(),
     }
-    script = scripts.registered(boot.redis, scripts.CHAT_POST)
-    ok, value = script(
-        keys=[keys.game_chat(rec.game_id), keys.game_chat_rate(rec.game_id, player["id"])],
-        args=[json.dumps(message), RATE_COUNT, RATE_WINDOW_S * 1000, KEEP],
-    )
-    if not ok:
+    rate = (RATE_COUNT, RATE_WINDOW_S * 1000)
+    try:
+        message_id = boot.chat.post(rec.game_id, player["id"], message, rate, KEEP)
+    except RateLimited as e:
         raise TooFast(
             "chat_rate_limited",
             f"at most {RATE_COUNT} messages per {RATE_WINDOW_S} s in one game",
-            retry_after=max(int(value), 1) / 1000,
-        )
-    return {"id": value.decode(), **message}
+            retry_after=max(e.retry_ms, 1) / 1000,
+        ) from None
+    return {"id": message_id, **message}
 
 
 def visible(message: dict[str, Any], seated: bool, status: str) -> bool:
@@ -61,8 +60,7 @@ def read(
 ) -> list[dict[str, Any]]:
     """Return up to PAGE messages after id `after` the viewer may read, oldest first; a
     message an operator hid has no text but for operators (`operator`)."""
-    entries = boot.redis.xrange(keys.game_chat(rec.game_id), f"({after}", "+", count=PAGE)
-    messages = [decode(i, f) for i, f in entries]
+    messages = [{"id": i, **m} for i, m in boot.chat.after(rec.game_id, after, PAGE)]
     shown = [m for m in messages if visible(m, seat is not None, rec.status)]
     return _mark_hidden(boot, rec.game_id, shown, operator)
 
@@ -70,8 +68,7 @@ def read(
 def every(boot: Bootstrap, rec: Record, seat: int | None) -> list[dict[str, Any]]:
     """Return every kept message the viewer may read (for the export), hidden ones marked
     and without their text."""
-    entries = boot.redis.xrange(keys.game_chat(rec.game_id))
-    messages = [decode(i, f) for i, f in entries]
+    messages = [{"id": i, **m} for i, m in boot.chat.messages(rec.game_id)]
     shown = [m for m in messages if visible(m, seat is not None, rec.status)]
     return _mark_hidden(boot, rec.game_id, shown, False)
 
@@ -81,28 +78,28 @@ def _mark_hidden(
 ) -> list[dict[str, Any]]:
     if not messages:
         return messages
-    hidden = boot.redis.hgetall(keys.game_chat_hidden(game_id))
+    hidden = boot.chat.hidden(game_id)
     if not hidden:
         return messages
     out = []
     for m in messages:
-        said = hidden.get(m["id"].encode())
+        said = hidden.get(m["id"])
         if said is None:
             out.append(m)
         elif operator:
-            out.append({**m, "hidden": json.loads(said)})
+            out.append({**m, "hidden": said})
         else:
-            out.append({**m, "text": "", "hidden": {"reason": json.loads(said)["reason"]}})
+            out.append({**m, "text": "", "hidden": {"reason": said["reason"]}})
     return out
 
 
 def decode(entry_id: bytes | str, fields: dict[bytes, bytes]) -> dict[str, Any]:
-    """Return a stored message with its id."""
+    """Return a message as the stream holds it (an open event stream reads it there,
+    service.game_stream), with its id."""
     ident = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
     return {"id": ident, **json.loads(fields[b"m"])}
 
 
 def last_id(boot: Bootstrap, game_id: str) -> str:
     """Return the id of the game's newest message ("0-0" when none)."""
-    newest = boot.redis.xrevrange(keys.game_chat(game_id), count=1)
-    return newest[0][0].decode() if newest else "0-0"
+    return boot.chat.last_id(game_id)

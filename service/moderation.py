@@ -2,7 +2,7 @@
 (docs/operations.md, "Moderation").
 
 - A **report**: any player reports a player, or one chat message of a game, with a reason.
-  Reports are kept in `mf:reports` (a stream) and read by operators, who close them with
+  Reports are kept (stores.moderation) and read by operators, who close them with
   a note.
 - **Mute**: the player's chat posts are refused (403 `muted`) until unmuted.
 - **Ban**: every token of the player stops working at once (each token record is marked,
@@ -24,7 +24,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec
 from events.record import ACTIVE, WAITING
 from service import game_commands, lobby_commands, metrics, roles
 from service.errors import Conflict, DomainError, Forbidden, Invalid, NotFound
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("marketfold.moderation")
 REASON_MAX = 500
-REPORTS_KEEP = 10_000
+REPORTS_READ = 1000  # the newest reports an operator's list reads
 
 
 def is_operator(boot: Bootstrap, player_id: str) -> bool:
@@ -63,7 +63,7 @@ def _done(action: str, by: str, **what: Any) -> None:
 
 
 def _known_player(boot: Bootstrap, player_id: str) -> None:
-    if not boot.redis.exists(keys.player(player_id)):
+    if boot.players.name(player_id) is None:
         raise NotFound("player_not_found", f"no player {player_id!r}")
 
 
@@ -81,10 +81,10 @@ def report(boot: Bootstrap, by: dict[str, Any], body: dict[str, Any]) -> dict[st
                 "a message is named with its game",
                 errors={"game": ["required with message"]},
             )
-        found = boot.redis.xrange(keys.game_chat(game), message, message)
-        if not found:
+        found = boot.chat.message(game, message)
+        if found is None:
             raise NotFound("message_not_found", f"no message {message!r} in game {game!r}")
-        player = json.loads(found[0][1][b"m"])["player"]
+        player = found["player"]
     elif player is None:
         raise Invalid(
             "invalid_body",
@@ -100,23 +100,18 @@ def report(boot: Bootstrap, by: dict[str, Any], body: dict[str, Any]) -> dict[st
         "reason": reason,
         "at": codec.now_iso(),
     }
-    rid = boot.redis.xadd(
-        keys.reports(), {"r": json.dumps(entry)}, maxlen=REPORTS_KEEP, approximate=True
-    )
+    rid = boot.moderation.add_report(entry)
     _done("report", by["id"], player=player, game=game)
-    return {"id": rid.decode(), **entry, "status": "open"}
+    return {"id": rid, **entry, "status": "open"}
 
 
 def reports(boot: Bootstrap, status: str | None = None) -> list[dict[str, Any]]:
     """Every kept report, newest first, with its status (`open`, `closed`)."""
-    closed = {
-        k.decode(): json.loads(v) for k, v in boot.redis.hgetall(keys.reports_closed()).items()
-    }
+    closed = boot.moderation.closed()
     out = []
-    for rid, fields in boot.redis.xrevrange(keys.reports(), count=1000):
-        ident = rid.decode()
+    for ident, said in boot.moderation.reports(REPORTS_READ):
         shut = closed.get(ident)
-        item = {"id": ident, **json.loads(fields[b"r"]), "status": "closed" if shut else "open"}
+        item = {"id": ident, **said, "status": "closed" if shut else "open"}
         if shut:
             item["closed"] = shut
         if status in (None, item["status"]):
@@ -125,10 +120,10 @@ def reports(boot: Bootstrap, status: str | None = None) -> list[dict[str, Any]]:
 
 
 def close_report(boot: Bootstrap, operator: str, report_id: str, note: str) -> dict[str, Any]:
-    if not boot.redis.xrange(keys.reports(), report_id, report_id):
+    if not boot.moderation.has_report(report_id):
         raise NotFound("report_not_found", f"no report {report_id!r}")
     shut = {"by": operator, "note": _reason(note), "at": codec.now_iso()}
-    if not boot.redis.hsetnx(keys.reports_closed(), report_id, json.dumps(shut)):
+    if not boot.moderation.close_report(report_id, shut):
         raise Conflict("report_closed", "this report is closed already")
     _done("close_report", operator, report=report_id)
     return next(r for r in reports(boot) if r["id"] == report_id)
@@ -139,27 +134,25 @@ def close_report(boot: Bootstrap, operator: str, report_id: str, note: str) -> d
 
 def standing(boot: Bootstrap, player_id: str) -> dict[str, Any]:
     """What is in force against a player: {"muted": {...}|None, "banned": {...}|None}."""
-    raw = boot.redis.hgetall(keys.player_moderation(player_id))
-    return {
-        k: json.loads(raw[k.encode()]) if k.encode() in raw else None for k in ("muted", "banned")
-    }
+    held = boot.moderation.standing(player_id)
+    return {k: held.get(k) for k in ("muted", "banned")}
 
 
 def mute(boot: Bootstrap, operator: str, player_id: str, reason: Any, on: bool) -> dict[str, Any]:
     _known_player(boot, player_id)
     if on:
         said = {"by": operator, "reason": _reason(reason), "at": codec.now_iso()}
-        boot.redis.hset(keys.player_moderation(player_id), "muted", json.dumps(said))
+        boot.moderation.set_standing(player_id, "muted", said)
     else:
-        boot.redis.hdel(keys.player_moderation(player_id), "muted")
+        boot.moderation.set_standing(player_id, "muted", None)
     _done("mute" if on else "unmute", operator, player=player_id)
     return standing(boot, player_id)
 
 
 def check_may_chat(boot: Bootstrap, player_id: str) -> None:
-    raw = boot.redis.hget(keys.player_moderation(player_id), "muted")
-    if raw is not None:
-        raise Forbidden("muted", f"the server's operators muted you: {json.loads(raw)['reason']}")
+    muted = boot.moderation.standing(player_id).get("muted")
+    if muted is not None:
+        raise Forbidden("muted", f"the server's operators muted you: {muted['reason']}")
 
 
 def ban(boot: Bootstrap, operator: str, player_id: str, reason: Any) -> dict[str, Any]:
@@ -168,7 +161,7 @@ def ban(boot: Bootstrap, operator: str, player_id: str, reason: Any) -> dict[str
     if player_id == operator:
         raise Conflict("cannot_ban_self", "an operator cannot ban themself")
     said = {"by": operator, "reason": _reason(reason), "at": codec.now_iso()}
-    boot.redis.hset(keys.player_moderation(player_id), "banned", json.dumps(said))
+    boot.moderation.set_standing(player_id, "banned", said)
     _mark_tokens(boot, player_id, said)
     games = _leave_games(boot, player_id)
     _done("ban", operator, player=player_id, games=games)
@@ -177,7 +170,7 @@ def ban(boot: Bootstrap, operator: str, player_id: str, reason: Any) -> dict[str
 
 def unban(boot: Bootstrap, operator: str, player_id: str) -> dict[str, Any]:
     _known_player(boot, player_id)
-    boot.redis.hdel(keys.player_moderation(player_id), "banned")
+    boot.moderation.set_standing(player_id, "banned", None)
     _mark_tokens(boot, player_id, None)
     _done("unban", operator, player=player_id)
     return standing(boot, player_id)
@@ -186,9 +179,8 @@ def unban(boot: Bootstrap, operator: str, player_id: str) -> dict[str, Any]:
 def _mark_tokens(boot: Bootstrap, player_id: str, banned: dict[str, Any] | None) -> None:
     """Mark (or unmark) every token record of the player; `tokens.recognise` refuses a
     marked one. The record changes, so a cached copy fails its next append's check."""
-    for raw in boot.redis.hvals(keys.player_tokens(player_id)):
-        key = keys.token(json.loads(raw)["hash"])
-        stored = boot.redis.get(key)
+    for digest in boot.tokens.digests(player_id):
+        stored = boot.tokens.record(digest)
         if stored is None:
             continue
         record = json.loads(stored)
@@ -196,14 +188,13 @@ def _mark_tokens(boot: Bootstrap, player_id: str, banned: dict[str, Any] | None)
             record.pop("banned", None)
         else:
             record["banned"] = banned
-        boot.redis.set(key, json.dumps(record), xx=True)
+        boot.tokens.replace(digest, json.dumps(record))  # not if revoked meanwhile
 
 
 def _leave_games(boot: Bootstrap, player_id: str) -> list[dict[str, str]]:
     """Cancel the player's waiting games, free their waiting seats, resign running ones."""
     done = []
-    for raw in boot.redis.zrange(keys.player_games(player_id), 0, -1):
-        gid = raw.decode()
+    for gid in boot.players.games(player_id):
         rec = boot.store.load(gid).record
         try:
             if rec.status == WAITING and rec.creator == player_id:
@@ -221,9 +212,9 @@ def _leave_games(boot: Bootstrap, player_id: str) -> list[dict[str, str]]:
 
 
 def hide(boot: Bootstrap, operator: str, game_id: str, message_id: str, reason: Any) -> dict:
-    if not boot.redis.xrange(keys.game_chat(game_id), message_id, message_id):
+    if boot.chat.message(game_id, message_id) is None:
         raise NotFound("message_not_found", f"no message {message_id!r} in game {game_id!r}")
     said = {"by": operator, "reason": _reason(reason), "at": codec.now_iso()}
-    boot.redis.hset(keys.game_chat_hidden(game_id), message_id, json.dumps(said))
+    boot.chat.hide(game_id, message_id, said)
     _done("hide", operator, game=game_id, chat_message=message_id)
     return {"game": game_id, "message": message_id, "hidden": said}

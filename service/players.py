@@ -6,9 +6,7 @@ import re
 import secrets
 from typing import TYPE_CHECKING, Any
 
-import redis
-
-from events import codec, keys
+from events import codec
 from service import roles, tokens
 from service.errors import Conflict, Invalid, NotFound
 from service.tokens import PREFIX as TOKEN_PREFIX
@@ -54,72 +52,46 @@ def check_handle(handle: str, field: str = "handle") -> None:
 
 def create_player(boot: Bootstrap, name: str, handle: str | None = None) -> dict[str, Any]:
     """Register a player; the token is returned once and only its hash is kept. A handle
-    is claimed first (SET NX): a taken one is refused and nothing is written."""
+    is claimed first: a taken one is refused and nothing is written."""
     player_id = new_id("p_")
     if handle is not None:
         check_handle(handle)
-        if not boot.redis.set(keys.handle(fold_handle(handle)), player_id, nx=True):
+        if not boot.players.claim_handle(fold_handle(handle), player_id):
             raise Conflict("handle_taken", f"the handle {handle!r} is taken")
-    pipe = boot.redis.pipeline(transaction=False)  # two slots in a cluster
     fields = {"name": name, "created": codec.now_iso(), **({"handle": handle} if handle else {})}
-    pipe.hset(keys.player(player_id), mapping=fields)
-    token = tokens.issue(boot, player_id, name, pipe)
-    pipe.execute()
-    return {"id": player_id, "name": name, "handle": handle, "token": token["token"]}
+    token, issued = tokens.new(player_id, name)
+    boot.players.create(player_id, fields, issued)  # the record with its first token
+    return {"id": player_id, "name": name, "handle": handle, "token": token}
 
 
 def set_handle(boot: Bootstrap, caller: dict[str, Any], handle: str) -> dict[str, Any]:
     """Give the caller `handle` (a player registered without one, or a new one): claimed
-    first (SET NX), so a taken one is refused and nothing changes. The player's record
-    then moves from its old handle to the new one in a transaction on that record (WATCH:
-    two updates at once never both read the same old handle), and whoever replaced a
-    handle frees it, so however many updates race, exactly one handle stays bound."""
+    first, so a taken one is refused and nothing changes. The player's record then moves
+    from its old handle to the new one atomically (stores.players: two updates at once
+    never both read the same old handle), and whoever replaced a handle frees it, so
+    however many updates race, exactly one handle stays bound."""
     check_handle(handle)
     folded, player_id = fold_handle(handle), caller["id"]
-    if not boot.redis.set(keys.handle(folded), player_id, nx=True):
+    if not boot.players.claim_handle(folded, player_id):
         if by_handle(boot, handle) != player_id:
             raise Conflict("handle_taken", f"the handle {handle!r} is taken")
-    record = keys.player(player_id)
-    with boot.redis.pipeline() as pipe:
-        while True:
-            try:
-                pipe.watch(record)
-                old = pipe.hget(record, "handle")
-                pipe.multi()
-                pipe.hset(record, "handle", handle)
-                pipe.execute()
-                break
-            except redis.WatchError:
-                continue  # another update moved the record first: read its handle again
-    if old and fold_handle(old.decode()) != folded:
-        _free(boot, fold_handle(old.decode()), player_id)
+    old = boot.players.set_handle(player_id, handle)
+    if old and fold_handle(old) != folded:
+        boot.players.free_handle(fold_handle(old), player_id)  # only if it still names us
     return me(boot, caller)
-
-
-def _free(boot: Bootstrap, folded: str, player_id: str) -> None:
-    """Delete handle `folded` if it still names `player_id` (compare and delete)."""
-    with boot.redis.pipeline() as pipe:
-        try:
-            pipe.watch(keys.handle(folded))
-            if pipe.get(keys.handle(folded)) == player_id.encode():
-                pipe.multi()
-                pipe.delete(keys.handle(folded))
-                pipe.execute()
-        except redis.WatchError:
-            pass  # changed meanwhile: it is no longer ours to free
 
 
 def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
     """Return who a token is: the player's id, name, handle, registration time, the id
     of the token used and the roles the player holds (service.roles)."""
-    name, handle, created = boot.redis.hmget(keys.player(caller["id"]), "name", "handle", "created")
-    if name is None:
+    record = boot.players.record(caller["id"])
+    if record is None:
         raise NotFound("player_not_found", f"no player {caller['id']!r}")
     return {
         "id": caller["id"],
-        "name": name.decode(),
-        "handle": handle.decode() if handle else None,
-        "created": created.decode() if created else None,
+        "name": record["name"],
+        "handle": record["handle"],
+        "created": record["created"],
         "token_id": caller.get("token_id"),
         "roles": roles.roles_of(boot, caller["id"]),
     }
@@ -127,8 +99,7 @@ def me(boot: Bootstrap, caller: dict[str, Any]) -> dict[str, Any]:
 
 def by_handle(boot: Bootstrap, handle: str) -> str | None:
     """Return the id of the player holding `handle` (any case), or None."""
-    found = boot.redis.get(keys.handle(fold_handle(handle)))
-    return found.decode() if found else None
+    return boot.players.holder(fold_handle(handle))
 
 
 def resolve(boot: Bootstrap, refs: list[str], field: str) -> list[dict[str, str]]:
@@ -137,11 +108,11 @@ def resolve(boot: Bootstrap, refs: list[str], field: str) -> list[dict[str, str]
     out = []
     for i, ref in enumerate(refs):
         player_id = ref if PLAYER_ID.fullmatch(ref) else by_handle(boot, ref)
-        name = boot.redis.hget(keys.player(player_id), "name") if player_id else None
+        name = boot.players.name(player_id) if player_id else None
         if name is None:
             why = f"no player with the id or handle {ref!r}"
             raise Invalid("invalid_body", why, errors={f"{field}[{i}]": [why]})
-        out.append({"id": player_id, "name": name.decode()})
+        out.append({"id": player_id, "name": name})
     return out
 
 
@@ -152,10 +123,10 @@ def authenticate(boot: Bootstrap, token: str) -> dict[str, Any] | None:
 
 def player(boot: Bootstrap, player_id: str) -> dict[str, str]:
     """Return {id, name} of a registered player, or raise NotFound."""
-    name = boot.redis.hget(keys.player(player_id), "name")
+    name = boot.players.name(player_id)
     if name is None:
         raise NotFound("player_not_found", f"no player {player_id!r}")
-    return {"id": player_id, "name": name.decode()}
+    return {"id": player_id, "name": name}
 
 
 def named(boot: Bootstrap, ref: str) -> dict[str, str]:

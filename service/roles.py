@@ -7,16 +7,15 @@
 - `organizer`: creates leagues (and runs the leagues they organize; a league's own
   co-organizers need no role, see service.league_organizers).
 
-Each role is a set of player ids (`mf:role:<name>`); every grant and revocation is also
-appended to `mf:roles:log` (player, role, change, by, at), so who did what stays known.
+Each role is a set of player ids (stores.roles); every grant and revocation is also
+appended to the roles' log (player, role, change, by, at), so who did what stays known.
 """
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys
+from events import codec
 from service import config
 from service.errors import Conflict, Forbidden, Invalid
 
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
 
 OPERATOR, ORGANIZER = "operator", "organizer"
 ROLES = (OPERATOR, ORGANIZER)
-LOG_MAXLEN = 10_000
 HOW = {
     OPERATOR: (
         "an operator makes another with PUT /v1/players/{id}/roles/operator, and the first "
@@ -67,7 +65,7 @@ def from_config(boot: Bootstrap) -> set[str]:
 def roles_of(boot: Bootstrap, player_id: str) -> list[str]:
     """Return the roles a player holds, in ROLES order (an operator is not listed as an
     organizer unless granted it: `has` lets operators do what organizers do)."""
-    held = [r for r in ROLES if boot.redis.sismember(keys.role(r), player_id)]
+    held = [r for r in ROLES if boot.roles.holds(r, player_id)]
     if player_id in from_config(boot) and OPERATOR not in held:
         held.insert(0, OPERATOR)
     return held
@@ -78,7 +76,7 @@ def has(boot: Bootstrap, player_id: str, role: str) -> bool:
     if player_id in from_config(boot):
         return True
     wanted = (role, OPERATOR) if role != OPERATOR else (OPERATOR,)
-    return any(boot.redis.sismember(keys.role(r), player_id) for r in wanted)
+    return any(boot.roles.holds(r, player_id) for r in wanted)
 
 
 def require(boot: Bootstrap, player_id: str, role: str, doing: str) -> None:
@@ -90,7 +88,7 @@ def require(boot: Bootstrap, player_id: str, role: str, doing: str) -> None:
 def grant(boot: Bootstrap, player_id: str, role: str, by: str) -> list[str]:
     """Give a player a role (nothing changes if they hold it); return their roles."""
     check_role(role)
-    if boot.redis.sadd(keys.role(role), player_id):
+    if boot.roles.add(role, player_id):
         _log(boot, player_id, role, "granted", by)
     return roles_of(boot, player_id)
 
@@ -101,7 +99,7 @@ def revoke(boot: Bootstrap, player_id: str, role: str, by: str) -> list[str]:
     if role == OPERATOR and player_id in from_config(boot):
         why = "this player is an operator by the server's OPERATORS setting; remove them there"
         raise Conflict("role_from_config", why)
-    if boot.redis.srem(keys.role(role), player_id):
+    if boot.roles.remove(role, player_id):
         _log(boot, player_id, role, "revoked", by)
     return roles_of(boot, player_id)
 
@@ -110,16 +108,14 @@ def holders(boot: Bootstrap) -> list[dict[str, Any]]:
     """Return every role held: {player, name, role, source: store | config}, by role."""
     out = [{"player": p, "role": OPERATOR, "source": "config"} for p in sorted(from_config(boot))]
     for role in ROLES:
-        for raw in sorted(boot.redis.smembers(keys.role(role))):
-            player = raw.decode()
+        for player in boot.roles.holders(role):
             if not (role == OPERATOR and player in from_config(boot)):
                 out.append({"player": player, "role": role, "source": "store"})
     for row in out:
-        name = boot.redis.hget(keys.player(row["player"]), "name")
-        row["name"] = name.decode() if name else None
+        row["name"] = boot.players.name(row["player"])
     return out
 
 
 def _log(boot: Bootstrap, player_id: str, role: str, change: str, by: str) -> None:
     entry = {"player": player_id, "role": role, "change": change, "by": by, "at": codec.now_iso()}
-    boot.redis.xadd(keys.role_log(), {"e": json.dumps(entry)}, maxlen=LOG_MAXLEN, approximate=True)
+    boot.roles.log(entry)

@@ -25,7 +25,12 @@ class RateLimited(Exception):
 
 class ChatStore(Protocol):
     def post(
-        self, game_id: str, player_id: str, message: dict[str, Any], rate: tuple[int, int], keep: int
+        self,
+        game_id: str,
+        player_id: str,
+        message: dict[str, Any],
+        rate: tuple[int, int],
+        keep: int,
     ) -> str:
         """Keep a message (the newest `keep` or so are kept) and return its id, unless
         the player posted rate[0] already in the window of rate[1] ms opened by the
@@ -59,7 +64,12 @@ class RedisChat:
         self.redis = client
 
     def post(
-        self, game_id: str, player_id: str, message: dict[str, Any], rate: tuple[int, int], keep: int
+        self,
+        game_id: str,
+        player_id: str,
+        message: dict[str, Any],
+        rate: tuple[int, int],
+        keep: int,
     ) -> str:
         script = scripts.registered(self.redis, scripts.CHAT_POST)
         ok, value = script(

@@ -25,7 +25,12 @@ class MemoryChat:
         self.last: tuple[int, int] = (0, 0)
 
     def post(
-        self, game_id: str, player_id: str, message: dict[str, Any], rate: tuple[int, int], keep: int
+        self,
+        game_id: str,
+        player_id: str,
+        message: dict[str, Any],
+        rate: tuple[int, int],
+        keep: int,
     ) -> str:
         now = int(self.clock() * 1000)
         count, ends = self.windows.get((game_id, player_id), (0, 0))

@@ -7,7 +7,6 @@ import json
 import pytest
 
 from events import keys
-
 from stores.memory.players import MemoryPlayers
 from stores.memory.tokens import MemoryTokens
 from stores.players import RedisPlayers
@@ -53,7 +52,11 @@ def test_a_new_player_is_kept_with_its_first_token(stores):
     players, tokens = stores
     assert players.record("p_1") is None and players.name("p_1") is None
     players.create("p_1", {"name": "Ann", "created": "2026-01-01T00:00:00Z"}, issued())
-    assert players.record("p_1") == {"name": "Ann", "handle": None, "created": "2026-01-01T00:00:00Z"}
+    assert players.record("p_1") == {
+        "name": "Ann",
+        "handle": None,
+        "created": "2026-01-01T00:00:00Z",
+    }
     assert players.name("p_1") == "Ann"
     assert json.loads(tokens.record("d1"))["token_id"] == "t_1"
     assert tokens.listed("p_1") == [Listed("t_1", "2026-01-01T00:00:00Z", None)]
@@ -73,7 +76,9 @@ def test_games_finished_are_read_per_ruleset(stores, request):
     if isinstance(players, MemoryPlayers):
         players.finished["p_1"] = {"goblin": 2, "gobcon": 1}
     else:  # written by the games' follow-up writes (service.inbox), not by this port
-        request.getfixturevalue("r").hset(keys.player_played("p_1"), mapping={"goblin": 2, "gobcon": 1})
+        request.getfixturevalue("r").hset(
+            keys.player_played("p_1"), mapping={"goblin": 2, "gobcon": 1}
+        )
     assert players.played("p_1") == {"goblin": 2, "gobcon": 1}
 
 

@@ -11,8 +11,13 @@ from events.memory_recorder import MemoryRecorder
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
+from stores.memory.chat import MemoryChat
 from stores.memory.link_key import MemoryLinkKey
+from stores.memory.moderation import MemoryModeration
+from stores.memory.players import MemoryPlayers
 from stores.memory.push import MemoryPush
+from stores.memory.roles import MemoryRoles
+from stores.memory.tokens import MemoryTokens
 from stores.memory.webhooks import MemoryWebhooks
 
 
@@ -66,6 +71,7 @@ class ListedScheduler:
 
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
+    tokens = MemoryTokens()
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
@@ -76,5 +82,10 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "webhooks": MemoryWebhooks(),
         "push": MemoryPush(),
         "link_key": MemoryLinkKey(),
+        "players": MemoryPlayers(tokens),
+        "tokens": tokens,
+        "roles": MemoryRoles(),
+        "moderation": MemoryModeration(),
+        "chat": MemoryChat(),
     }
     return Bootstrap(**{**parts, **overrides})
