@@ -82,8 +82,9 @@ def test_tokens_are_listed_oldest_first_limited_and_revoked_at_once(boot):
     caller = players.authenticate(boot, made["token"])
     second = tokens.create(boot, caller)
     listed = tokens.listed(boot, made["id"], caller["token_id"])
-    assert [t["id"] for t in listed] == [caller["token_id"], second["id"]]
-    assert [t["current"] for t in listed] == [True, False]
+    assert {t["id"] for t in listed} == {caller["token_id"], second["id"]}
+    assert listed == sorted(listed, key=lambda t: (t["created"], t["id"]))  # oldest first
+    assert [t["id"] for t in listed if t["current"]] == [caller["token_id"]]
     assert all("token" not in t and "hash" not in t for t in listed)
     tokens.revoke(boot, made["id"], second["id"])
     assert players.authenticate(boot, second["token"]) is None
