@@ -8,21 +8,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from stores.memory.stream_ids import StreamIds, named
 from stores.moderation import REPORTS_KEEP
 
 
 class MemoryModeration:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
-        self.clock = clock
+        self.ids = StreamIds(clock)
         self.kept: list[tuple[str, dict[str, Any]]] = []
         self.shut: dict[str, dict[str, Any]] = {}
         self.standings: dict[str, dict[str, dict[str, Any]]] = {}
-        self.last: tuple[int, int] = (0, 0)
 
     def add_report(self, report: dict[str, Any]) -> str:
-        now = int(self.clock() * 1000)
-        self.last = (now, 0) if now > self.last[0] else (self.last[0], self.last[1] + 1)
-        rid = f"{self.last[0]}-{self.last[1]}"
+        rid = self.ids.next()
         self.kept.append((rid, dict(report)))
         del self.kept[:-REPORTS_KEEP]
         return rid
@@ -31,7 +29,7 @@ class MemoryModeration:
         return [(i, dict(r)) for i, r in reversed(self.kept[-count:])] if count > 0 else []
 
     def has_report(self, report_id: str) -> bool:
-        return any(i == report_id or i.split("-")[0] == report_id for i, _ in self.kept)
+        return any(named(i, report_id) for i, _ in self.kept)
 
     def close_report(self, report_id: str, shut: dict[str, Any]) -> bool:
         if report_id in self.shut:

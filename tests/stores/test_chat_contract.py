@@ -8,13 +8,9 @@ import pytest
 
 from stores.chat import RateLimited, RedisChat
 from stores.memory.chat import MemoryChat
+from stores.memory.stream_ids import order
 
 RATE = (3, 10_000)  # 3 posts per 10 s
-
-
-def _order(mid):
-    ms, _, n = mid.partition("-")
-    return int(ms), int(n)
 
 
 # the Redis one is marked `process`, so only the in-memory one is in the unit tier
@@ -32,7 +28,7 @@ def post(chat, text, player="p_1", game="g1", rate=RATE):
 def test_messages_are_kept_in_order_and_read_after_an_id(chat):
     assert chat.last_id("g1") == "0-0" and chat.messages("g1") == []
     ids = [post(chat, "a"), post(chat, "b", "p_2"), post(chat, "c", "p_3")]
-    assert ids == sorted(ids, key=_order) and len(set(ids)) == 3
+    assert ids == sorted(ids, key=order) and len(set(ids)) == 3
     assert chat.messages("g1") == [
         (ids[0], {"player": "p_1", "text": "a"}),
         (ids[1], {"player": "p_2", "text": "b"}),

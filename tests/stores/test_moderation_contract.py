@@ -5,12 +5,8 @@ a player (muted, banned) set and lifted one at a time."""
 import pytest
 
 from stores.memory.moderation import MemoryModeration
+from stores.memory.stream_ids import order
 from stores.moderation import RedisModeration
-
-
-def _order(rid):
-    ms, _, n = rid.partition("-")
-    return int(ms), int(n)
 
 
 # the Redis one is marked `process`, so only the in-memory one is in the unit tier
@@ -24,7 +20,7 @@ def store(request):
 def test_reports_are_read_newest_first_with_increasing_ids(store):
     assert store.reports(10) == []
     ids = [store.add_report({"by": "p_1", "player": "p_2", "reason": f"r{i}"}) for i in range(3)]
-    assert ids == sorted(ids, key=_order) and len(set(ids)) == 3
+    assert ids == sorted(ids, key=order) and len(set(ids)) == 3
     assert store.reports(10) == [
         (ids[2], {"by": "p_1", "player": "p_2", "reason": "r2"}),
         (ids[1], {"by": "p_1", "player": "p_2", "reason": "r1"}),
