@@ -197,7 +197,9 @@ def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server)
     no_script_errors(browser)
 
 
-def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(browser, live_server):
+def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
+    browser, live_server
+):
     """At 390 px every Decktet card of a Spanish table ("El Descubrimiento", "El
     Diplomático", ...) wraps its title between words or at a syllable with a hyphen, never
     mid-word: the whole deck drawn by the page's own card drawing into the auction."""
