@@ -22,6 +22,7 @@ from bench.receivers import WebhookServer, address
 from events import codec, keys, notify_keys
 from games.schemas import random_action
 from service.notify import inbox
+from stores.inbox import RedisInbox
 
 TABLE = 3
 CHANNELS = ("email", "webhook")
@@ -177,7 +178,7 @@ class Away:
 
     def dispatch(self) -> None:
         """Match arrivals to turns; have a player act once both of its messages came."""
-        store = SimpleNamespace(redis=self.r)  # what inbox.find reads through
+        store = SimpleNamespace(inbox=RedisInbox(self.r))  # what inbox.find reads through
         rnd = random.Random(2)
         notes: dict[str, tuple[str, float]] = {}  # note id -> (type, time written)
         while True:

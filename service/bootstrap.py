@@ -29,6 +29,10 @@ from stores.push import PushStore, RedisPush
 from stores.roles import RedisRoles, RoleStore
 from stores.tokens import RedisTokens, TokenStore
 from stores.webhooks import RedisWebhooks, WebhookStore
+from stores.inbox import InboxStore, RedisInbox
+from stores.notify_outbox import NotifyOutboxStore, RedisNotifyOutbox
+from stores.notify_prefs import NotifyPrefsStore, RedisNotifyPrefs
+from stores.recipients import RecipientsStore, RedisRecipients
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
 QUICK_TIMEOUT_S = 0.4  # /healthz answers 503 within a second of a stalled Redis
@@ -54,6 +58,10 @@ class Bootstrap:
     roles: RoleStore  # roles granted and their log (stores.roles)
     moderation: ModerationStore  # reports, mutes and bans (stores.moderation)
     chat: ChatStore  # each game's table chat (stores.chat)
+    inbox: InboxStore  # players' notes (notifications), read marks, unfinished games
+    notify_prefs: NotifyPrefsStore  # players' notification settings and addresses
+    notify_outbox: NotifyOutboxStore  # notification steps due, leases, marks, digests
+    recipients: RecipientsStore  # what a notification step reads of its player at once
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -219,5 +227,9 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         roles=RedisRoles(client=store_client),
         moderation=RedisModeration(client=store_client),
         chat=RedisChat(client=store_client),
+        inbox=RedisInbox(store_client, one_redis=not recorder.cluster),
+        notify_prefs=RedisNotifyPrefs(store_client),
+        notify_outbox=RedisNotifyOutbox(store_client),
+        recipients=RedisRecipients(store_client),
         quick=quick,
     )

@@ -7,7 +7,8 @@ take a seat, removed when the game ends) and writes `game_started`, `your_turn` 
 to) to `mf:player:<id>:feed` (a Redis stream, capped), in the append's
 follow-up writes (events.recorder.Writes); a deadline renewed after an outage is a new
 `your_turn` with the new deadline. `GET /v1/players/me/turns` reads the
-index; `GET /v1/players/me/feed` follows the stream (api.sse).
+index; `GET /v1/players/me/feed` follows the stream (api.sse). Both are kept by the inbox
+port (stores/inbox.py, `boot.inbox`).
 """
 
 from __future__ import annotations
@@ -246,21 +247,20 @@ def _write(
 ) -> None:
     if not notes:
         return
-    at, pipe = codec.now_iso(), then if then is not None else boot.redis.pipeline(transaction=False)
+    at, pipe = codec.now_iso(), then if then is not None else Writes()
     for player, note in notes:  # each a notification too (service.notify.inbox)
         notify_inbox.stage(pipe, player, {**note, "at": at})
     if then is None:
-        pipe.execute()
+        boot.inbox.write(pipe)
 
 
 def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     """Return every decision the player owes now, in any game, soonest deadline first."""
     out = []
-    for raw in boot.redis.zrange(keys.player_games(player_id), 0, -1):
-        gid = raw.decode()
+    for gid in boot.inbox.games(player_id):
         rec = boot.store.load(gid).record
         if rec.status in (FINISHED, CANCELLED) or rec.version == 0:
-            boot.redis.zrem(keys.player_games(player_id), gid)  # a missed removal
+            boot.inbox.drop_game(player_id, gid)  # a missed removal
             continue
         seat = rec.seat_of(player_id)
         for o in rec.owed():
@@ -282,5 +282,4 @@ def turns(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
 
 def last_id(boot: Bootstrap, player_id: str) -> str:
     """Return the id of the newest note in the player's feed ("0-0" when empty)."""
-    newest = boot.redis.xrevrange(keys.player_feed(player_id), count=1)
-    return newest[0][0].decode() if newest else "0-0"
+    return boot.inbox.last_id(player_id)

@@ -37,7 +37,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys, notify_keys
+from events import codec
 from events.record import ACTIVE
 from service import metrics, players
 from service.errors import NotFound
@@ -46,6 +46,7 @@ from service.notify import inbox as notes
 from service.notify.channels import CHANNELS
 from service.notify.message import Message, Outcome
 from service.ports import Status, due_member
+from stores.notify_outbox import Due
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -54,13 +55,10 @@ logger = logging.getLogger(__name__)
 EARLY_S = 0.25  # a turn's plan claimed this much before its time is run (the notifier's poll)
 
 
-def _later(
-    on: Any, job: str, subject: str, key: str, when: float, nx: bool, turn: bool = False
-) -> None:
-    """Have a step run at `when` (`turn`: a step of a decision owed, taken before others);
-    `on`: the Bootstrap, or a pipeline the caller runs."""
-    pipe = getattr(on, "redis", on)
-    pipe.zadd(keys.notify_due(turn), {due_member(job, subject, key): when}, nx=nx)
+def _later(job: str, subject: str, key: str, when: float, nx: bool, turn: bool = False) -> Due:
+    """A step to run at `when` (`turn`: a step of a decision owed, taken before others;
+    `nx`: one planned already keeps its time), for `boot.notify_outbox.plan`."""
+    return Due(due_member(job, subject, key), when, turn, nx)
 
 
 def _ts(iso: str | None) -> float | None:
@@ -81,23 +79,22 @@ def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
         written = _ts(note.get("at")) or now  # (a plan late behind a queue adds no delay)
         when = max(now, written + _live_delay(boot, note, written))
         if when > now + EARLY_S:  # staged with a shorter delay than this worker's: then
-            _later(boot, "notify", player, note_id, when, nx=False, turn=True)
+            boot.notify_outbox.plan([_later("notify", player, note_id, when, False, True)])
             return Status.EARLY
         when = now
         # planned when its deliveries fall due (service.notify.inbox.stage): a decision
         # made meanwhile ends it here, before any delivery or reminder is scheduled
         if not still_owed(boot, player, note):
             return Status.NOOP
-    settings = who.settings
-    pipe = boot.redis.pipeline(transaction=False)
+    settings, steps = who.settings, []
     deadline = _ts(note.get("deadline"))
     if note["type"] == "your_turn" and deadline and settings.get("reminder"):
         start = _ts(note.get("at")) or now
         at = deadline - float(settings["reminder"]) * (deadline - start)
         if at > now + 1:
-            _later(pipe, "remind", player, note_id, at, nx=True, turn=True)
+            steps.append(_later("remind", player, note_id, at, nx=True, turn=True))
     if turn and (who.has_read(note) or who.live):
-        pipe.execute()
+        boot.notify_outbox.plan(steps)
         return Status.DROPPED  # seen: no delivery (its reminder stays)
     if turn and (quiet := prefs.quiet_until(settings, dt.datetime.fromtimestamp(when, dt.UTC))):
         when = quiet.timestamp()
@@ -106,8 +103,8 @@ def plan(boot: Bootstrap, player: str, note_id: str) -> Status:
             continue
         for target in who.targets(boot, name, note["type"]):
             member = f"{name}-{target.id}-{player}"
-            _later(pipe, "deliver", note_id, member, when, nx=True, turn=turn)
-    pipe.execute()
+            steps.append(_later("deliver", note_id, member, when, nx=True, turn=turn))
+    boot.notify_outbox.plan(steps)
     return Status.SENT
 
 
@@ -167,18 +164,12 @@ def message(
 def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     """Send one notification on one channel to one target, once (see the module)."""
     name, target_id, player = (key.split("-", 2) + ["", ""])[:3]
-    done, lease, attempts = (
-        notify_keys.notify_done(note_id, name, target_id),
-        notify_keys.notify_sending(note_id, name, target_id),
-        notify_keys.notify_attempts(note_id),
-    )
     channel = CHANNELS.get(name)
     if channel is None:
         return Status.NOOP
-    who = recipient.look(boot, player, note_id, ("exists", done), ("hget", attempts, key))
-    sent_before, tried = who.more
-    note, settings = who.note, who.settings
-    if sent_before or note is None:
+    who = recipient.look(boot, player, note_id, (note_id, name, target_id, key))
+    note, settings, outbox = who.note, who.settings, boot.notify_outbox
+    if who.ended is not None or note is None:
         return Status.NOOP
     if not prefs.wants(settings, note["type"], name):
         return Status.DROPPED  # unsubscribed meanwhile
@@ -187,14 +178,14 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
         if who.has_read(note) or who.live or not still_owed(boot, player, note):
             return Status.DROPPED
         if quiet := prefs.quiet_until(settings, dt.datetime.now(dt.UTC)):
-            _later(boot, "deliver", note_id, key, quiet.timestamp(), nx=False, turn=True)
+            outbox.plan([_later("deliver", note_id, key, quiet.timestamp(), False, True)])
             return Status.POSTPONED
     target = next((t for t in who.targets(boot, name, note["type"]) if t.id == target_id), None)
     if target is None:
         return Status.DROPPED  # the address or subscription is gone
     hold = max(30, int(float(boot.config["SMTP_TIMEOUT_S"]) * 3))
-    if not boot.redis.set(lease, "1", nx=True, ex=hold):
-        _later(boot, "deliver", note_id, key, time.time() + hold, nx=False, turn=turn)
+    if not outbox.lease(note_id, name, target_id, hold):
+        outbox.plan([_later("deliver", note_id, key, time.time() + hold, False, turn)])
         return Status.POSTPONED  # another worker is sending it now
     msg = message(boot, player, note, settings)
     try:
@@ -202,18 +193,14 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     except Exception as e:  # a channel's bug must not lose the delivery: try again
         logger.exception("channel %s failed on notification %s", name, note_id)
         outcome, detail = Outcome.RETRY, f"{type(e).__name__}"
-    attempt = int(tried or 0) + 1  # (the lease keeps anyone else from counting meanwhile)
+    attempt = who.tried + 1  # (the lease keeps anyone else from counting meanwhile)
     waits = list(boot.config["NOTIFY_RETRY_S"])
     final = outcome != Outcome.RETRY or attempt > len(waits)
-    pipe = boot.redis.pipeline(transaction=False)
-    pipe.hincrby(attempts, key, 1)
-    pipe.expire(attempts, notes.NOTE_KEEP_S)
-    if final:
-        pipe.set(done, str(outcome), ex=notes.NOTE_KEEP_S)
-    else:
-        _later(pipe, "deliver", note_id, key, time.time() + float(waits[attempt - 1]), False, turn)
-    pipe.delete(lease)
-    pipe.execute()
+    retry = None
+    if not final:
+        retry = _later("deliver", note_id, key, time.time() + float(waits[attempt - 1]), False, turn)
+    ended = str(outcome) if final else None
+    outbox.attempted(note_id, name, target_id, key, notes.NOTE_KEEP_S, ended, retry)
     channel.record(boot, target, msg, outcome, detail, attempt, final)
     metrics.NOTIFICATIONS.labels(name, str(outcome)).inc()
     if not final:
@@ -237,10 +224,10 @@ def schedule_digest(boot: Bootstrap, player: str, settings: dict[str, Any]) -> N
     """Have the daily digest sent at the player's digest hour (or never, if none)."""
     member = due_member("digest", player, "daily")
     if settings.get("digest_hour") is None:
-        boot.redis.zrem(keys.notify_due(), member)
+        boot.notify_outbox.unplan(member)
         return
     at = prefs.next_local_hour(settings, int(settings["digest_hour"]), dt.datetime.now(dt.UTC))
-    boot.redis.zadd(keys.notify_due(), {member: at.timestamp()})
+    boot.notify_outbox.plan([Due(member, at.timestamp())])
 
 
 def digest(boot: Bootstrap, player: str) -> Status:
@@ -249,19 +236,19 @@ def digest(boot: Bootstrap, player: str) -> Status:
     settings = prefs.load(boot, player)
     if settings.get("digest_hour") is None:
         return Status.NOOP
-    since = boot.redis.get(notify_keys.player_digest(player))
+    since = boot.notify_outbox.digest_mark(player)
     listed = notes.page(boot, player, limit=50, unread_only=True)["notifications"]
-    fresh = [n for n in listed if since is None or notes._after(n["feed_id"], since.decode())]
+    fresh = [n for n in listed if since is None or notes._after(n["feed_id"], since)]
     items = []
     for n in fresh:
         msg = message(boot, player, {**n["note"], "id": n["id"]})
         items.append({"id": n["id"], "title": msg.title, "body": msg.body, "url": msg.url})
     outcome, detail = email.send_digest(boot, player, items)
     if outcome == Outcome.RETRY:
-        _later(boot, "digest", player, "daily", time.time() + 60, nx=False)
+        boot.notify_outbox.plan([_later("digest", player, "daily", time.time() + 60, False)])
         return Status.POSTPONED
     if fresh:
-        boot.redis.set(notify_keys.player_digest(player), fresh[0]["feed_id"])
+        boot.notify_outbox.mark_digest(player, fresh[0]["feed_id"])
     schedule_digest(boot, player, settings)
     return Status.POSTPONED  # the member stays, due again tomorrow
 
@@ -270,7 +257,7 @@ def mail_verification(boot: Bootstrap, player: str) -> Status:
     outcome, detail = email.send_verification(boot, player)
     email.log(boot, player, "email", "verify", outcome, detail, 1)
     if outcome == Outcome.RETRY:
-        _later(boot, "mail", player, "verify", time.time() + 30, nx=False)
+        boot.notify_outbox.plan([_later("mail", player, "verify", time.time() + 30, False)])
         return Status.POSTPONED
     return Status.SENT if outcome == Outcome.SENT else Status.DROPPED
 
@@ -284,6 +271,6 @@ def set_address(boot: Bootstrap, player: str, address: str | None) -> dict[str, 
         settings["email"] = None
     elif old.get("address") != address:
         settings["email"] = {"address": address, "verified": False}
-        _later(boot, "mail", player, "verify", time.time(), nx=False)
+        boot.notify_outbox.plan([_later("mail", player, "verify", time.time(), False)])
     prefs.save(boot, player, settings)
     return settings

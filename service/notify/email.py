@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import html
-import json
 import smtplib
 import ssl
 from email.message import EmailMessage
@@ -24,9 +23,9 @@ from email.utils import formatdate, parseaddr
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from events import notify_keys
 from service.notify import prefs, signing, smtp
 from service.notify.message import Message, Outcome, Target
+from stores import notify_prefs
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -174,14 +173,17 @@ class EmailChannel:
     name = "email"
 
     def read(self, pipe: Any, player_id: str) -> None:
-        pipe.get(notify_keys.player_notify(player_id))  # the address is one of the settings
+        notify_prefs.read_settings(pipe, player_id)  # the address is one of the settings
 
     def targets(
         self, boot: Bootstrap, player_id: str, type_: str, stored: Any = None
     ) -> list[Target]:
         if not boot.config.get("SMTP_URL"):
             return []
-        settings = prefs.load(boot, player_id) if stored is None else prefs.parse(stored)
+        if stored is None:
+            settings = prefs.load(boot, player_id)
+        else:
+            settings = prefs.parse(notify_prefs.settings_from(stored))
         email = settings.get("email") or {}
         if not email.get("verified"):
             return []
@@ -221,10 +223,7 @@ def log(
         "detail": detail,
         "attempt": attempt,
     }
-    pipe = boot.redis.pipeline(transaction=False)
-    pipe.lpush(notify_keys.player_notify_log(player), json.dumps(entry))
-    pipe.ltrim(notify_keys.player_notify_log(player), 0, LOG_KEEP - 1)
-    pipe.execute()
+    boot.notify_outbox.log(player, entry, LOG_KEEP)
 
 
 def send_verification(boot: Bootstrap, player_id: str) -> tuple[Outcome, str]:

@@ -9,7 +9,8 @@ together or not at all; a worker sweeps the member and plans its deliveries
 key of its own: on a Redis Cluster such a key falls on any master, and one master down
 would then refuse moves of games whose players' keys are all up.) Read marks are a
 watermark (every note up to a feed id is read: "mark all read") and a set of ids read one
-by one after it. The feed keeps the newest FEED_MAXLEN notes; so does the inbox.
+by one after it. The feed keeps the newest FEED_MAXLEN notes; so does the inbox. All of
+it is kept by the inbox port (stores/inbox.py, `boot.inbox`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys, notify_keys
+from events import codec, keys
+from events.recording import Writes
 from service.errors import NotFound
 from service.notify import types
 from service.ports import due_member
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
 
 FEED_MAXLEN = 1000  # notes kept per player (approximately), as service.inbox keeps them
 NOTE_KEEP_S = 14 * 24 * 3600  # how long a notification's delivery marks are kept
-SCAN = 100  # feed entries read at a time when looking for a note
 PAGE = 20
 
 
@@ -38,14 +39,14 @@ def new_id() -> str:
 
 
 def stage(
-    pipe: Any,
+    pipe: Writes,
     player: str,
     note: dict[str, Any],
     note_id: str | None = None,
     live_delay_s: float = 0.0,
 ) -> str:
-    """Add to `pipe` (an append's Writes, or a redis-py pipeline) the note on the player's
-    feed and its notification's planning; return the notification's id.
+    """Add to `pipe` (an append's Writes, or writes of their own for `boot.inbox.write`)
+    the note on the player's feed and its notification's planning; return its id.
 
     A turn's planning is due when its deliveries would be (`live_delay`, with the server's
     NOTIFY_LIVE_DELAY_S as `live_delay_s`), so that a decision made before then costs one
@@ -73,44 +74,20 @@ def live_delay(note: dict[str, Any], delay_s: float, now: float) -> float:
 
 def emit(boot: Bootstrap, player_id: str, note: dict[str, Any], note_id: str | None = None) -> str:
     """Notify a player of something outside a game's append (a reminder, a webhook
-    disabled): the note and its planning in one transaction. With `note_id`,
+    disabled): the note and its planning written together (stores.inbox). With `note_id`,
     a second call for the same id writes nothing (a job run twice). Return the id."""
     if note_id is not None and find(boot, player_id, note_id) is not None:
         return note_id
     note = {"game": None, "ruleset": None, "league": None, **note}
-    pipe = boot.redis.pipeline(transaction=not _cluster(boot))
-    nid = stage(pipe, player_id, note, note_id)
-    pipe.execute()
+    writes = Writes()
+    nid = stage(writes, player_id, note, note_id)
+    boot.inbox.write(writes)
     return nid
 
 
-def _cluster(boot: Bootstrap) -> bool:
-    return bool(getattr(boot.store.recorder, "cluster", False))
-
-
 def find(boot: Bootstrap, player_id: str, note_id: str) -> dict[str, Any] | None:
-    """Return the player's notification `note_id` while their feed keeps it, else None
-    (read newest first: a notification is looked for soon after it was written)."""
-    key, top = keys.player_feed(player_id), "+"
-    while True:
-        got = boot.redis.xrevrange(key, top, "-", count=SCAN)
-        if (entry := found(got, note_id)) is not None or len(got) < SCAN:
-            return entry
-        top = f"({got[-1][0].decode()}"
-
-
-def newest(pipe: Any, player_id: str) -> None:
-    """Queue on `pipe` the read of the player's newest notes, where `find` looks first."""
-    pipe.xrevrange(keys.player_feed(player_id), "+", "-", count=SCAN)
-
-
-def found(got: list[Any], note_id: str) -> dict[str, Any] | None:
-    """Notification `note_id` among feed entries `got` (as XREVRANGE answers), or None."""
-    for _, fields in got:
-        entry = json.loads(fields[b"n"])
-        if entry.get("id") == note_id:
-            return entry
-    return None
+    """Return the player's notification `note_id` while their feed keeps it, else None."""
+    return boot.inbox.note(player_id, note_id)
 
 
 def url_path(note: dict[str, Any]) -> str:
@@ -120,22 +97,6 @@ def url_path(note: dict[str, Any]) -> str:
     if (league := note.get("league")) and league.get("id"):
         return f"/leagues/{league['id']}"
     return "/"
-
-
-def _marks(boot: Bootstrap, player_id: str) -> tuple[str, set[str]]:
-    pipe = boot.redis.pipeline(transaction=False)
-    marks(pipe, player_id)
-    return read_marks(*pipe.execute())
-
-
-def marks(pipe: Any, player_id: str) -> None:
-    """Queue on `pipe` the two reads of the player's read marks (`read_marks` takes them)."""
-    pipe.get(notify_keys.player_notes_seen(player_id))
-    pipe.smembers(notify_keys.player_notes_read(player_id))
-
-
-def read_marks(seen: bytes | None, read: set[bytes]) -> tuple[str, set[str]]:
-    return (seen.decode() if seen else "0-0"), {m.decode() for m in read}
 
 
 def _after(a: str, b: str) -> bool:
@@ -158,13 +119,12 @@ def _item(entry_id: str, note: dict[str, Any], read: bool) -> dict[str, Any]:
 
 def unread(boot: Bootstrap, player_id: str) -> int:
     """How many of the player's kept notifications are unread."""
-    seen, read = _marks(boot, player_id)
-    fresh = boot.redis.xrange(keys.player_feed(player_id), f"({seen}" if seen != "0-0" else "-")
-    return sum(1 for eid, fields in fresh if _note_id(eid.decode(), fields) not in read)
+    seen, read = boot.inbox.marks(player_id)
+    return sum(1 for fid, note in boot.inbox.since(player_id, seen) if _id(fid, note) not in read)
 
 
-def _note_id(entry_id: str, fields: dict[bytes, bytes]) -> str:
-    return json.loads(fields[b"n"]).get("id") or entry_id
+def _id(feed_id: str, note: dict[str, Any]) -> str:
+    return note.get("id") or feed_id
 
 
 def page(
@@ -176,26 +136,24 @@ def page(
 ) -> dict[str, Any]:
     """The player's notifications, newest first, `limit` at most, older than feed id
     `before` if given; `next` is the `before` of the next page (None at the end)."""
-    seen, read = _marks(boot, player_id)
-    key, top = keys.player_feed(player_id), f"({before}" if before else "+"
+    seen, read = boot.inbox.marks(player_id)
     items: list[dict[str, Any]] = []
-    last: str | None = None
-    while len(items) < limit and top != "(0-0":  # nothing is older than 0-0
-        got = boot.redis.xrevrange(key, top, "-", count=limit * 2)
+    top, last = before, None
+    while len(items) < limit:
+        got = boot.inbox.newest(player_id, top, limit * 2)
         if not got:
             last = None
             break
-        for eid, fields in got:
-            entry_id, note = eid.decode(), json.loads(fields[b"n"])
-            last = entry_id
-            is_read = not _after(entry_id, seen) or (note.get("id") or entry_id) in read
+        for feed_id, note in got:
+            last = feed_id
+            is_read = not _after(feed_id, seen) or _id(feed_id, note) in read
             if unread_only and is_read:
                 continue
-            items.append(_item(entry_id, note, is_read))
+            items.append(_item(feed_id, note, is_read))
             if len(items) == limit:
                 break
-        top = f"({last}"
-    more = last not in (None, "0-0") and bool(boot.redis.xrevrange(key, f"({last}", "-", count=1))
+        top = last
+    more = last is not None and bool(boot.inbox.newest(player_id, last, 1))
     return {
         "notifications": items,
         "unread": unread(boot, player_id),
@@ -205,27 +163,21 @@ def page(
 
 def mark_read(boot: Bootstrap, player_id: str, note_id: str) -> None:
     """Mark one notification read; NotFound if the player has none of that id."""
-    for eid, fields in boot.redis.xrevrange(keys.player_feed(player_id)):
-        if _note_id(eid.decode(), fields) == note_id:
-            boot.redis.sadd(notify_keys.player_notes_read(player_id), note_id)
-            return
-    raise NotFound("notification_not_found", f"no notification {note_id!r}")
+    if not any(_id(fid, note) == note_id for fid, note in boot.inbox.newest(player_id)):
+        raise NotFound("notification_not_found", f"no notification {note_id!r}")
+    boot.inbox.mark_read(player_id, note_id)
 
 
 def mark_all_read(boot: Bootstrap, player_id: str) -> None:
     """Mark every notification the player has now read (newer ones stay unread)."""
-    newest = boot.redis.xrevrange(keys.player_feed(player_id), count=1)
-    pipe = boot.redis.pipeline(transaction=False)
-    if newest:
-        pipe.set(notify_keys.player_notes_seen(player_id), newest[0][0])
-    pipe.delete(notify_keys.player_notes_read(player_id))
-    pipe.execute()
+    newest = boot.inbox.last_id(player_id)
+    boot.inbox.mark_all_read(player_id, newest if newest != "0-0" else None)
 
 
 def is_read(boot: Bootstrap, player_id: str, note_id: str, at_ms: int | None = None) -> bool:
     """Whether the player marked notification `note_id` read (one by one, or all up to
     a feed id at or after `at_ms`, the note's time in ms)."""
-    return marked(*_marks(boot, player_id), note_id, at_ms)
+    return marked(*boot.inbox.marks(player_id), note_id, at_ms)
 
 
 def marked(seen: str, read: set[str], note_id: str, at_ms: int | None) -> bool:

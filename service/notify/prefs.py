@@ -1,18 +1,16 @@
 """A player's notification settings: language, time zone, quiet hours, the reminder
 point, the daily digest, the e-mail address (verified or not) and what each channel
-tells of each type. Kept as one JSON value (`mf:player:<id>:notify`); a setting never
-stored reads as its default (DEFAULTS, types.wanted_by_default). The API validates the
+tells of each type. Kept by the settings port (stores/notify_prefs.py, `boot.notify_prefs`)
+as what the player set; a setting never stored reads as its default (DEFAULTS, types.wanted_by_default). The API validates the
 shape (api.notify_schemas.NotifySettings); `update` checks what needs the catalog or tzdata.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from events import notify_keys
 from service.errors import Invalid
 from service.notify import types
 
@@ -31,12 +29,12 @@ DEFAULTS: dict[str, Any] = {
 
 
 def load(boot: Bootstrap, player_id: str) -> dict[str, Any]:
-    return parse(boot.redis.get(notify_keys.player_notify(player_id)))
+    return parse(boot.notify_prefs.settings(player_id))
 
 
-def parse(raw: bytes | str | None) -> dict[str, Any]:
-    """The settings kept as `raw` (None: never set), every one of them."""
-    return {**DEFAULTS, **(json.loads(raw) if raw else {})}
+def parse(stored: dict[str, Any] | None) -> dict[str, Any]:
+    """The settings, every one of them, from what the player set (None: nothing)."""
+    return {**DEFAULTS, **(stored or {})}
 
 
 def shown(settings: dict[str, Any]) -> dict[str, Any]:
@@ -91,8 +89,7 @@ def update(boot: Bootstrap, player_id: str, changes: dict[str, Any]) -> dict[str
 
 
 def save(boot: Bootstrap, player_id: str, settings: dict[str, Any]) -> None:
-    stored = {k: v for k, v in settings.items() if k in DEFAULTS}
-    boot.redis.set(notify_keys.player_notify(player_id), json.dumps(stored, separators=(",", ":")))
+    boot.notify_prefs.keep(player_id, {k: v for k, v in settings.items() if k in DEFAULTS})
 
 
 def unsubscribe(boot: Bootstrap, player_id: str, type_: str, channel: str) -> None:

@@ -19,6 +19,10 @@ from stores.memory.push import MemoryPush
 from stores.memory.roles import MemoryRoles
 from stores.memory.tokens import MemoryTokens
 from stores.memory.webhooks import MemoryWebhooks
+from stores.memory.inbox import MemoryInbox
+from stores.memory.notify_outbox import MemoryNotifyOutbox
+from stores.memory.notify_prefs import MemoryNotifyPrefs
+from stores.memory.recipients import MemoryRecipients
 
 
 class ListedScheduler:
@@ -72,10 +76,13 @@ class ListedScheduler:
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
     tokens = MemoryTokens()
+    recorder = MemoryRecorder()
+    inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
+    outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
-        "store": GameRepository(MemoryRecorder()),
+        "store": GameRepository(recorder),
         "scheduler": ListedScheduler(),
         "hub": None,
         "tlog": None,
@@ -87,5 +94,9 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "roles": MemoryRoles(),
         "moderation": MemoryModeration(),
         "chat": MemoryChat(),
+        "inbox": inbox,
+        "notify_prefs": prefs,
+        "notify_outbox": outbox,
+        "recipients": MemoryRecipients(inbox, prefs, outbox),
     }
     return Bootstrap(**{**parts, **overrides})
