@@ -33,7 +33,9 @@ class InboxStore(Protocol):
     def write(self, notes: Writes) -> None:
         """Write notes staged outside an append, and their planning, together."""
 
-    def newest(self, player_id: str, before: str | None = None, count: int | None = None) -> list[Note]:
+    def newest(
+        self, player_id: str, before: str | None = None, count: int | None = None
+    ) -> list[Note]:
         """Up to `count` (None: all) of the player's notes older than feed id `before`
         (None: from the newest), newest first."""
 
@@ -92,7 +94,9 @@ class RedisInbox:
             pipe.execute_command(*command)
         pipe.execute()
 
-    def newest(self, player_id: str, before: str | None = None, count: int | None = None) -> list[Note]:
+    def newest(
+        self, player_id: str, before: str | None = None, count: int | None = None
+    ) -> list[Note]:
         if before == "0-0":  # nothing is older
             return []
         top = f"({before}" if before else "+"

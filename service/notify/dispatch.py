@@ -198,7 +198,9 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     final = outcome != Outcome.RETRY or attempt > len(waits)
     retry = None
     if not final:
-        retry = _later("deliver", note_id, key, time.time() + float(waits[attempt - 1]), False, turn)
+        retry = _later(
+            "deliver", note_id, key, time.time() + float(waits[attempt - 1]), False, turn
+        )
     ended = str(outcome) if final else None
     outbox.attempted(note_id, name, target_id, key, notes.NOTE_KEEP_S, ended, retry)
     channel.record(boot, target, msg, outcome, detail, attempt, final)

@@ -1,8 +1,9 @@
 """A player's notification settings: language, time zone, quiet hours, the reminder
 point, the daily digest, the e-mail address (verified or not) and what each channel
 tells of each type. Kept by the settings port (stores/notify_prefs.py, `boot.notify_prefs`)
-as what the player set; a setting never stored reads as its default (DEFAULTS, types.wanted_by_default). The API validates the
-shape (api.notify_schemas.NotifySettings); `update` checks what needs the catalog or tzdata.
+as what the player set; a setting never stored reads as its default (DEFAULTS,
+types.wanted_by_default). The API validates the shape (api.notify_schemas.NotifySettings);
+`update` checks what needs the catalog or tzdata.
 """
 
 from __future__ import annotations

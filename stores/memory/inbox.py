@@ -56,8 +56,12 @@ class MemoryInbox(Following):
     def write(self, notes: Writes) -> None:
         self.follow.extend(notes.commands)  # written as an append's would be
 
-    def newest(self, player_id: str, before: str | None = None, count: int | None = None) -> list[Note]:
-        older = [n for n in self._feed(player_id) if before is None or _order(n[0]) < _order(before)]
+    def newest(
+        self, player_id: str, before: str | None = None, count: int | None = None
+    ) -> list[Note]:
+        older = [
+            n for n in self._feed(player_id) if before is None or _order(n[0]) < _order(before)
+        ]
         return older[::-1][:count]
 
     def since(self, player_id: str, after: str = "0-0") -> list[Note]:

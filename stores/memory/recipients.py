@@ -31,7 +31,10 @@ class MemoryRecipients:
         ended, tried = None, 0
         if delivery is not None:
             note_id, channel, target, key = delivery
-            ended, tried = self.outbox.ended(note_id, channel, target), self.outbox.tried(note_id, key)
+            ended, tried = (
+                self.outbox.ended(note_id, channel, target),
+                self.outbox.tried(note_id, key),
+            )
         return Looked(
             self.prefs.settings(player_id),
             *self.inbox.marks(player_id),

@@ -39,7 +39,13 @@ def write_notes(inbox, player, count):
 def test_a_player_never_seen_looks_empty(ports):
     recipients = ports[0]
     got = recipients.look("p1", 0, {})
-    assert (got.settings, got.seen, got.read, got.live, got.newest) == (None, "0-0", set(), False, [])
+    assert (got.settings, got.seen, got.read, got.live, got.newest) == (
+        None,
+        "0-0",
+        set(),
+        False,
+        [],
+    )
     assert (got.ended, got.tried) == (None, 0)
 
 
