@@ -24,6 +24,9 @@ import redis
 
 from events import keys, notify_keys
 
+# one delivery: (note id, channel, target id, `<channel>-<target>-<player>`, its step's key)
+Delivery = tuple[str, str, str, str]
+
 
 @dataclass(frozen=True)
 class Due:
@@ -46,27 +49,20 @@ class NotifyOutboxStore(Protocol):
     def planned(self, member: str) -> float | None:
         """When a step is due, or None if it is not planned."""
 
-    def lease(self, note_id: str, channel: str, target: str, hold_s: int) -> bool:
+    def lease(self, delivery: Delivery, hold_s: int) -> bool:
         """Hold a delivery for `hold_s` seconds; False if someone holds it now."""
 
     def attempted(
-        self,
-        note_id: str,
-        channel: str,
-        target: str,
-        key: str,
-        keep_s: int,
-        ended: str | None,
-        retry: Due | None = None,
+        self, delivery: Delivery, keep_s: int, ended: str | None, retry: Due | None
     ) -> None:
         """After an attempt: count it, mark the delivery `ended` (its outcome) if it was
         the last, or plan its `retry`, and let go of its lease; kept `keep_s` seconds."""
 
-    def ended(self, note_id: str, channel: str, target: str) -> str | None:
+    def ended(self, delivery: Delivery) -> str | None:
         """The outcome a delivery ended with, or None while it has not."""
 
-    def tried(self, note_id: str, key: str) -> int:
-        """How many attempts the delivery `key` of a note has had."""
+    def tried(self, delivery: Delivery) -> int:
+        """How many attempts a delivery has had."""
 
     def digest_mark(self, player_id: str) -> str | None:
         """The feed id up to which the player's digest told (None: no digest yet)."""
@@ -102,37 +98,30 @@ class RedisNotifyOutbox:
             pipe.zscore(keys.notify_due(turn), member)
         return next((w for w in pipe.execute() if w is not None), None)
 
-    def lease(self, note_id: str, channel: str, target: str, hold_s: int) -> bool:
-        lease = notify_keys.notify_sending(note_id, channel, target)
+    def lease(self, delivery: Delivery, hold_s: int) -> bool:
+        lease = notify_keys.notify_sending(*delivery[:3])
         return bool(self.redis.set(lease, "1", nx=True, ex=hold_s))
 
     def attempted(
-        self,
-        note_id: str,
-        channel: str,
-        target: str,
-        key: str,
-        keep_s: int,
-        ended: str | None,
-        retry: Due | None = None,
+        self, delivery: Delivery, keep_s: int, ended: str | None, retry: Due | None
     ) -> None:
-        attempts = notify_keys.notify_attempts(note_id)
+        attempts = notify_keys.notify_attempts(delivery[0])
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hincrby(attempts, key, 1)
+        pipe.hincrby(attempts, delivery[3], 1)
         pipe.expire(attempts, keep_s)
         if ended is not None:
-            pipe.set(notify_keys.notify_done(note_id, channel, target), ended, ex=keep_s)
+            pipe.set(notify_keys.notify_done(*delivery[:3]), ended, ex=keep_s)
         elif retry is not None:
             pipe.zadd(keys.notify_due(retry.turn), {retry.member: retry.when}, nx=retry.only_new)
-        pipe.delete(notify_keys.notify_sending(note_id, channel, target))
+        pipe.delete(notify_keys.notify_sending(*delivery[:3]))
         pipe.execute()
 
-    def ended(self, note_id: str, channel: str, target: str) -> str | None:
-        got = self.redis.get(notify_keys.notify_done(note_id, channel, target))
+    def ended(self, delivery: Delivery) -> str | None:
+        got = self.redis.get(notify_keys.notify_done(*delivery[:3]))
         return got.decode() if got is not None else None
 
-    def tried(self, note_id: str, key: str) -> int:
-        return int(self.redis.hget(notify_keys.notify_attempts(note_id), key) or 0)
+    def tried(self, delivery: Delivery) -> int:
+        return int(self.redis.hget(notify_keys.notify_attempts(delivery[0]), delivery[3]) or 0)
 
     def digest_mark(self, player_id: str) -> str | None:
         got = self.redis.get(notify_keys.player_digest(player_id))

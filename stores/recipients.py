@@ -17,11 +17,10 @@ import redis
 from events import keys, notify_keys
 from stores import inbox, notify_prefs
 from stores.inbox import Note
+from stores.notify_outbox import Delivery
 
 # a channel's read: queue on a Redis pipeline what its targets need of a player
 Read = Callable[[Any, str], None]
-# a delivery: (note id, channel, target id, `<channel>-<target>-<player>`)
-Delivery = tuple[str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -59,9 +58,8 @@ class RedisRecipients:
         for read in reads.values():
             read(pipe, player_id)
         if delivery is not None:
-            note_id, channel, target, key = delivery
-            pipe.get(notify_keys.notify_done(note_id, channel, target))
-            pipe.hget(notify_keys.notify_attempts(note_id), key)
+            pipe.get(notify_keys.notify_done(*delivery[:3]))
+            pipe.hget(notify_keys.notify_attempts(delivery[0]), delivery[3])
         settings, seen, read_ids, live, newest, *rest = pipe.execute()
         stored = dict(zip(reads, rest[: len(reads)]))
         ended, tried = rest[len(reads) :] if delivery is not None else (None, None)

@@ -167,7 +167,8 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     channel = CHANNELS.get(name)
     if channel is None:
         return Status.NOOP
-    who = recipient.look(boot, player, note_id, (note_id, name, target_id, key))
+    delivery = (note_id, name, target_id, key)
+    who = recipient.look(boot, player, note_id, delivery)
     note, settings, outbox = who.note, who.settings, boot.notify_outbox
     if who.ended is not None or note is None:
         return Status.NOOP
@@ -184,7 +185,7 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
     if target is None:
         return Status.DROPPED  # the address or subscription is gone
     hold = max(30, int(float(boot.config["SMTP_TIMEOUT_S"]) * 3))
-    if not outbox.lease(note_id, name, target_id, hold):
+    if not outbox.lease(delivery, hold):
         outbox.plan([_later("deliver", note_id, key, time.time() + hold, False, turn)])
         return Status.POSTPONED  # another worker is sending it now
     msg = message(boot, player, note, settings)
@@ -202,7 +203,7 @@ def deliver(boot: Bootstrap, note_id: str, key: str) -> Status:
             "deliver", note_id, key, time.time() + float(waits[attempt - 1]), False, turn
         )
     ended = str(outcome) if final else None
-    outbox.attempted(note_id, name, target_id, key, notes.NOTE_KEEP_S, ended, retry)
+    outbox.attempted(delivery, notes.NOTE_KEEP_S, ended, retry)
     channel.record(boot, target, msg, outcome, detail, attempt, final)
     metrics.NOTIFICATIONS.labels(name, str(outcome)).inc()
     if not final:

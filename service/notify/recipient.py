@@ -15,7 +15,7 @@ from service.notify import inbox, prefs
 from service.notify.channels import CHANNELS
 from service.notify.message import Target
 from stores.inbox import SCAN, find
-from stores.recipients import Delivery
+from stores.notify_outbox import Delivery
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap

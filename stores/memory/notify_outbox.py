@@ -10,16 +10,16 @@ from typing import Any
 
 from events import keys
 from stores.memory.following import Command, Following
-from stores.notify_outbox import Due
+from stores.notify_outbox import Delivery, Due
 
 
 class MemoryNotifyOutbox(Following):
     def __init__(self, follow: list[Command] | None = None) -> None:
         super().__init__(follow)
         self._due: dict[bool, dict[str, float]] = {True: {}, False: {}}
-        self._leases: dict[tuple[str, str, str], float] = {}  # -> held until (epoch s)
-        self._ended: dict[tuple[str, str, str], str] = {}
-        self._tried: dict[tuple[str, str], int] = {}
+        self._leases: dict[tuple[str, ...], float] = {}  # -> held until (epoch s)
+        self._ended: dict[tuple[str, ...], str] = {}
+        self._tried: dict[Delivery, int] = {}
         self._digest: dict[str, str] = {}
         self._log: dict[str, list[dict[str, Any]]] = {}
 
@@ -43,34 +43,27 @@ class MemoryNotifyOutbox(Following):
         self.sync()
         return self._due[True].get(member, self._due[False].get(member))
 
-    def lease(self, note_id: str, channel: str, target: str, hold_s: int) -> bool:
-        if self._leases.get((note_id, channel, target), 0.0) > time.time():
+    def lease(self, delivery: Delivery, hold_s: int) -> bool:
+        if self._leases.get(delivery[:3], 0.0) > time.time():
             return False
-        self._leases[note_id, channel, target] = time.time() + hold_s
+        self._leases[delivery[:3]] = time.time() + hold_s
         return True
 
     def attempted(
-        self,
-        note_id: str,
-        channel: str,
-        target: str,
-        key: str,
-        keep_s: int,
-        ended: str | None,
-        retry: Due | None = None,
+        self, delivery: Delivery, keep_s: int, ended: str | None, retry: Due | None
     ) -> None:
-        self._tried[note_id, key] = self._tried.get((note_id, key), 0) + 1
+        self._tried[delivery] = self._tried.get(delivery, 0) + 1
         if ended is not None:
-            self._ended[note_id, channel, target] = ended
+            self._ended[delivery[:3]] = ended
         elif retry is not None:
             self.plan([retry])
-        self._leases.pop((note_id, channel, target), None)
+        self._leases.pop(delivery[:3], None)
 
-    def ended(self, note_id: str, channel: str, target: str) -> str | None:
-        return self._ended.get((note_id, channel, target))
+    def ended(self, delivery: Delivery) -> str | None:
+        return self._ended.get(delivery[:3])
 
-    def tried(self, note_id: str, key: str) -> int:
-        return self._tried.get((note_id, key), 0)
+    def tried(self, delivery: Delivery) -> int:
+        return self._tried.get(delivery, 0)
 
     def digest_mark(self, player_id: str) -> str | None:
         return self._digest.get(player_id)

@@ -12,7 +12,8 @@ from stores.inbox import SCAN
 from stores.memory.inbox import MemoryInbox
 from stores.memory.notify_outbox import MemoryNotifyOutbox
 from stores.memory.notify_prefs import MemoryNotifyPrefs
-from stores.recipients import Delivery, Looked, Read
+from stores.notify_outbox import Delivery
+from stores.recipients import Looked, Read
 
 
 class MemoryRecipients:
@@ -30,11 +31,7 @@ class MemoryRecipients:
     ) -> Looked:
         ended, tried = None, 0
         if delivery is not None:
-            note_id, channel, target, key = delivery
-            ended, tried = (
-                self.outbox.ended(note_id, channel, target),
-                self.outbox.tried(note_id, key),
-            )
+            ended, tried = self.outbox.ended(delivery), self.outbox.tried(delivery)
         return Looked(
             self.prefs.settings(player_id),
             *self.inbox.marks(player_id),

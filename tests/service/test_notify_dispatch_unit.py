@@ -114,10 +114,10 @@ def test_deliveries_that_must_not_go_out(boot):
     verified(boot, player)
     target = email.target_id(ADDRESS)
     key = f"email-{target}-{player}"
-    boot.notify_outbox.attempted(note["id"], "email", target, key, 60, "sent")
+    boot.notify_outbox.attempted((note["id"], "email", target, key), 60, "sent", None)
     assert dispatch.deliver(boot, note["id"], key) == Status.NOOP  # sent before
     other = notes.emit(boot, player, {"type": "invitation", "from": "ann"})
-    assert boot.notify_outbox.lease(other, "email", target, 30)  # a worker sends it now
+    assert boot.notify_outbox.lease((other, "email", target, key), 30)  # a worker sends it now
     assert dispatch.deliver(boot, other, key) == Status.POSTPONED  # another worker sends it
     assert boot.notify_outbox.planned(f"deliver|{other}|{key}") > time.time() + 20
     prefs.unsubscribe(boot, player, "invitation", "email")

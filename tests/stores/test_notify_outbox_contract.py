@@ -54,24 +54,28 @@ def test_steps_staged_with_notes_are_planned(both):
     assert outbox.planned("notify|p1|n2") == 43.0
 
 
+ONE = ("n1", "email", "t1", "email-t1-p")  # a delivery: note, channel, target, its key
+TWO = ("n1", "email", "t2", "email-t2-p")  # the same note to another target
+
+
 def test_a_delivery_is_leased_once_until_its_attempt_ends(outbox):
-    assert outbox.lease("n1", "email", "t1", 30)
-    assert not outbox.lease("n1", "email", "t1", 30)
-    assert outbox.lease("n1", "email", "t2", 30)  # another target: its own lease
-    outbox.attempted("n1", "email", "t1", "email-t1-p", 60, None)
-    assert outbox.lease("n1", "email", "t1", 30)
+    assert outbox.lease(ONE, 30)
+    assert not outbox.lease(ONE, 30)
+    assert outbox.lease(TWO, 30)  # another target: its own lease
+    outbox.attempted(ONE, 60, None, None)
+    assert outbox.lease(ONE, 30)
 
 
 def test_attempts_are_counted_and_the_last_marks_the_outcome(outbox):
     retry = Due("deliver|n1|email-t1-p", 500.0, turn=True)
-    assert outbox.tried("n1", "email-t1-p") == 0
-    outbox.attempted("n1", "email", "t1", "email-t1-p", 60, None, retry)
+    assert outbox.tried(ONE) == 0
+    outbox.attempted(ONE, 60, None, retry)
     assert outbox.planned("deliver|n1|email-t1-p") == 500.0
-    assert outbox.ended("n1", "email", "t1") is None
-    outbox.attempted("n1", "email", "t1", "email-t1-p", 60, "sent")
-    assert outbox.tried("n1", "email-t1-p") == 2
-    assert outbox.ended("n1", "email", "t1") == "sent"
-    assert outbox.ended("n1", "email", "t2") is None and outbox.tried("n1", "email-t2-p") == 0
+    assert outbox.ended(ONE) is None
+    outbox.attempted(ONE, 60, "sent", None)
+    assert outbox.tried(ONE) == 2
+    assert outbox.ended(ONE) == "sent"
+    assert outbox.ended(TWO) is None and outbox.tried(TWO) == 0
 
 
 def test_the_digest_mark(outbox):

@@ -54,14 +54,15 @@ def test_the_look_sees_what_the_other_ports_keep(ports):
     prefs.keep("p1", {"lang": "es"})
     write_notes(inbox, "p1", SCAN + 3)
     inbox.mark_read("p1", "n2")
-    outbox.attempted("n5", "email", "t1", "email-t1-p1", 60, None)
-    got = recipients.look("p1", 0, {}, ("n5", "email", "t1", "email-t1-p1"))
+    delivery = ("n5", "email", "t1", "email-t1-p1")
+    outbox.attempted(delivery, 60, None, None)
+    got = recipients.look("p1", 0, {}, delivery)
     assert got.settings == {"lang": "es"}
     assert got.read == {"n2"}
     assert len(got.newest) == SCAN and got.newest[0][1]["id"] == f"n{SCAN + 2}"
     assert (got.ended, got.tried) == (None, 1)
-    outbox.attempted("n5", "email", "t1", "email-t1-p1", 60, "refused")
-    again = recipients.look("p1", 0, {}, ("n5", "email", "t1", "email-t1-p1"))
+    outbox.attempted(delivery, 60, "refused", None)
+    again = recipients.look("p1", 0, {}, delivery)
     assert (again.ended, again.tried) == ("refused", 2)
 
 
