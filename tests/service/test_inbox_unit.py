@@ -8,6 +8,7 @@ import pytest
 
 from events import keys
 from events.recording import Writes
+from leagues.record import League
 from service import inbox
 from service.errors import NotFound
 from service.notify import inbox as notes
@@ -110,3 +111,24 @@ def test_a_game_the_append_missed_removing_leaves_the_turns(boot):
     assert "g_gone" in boot.inbox.games("ann")
     assert all(t["game"] != "g_gone" for t in inbox.turns(boot, "ann"))
     assert "g_gone" not in boot.inbox.games("ann")
+
+
+def test_a_league_round_tells_its_tables_and_its_byes_at_once(boot):
+    league = League("l_unit", settings={"ruleset": "goblin-market"}, members={"ann": "A"})
+    started = {
+        "type": "league.RoundStarted",
+        "data": {
+            "round": 2,
+            "tables": [{"table": 1, "game": "g_l", "players": ["bob"]}],
+            "byes": ["cy"],
+        },
+    }
+    inbox.after_league_append(boot, league, [started])  # no append: written at once
+    (told,) = [
+        n["note"] for n in notes.page(boot, "bob")["notifications"] if n["type"] == "round_started"
+    ]
+    assert (told["game"], told["league"]) == ("g_l", {"id": "l_unit", "round": 2, "table": 1})
+    (bye,) = [
+        n["note"] for n in notes.page(boot, "cy")["notifications"] if n["type"] == "round_started"
+    ]
+    assert bye["game"] is None and bye["league"]["round"] == 2

@@ -15,6 +15,7 @@ from service.errors import Invalid
 from service.notify import dispatch, email, prefs
 from service.notify import inbox as notes
 from service.ports import Status
+from stores.memory.recipients import MemoryRecipients
 from tests.service.test_use_cases_unit import seated
 from tests.support.memory_boot import memory_boot
 
@@ -143,3 +144,28 @@ def test_a_digest_the_relay_did_not_take_is_tried_again_in_a_minute(boot):
     assert 50 < again - time.time() <= 60
     assert boot.notify_outbox.digest_mark("ann") is None  # the same notes go next time
     assert dispatch.digest(boot, "bob") == Status.NOOP  # no digest hour
+
+
+def test_a_turn_planned_before_the_live_delay_waits_for_it(boot):
+    boot.config["NOTIFY_LIVE_DELAY_S"] = 60
+    player, note = owing(boot)
+    verified(boot, player)
+    assert dispatch.plan(boot, player, note["id"]) == Status.EARLY
+    written = codec.parse_time(note["at"]).timestamp()
+    assert boot.notify_outbox.planned(f"notify|{player}|{note['id']}") == pytest.approx(
+        written + 60
+    )
+    assert boot.notify_outbox.planned(f"remind|{player}|{note['id']}") is None  # not yet
+
+
+def test_a_player_watching_live_gets_no_e_mail_of_their_turn(boot):
+    watching = MemoryRecipients(
+        boot.inbox, boot.notify_prefs, boot.notify_outbox, live=lambda *_: 1
+    )
+    boot.recipients = watching  # an event stream open with their token now
+    player, note = owing(boot)
+    verified(boot, player)
+    assert dispatch.plan(boot, player, note["id"]) == Status.DROPPED
+    target = email.target_id(ADDRESS)
+    assert boot.notify_outbox.planned(f"deliver|{note['id']}|email-{target}-{player}") is None
+    assert dispatch.deliver(boot, note["id"], f"email-{target}-{player}") == Status.DROPPED
