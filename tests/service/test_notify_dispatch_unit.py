@@ -1,7 +1,8 @@
 """The notifications' settings and steps (service.notify.prefs, dispatch, email) on
 in-memory ports (the unit tier): settings refused naming the field, an address to
 verify, the digest's time, a turn's deliveries and reminder planned, deliveries that
-must not go out, reminders written once, and a digest the relay did not take."""
+must not go out, reminders written once, mails the relay did not take, and the link that
+verifies an address."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from events import codec
 from service import config
 from service.errors import Invalid
-from service.notify import dispatch, email, prefs
+from service.notify import dispatch, email, prefs, signing
 from service.notify import inbox as notes
 from service.ports import Status
 from stores.memory.recipients import MemoryRecipients
@@ -21,7 +22,6 @@ from tests.support.memory_boot import memory_boot
 
 PLAYERS = ["ann", "bob", "cy"]
 ADDRESS = "cy@example.org"
-OFF = {"push": False, "webhook": False}  # (those channels' ports are another change's)
 RELAY_DOWN = "smtp://127.0.0.1:1"  # nothing listens there: every send is a passing failure
 
 
@@ -43,7 +43,7 @@ def owing(boot):
 
 
 def verified(boot, player, **more):
-    settings = prefs.update(boot, player, {"types": {"your_turn": OFF}, **more})
+    settings = prefs.update(boot, player, more)
     settings["email"] = {"address": ADDRESS, "verified": True}
     prefs.save(boot, player, settings)
 
@@ -169,3 +169,23 @@ def test_a_player_watching_live_gets_no_e_mail_of_their_turn(boot):
     target = email.target_id(ADDRESS)
     assert boot.notify_outbox.planned(f"deliver|{note['id']}|email-{target}-{player}") is None
     assert dispatch.deliver(boot, note["id"], f"email-{target}-{player}") == Status.DROPPED
+
+
+def test_a_verification_mail_the_relay_did_not_take_is_logged_and_tried_again(boot):
+    dispatch.set_address(boot, "ann", "ann@example.org")
+    assert dispatch.mail_verification(boot, "ann") == Status.POSTPONED
+    (logged,) = boot.notify_outbox.logged("ann")
+    assert (logged["notification"], logged["outcome"]) == ("verify", "retry")
+    assert 20 < boot.notify_outbox.planned("mail|ann|verify") - time.time() <= 30
+
+
+def test_the_verification_link_verifies_the_address_it_was_sent_to_only(boot):
+    dispatch.set_address(boot, "ann", "ann@example.org")
+    token = signing.sign(boot, "verify", {"p": "ann", "a": "ann@example.org"})
+    stale = signing.sign(boot, "verify", {"p": "ann", "a": "old@example.org"})
+    assert email.verify(boot, stale) is None  # an address the player no longer has
+    assert email.verify(boot, "forged") is None
+    assert email.verify(boot, token) == ("ann", "ann@example.org")
+    assert prefs.load(boot, "ann")["email"] == {"address": "ann@example.org", "verified": True}
+    (target,) = email.EmailChannel().targets(boot, "ann", "invitation")
+    assert target.spec == {"address": "ann@example.org"}
