@@ -42,10 +42,8 @@ class MemoryInbox(Following):
 
     def _add(self, key: str, text: str, cap: int | None) -> None:
         feed = self._feeds.setdefault(key, [])
-        ms, n = int(time.time() * 1000), 0
-        if feed and _order(feed[-1][0]) >= (ms, 0):
-            ms, n = _order(feed[-1][0])[0], _order(feed[-1][0])[1] + 1
-        feed.append((f"{ms}-{n}", text))
+        now, (ms, n) = int(time.time() * 1000), _order(feed[-1][0]) if feed else (-1, 0)
+        feed.append((f"{ms}-{n + 1}" if ms >= now else f"{now}-0", text))  # as Redis's ids grow
         if cap is not None:
             del feed[: max(0, len(feed) - cap)]
 
