@@ -1,28 +1,24 @@
 """A player's inbox in memory (stores.inbox.RedisInbox's twin): the feeds, read marks
 and games index that the appends' follow-up writes and `write` make (stores.memory.
-following), with feed ids made as Redis makes a stream's (`<ms>-<n>`, growing)."""
+following), with feed ids made as Redis makes a stream's (stores.memory.stream_ids)."""
 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from events import keys
 from events.recording import Writes
 from stores.inbox import Note, find
 from stores.memory.following import Command, Following
-
-
-def _order(feed_id: str) -> tuple[int, int]:
-    ms, n = feed_id.split("-")
-    return int(ms), int(n)
+from stores.memory.stream_ids import StreamIds, order
 
 
 class MemoryInbox(Following):
     def __init__(self, follow: list[Command] | None = None) -> None:
         super().__init__(follow)
         self._feeds: dict[str, list[tuple[str, str]]] = {}  # key -> [(feed id, JSON)]
+        self._ids: dict[str, StreamIds] = {}
         self._games: dict[str, dict[str, float]] = {}  # key -> game id -> when seated
         self._upto: dict[str, str] = {}
         self._read: dict[str, set[str]] = {}
@@ -42,8 +38,7 @@ class MemoryInbox(Following):
 
     def _add(self, key: str, text: str, cap: int | None) -> None:
         feed = self._feeds.setdefault(key, [])
-        now, (ms, n) = int(time.time() * 1000), _order(feed[-1][0]) if feed else (-1, 0)
-        feed.append((f"{ms}-{n + 1}" if ms >= now else f"{now}-0", text))  # as Redis's ids grow
+        feed.append((self._ids.setdefault(key, StreamIds()).next(), text))
         if cap is not None:
             del feed[: max(0, len(feed) - cap)]
 
@@ -57,13 +52,11 @@ class MemoryInbox(Following):
     def newest(
         self, player_id: str, before: str | None = None, count: int | None = None
     ) -> list[Note]:
-        older = [
-            n for n in self._feed(player_id) if before is None or _order(n[0]) < _order(before)
-        ]
+        older = [n for n in self._feed(player_id) if before is None or order(n[0]) < order(before)]
         return older[::-1][:count]
 
     def since(self, player_id: str, after: str = "0-0") -> list[Note]:
-        return [n for n in self._feed(player_id) if _order(n[0]) > _order(after)]
+        return [n for n in self._feed(player_id) if order(n[0]) > order(after)]
 
     def note(self, player_id: str, note_id: str) -> dict[str, Any] | None:
         return find(self._feed(player_id), note_id)
