@@ -38,7 +38,7 @@ from events import codec, keys
 from events.codec import parse_time
 from events.fold import fold
 from events.record import Record
-from service import outages
+from stores.operations import RedisOperations
 
 POLL_S = 1.0
 WAIT_S = 30  # a request's timeout (a greenlet never hangs on a lost answer)
@@ -225,7 +225,7 @@ def measure(redis_url: str, figures: Figures) -> Figures:
             elif env["type"] == "game.DeadlineExtended":
                 figures.extended += 1
             rec = fold(rec, env)
-    figures.gaps = [end - start for start, end in outages.seen(client, 0)]
+    figures.gaps = [end - start for start, end in RedisOperations(client).outages_since(0)]
     client.delete(keys.outages())  # each row counts its own
     client.close()
     return figures

@@ -74,7 +74,7 @@ def beat_while_up(app) -> threading.Thread | None:
     threshold = float(boot.config["OUTAGE_AFTER_S"])
     beats = threading.Thread(
         target=outages.keep_beating,
-        args=(boot.redis, threshold, threading.Event()),
+        args=(boot.operations, threshold, threading.Event()),
         name="api-heartbeat",
         daemon=True,
     )

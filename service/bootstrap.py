@@ -22,17 +22,19 @@ from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
 from stores.chat import ChatStore, RedisChat
+from stores.inbox import InboxStore, RedisInbox
+from stores.leagues import LeagueStore, RedisLeagues
 from stores.link_key import LinkKeyStore, RedisLinkKey
 from stores.moderation import ModerationStore, RedisModeration
+from stores.notify_outbox import NotifyOutboxStore, RedisNotifyOutbox
+from stores.notify_prefs import NotifyPrefsStore, RedisNotifyPrefs
+from stores.operations import OperationsStore, RedisOperations
 from stores.players import PlayerStore, RedisPlayers
 from stores.push import PushStore, RedisPush
+from stores.recipients import RecipientsStore, RedisRecipients
 from stores.roles import RedisRoles, RoleStore
 from stores.tokens import RedisTokens, TokenStore
 from stores.webhooks import RedisWebhooks, WebhookStore
-from stores.inbox import InboxStore, RedisInbox
-from stores.notify_outbox import NotifyOutboxStore, RedisNotifyOutbox
-from stores.notify_prefs import NotifyPrefsStore, RedisNotifyPrefs
-from stores.recipients import RecipientsStore, RedisRecipients
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
 QUICK_TIMEOUT_S = 0.4  # /healthz answers 503 within a second of a stalled Redis
@@ -62,6 +64,8 @@ class Bootstrap:
     notify_prefs: NotifyPrefsStore  # players' notification settings and addresses
     notify_outbox: NotifyOutboxStore  # notification steps due, leases, marks, digests
     recipients: RecipientsStore  # what a notification step reads of its player at once
+    operations: OperationsStore  # heartbeats, outages, lobby counts (stores/operations.py)
+    leagues: LeagueStore  # the leagues' index and seat commitments (stores/leagues.py)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -231,5 +235,7 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         notify_prefs=RedisNotifyPrefs(store_client),
         notify_outbox=RedisNotifyOutbox(store_client),
         recipients=RedisRecipients(store_client),
+        operations=RedisOperations(store_client),
+        leagues=RedisLeagues(store_client),
         quick=quick,
     )

@@ -16,7 +16,7 @@ from events import catalog, codec, deadlines, decide
 from events.deadlines import Verdict
 from events.repository import Loaded
 from games.rng import Rng
-from service import league_absence, loop, metrics, outage_extension, outages
+from service import league_absence, loop, metrics, outage_extension
 from service.errors import DomainError
 from service.game_log import GameLog
 from service.loop import Outcome
@@ -35,7 +35,7 @@ def expire(boot: Bootstrap, game_id: str, key: str) -> Status:
     the time and the heartbeats."""
     job = job_id("expire", game_id, key)
     # the API's last beat first: an outage that beat ended is then on record below
-    api = outages.last_api_beat(boot.redis)
+    api = boot.operations.last_beat(api=True)
     loaded = boot.store.load(game_id, f"system:{job}")
     rec, now = loaded.record, time.time()
     facts = outage_extension.expiry_facts(boot, rec, key, api)

@@ -61,5 +61,5 @@ def evidence(boot: Bootstrap, rec: Record, viewer: str) -> dict[str, Any]:
         "game": rec.game_id,
         "status": rec.status,
         "refused": attempts.read(boot, rec, viewer),
-        "outages": outages.during(boot.redis, start, end),
+        "outages": outages.during(boot.operations, start, end),
     }

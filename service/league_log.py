@@ -52,9 +52,7 @@ class LeagueLog:
         self.print = fingerprint(body)
 
     def load(self, idem: str) -> Head[League]:
-        stored = self.boot.redis.hget(self.log.idem, idem) if idem else None
-        if isinstance(stored, bytes):
-            stored = stored.decode()
+        stored = self.boot.leagues.answered(self.league_id, idem) if idem else None
         league = fold_all(League(self.league_id), self.boot.store.read_stream(self.log.events))
         return Head(league, league.version, league.last_hash, stored=stored)
 
@@ -73,7 +71,7 @@ class LeagueLog:
             if needs(env):
                 self.boot.scheduler.later(JOB, self.league_id, str(env["seq"]), then)
         if head.version == 0:
-            then.zadd(keys.leagues(), {self.league_id: time.time()})
+            self.boot.leagues.index_new(then, self.league_id, time.time())
         first = f"{head.version + 1} {new.version} {self.print}"
         request = Append(
             self.log, envelopes, expected=head.version, idem=idem, result=first, then=then

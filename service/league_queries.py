@@ -31,7 +31,7 @@ __all__ = [
     "standings",
     "table_statuses",
 ]
-SCAN = 50  # leagues read per Redis call while filtering a page
+SCAN = 50  # leagues read from the index at once while filtering a page
 
 
 def table_statuses(
@@ -56,19 +56,19 @@ def listing(
     the next page (None on the last). A cursor is the id of the last league of a page."""
     start = 0
     if cursor is not None:
-        rank = boot.redis.zrevrank(keys.leagues(), cursor)
+        rank = boot.leagues.position(cursor)
         if rank is None:
             errors = {"cursor": ["not a cursor this list gave out"]}
             raise Invalid("invalid_query", "unknown cursor", errors=errors)
         start = rank + 1
     page: list[League] = []
     while len(page) < limit:
-        ids = boot.redis.zrevrange(keys.leagues(), start, start + SCAN - 1)
+        ids = boot.leagues.newest(start, SCAN)
         if not ids:
             return page, None
-        for raw in ids:
+        for league_id in ids:
             start += 1
-            league = load(boot, raw.decode())
+            league = load(boot, league_id)
             if status and league.status != status:
                 continue
             if ruleset and league.settings["ruleset"] != ruleset:
@@ -76,7 +76,7 @@ def listing(
             page.append(league)
             if len(page) == limit:
                 break
-    more = boot.redis.zcard(keys.leagues()) > start
+    more = boot.leagues.count() > start
     return page, (page[-1].league_id if more else None)
 
 
@@ -87,8 +87,8 @@ def of_player(boot: Bootstrap, player_id: str) -> list[League]:
     """Return the leagues, newest first (of the newest MINE_READ), that `player_id` is a
     member of (withdrawn or not), is invited to, or organizes."""
     out = []
-    for raw in boot.redis.zrevrange(keys.leagues(), 0, MINE_READ - 1):
-        league = load(boot, raw.decode())
+    for league_id in boot.leagues.newest(0, MINE_READ):
+        league = load(boot, league_id)
         if (
             player_id in league.members
             or player_id in league.invited

@@ -8,7 +8,7 @@ the next table asks for the link before it, which only the holder of `x` can com
 member with no commitment registered is seated with none (`none`), and one whose client
 does not come back in time is `withheld`: neither ever holds a game's start up.
 
-The commitment held is kept in Redis (`keys.league_seat_seeds`), outside any log: an
+The commitment held is kept by the leagues' store (stores.leagues), outside any log: an
 operator who swapped it would seat the member with a commitment its client cannot open,
 and the client would show a `withheld` it did not choose."""
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import keys
 from games.rng import seat_commitment
 
 if TYPE_CHECKING:
@@ -25,13 +24,12 @@ if TYPE_CHECKING:
 
 def register(boot: Bootstrap, league_id: str, player_id: str, commitment: str) -> None:
     """Hold `commitment` (the end of the member's chain) for the member's next tables."""
-    boot.redis.hset(keys.league_seat_seeds(league_id), player_id, commitment)
+    boot.leagues.keep_commitment(league_id, player_id, commitment)
 
 
 def held(boot: Bootstrap, league_id: str, player_id: str) -> str | None:
     """Return the commitment the league seats the member with now, or None."""
-    found = boot.redis.hget(keys.league_seat_seeds(league_id), player_id)
-    return found.decode() if found else None
+    return boot.leagues.commitment(league_id, player_id)
 
 
 def advance(boot: Bootstrap, league_id: str, player_id: str, secret: str) -> None:

@@ -30,8 +30,6 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from events import keys
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -147,17 +145,17 @@ class _Service:
         self.boot = boot
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        now, redis = time.time(), self.boot.redis
+        now, operations = time.time(), self.boot.operations
         games = GaugeMetricFamily("marketfold_games", "Games by status", labels=["status"])
         for status in ("waiting", "active", "finished"):
-            games.add_metric([status], redis.zcard(keys.lobby(status)))
+            games.add_metric([status], operations.games_listed(status))
         yield games
-        yield GaugeMetricFamily("marketfold_leagues", "Leagues", value=redis.zcard(keys.leagues()))
-        raw = redis.get(keys.heartbeat())
+        yield GaugeMetricFamily("marketfold_leagues", "Leagues", value=self.boot.leagues.count())
+        last = operations.last_beat()
         beat = GaugeMetricFamily(
             "marketfold_sweeper_beat_age_seconds",
             "Seconds since a worker's deadline sweeper last beat (-1: never)",
-            value=now - float(raw) if raw else -1.0,
+            value=-1.0 if last is None else now - last,
         )
         yield beat
         yield GaugeMetricFamily(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from events import codec, deadlines, decide
 from events.repository import Loaded
-from service import loop, outages
+from service import loop
 from service.game_log import GameLog
 from service.loop import Outcome
 from service.ports import job_id
@@ -27,7 +27,7 @@ def expiry_facts(boot: Bootstrap, rec: Record, key: str, api: float | None) -> d
     cover it (read after the API's last beat `api`)."""
     deadline, window = rec.deadline(key), deadlines.outage_grace(rec, boot.config)
     due = codec.parse_time(deadline).timestamp() if deadline else time.time()
-    spans = tuple(outages.seen(boot.redis, due - window)) if deadline else ()
+    spans = tuple(boot.operations.outages_since(due - window)) if deadline else ()
     return deadlines.Facts(api, spans, window, float(boot.config["OUTAGE_AFTER_S"]))
 
 
@@ -54,7 +54,7 @@ def extend_if_outage(boot: Bootstrap, game_id: str, key: str, old: str) -> bool:
     A gap in the API's heartbeat that is still open (the API was frozen, or could not
     reach Redis, and this request is among the first it serves) counts, so an action
     that arrives before the outage is on record is accepted too."""
-    api = outages.last_api_beat(boot.redis)
+    api = boot.operations.last_beat(api=True)
     rec, now = boot.store.load(game_id).record, time.time()
     if rec.deadline(key) != old:
         return True  # extended meanwhile

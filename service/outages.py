@@ -1,6 +1,6 @@
 """Outages: no decision is defaulted because the service, every worker or the API was down.
 
-Every worker's sweeper beats (`beat`) a few times a second: one script reads the last
+Every worker's sweeper beats (`beat`, kept by stores.operations) a few times a second: one script reads the last
 heartbeat (`mf:{workers}:heartbeat`), writes the new one, and when the gap was longer than
 `OUTAGE_AFTER_S` records the gap as an outage in `mf:{workers}:outages` (member `<start>:<end>`),
 atomically, so the first worker back records it once and before it sweeps any deadline.
@@ -24,30 +24,28 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import TYPE_CHECKING
 
 import redis
 
-from events import codec, keys, scripts
+from events import codec
 from events.deadlines import API_BEAT_S, api_gap
 from service import metrics
 
+if TYPE_CHECKING:
+    from stores.operations import OperationsStore
+
 logger = logging.getLogger(__name__)
-KEEP = 1000  # outages remembered (short API gaps among them)
 
 
 def beat(
-    client: redis.Redis, now: float, threshold: float, key: str | None = None
+    store: OperationsStore, now: float, threshold: float, api: bool = False
 ) -> tuple[float, float] | None:
-    """Record that a worker (or, with `key` = keys.api_heartbeat(), an API process) is
-    alive at `now`; return the outage it ends, if any."""
-    script = scripts.registered(client, scripts.HEARTBEAT)
-    heartbeat = key or keys.heartbeat()
-    got = script(keys=[heartbeat, keys.outages()], args=[repr(now), threshold, KEEP])
-    if not got:
-        return None
-    start, end = got.decode().split(":")
-    metrics.outage("workers" if key is None else "api", (float(start), float(end)))
-    return float(start), float(end)
+    """Record that a worker (or, `api`, an API process) is alive at `now`; return the
+    outage it ends, if any (counted in /metrics)."""
+    gap = store.beat(now, threshold, api)
+    metrics.outage("api" if api else "workers", gap)
+    return gap
 
 
 def span(gap: tuple[float, float]) -> str:
@@ -56,13 +54,13 @@ def span(gap: tuple[float, float]) -> str:
     return f"from {codec.iso(start)} to {codec.iso(end)} ({end - start:.1f} s)"
 
 
-def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -> None:
+def keep_beating(store: OperationsStore, threshold: float, stop: threading.Event) -> None:
     """Beat the API's heartbeat every API_BEAT_S until `stop` is set (an API process runs
     this beside its requests: a thread, a greenlet under gevent's patching); a gap longer
     than `api_gap(threshold)` is recorded as an outage."""
     while True:
         try:
-            if gap := beat_api(client, time.time(), threshold):
+            if gap := beat_api(store, time.time(), threshold):
                 logger.warning("API outage %s: deadlines in it get fresh ones", span(gap))
         except redis.RedisError as e:  # keep beating through a Redis restart
             metrics.redis_error("api-heartbeat", e)
@@ -71,33 +69,18 @@ def keep_beating(client: redis.Redis, threshold: float, stop: threading.Event) -
             return
 
 
-def beat_api(client: redis.Redis, now: float, threshold: float) -> tuple[float, float] | None:
+def beat_api(store: OperationsStore, now: float, threshold: float) -> tuple[float, float] | None:
     """Beat the API's heartbeat at `now` (an API process is alive: its beating greenlet, or
     a request that must know whether a gap just ended); return the outage it ends."""
-    return beat(client, now, api_gap(threshold), keys.api_heartbeat())
+    return beat(store, now, api_gap(threshold), api=True)
 
 
-def last_api_beat(client: redis.Redis) -> float | None:
-    """Return when an API process last beat (a Unix time), or None if none ever did."""
-    raw = client.get(keys.api_heartbeat())
-    return float(raw) if raw else None
-
-
-def seen(client: redis.Redis, since: float) -> list[tuple[float, float]]:
-    """Return the outages that ended at or after `since`, oldest first."""
-    out = []
-    for member in client.zrangebyscore(keys.outages(), since, "+inf"):
-        start, end = member.decode().split(":")
-        out.append((float(start), float(end)))
-    return out
-
-
-def during(client: redis.Redis, start: float, end: float) -> list[dict[str, object]]:
+def during(store: OperationsStore, start: float, end: float) -> list[dict[str, object]]:
     """Return the outages on record that overlap [start, end] (Unix times), oldest first,
     as people read them: ISO times and how long each lasted. The workers' and the API's
     gaps are kept in one list, so an outage does not say which of them stopped."""
     return [
         {"start": codec.iso(a), "end": codec.iso(b), "seconds": round(b - a, 3)}
-        for a, b in seen(client, start)
+        for a, b in store.outages_since(start)
         if a <= end
     ]

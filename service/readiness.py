@@ -26,8 +26,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from events import keys
-
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
 
@@ -41,7 +39,7 @@ def check(boot: Bootstrap, now: float | None = None) -> tuple[bool, dict[str, An
     checks: dict[str, Any] = {}
     try:
         boot.ping()
-        raw = boot.redis.get(keys.heartbeat())
+        beat = boot.operations.last_beat()
     except Exception as e:  # the store is down: nothing else can be read
         checks["store"] = {"ok": False, "error": type(e).__name__}
         return False, checks
@@ -54,7 +52,7 @@ def check(boot: Bootstrap, now: float | None = None) -> tuple[bool, dict[str, An
         "unindexed_leaves": max(0, size - indexed),
         "alarms": alarms,
     }
-    beat_s = now - float(raw) if raw else None
+    beat_s = None if beat is None else now - beat
     checks["sweeper"] = {
         "ok": beat_s is not None and beat_s <= SWEEPER_STALE_S,
         "last_beat_s_ago": None if beat_s is None else round(max(0.0, beat_s), 3),

@@ -55,7 +55,7 @@ def expire(game_id: str, key: str) -> str:
     if not boot().scheduler.pending("expire", game_id, key):
         return _done("expire", game_id, key, Status.NOOP)
     threshold = float(boot().config["OUTAGE_AFTER_S"])
-    outages.beat(boot().redis, time.time(), threshold)
+    outages.beat(boot().operations, time.time(), threshold)
     return _done("expire", game_id, key, deadline_commands.expire(boot(), game_id, key))
 
 

@@ -103,7 +103,7 @@ def _sweep_forever(
             for game_id, phase in ready.step(time.time(), time.monotonic()):
                 logger.warning("game %s: ready phase %s was never queued; queued", game_id, phase)
             # the heartbeat first: an outage it ends is recorded before any deadline is swept
-            if gap := outages.beat(scheduler.redis, time.time(), threshold):
+            if gap := outages.beat(boot.operations, time.time(), threshold):
                 logger.warning("outage %s: deadlines in it get fresh ones", outages.span(gap))
             scheduler.sweep(time.time())
         except REDIS_DOWN as e:  # keep sweeping through a Redis restart or stall: one line

@@ -258,7 +258,8 @@ def test_an_export_that_fails_verification_shows_not_verified_and_jumps_to_the_f
 def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed(
     browser, live_server, client, app, tmp_path
 ):
-    from service import deadline_commands, outages
+    from service import deadline_commands
+    from stores.operations import RedisOperations
 
     people = new_players(client, 3)
     gid = new_game(client, people, decision_timeout_s=1)
@@ -270,7 +271,7 @@ def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed
     # the live API beats its heartbeat every 0.25 s: a default waits for a beat after
     # its deadline (docs/workers.md, "The API's heartbeat"), however busy the machine
     up = time.monotonic() + 10
-    while (outages.last_api_beat(deps.redis) or 0) < due and time.monotonic() < up:
+    while (RedisOperations(deps.redis).last_beat(api=True) or 0) < due and time.monotonic() < up:
         time.sleep(0.05)
     assert deadline_commands.expire(deps, gid, key) == "applied"
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]

@@ -26,7 +26,8 @@ from events.codec import parse_time
 from events.fold import fold
 from events.record import Record
 from leagues import audit as league_audit
-from service import league_queries, outages
+from service import league_queries
+from stores.operations import RedisOperations
 from tests.api.helpers import bearer, new_players
 from tests.conftest import ROOT, TEST_CONFIG, _env, gunicorn_args, kill_group
 from tests.leagues.helpers import Agent, assert_recount, in_seconds, new_league, operator
@@ -156,7 +157,7 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
         time.sleep(TIMEOUT_S + 1)  # deadlines fall due while nothing runs
         worker_process(**env)  # the workers come back first: players cannot act yet
         worker_process(**env)
-        wait_for(lambda: outages.seen(deps.redis, 0), 30)
+        wait_for(lambda: RedisOperations(deps.redis).outages_since(0), 30)
         time.sleep(1)
         api = start_api(redis_url, port, op["id"])
         finished = lambda: all(  # noqa: E731
@@ -166,7 +167,7 @@ def test_a_season_of_every_ruleset_with_absences_a_resignation_and_an_outage(sto
             wait_for(finished, 300, every=0.5)  # about a minute on a quiet machine
         except AssertionError:
             raise AssertionError(_stuck(deps, leagues, agents)) from None
-        windows = outages.seen(deps.redis, 0)
+        windows = RedisOperations(deps.redis).outages_since(0)
         assert windows, "the workers' heartbeat did not see the outage"
         assert len(windows) >= 2, "the API's heartbeat did not see its outage"
         extended = 0

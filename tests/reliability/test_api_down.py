@@ -13,7 +13,7 @@ import requests
 from cli.embedded import free_port
 from events import keys
 from events.codec import parse_time
-from service import outages
+from stores.operations import RedisOperations
 from tests.conftest import gunicorn_args, kill_group
 from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
@@ -58,7 +58,7 @@ def test_a_decision_due_while_the_api_is_down_gets_a_fresh_deadline_not_its_defa
     due = parse_time(old).timestamp()
 
     kill_group(api)  # the API crashes just after the game started; the worker runs on
-    down_since = outages.last_api_beat(r)
+    down_since = RedisOperations(r).last_beat(api=True)
     assert down_since < due, "the API was still up at the deadline: the test proves nothing"
     time.sleep(max(0.0, due - time.time()) + 3 * float(ENV["MARKETFOLD_OUTAGE_AFTER_S"]))
     assert time.time() - float(r.get(keys.heartbeat())) < 1, "the worker is not running"
@@ -68,7 +68,7 @@ def test_a_decision_due_while_the_api_is_down_gets_a_fresh_deadline_not_its_defa
     assert r.zscore(keys.deadlines(), f"expire|{gid}|{key}")  # still due: postponed
 
     start_api(spawn, redis_url, port)
-    back = wait_for(lambda: outages.seen(r, 0), 10)
+    back = wait_for(lambda: RedisOperations(r).outages_since(0), 10)
     assert [(start, end) for start, end in back if start < due < end] == [back[0]]
     end = back[0][1]
     extended = wait_for(lambda: events_of_kind(store, gid, "game.DeadlineExtended"), 10)

@@ -21,7 +21,7 @@ from cli.embedded import free_port
 from events import keys
 from events.codec import parse_time
 from events.deadlines import CURRENT, TIME_MODELS
-from service import outages
+from stores.operations import RedisOperations
 from tests.reliability.checks import events_of_kind
 from tests.reliability.conftest import wait_healthy
 from tests.support.waiting import wait_for
@@ -98,7 +98,7 @@ def test_a_short_api_freeze_over_a_deadline_defaults_nothing(redis_url, r, app, 
         and parse_time(e["at"]).timestamp() < back + TIMEOUT_S
     ] == []
     assert any(e.get("command", {}).get("type") == "act" for e in log)
-    assert [(s, e) for s, e in outages.seen(r, 0) if s < due < e]  # the freeze is on record
+    assert [(s, e) for s, e in RedisOperations(r).outages_since(0) if s < due < e]  # the freeze is on record
 
 
 def test_an_action_after_a_redis_stall_longer_than_the_grace_is_taken(crash_redis, api, worker):

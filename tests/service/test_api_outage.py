@@ -8,6 +8,7 @@ import time
 
 from events import codec, deadlines, keys
 from service import deadline_commands, outages
+from stores.operations import RedisOperations
 from tests.api.helpers import bearer, new_game, new_players
 
 THRESHOLD = 15.0
@@ -47,15 +48,15 @@ def test_an_expiry_waits_while_the_api_is_down_and_is_extended_once_it_is_back(c
     gid, key, due = overdue_game(client, app, players)
     old = deps.store.load(gid).record.deadline(key)
     down_since = due - 60  # the API's last beat, before the deadline
-    outages.beat(r, down_since, THRESHOLD, keys.api_heartbeat())
+    outages.beat(RedisOperations(r), down_since, THRESHOLD, api=True)
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
     assert deadline_commands.expire(deps, gid, key) == "postponed"
     assert deadline_commands.expire(deps, gid, key) == "postponed"  # however often it runs
     assert client.get(f"/v1/games/{gid}").get_json()["version"] == version  # nothing written
     assert abs(scheduled(r, gid, key) - (time.time() + deadlines.POSTPONE_S)) < 0.5
     back = time.time()
-    assert outages.beat(r, back, THRESHOLD, keys.api_heartbeat()) == (down_since, back)
-    assert outages.seen(r, 0) == [(down_since, back)]
+    assert outages.beat(RedisOperations(r), back, THRESHOLD, api=True) == (down_since, back)
+    assert RedisOperations(r).outages_since(0) == [(down_since, back)]
     assert deadline_commands.expire(deps, gid, key) == "extended"
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     assert "game.DecisionTimedOut" not in [e["type"] for e in events]
@@ -74,14 +75,14 @@ def test_an_expiry_waits_while_the_api_is_down_and_is_extended_once_it_is_back(c
 def test_an_api_up_but_not_yet_seen_since_the_deadline_delays_the_default_one_beat(client, app, r):
     deps = app.extensions["marketfold"]
     gid, key, due = overdue_game(client, app)
-    outages.beat(r, due - 0.1, THRESHOLD, keys.api_heartbeat())  # just before the deadline
+    outages.beat(RedisOperations(r), due - 0.1, THRESHOLD, api=True)  # just before the deadline
     assert deadline_commands.expire(deps, gid, key) == "postponed"
     assert abs(scheduled(r, gid, key) - (time.time() + deadlines.API_BEAT_S)) < 0.2
-    assert outages.beat(r, time.time(), THRESHOLD, keys.api_heartbeat()) is None  # no outage
+    assert outages.beat(RedisOperations(r), time.time(), THRESHOLD, api=True) is None  # no outage
     assert deadline_commands.expire(deps, gid, key) == "applied"
     assert "game.DecisionTimedOut" in types(client, gid)
     assert "game.DeadlineExtended" not in types(client, gid)
-    assert outages.seen(r, 0) == []
+    assert RedisOperations(r).outages_since(0) == []
 
 
 def test_no_api_heartbeat_at_all_counts_as_an_api_that_is_up(client, app, r):

@@ -12,17 +12,19 @@ from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
 from stores.memory.chat import MemoryChat
+from stores.memory.inbox import MemoryInbox
+from stores.memory.leagues import MemoryLeagues
 from stores.memory.link_key import MemoryLinkKey
 from stores.memory.moderation import MemoryModeration
+from stores.memory.notify_outbox import MemoryNotifyOutbox
+from stores.memory.notify_prefs import MemoryNotifyPrefs
+from stores.memory.operations import MemoryOperations
 from stores.memory.players import MemoryPlayers
 from stores.memory.push import MemoryPush
+from stores.memory.recipients import MemoryRecipients
 from stores.memory.roles import MemoryRoles
 from stores.memory.tokens import MemoryTokens
 from stores.memory.webhooks import MemoryWebhooks
-from stores.memory.inbox import MemoryInbox
-from stores.memory.notify_outbox import MemoryNotifyOutbox
-from stores.memory.notify_prefs import MemoryNotifyPrefs
-from stores.memory.recipients import MemoryRecipients
 
 
 class ListedScheduler:
@@ -98,5 +100,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "notify_prefs": prefs,
         "notify_outbox": outbox,
         "recipients": MemoryRecipients(inbox, prefs, outbox),
+        "operations": MemoryOperations(),
+        "leagues": MemoryLeagues(recorder),
     }
     return Bootstrap(**{**parts, **overrides})
