@@ -22,7 +22,9 @@ from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
 from stores.chat import ChatStore, RedisChat
+from stores.checkpoints import CheckpointStore, RedisCheckpoints
 from stores.inbox import InboxStore, RedisInbox
+from stores.key_history import KeyHistoryStore, RedisKeyHistory
 from stores.leagues import LeagueStore, RedisLeagues
 from stores.link_key import LinkKeyStore, RedisLinkKey
 from stores.moderation import ModerationStore, RedisModeration
@@ -66,6 +68,8 @@ class Bootstrap:
     recipients: RecipientsStore  # what a notification step reads of its player at once
     operations: OperationsStore  # heartbeats, outages, lobby counts (stores/operations.py)
     leagues: LeagueStore  # the leagues' index and seat commitments (stores/leagues.py)
+    checkpoints: CheckpointStore  # witnesses' cosigned checkpoints (stores/checkpoints.py)
+    key_history: KeyHistoryStore  # the signing keys' leaves (stores/key_history.py)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -237,5 +241,7 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         recipients=RedisRecipients(store_client),
         operations=RedisOperations(store_client),
         leagues=RedisLeagues(store_client),
+        checkpoints=RedisCheckpoints(store_client),
+        key_history=RedisKeyHistory(store_client),
         quick=quick,
     )

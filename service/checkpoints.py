@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from events import note, tlog_keys
+from events import note
 from service import key_history, keyring
 from service.errors import Conflict, Invalid, NotFound
 
@@ -37,14 +37,14 @@ def checkpoint(boot: Bootstrap, witness: str | None = None) -> str:
     """The log's checkpoint now, with every cosignature kept for it; or, for `witness`, the
     newest checkpoint that witness cosigned."""
     if witness is not None:
-        kept = boot.redis.hget(tlog_keys.tlog_witnessed(), witness)
+        kept = boot.checkpoints.cosigned(witness)
         if kept is None:
             raise NotFound("checkpoint_not_found", f"no checkpoint cosigned by {witness!r} is kept")
-        return kept.decode()
+        return kept
     cp = current(boot)
     out = signed(boot, cp)
-    for raw in boot.redis.hvals(tlog_keys.tlog_witnessed()):
-        text, lines = note.split(raw.decode())
+    for kept in boot.checkpoints.every_cosigned():
+        text, lines = note.split(kept)
         if text == cp.text():
             out += "".join(line.text() for line in lines if line.name != cp.origin)
     return out
@@ -106,11 +106,11 @@ def _log_line(boot: Bootstrap, text: str, lines: list[note.Line]) -> note.Line:
 
 def _keep(boot: Bootstrap, name: str, size: int, text: str) -> None:
     """Keep a witness's cosigned checkpoint unless it keeps a larger one already."""
-    kept = boot.redis.hget(tlog_keys.tlog_witnessed(), name)
+    kept = boot.checkpoints.cosigned(name)
     if kept is not None:
         try:
-            if note.parse_checkpoint(note.split(kept.decode())[0]).size > size:
+            if note.parse_checkpoint(note.split(kept)[0]).size > size:
                 return
         except note.NoteError:
             pass
-    boot.redis.hset(tlog_keys.tlog_witnessed(), name, text)
+    boot.checkpoints.keep_cosigned(name, text)

@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events import codec, keylog, signature, tlog_keys, transparency
+from events import codec, keylog, signature, transparency
 from service import keyring
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
-
-LAST = "last"
 
 
 def active_key(boot: Bootstrap) -> Ed25519PrivateKey:
@@ -30,23 +28,19 @@ def active_key(boot: Bootstrap) -> Ed25519PrivateKey:
     kid = signature.key_id(key.public_key())
     if boot.tlog.indexes([keylog.leaf_id(kid)])[0] is not None:
         return key
-    last = boot.redis.hget(tlog_keys.tlog_keys(), LAST)
+    last = boot.key_history.last_logged()
     ring = keyring.of(boot.config)
-    retires = ring.private(last.decode()) if last is not None and last.decode() != kid else None
+    retires = ring.private(last) if last is not None and last != kid else None
     earlier = [k for k in ring.public() if k != kid] if last is None else []
     leaf = keylog.leaf(key.public_key(), retires, codec.now_iso(), earlier)
     index = boot.tlog.append(keylog.leaf_id(kid), transparency.text(leaf))
-    boot.redis.hset(tlog_keys.tlog_keys(), mapping={kid: index, LAST: kid})
+    boot.key_history.logged(kid, index)
     return key
 
 
 def windows(boot: Bootstrap) -> dict[str, keylog.Window]:
     """Every logged key's window, read from its `key` leaves in the log."""
-    found = {
-        k.decode(): int(v)
-        for k, v in boot.redis.hgetall(tlog_keys.tlog_keys()).items()
-        if k != b"last"
-    }
+    found = boot.key_history.leaves()
     size = boot.tlog.size()  # a log cut back no longer holds every key's leaf
     leaves = [(i, boot.tlog.texts(i, i + 1)[0]) for i in sorted(found.values()) if i < size]
     return keylog.history_of(leaves)

@@ -8,11 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from events.memory_recorder import MemoryRecorder
+from events.memory_tlog import MemoryPublicLog
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
 from stores.memory.chat import MemoryChat
+from stores.memory.checkpoints import MemoryCheckpoints
 from stores.memory.inbox import MemoryInbox
+from stores.memory.key_history import MemoryKeyHistory
 from stores.memory.leagues import MemoryLeagues
 from stores.memory.link_key import MemoryLinkKey
 from stores.memory.moderation import MemoryModeration
@@ -87,7 +90,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "store": GameRepository(recorder),
         "scheduler": ListedScheduler(),
         "hub": None,
-        "tlog": None,
+        "tlog": MemoryPublicLog(recorder.writes),
         "webhooks": MemoryWebhooks(),
         "push": MemoryPush(),
         "link_key": MemoryLinkKey(),
@@ -102,5 +105,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "recipients": MemoryRecipients(inbox, prefs, outbox),
         "operations": MemoryOperations(),
         "leagues": MemoryLeagues(recorder),
+        "checkpoints": MemoryCheckpoints(),
+        "key_history": MemoryKeyHistory(),
     }
     return Bootstrap(**{**parts, **overrides})
