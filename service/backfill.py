@@ -14,6 +14,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from events import keys
+from events.recording import Writes
 from events.record import CANCELLED, FINISHED
 from service import lobby
 
@@ -26,39 +27,31 @@ BATCH = 500
 
 def missing(boot: Bootstrap) -> bool:
     """Return True if some stored game may be missing from the lobby (a cheap check)."""
-    return boot.redis.zcard(keys.games()) > boot.redis.hlen(keys.lobby_summaries())
+    return boot.game_index.count() > boot.game_index.summarized()
 
 
 def run(boot: Bootstrap) -> int:
     """Index every stored game the lobby lacks; return how many it indexed."""
     if not missing(boot):
         return 0
-    done, batch = 0, []
-    for member, _ in boot.redis.zscan_iter(keys.games(), count=BATCH):
-        batch.append(member.decode())
-        if len(batch) == BATCH:
-            done += _index(boot, batch)
-            batch = []
-    done += _index(boot, batch)
+    done = sum(_index(boot, batch) for batch in boot.game_index.every(BATCH))
     if done:
         logger.warning("indexed %d games stored before the lobby existed", done)
     return done
 
 
 def _index(boot: Bootstrap, game_ids: list[str]) -> int:
-    if not game_ids:
-        return 0
-    known = boot.redis.hmget(keys.lobby_summaries(), game_ids)
+    known = boot.game_index.summaries(game_ids)
     done = 0
     for game_id in (g for g, summary in zip(game_ids, known, strict=True) if summary is None):
         rec = boot.store.load(game_id).record
         if rec.version == 0 or not lobby.index(boot, rec) or rec.status == CANCELLED:
             continue
-        pipe = boot.redis.pipeline(transaction=False)
+        then = Writes()  # the players' indexes, as an append's follow-up writes them
         for s in rec.seats:
-            pipe.zadd(keys.player_history(s.player), {game_id: lobby.created_ms(rec)}, nx=True)
+            then.zadd(keys.player_history(s.player), {game_id: lobby.created_ms(rec)})
             if rec.status == FINISHED:
-                pipe.hincrby(keys.player_played(s.player), rec.ruleset, 1)
-        pipe.execute()
+                then.hincrby(keys.player_played(s.player), rec.ruleset, 1)
+        boot.store.recorder.write(then)
         done += 1
     return done

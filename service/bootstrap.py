@@ -23,6 +23,7 @@ from service.fanout import Hub
 from service.ports import Scheduler
 from stores.chat import ChatStore, RedisChat
 from stores.checkpoints import CheckpointStore, RedisCheckpoints
+from stores.game_index import GameIndexStore, RedisGameIndex
 from stores.inbox import InboxStore, RedisInbox
 from stores.key_history import KeyHistoryStore, RedisKeyHistory
 from stores.leagues import LeagueStore, RedisLeagues
@@ -70,6 +71,7 @@ class Bootstrap:
     leagues: LeagueStore  # the leagues' index and seat commitments (stores/leagues.py)
     checkpoints: CheckpointStore  # witnesses' cosigned checkpoints (stores/checkpoints.py)
     key_history: KeyHistoryStore  # the signing keys' leaves (stores/key_history.py)
+    game_index: GameIndexStore  # every stored game, its lobby summary (stores/game_index.py)
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -243,5 +245,6 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         leagues=RedisLeagues(store_client),
         checkpoints=RedisCheckpoints(store_client),
         key_history=RedisKeyHistory(store_client),
+        game_index=RedisGameIndex(store_client),
         quick=quick,
     )

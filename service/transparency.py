@@ -42,13 +42,7 @@ def sweep(boot: Bootstrap) -> int:
     entry was lost is named again from the log (`restore_lost`), never logged a second
     time from what the store holds now (which may have been rewritten)."""
     restore_lost(boot)
-    logged, batch = 0, []
-    for member, _ in boot.redis.zscan_iter(keys.games(), count=SWEEP_BATCH):
-        batch.append(member.decode())
-        if len(batch) == SWEEP_BATCH:
-            logged += _sweep(boot, batch)
-            batch = []
-    return logged + _sweep(boot, batch)
+    return sum(_sweep(boot, batch) for batch in boot.game_index.every(SWEEP_BATCH))
 
 
 def _sweep(boot: Bootstrap, batch: list[str]) -> int:
@@ -62,8 +56,8 @@ def _sweep(boot: Bootstrap, batch: list[str]) -> int:
         return 0
     listed = list(lacking)
     logged = 0
-    for game_id, raw in zip(listed, boot.redis.hmget(keys.lobby_summaries(), listed), strict=True):
-        status = json.loads(raw).get("status") if raw else None
+    for game_id, summary in zip(listed, boot.game_index.summaries(listed), strict=True):
+        status = summary.get("status") if summary else None
         if not lacking[game_id] & set(_DUE.get(status, kinds)):  # unknown status: read it
             continue
         leaves = transparency.from_log(boot.store.read(game_id, 0))
@@ -102,8 +96,7 @@ def restore_lost(boot: Bootstrap) -> int:
             except (ValueError, TypeError, KeyError):
                 continue
     restored = 0
-    for member, _ in boot.redis.zscan_iter(keys.games(), count=SWEEP_BATCH):
-        game_id = member.decode()
+    for game_id in (g for batch in boot.game_index.every(SWEEP_BATCH) for g in batch):
         ref = transparency.game_ref(game_id)
         for kind in transparency.KINDS:
             index = where.get((ref, kind))
@@ -189,5 +182,5 @@ def compare(boot: Bootstrap, bundle: Any) -> str | None:
 
 
 def _exists(boot: Bootstrap, game_id: str) -> None:
-    if not boot.redis.exists(keys.game_events(game_id)):
+    if not boot.store.recorder.exists(keys.game_events(game_id)):
         raise NotFound("game_not_found", f"no game {game_id}")

@@ -14,6 +14,7 @@ from service import config
 from service.bootstrap import Bootstrap
 from stores.memory.chat import MemoryChat
 from stores.memory.checkpoints import MemoryCheckpoints
+from stores.memory.game_index import MemoryGameIndex
 from stores.memory.inbox import MemoryInbox
 from stores.memory.key_history import MemoryKeyHistory
 from stores.memory.leagues import MemoryLeagues
@@ -107,5 +108,6 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "leagues": MemoryLeagues(recorder),
         "checkpoints": MemoryCheckpoints(),
         "key_history": MemoryKeyHistory(),
+        "game_index": MemoryGameIndex(),
     }
     return Bootstrap(**{**parts, **overrides})
