@@ -14,8 +14,8 @@ import logging
 from typing import TYPE_CHECKING
 
 from events import keys
-from events.recording import Writes
 from events.record import CANCELLED, FINISHED
+from events.recording import Writes
 from service import lobby
 
 if TYPE_CHECKING:

@@ -1,9 +1,10 @@
 """Outages: no decision is defaulted because the service, every worker or the API was down.
 
-Every worker's sweeper beats (`beat`, kept by stores.operations) a few times a second: one script reads the last
-heartbeat (`mf:{workers}:heartbeat`), writes the new one, and when the gap was longer than
-`OUTAGE_AFTER_S` records the gap as an outage in `mf:{workers}:outages` (member `<start>:<end>`),
-atomically, so the first worker back records it once and before it sweeps any deadline.
+Every worker's sweeper beats (`beat`; stores.operations keeps them) a few times a second:
+one script reads the last heartbeat (`mf:{workers}:heartbeat`), writes the new one, and
+when the gap was longer than `OUTAGE_AFTER_S` records the gap as an outage in
+`mf:{workers}:outages` (member `<start>:<end>`), atomically, so the first worker back
+records it once and before it sweeps any deadline.
 Every API process beats the same way, every `API_BEAT_S`, on its own key
 (`mf:{workers}:api-heartbeat`, `keep_beating`), into the same outages, where a gap longer
 than `API_GAP_S` is already an outage: workers that keep running while the API is down,

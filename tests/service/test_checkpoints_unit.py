@@ -50,7 +50,9 @@ def test_the_active_key_is_logged_once_before_it_signs(boot):
     kid = signature.key_id(key.public_key())
     assert list(key_history.windows(boot)) == [kid]  # the log's first key: valid from its start
     published = key_history.published(boot)["keys"]
-    assert [(k["kid"], k["status"], k["retired_leaf"]) for k in published] == [(kid, "active", None)]
+    assert [(k["kid"], k["status"], k["retired_leaf"]) for k in published] == [
+        (kid, "active", None)
+    ]
 
 
 def test_a_rotation_logs_the_new_key_retiring_the_old(boot):
@@ -91,7 +93,9 @@ def test_a_witness_keeps_its_largest_checkpoint(boot, witness):
     large = cosigned(boot, witness)
     checkpoints.cosign(boot, {"note": large})
     assert checkpoints.cosign(boot, {"note": small})["size"] == 1  # valid, but older
-    assert note.parse_checkpoint(note.split(checkpoints.checkpoint(boot, "w1.example"))[0]).size == 2
+    assert (
+        note.parse_checkpoint(note.split(checkpoints.checkpoint(boot, "w1.example"))[0]).size == 2
+    )
 
 
 def test_cosignatures_that_are_not_a_witness_or_not_this_log_are_refused(boot, witness):

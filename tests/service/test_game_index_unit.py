@@ -39,7 +39,7 @@ def test_a_games_appends_log_its_leaves_and_the_sweep_adds_none(boot):
 
 
 def test_the_sweep_logs_what_a_stored_game_calls_for_once(boot):
-    game_id = started(boot)
+    started(boot)
     boot.tlog = MemoryPublicLog()  # the log lacks them (written before it existed)
     assert transparency.sweep(boot) == 2
     texts = [json.loads(t) for t in boot.tlog.texts(0, 2)]
