@@ -10,7 +10,7 @@ import time
 import pytest
 
 from events.codec import parse_time
-from service import game_evidence, metrics, outage_extension, outages, readiness
+from service import deadline_commands, game_evidence, metrics, outage_extension, outages, readiness
 from service.bootstrap import Bootstrap
 from service.errors import Forbidden
 from tests.service.test_use_cases_unit import seated
@@ -122,3 +122,13 @@ def test_a_games_evidence_names_the_outages_during_it_to_its_players_only(boot):
     with pytest.raises(Forbidden) as err:
         game_evidence.check(boot, rec, "dee")
     assert err.value.code == "not_seated"
+
+
+def test_an_expiry_before_its_deadline_writes_nothing_and_looks_again_at_its_time(boot):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=60)
+    owing = rec.owed()[0]
+    outages.beat(boot.operations, time.time(), threshold=15, api=True)  # the API is up
+    assert deadline_commands.expire(boot, rec.game_id, owing.key) == "early"
+    assert boot.store.load(rec.game_id).record.version == rec.version
+    again = [a for a in boot.scheduler.asked if a[0] == "expiry" and a[2] == owing.key]
+    assert again[-1][3] == rec.deadline(owing.key)
