@@ -101,7 +101,7 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
     reason="node and npm are needed to run boardgame.io, the peer",
 )
 def test_the_driver_measures_the_stacks_ceiling_beside_the_peer(tmp_path):
-    """`bare` plays bench/bare_app.py (one XADD per POST) under marketfold's gunicorn."""
+    """`bare` plays bench/moves/bare_app.py (one XADD per POST) under marketfold's gunicorn."""
     out = tmp_path / "peer.json"
     argv = ["--pairs", "bare/memory", "--clients", "1", "--games", "1:2", "--rounds", "1"]
     done = subprocess.run(
