@@ -12,5 +12,6 @@ or all at once with `python -m bench.run_all`, which writes docs/performance.md.
 - rules/: the pure rules and the computer players
 - peer/: marketfold next to boardgame.io (Node)
 - prose/: the paragraphs run_all writes into docs/performance.md
-- common.py: starting gunicorn and workers, waiting, CPU readings, percentiles
+- common.py: starting gunicorn and workers, CPU readings, percentiles (waiting for a
+  process: tests/support/waiting.py, as in the tests)
 """

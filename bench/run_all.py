@@ -41,16 +41,7 @@ import time
 from pathlib import Path
 
 from bench.audit import proof
-from bench.common import (
-    cpu_seconds,
-    gunicorn,
-    machine,
-    own_cpu_seconds,
-    settle,
-    start_worker,
-    stop,
-    wait_up,
-)
+from bench.common import cpu_seconds, gunicorn, machine, own_cpu_seconds, settle, start_worker, stop
 from bench.moves import action_cpu, round_trips
 from bench.moves.actions import measure_bare, measure_http, seat_tables
 from bench.peer import report as peer
@@ -77,6 +68,7 @@ from bench.storage import cluster, live_games, memory, replicas
 from bench.streams import open_streams
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import raise_open_files_limit
+from tests.support.waiting import wait_up
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -47,11 +47,12 @@ from collections import deque
 import redis
 import requests
 
-from bench.common import ROOT, cpu_seconds, gunicorn, machine, own_cpu_seconds, stop, wait_up
+from bench.common import ROOT, cpu_seconds, gunicorn, machine, own_cpu_seconds, stop
 from bench.jobs.notify_players import Away, Sampler, Setup, act_owed, report
 from bench.jobs.receivers import SmtpServer, WebhookServer
 from cli.embedded import EmbeddedRedis, free_port
 from events import keys
+from tests.support.waiting import wait_up
 
 
 def rate(

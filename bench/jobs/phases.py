@@ -30,9 +30,10 @@ import time
 
 import requests
 
-from bench.common import gunicorn, percentile, start_worker, stop, wait_up
+from bench.common import gunicorn, percentile, start_worker, stop
 from cli.embedded import EmbeddedRedis, free_port
 from events.codec import parse_time
+from tests.support.waiting import wait_up
 
 
 def under_load(base: str, redis_url: str, args: argparse.Namespace) -> None:

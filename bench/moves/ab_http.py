@@ -24,9 +24,10 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bench.common import cpu_seconds, gunicorn, own_cpu_seconds, settle, stop, wait_up
+from bench.common import cpu_seconds, gunicorn, own_cpu_seconds, settle, stop
 from bench.moves.actions import measure_http, seat_tables
 from cli.embedded import EmbeddedRedis, free_port
+from tests.support.waiting import wait_up
 
 
 def main() -> None:

@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 import redis
 import requests
 
-from bench.common import gunicorn, percentile, wait_up
+from bench.common import gunicorn, percentile
 from bench.moves.one_call import play_one_call
 from cli.embedded import EmbeddedRedis, free_port
 from games.schemas import random_action
+from tests.support.waiting import wait_up
 
 
 @dataclass

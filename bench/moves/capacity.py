@@ -31,11 +31,12 @@ from pathlib import Path
 import redis
 import requests
 
-from bench.common import cpu_seconds, gunicorn, machine, start_worker, stop, wait_up
+from bench.common import cpu_seconds, gunicorn, machine, start_worker, stop
 from bench.moves.actions import measure_http, player, seat_tables
 from cli.embedded import EmbeddedRedis, free_port
 from events.recorder import RedisRecorder
 from events.repository import GameRepository
+from tests.support.waiting import wait_for, wait_up
 
 IDLE_S = 5.0
 
@@ -93,14 +94,6 @@ def commands(store: GameRepository, gids: list[str], kind: str) -> int:
     )
 
 
-def wait_until(predicate, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise RuntimeError("timed out")
-        time.sleep(0.2)
-
-
 def run(clients: int, games: int, sealed: int, timeouts: int) -> list[str]:
     tmp = Path(tempfile.mkdtemp(prefix="mf-capacity-"))
     server = EmbeddedRedis(tmp / "valkey", port=free_port()).start()
@@ -133,7 +126,7 @@ def run(clients: int, games: int, sealed: int, timeouts: int) -> list[str]:
             for n, owed in enumerate(game["owed"]):
                 body = {"type": "sealed_bid", "amount": n}
                 s.post(f"{base}/v1/games/{gid}/actions", json=body, headers=seats[owed["seat"]])
-        wait_until(lambda: commands(store, gids, "resolve") >= before + sealed, 60)
+        wait_for(lambda: commands(store, gids, "resolve") >= before + sealed, 60, every=0.2)
         used, took = spent(c0, cpu(pids)), time.monotonic() - t0
         reveals = commands(store, gids, "resolve") - before
         per_reveal = (used["worker"] - idle["worker"] * took) / reveals
@@ -150,7 +143,7 @@ def run(clients: int, games: int, sealed: int, timeouts: int) -> list[str]:
         finished = lambda: all(  # noqa: E731
             requests.get(f"{base}/v1/games/{g}").json()["status"] == "finished" for g in late
         )
-        wait_until(finished, 120)
+        wait_for(finished, 120, every=0.2)
         used, took = spent(c0, cpu(pids)), time.monotonic() - t0
         defaults = commands(store, late, "expire")
         per_default = (used["worker"] - idle["worker"] * took) / defaults

@@ -28,9 +28,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.common import children, cpu_seconds, gunicorn, machine, start_worker, wait_up
+from bench.common import children, cpu_seconds, gunicorn, machine, start_worker
 from bench.moves.actions import measure_http, seat_tables
 from cli.embedded import EmbeddedRedis, free_port
+from tests.support.waiting import wait_up
 
 LINE = re.compile(r":\d+\)")  # a frame's line number
 # (part, frames that put a sample there), tried in order: the first part that matches wins

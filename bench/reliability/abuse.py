@@ -36,11 +36,12 @@ import redis
 import requests
 
 from bench.audit.verify import finished_bundle
-from bench.common import gunicorn, percentile, stop, wait_up
+from bench.common import gunicorn, percentile, stop
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import raise_open_files_limit
 from events.recorder import RedisRecorder
 from events.repository import GameAppend, GameRepository
+from tests.support.waiting import wait_up
 
 DEFENCES_OFF = {
     "MARKETFOLD_OFFLOAD_PROCESSES": "0",

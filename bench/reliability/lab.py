@@ -40,13 +40,14 @@ from pathlib import Path
 
 import requests
 
-from bench.common import gunicorn, machine, start_worker, stop, wait_up
+from bench.common import gunicorn, machine, start_worker, stop
 from bench.moves.actions import measure_http
 from cli import lab_valkey
 from cli.embedded import EmbeddedRedis, free_port
 from cli.lab import Lab, why_not
 from events import keys
 from games.schemas import random_action
+from tests.support.waiting import wait_for, wait_up
 
 
 def seat(base: str, ruleset: str, n: int, tag: str) -> tuple[str, dict[int, dict]]:
@@ -82,16 +83,6 @@ def act(base: str, gid: str, seats: dict, rnd: random.Random, seat_no: int | Non
         return False
 
 
-def until(what: str, ready, timeout: float = 60.0) -> float:
-    """Wait until `ready()` (polled); return the seconds it took."""
-    t0 = time.monotonic()
-    while not ready():
-        if time.monotonic() - t0 > timeout:
-            raise RuntimeError(f"timed out waiting for {what}")
-        time.sleep(0.02)
-    return time.monotonic() - t0
-
-
 def promoted(lab: Lab, key: str, victim: str) -> bool:
     try:
         return lab.store_master_of(key) != victim
@@ -112,16 +103,17 @@ def store_failover(lab: Lab) -> tuple[float, float, float]:
     victim = lab.store_master_of(key)
     lab.kill(victim)
     t0 = time.monotonic()
-    until("the replica's promotion", lambda: promoted(lab, key, victim))
+    wait_for(lambda: promoted(lab, key, victim), 60, what="the replica's promotion")
     promotion = time.monotonic() - t0
     lab.start(victim)
     address = lab.addr(victim)
-    until(
-        "the rejoin",
+    wait_for(
         lambda: lab_valkey.role(address) == "slave" and lab_valkey.replica_synced(address),
+        60,
+        what="the rejoin",
     )
     rejoined = time.monotonic() - t0
-    until("an action taken", lambda: act(lab.url, gid, seats, rnd))
+    wait_for(lambda: act(lab.url, gid, seats, rnd), 60, what="an action taken")
     return promotion, rejoined, time.monotonic() - t0
 
 
@@ -144,19 +136,19 @@ def queue_failover(lab: Lab) -> tuple[float, float]:
     t0 = time.monotonic()
 
     def watch() -> None:
-        until("the sentinels' promotion", lambda: lab.queue_master() not in (victim, None))
+        wait_for(lambda: lab.queue_master() not in (victim, None), 60, what="the promotion")
         promotion.append(time.monotonic() - t0)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     for o in owed:
-        until("a bid taken", lambda o=o: act(lab.url, gid, seats, rnd, o["seat"]))
+        wait_for(lambda o=o: act(lab.url, gid, seats, rnd, o["seat"]), 60, what="a bid taken")
 
     def revealed() -> bool:  # the worker appends the phase's resolution
         url = f"{lab.url}/v1/games/{gid}/events?after={version}"
         return any(e.get("actor") == "system" for e in requests.get(url).json()["events"])
 
-    until("the reveal", revealed)
+    wait_for(revealed, 60, what="the reveal")
     took = time.monotonic() - t0
     watcher.join(60)
     lab.start(victim)

@@ -26,9 +26,10 @@ import redis
 import requests
 
 import games
-from bench.common import children, gunicorn, rss_kib, start_worker, stop, wait_up
+from bench.common import children, gunicorn, rss_kib, start_worker, stop
 from cli.embedded import EmbeddedRedis, free_port
 from games.schemas import random_action
+from tests.support.waiting import wait_up
 
 
 class Soak:

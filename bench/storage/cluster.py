@@ -19,10 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import cpu_seconds, gunicorn, machine, stop, wait_up
+from bench.common import cpu_seconds, gunicorn, machine, stop
 from bench.moves.actions import measure_http, seat_tables
 from cli.embedded import EmbeddedRedis, free_port
 from tests.support.cluster import EmbeddedCluster
+from tests.support.waiting import wait_up
 
 
 def run(clients: int, games: int, rounds: int, fsync: str = "always") -> list[str]:

@@ -28,12 +28,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import cpu_seconds, gunicorn, machine, percentile, stop, wait_up
+from bench.common import cpu_seconds, gunicorn, machine, percentile, stop
 from bench.moves.actions import measure_http, seat_tables
 from cli.embedded import EmbeddedRedis, free_port
 from events.recorder import RedisRecorder
 from events.recording import Append, Log
 from events.replication import Sync
+from tests.support.waiting import wait_up
 
 SYNCS = {
     "no wait (APPEND_REPLICAS=0)": Sync(),

@@ -39,18 +39,11 @@ import time
 
 import requests
 
-from bench.common import (
-    cpu_seconds,
-    gunicorn,
-    machine,
-    percentile,
-    start_worker,
-    stop,
-    wait_up,
-)
+from bench.common import cpu_seconds, gunicorn, machine, percentile, start_worker, stop
 from bench.moves.actions import measure_http, player, seat_tables, seated_game
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import raise_open_files_limit
+from tests.support.waiting import wait_up
 
 
 def _hold(port: int, plan: list[tuple[str, str]], conn) -> None:

@@ -34,11 +34,12 @@ from urllib.parse import urlsplit
 
 import requests
 
-from bench.common import ROOT, cpu_seconds, gunicorn, settle, stop, wait_up
+from bench.common import ROOT, cpu_seconds, gunicorn, settle, stop
 from bench.moves.actions import measure_http, seat_tables
 from cli.embedded import EmbeddedRedis, free_port
 from games.schemas import random_action
 from tests.reliability.load import new_table
+from tests.support.waiting import wait_up
 
 WAIT_S = 10.0
 

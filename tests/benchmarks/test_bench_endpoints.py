@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 import requests
 
-from bench.common import gunicorn, stop, wait_up
+from bench.common import gunicorn, stop
 from cli.embedded import free_port
+from tests.support.waiting import wait_up
 
 
 @pytest.mark.slow

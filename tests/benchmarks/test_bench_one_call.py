@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 import requests
 
-from bench.common import gunicorn, stop, wait_up
+from bench.common import gunicorn, stop
 from bench.moves.actions import seated_game
 from bench.moves.one_call import play_one_call
 from cli.embedded import free_port
+from tests.support.waiting import wait_up
 
 
 class Counting(requests.Session):
