@@ -96,6 +96,7 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
     assert any("survived" in line for line in lines)
 
 
+@pytest.mark.process  # the driver starts Valkey and gunicorn
 @pytest.mark.skipif(
     shutil.which("node") is None or shutil.which("npm") is None,
     reason="node and npm are needed to run boardgame.io, the peer",
