@@ -41,9 +41,10 @@ def timed_wait(
 
 
 def answers(url: str) -> bool:
-    """Whether a GET of `url` answers 200 now (a refused or cut connection: not yet)."""
+    """Whether a GET of `url` answers 200 now (a refused or cut connection: not yet). The
+    first answer of a gunicorn worker waits for it to load the app: seconds on a busy machine."""
     try:
-        return requests.get(url, timeout=1).status_code == 200
+        return requests.get(url, timeout=5).status_code == 200
     except requests.RequestException:
         return False
 
