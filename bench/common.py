@@ -1,4 +1,5 @@
-"""Helpers shared by the benchmarks: starting gunicorn, waiting, percentiles."""
+"""Helpers shared by the benchmarks: starting gunicorn and workers, CPU readings,
+percentiles (waiting: tests/support/waiting.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
-import requests
 
 from cli.serve import gunicorn_argv
 
@@ -34,19 +33,6 @@ def gunicorn(app: str, port: int, redis_url: str, workers: int = 2, root: Path =
     }
     argv = gunicorn_argv(port=port, processes=workers, app=app)
     return subprocess.Popen(argv, env=env, cwd=root)
-
-
-def wait_up(url: str, timeout: float = 20.0) -> None:
-    """Wait until `url` answers."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            requests.get(url, timeout=1)
-            return
-        except requests.RequestException:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 def settle(pid: int, most_s: float = 30.0) -> None:

@@ -4,26 +4,26 @@
 
 Starts a fresh embedded Redis (appendfsync always, as `marketfold serve`), the API under
 gunicorn (as `marketfold serve`), one worker, and the bare Flask+gunicorn+XADD
-endpoint (bench/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
+endpoint (bench/moves/bare_app.py) on the same Redis, all on 127.0.0.1, then measures:
 
 1. actions/s and POST latency over HTTP at 1, 8 and 32 clients, next to the bare
-   endpoint at the same concurrency (bench/actions.py; target: at least 75% of it), two
-   calls a move and one (bench/one_call.py), and
-   the Redis round trips of one action (bench/round_trips.py);
-2. Redis bytes per event and per finished game, per ruleset (bench/perf_memory.py);
-3. actions/s with 10, 100, 1,000 and 10,000 live games (bench/perf_scale.py);
-4. actions/s and /healthz latency with 1,000 open event streams (bench/streams.py);
-   /healthz latency under costly requests and slow bodies (bench/abuse.py);
+   endpoint at the same concurrency (bench/moves/actions.py; target: at least 75% of it), two
+   calls a move and one (bench/moves/one_call.py), and
+   the Redis round trips of one action (bench/moves/round_trips.py);
+2. Redis bytes per event and per finished game, per ruleset (bench/storage/memory.py);
+3. actions/s with 10, 100, 1,000 and 10,000 live games (bench/storage/live_games.py);
+4. actions/s and /healthz latency with 1,000 open event streams (bench/streams/open_streams.py);
+   /healthz latency under costly requests and slow bodies (bench/reliability/abuse.py);
 5. reveals and missed deadlines with 200 games on 2-5 s deadlines at once, next to a
-   handful (bench/phases.py --load, in a process of its own);
-6. a 3-master cluster next to one Valkey (bench/cluster.py), and what an action costs
-   when its append waits for a replica, WAIT and WAITAOF (bench/replicas.py);
+   handful (bench/jobs/phases.py --load, in a process of its own);
+6. a 3-master cluster next to one Valkey (bench/storage/cluster.py), and what an action costs
+   when its append waits for a replica, WAIT and WAITAOF (bench/storage/replicas.py);
 7. marketfold next to boardgame.io (FlatFile, in memory, on PostgreSQL), alternated pairs
    at 1, 8 and 32 clients, the ratios against their targets, and what survives a kill -9
    of each (bench/peer: Node; skipped with a line without node/npm, and the PostgreSQL
    peer without PostgreSQL's server programs);
 8. whole games per second with the pure rules, and fold time per event
-   (bench/perf_rules.py).
+   (bench/rules/speed.py).
 
 Everything is bounded: about 6 minutes on the 2-core development machine, and the peer
 section 5-10 more (--quick: two minutes, and one for the peer, smaller sizes, for a smoke
@@ -40,31 +40,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import (
-    abuse,
-    action_cpu,
-    cluster,
-    perf_memory,
-    perf_rules,
-    perf_scale,
-    proof,
-    replicas,
-    round_trips,
-    streams,
-)
-from bench.actions import measure_bare, measure_http, seat_tables
-from bench.common import (
-    cpu_seconds,
-    gunicorn,
-    machine,
-    own_cpu_seconds,
-    settle,
-    start_worker,
-    stop,
-    wait_up,
-)
+from bench.audit import proof
+from bench.common import cpu_seconds, gunicorn, machine, own_cpu_seconds, settle, start_worker, stop
+from bench.moves import action_cpu, round_trips
+from bench.moves.actions import measure_bare, measure_http, seat_tables
 from bench.peer import report as peer
-from bench.section_intros import (
+from bench.prose.section_intros import (
     ABUSE_INTRO,
     CLUSTER_INTRO,
     CROWD_INTRO,
@@ -80,9 +61,14 @@ from bench.section_intros import (
     SCALE_INTRO,
     STREAMS_INTRO,
 )
-from bench.where_time_goes import PROFILE
+from bench.prose.where_time_goes import PROFILE
+from bench.reliability import abuse
+from bench.rules import speed
+from bench.storage import cluster, live_games, memory, replicas
+from bench.streams import open_streams
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import raise_open_files_limit
+from tests.support.waiting import wait_up
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -142,8 +128,8 @@ def http_table(base: str, bare: str, quick: bool, pids: dict[str, int]) -> list[
         "is its gunicorn's master and workers, the bare endpoint's for bare):"
     )
     one = (
-        "One call per move (`bench/actions.py --one-call`, `bench/one_call.py`): the same "
-        "games, but each seat follows its game's event stream and moves with one POST, "
+        "One call per move (`bench/moves/actions.py --one-call`, `bench/moves/one_call.py`): "
+        "the same games, but each seat follows its game's event stream and moves with one POST, "
         "acting from its `owes` frames and from its answers' `actions`, never asking "
         "`GET /legal`; latency is the POST's. The bare endpoint keeps its GET+POST pattern "
         "(the same bare runs as above, one per round)."
@@ -182,7 +168,7 @@ def run(quick: bool) -> list[str]:
     port, bare_port = free_port(), free_port()
     procs = [
         gunicorn("cli.wsgi:app", port, server.url),
-        gunicorn("bench.bare_app:app", bare_port, server.url),
+        gunicorn("bench.moves.bare_app:app", bare_port, server.url),
         start_worker(server.url),
     ]
     base, bare = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{bare_port}"
@@ -200,19 +186,19 @@ def run(quick: bool) -> list[str]:
         parts = ["actions", "inbox", "tlog", "glossary", "uploads"]
         rows, spent = timed(action_cpu.ab_rows, server.url, parts, 8, 1 if quick else 3)
         doc += section("CPU per action by part", PARTS_INTRO, rows, spent)
-        figures, spent = timed(perf_memory.measure, perf_memory.deps_for(server.url), 2)
-        doc += section("Redis memory", MEMORY_INTRO, perf_memory.memory_table(figures), spent)
+        figures, spent = timed(memory.measure, memory.deps_for(server.url), 2)
+        doc += section("Redis memory", MEMORY_INTRO, memory.memory_table(figures), spent)
         print("\n".join(doc[-10:]), flush=True)
         levels = [10, 100, 1000] if quick else [10, 100, 1000, 10000]
-        rows, spent = timed(perf_scale.scale_rows, base, server.url, levels)
-        doc += section("Live games", SCALE_INTRO, perf_scale.scale_table(rows), spent)
+        rows, spent = timed(live_games.scale_rows, base, server.url, levels)
+        doc += section("Live games", SCALE_INTRO, live_games.scale_table(rows), spent)
         print("\n".join(doc[-10:]), flush=True)
-        options = streams.parser().parse_args(["--rounds", "1"] if quick else [])
-        rows, spent = timed(streams.stream_rows, base, port, options)
+        options = open_streams.parser().parse_args(["--rounds", "1"] if quick else [])
+        rows, spent = timed(open_streams.stream_rows, base, port, options)
         doc += section("Open event streams", STREAMS_INTRO, rows, spent)
         print("\n".join(doc[-16:]), flush=True)
-        options = streams.parser().parse_args(["--rounds", "1", "--crowd"])
-        rows, spent = timed(streams.stream_rows, base, port, options)
+        options = open_streams.parser().parse_args(["--rounds", "1", "--crowd"])
+        rows, spent = timed(open_streams.stream_rows, base, port, options)
         doc += section("Open event streams, crowded games", CROWD_INTRO, rows, spent)
         print("\n".join(doc[-12:]), flush=True)
         options = abuse.parser().parse_args(["--seconds", "5" if quick else "15"])
@@ -235,19 +221,19 @@ def run(quick: bool) -> list[str]:
     rows, spent = timed(peer.section, quick)
     doc += section("Next to boardgame.io", PEER_INTRO, rows, spent)
     print("\n".join(rows), flush=True)
-    rows, spent = timed(perf_rules.rules_table, 0.5 if quick else 1.5)
+    rows, spent = timed(speed.rules_table, 0.5 if quick else 1.5)
     doc += section("Pure rules", RULES_INTRO, rows, spent)
-    rows, spent = timed(perf_rules.fold_table)
+    rows, spent = timed(speed.fold_table)
     doc += section("Fold", FOLD_INTRO, rows, spent)
     return doc
 
 
 def phases_under_load(quick: bool) -> list[str]:
-    """`python -m bench.phases --load` in a process of its own (its players are greenlets, which
-    needs gevent's patching from the start): its stack, its table and load averages."""
+    """`python -m bench.jobs.phases --load` in a process of its own (its players are greenlets,
+    which needs gevent's patching from the start): its stack, its table and load averages."""
     sizes = ["--games", "50", "--seconds", "15"] if quick else []
     out = subprocess.run(
-        [sys.executable, "-m", "bench.phases", "--load", *sizes],
+        [sys.executable, "-m", "bench.jobs.phases", "--load", *sizes],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -19,7 +19,7 @@ and runs one program:
 
 `up` starts everything in the background and returns; `down` kills every process,
 removes the namespaces, the bridge and the data. Needs root, iproute2 and HAProxy
-(`apt-get install haproxy`). The tests (tests/lab/) and bench/lab.py drive a `Lab` from
+(`apt-get install haproxy`). The tests (tests/lab/) and bench/reliability/lab.py drive a `Lab` from
 Python: `kill`, `start`, `cut` and `heal` one host, `restart` all of them.
 """
 

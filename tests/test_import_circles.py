@@ -36,8 +36,8 @@ def _runtime_imports(tree: ast.AST):
 def _runtime_imports_of(node: ast.AST):
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         yield node
-    else:
-        yield from _runtime_imports(node)
+    elif isinstance(node, (ast.stmt, ast.excepthandler, ast.match_case)):
+        yield from _runtime_imports(node)  # an expression holds no import statement
 
 
 def _targets(name: str, path: Path, node: ast.Import | ast.ImportFrom, known) -> set[str]:

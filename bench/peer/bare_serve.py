@@ -1,4 +1,4 @@
-"""The ceiling of the stack, served for the peer driver: `bench/bare_app.py` (Flask, one
+"""The ceiling of the stack, served for the peer driver: `bench/moves/bare_app.py` (Flask, one
 XADD per POST, no rules, no streams) under the same gunicorn command line as `marketfold
 serve` (two gevent processes), on its own embedded Valkey with appendfsync always.
 
@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--data-dir", required=True)
     args = ap.parse_args()
     store = EmbeddedRedis(args.data_dir, port=free_port(), appendfsync="always").start()
-    api = gunicorn("bench.bare_app:app", args.port, store.url)
+    api = gunicorn("bench.moves.bare_app:app", args.port, store.url)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         api.wait()

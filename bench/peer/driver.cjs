@@ -18,7 +18,7 @@
  * `actions`; two-call: GET /legal then POST), then boardgame.io with a storage, each on
  * new games of 3-6 seats (each client plays its share of the games one after another).
  * The mode `bare` (e.g. `--pairs bare/flatfile,bare/memory`) plays the stack's ceiling
- * instead of marketfold: bench/bare_app.py, one XADD per POST and nothing else, under the
+ * instead of marketfold: bench/moves/bare_app.py, one XADD per POST and nothing else, under the
  * same gunicorn on its own Valkey (appendfsync always), BARE_MOVES POSTs a game.
  * It prints moves/s, p50/p99 of a move (sending it to the mover seeing the new state),
  * and the CPU per move of each server process (/proc, the server's whole tree, and

@@ -6,7 +6,7 @@
  *   game's event stream; on an `owes` frame with `actions` at a version newer than any it
  *   acted on or was answered with, it POSTs one of them with `If-Match`, and goes on from
  *   the answer's `actions` while it owes something;
- * - two calls per move (as bench/actions.py): GET /legal for the seat the last answer
+ * - two calls per move (as bench/moves/actions.py): GET /legal for the seat the last answer
  *   says owes, then POST.
  * A move's latency runs from sending the POST to its answer, which holds the new version
  * and the events the move caused (the state the mover sees). Players are registered and

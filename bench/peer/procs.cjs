@@ -187,7 +187,7 @@ async function marketfold(dataDir) {
   return new Server('marketfold', argv, marketfoldEnv(), `http://127.0.0.1:${port}`, '/healthz');
 }
 
-/** The stack's ceiling: bench/bare_app.py (one XADD per POST) under marketfold's gunicorn
+/** The stack's ceiling: bench/moves/bare_app.py (one XADD per POST) under marketfold's gunicorn
  * command line, on its own Valkey with appendfsync always (bench/peer/bare_serve.py). */
 async function bare(dataDir) {
   const port = await freePort();

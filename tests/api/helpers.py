@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 from urllib.parse import quote
 
 from events import keys, notify_keys
 from games import schemas
+from tests.support.waiting import wait_for
 
 
 def bearer(player: dict[str, Any]) -> dict[str, str]:
@@ -68,13 +68,14 @@ def play_to_end(client, app, gid: str, seats: dict[int, dict], rnd: random.Rando
 def wait_for_owed(client, gid: str, timeout: float = 20.0) -> dict:
     """Poll the game until someone owes a decision again (a worker closed a simultaneous
     phase) or it is finished."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def settled() -> dict | None:
         game = client.get(f"/v1/games/{gid}").get_json()
-        if game["status"] != "active" or game["owed"]:
-            return game
-        time.sleep(0.05)
-    raise AssertionError("the worker did not resolve the simultaneous phase in time")
+        return game if game["status"] != "active" or game["owed"] else None
+
+    return wait_for(
+        settled, timeout, every=0.05, what="the worker to resolve the simultaneous phase"
+    )
 
 
 def stored(r):

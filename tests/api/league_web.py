@@ -4,7 +4,6 @@ the API."""
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timedelta
 
 import pytest
@@ -13,6 +12,7 @@ import requests
 from cli.bot import Bot
 from tests import background
 from tests.api.web_page import WebPage
+from tests.support.waiting import wait_for
 
 try:
     from selenium.common.exceptions import StaleElementReferenceException
@@ -95,17 +95,12 @@ def new_league(base: str, organizer: dict, players: list[dict], body: dict) -> s
 def round_one_game(base: str, lid: str, timeout: float = 60) -> str:
     """Wait until league `lid`'s round 1 table is playing; return its game id."""
     round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-    wait_until(lambda: requests.get(round1).json()["tables"][0]["game"], timeout=timeout)
+    wait_for(lambda: requests.get(round1).json()["tables"][0]["game"], timeout, every=0.25)
     gid = requests.get(round1).json()["tables"][0]["game"]
-    wait_until(lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active")
+    wait_for(
+        lambda: requests.get(f"{base}/v1/games/{gid}").json()["status"] == "active", 60, every=0.25
+    )
     return gid
-
-
-def wait_until(what, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.25)
 
 
 def gobcon_league(name: str, start_in: float) -> dict:
@@ -130,5 +125,5 @@ def played_league_game(base: str, organizer: dict, players: list[dict], name: st
     bots = [background.play(Bot(base, gid, p["token"], None)) for p in players]
     for b in bots:
         b.join(120)
-    wait_until(lambda: requests.get(round1).json()["tables"][0]["result"], timeout=60)
+    wait_for(lambda: requests.get(round1).json()["tables"][0]["result"], 60, every=0.25)
     return lid, gid

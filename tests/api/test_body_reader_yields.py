@@ -2,7 +2,7 @@
 loop for the whole read (#49.6): reading it lets other greenlets (another request,
 `/healthz`) run after every MiB. Before, a fast client's 16 MiB bundle, or one chunked
 in 4 KiB pieces, was read in one go while every other request of the process waited
-(the figures: bench/abuse.py, docs/performance.md "The mixed hostile load")."""
+(the figures: bench/reliability/abuse.py, docs/performance.md "The mixed hostile load")."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pytest
 import redis
 import requests
 
-from bench.verify import finished_bundle
+from bench.audit.verify import finished_bundle
 from events.recorder import RedisRecorder
 from events.repository import GameAppend, GameRepository
 from tests.api.openapi_check import assert_matches

@@ -10,16 +10,15 @@ import time
 
 import pytest
 import requests
-import yaml
 
-from api import SPEC
 from api.docs_ui import METHODS, for_ui
 from tests.api.browser import By, WebDriverWait
 from tests.api.helpers import bearer
+from tests.api.openapi_check import spec
 
 
 def test_every_operation_names_each_of_its_path_parameters():
-    ui = for_ui(yaml.safe_load(SPEC.read_text("utf-8")))
+    ui = for_ui(spec())  # a deep copy: the parsed spec is shared
     for path, item in ui["paths"].items():
         assert "parameters" not in item, path
         wanted = set(re.findall(r"{([^}]+)}", path))

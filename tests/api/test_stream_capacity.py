@@ -61,7 +61,8 @@ def test_many_open_streams_leave_every_other_call_fast(server):
         started = time.monotonic()
         assert requests.get(base + "/healthz", timeout=5).status_code == 200
         slowest = max(slowest, time.monotonic() - started)
-    # starved, these calls waited out their timeouts; how fast they are: bench/streams.py
+    # starved, these calls waited out their timeouts; how fast they are:
+    # bench/streams/open_streams.py
     assert slowest < 5.0, f"a call took {slowest:.2f} s with {len(held)} streams open"
     head = held[0].recv(65536)  # the streams saw the joins as they happened
     while b"game.Started" not in head:

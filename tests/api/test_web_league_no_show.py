@@ -17,10 +17,10 @@ from tests.api.league_web import (
     league_in_round_one,
     organizer,
     sign_in_with_token,
-    wait_until,
 )
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import api_server
+from tests.support.waiting import wait_for
 
 try:
     from selenium.webdriver.common.keys import Keys
@@ -66,7 +66,7 @@ def test_the_organizer_sees_a_no_show_and_substitutes_them(
             found = "const e = document.querySelector(arguments[0]); return e ? e.className : '';"
             return "late" in page.d.execute_script(found, seat).split()
 
-        wait_until(late_shown, timeout=30)
+        wait_for(late_shown, 30, every=0.25)
         assert "late" in page.text(f"{seat} .late-tag")
         check_axe(page, "a no-show at a running table")
         for name, width in WIDTHS.items():

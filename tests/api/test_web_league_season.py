@@ -26,11 +26,12 @@ import requests
 
 from cli.bot import Bot
 from tests import background
-from tests.api.league_web import check_axe, confirm, fill, sign_in_with_token, wait_until
+from tests.api.league_web import check_axe, confirm, fill, sign_in_with_token
 from tests.api.test_web_moderation import grant_operator
 from tests.api.web_page import WIDTHS, WebPage, new_player, no_script_errors
 from tests.conftest import ROOT, api_server
 from tests.reliability.load import auth
+from tests.support.waiting import wait_for
 
 try:
     from selenium.webdriver.support.ui import Select
@@ -179,12 +180,18 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
 
         # round 1: Eli never comes; everyone else is a reference bot
         round1 = f"{base}/v1/leagues/{lid}/rounds/1"
-        wait_until(lambda: all(tb["game"] for tb in requests.get(round1).json()["tables"]))
+        wait_for(
+            lambda: all(tb["game"] for tb in requests.get(round1).json()["tables"]), 60, every=0.25
+        )
         tables = requests.get(round1).json()["tables"]
         by_id = {p["id"]: p for p in players.values()}
         eli = players["eli"]
         for tb in tables:
-            wait_until(lambda g=tb["game"]: requests.get(f"{base}/v1/games/{g}").json().get("owed"))
+            wait_for(
+                lambda g=tb["game"]: requests.get(f"{base}/v1/games/{g}").json().get("owed"),
+                60,
+                every=0.25,
+            )
             for seat in tb["players"]:
                 if seat["player"] != eli["id"]:
                     background.play(Bot(base, tb["game"], by_id[seat["player"]]["token"], None))
@@ -201,7 +208,7 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
                 return False
             return True
 
-        wait_until(no_show_shown, timeout=60)
+        wait_for(no_show_shown, 60, every=0.25)
         refused = late_move(base, gid, eli)
         check_axe(page, "the dashboard with a no-show")
         shots(page, "season-dashboard-no-show", tmp_path)
@@ -215,7 +222,11 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
         sub = players["sub"]
         assert sub["id"] in {s["player"] for s in game["seats"]}, game["seats"]
         background.play(Bot(base, gid, sub["token"], None))  # Sub plays Eli's seat on
-        wait_until(lambda: all(tb["result"] for tb in requests.get(round1).json()["tables"]), 90)
+        wait_for(
+            lambda: all(tb["result"] for tb in requests.get(round1).json()["tables"]),
+            90,
+            every=0.25,
+        )
 
         # a player of that table disputes it from the table
         disputer = next(
@@ -256,16 +267,18 @@ def test_an_organizer_runs_a_season_from_the_browser(browser, redis_url, worker_
 
         # round 2, everyone a bot (Sub in Eli's place), to the end of the league
         round2 = f"{base}/v1/leagues/{lid}/rounds/2"
-        wait_until(lambda: requests.get(round2).status_code == 200, timeout=90)
-        wait_until(lambda: all(tb["game"] for tb in requests.get(round2).json()["tables"]))
+        wait_for(lambda: requests.get(round2).status_code == 200, 90, every=0.25)
+        wait_for(
+            lambda: all(tb["game"] for tb in requests.get(round2).json()["tables"]), 60, every=0.25
+        )
         for tb in requests.get(round2).json()["tables"]:
             assert eli["id"] not in [s["player"] for s in tb["players"]]
             game_url = f"{base}/v1/games/{tb['game']}"  # named before a worker creates it
-            wait_until(lambda u=game_url: requests.get(u).status_code == 200)
+            wait_for(lambda u=game_url: requests.get(u).status_code == 200, 60, every=0.25)
             for s in tb["players"]:
                 background.play(Bot(base, tb["game"], by_id[s["player"]]["token"], None))
         league_url = f"{base}/v1/leagues/{lid}"
-        wait_until(lambda: requests.get(league_url).json()["status"] == "finished", timeout=90)
+        wait_for(lambda: requests.get(league_url).json()["status"] == "finished", 90, every=0.25)
 
         # the standings shown equal those recounted from the signed export
         export = requests.get(f"{league_url}/export")

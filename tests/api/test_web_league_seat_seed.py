@@ -14,11 +14,11 @@ from tests.api.league_web import (
     organizer,
     round_one_game,
     sign_in_with_token,
-    wait_until,
 )
 from tests.api.web_page import WebPage, new_player, no_script_errors
 from tests.conftest import api_server
 from tests.leagues.helpers import in_seconds
+from tests.support.waiting import wait_for
 
 __all__ = ["organizer"]  # the fixture, shared
 
@@ -39,7 +39,7 @@ def test_a_member_on_the_home_page_adds_their_randomness_to_the_league_table(
         sign_in_with_token(page, ana["token"])  # and stays on the home page
         registered = _registered(base, lid)
 
-        wait_until(lambda: registered(ana), timeout=15)
+        wait_for(lambda: registered(ana), 15, every=0.25)
         chain_end = registered(ana)
         assert registered(bo) is None and registered(cy) is None
         # Ana's chain is registered: the organizer moves the start (20 s out, room for the
@@ -79,7 +79,7 @@ def test_joining_a_league_in_the_browser_registers_a_chain_at_once_and_reveals_f
             m["player"] for m in requests.get(f"{base}/v1/leagues/{lid}").json()["members"]
         ]
         # the join registered it, not the minute's look at her leagues
-        wait_until(lambda: registered(ana), timeout=10)
+        wait_for(lambda: registered(ana), 10, every=0.25)
         chain_end = registered(ana)
         page.open("/")
         _start_now(base, organizer, lid)  # not to sit out the rest of the 35 s

@@ -1,4 +1,4 @@
-"""The benchmarks' one-call client (bench/one_call.py) plays a whole game against the API
+"""The benchmarks' one-call client (bench/moves/one_call.py) plays a whole game against the API
 as served, one POST per move: each seat acts from its event stream's `owes` frames and
 its answers' `actions`, and never asks GET /legal."""
 
@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 import requests
 
-from bench.actions import seated_game
-from bench.common import gunicorn, stop, wait_up
-from bench.one_call import play_one_call
+from bench.common import gunicorn, stop
+from bench.moves.actions import seated_game
+from bench.moves.one_call import play_one_call
 from cli.embedded import free_port
+from tests.support.waiting import wait_up
 
 
 class Counting(requests.Session):

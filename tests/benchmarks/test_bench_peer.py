@@ -96,12 +96,13 @@ def test_the_driver_plays_both_servers_and_counts_what_survives_a_kill(tmp_path)
     assert any("survived" in line for line in lines)
 
 
+@pytest.mark.process  # the driver starts Valkey and gunicorn
 @pytest.mark.skipif(
     shutil.which("node") is None or shutil.which("npm") is None,
     reason="node and npm are needed to run boardgame.io, the peer",
 )
 def test_the_driver_measures_the_stacks_ceiling_beside_the_peer(tmp_path):
-    """`bare` plays bench/bare_app.py (one XADD per POST) under marketfold's gunicorn."""
+    """`bare` plays bench/moves/bare_app.py (one XADD per POST) under marketfold's gunicorn."""
     out = tmp_path / "peer.json"
     argv = ["--pairs", "bare/memory", "--clients", "1", "--games", "1:2", "--rounds", "1"]
     done = subprocess.run(

@@ -1,4 +1,4 @@
-"""bench/profile_move.py (issue #34): where a one-call move's CPU goes in the API's
+"""bench/moves/profile_move.py (issue #34): where a one-call move's CPU goes in the API's
 workers, by part, sampled with py-spy while real games are played."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bench import profile_move
+from bench.moves import profile_move
 from tests.conftest import ROOT
 
 
@@ -36,7 +36,7 @@ def test_each_sample_goes_to_the_first_part_whose_frame_its_stack_holds(tmp_path
 @pytest.mark.process
 def test_the_profile_of_played_games_adds_up_to_the_workers_cpu_per_move():
     done = subprocess.run(
-        [sys.executable, "-m", "bench.profile_move", "--clients", "2", "--games", "6"],
+        [sys.executable, "-m", "bench.moves.profile_move", "--clients", "2", "--games", "6"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,6 +1,6 @@
-"""bench/proof.py runs and prints every figure of the public log's cost."""
+"""bench/audit/proof.py runs and prints every figure of the public log's cost."""
 
-from bench import proof
+from bench.audit import proof
 
 
 def test_the_proof_benchmark_prints_its_figures(redis_url):

@@ -14,8 +14,9 @@ import requests
 from cli.demo import play
 from cli.embedded import free_port
 from tests.api.helpers import bearer
-from tests.cli.test_cli import serve, stop, wait_up, waiting_game
+from tests.cli.test_cli import serve, stop, waiting_game
 from tests.conftest import ROOT
+from tests.support.waiting import wait_up
 
 pytestmark = [pytest.mark.slow]
 
@@ -31,7 +32,7 @@ def test_a_backup_taken_while_serving_restores_on_a_fresh_data_directory(tmp_pat
     base = f"http://127.0.0.1:{port}"
     proc = serve(first, port)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         finished = play(base, "gobcon", 2, {}, None, 7)
         assert finished["status"] == "finished"
         gid = finished["id"]
@@ -63,7 +64,7 @@ def test_a_backup_taken_while_serving_restores_on_a_fresh_data_directory(tmp_pat
     base = f"http://127.0.0.1:{port}"
     proc = serve(second, port)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         assert requests.get(f"{base}/v1/games/{later}").status_code == 404
         again = requests.get(f"{base}/v1/games/{gid}/export").json()
         assert again["events"] == bundle["events"]

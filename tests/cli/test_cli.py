@@ -17,6 +17,7 @@ import requests
 from cli.embedded import free_port
 from tests.api.helpers import bearer
 from tests.conftest import ROOT
+from tests.support.waiting import wait_up
 
 pytestmark = [pytest.mark.slow, pytest.mark.crash]
 
@@ -38,18 +39,6 @@ def serve(data_dir, port, *extra: str, cwd: Path = ROOT) -> subprocess.Popen:
     )
     proc.logs = logs  # type: ignore[attr-defined]
     return proc
-
-
-def wait_up(base: str, timeout: float = 30.0) -> None:
-    ends = time.monotonic() + timeout
-    while time.monotonic() < ends:
-        try:
-            if requests.get(base + "/healthz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.05)
-    raise AssertionError("the service did not come up")
 
 
 def descendants(pid: int) -> set[int]:
@@ -121,7 +110,7 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
     base = f"http://127.0.0.1:{port}"
     first = serve(tmp_path, port)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         gid = waiting_game(base)
         push_key = requests.get(f"{base}/v1/push/key").json()["public_key"]
         second = serve(tmp_path, free_port())
@@ -139,7 +128,7 @@ def test_serve_keeps_games_across_a_restart_and_refuses_a_second_server(tmp_path
     assert "SIGKILL" not in err and "Traceback" not in err, err
     again = serve(tmp_path, port)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         res = requests.get(f"{base}/v1/games/{gid}")
         assert res.status_code == 200 and res.json()["status"] == "waiting"
         # the Web Push key is kept in the data directory: browsers stay subscribed
@@ -157,7 +146,7 @@ def test_an_idle_serve_stops_on_ctrl_c_within_seconds_killing_nothing(tmp_path):
     base = f"http://127.0.0.1:{port}"
     proc = serve(tmp_path, port)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         queues = redis.Redis(unix_socket_path=str(tmp_path / "queues" / "valkey.sock"))
         ends = time.monotonic() + 20
         while not queues.smembers("rq:workers") or not queues.keys("rq:scheduler-lock:*"):
@@ -182,7 +171,7 @@ def test_serve_from_another_directory_with_a_relative_data_directory_answers_off
     proc = serve("data", port, cwd=tmp_path)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         gid = waiting_game(base)
         past = requests.get(f"{base}/v1/games/{gid}/state", params={"at": 1}, timeout=30)
         assert past.status_code == 200, past.text
@@ -197,7 +186,7 @@ def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_pa
     base = f"http://127.0.0.1:{port}"
     proc = serve(tmp_path, port, "--workers", "2")
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         queues = redis.Redis(unix_socket_path=str(tmp_path / "queues" / "valkey.sock"))
         ends = time.monotonic() + 20
         while len(queues.smembers("rq:workers")) < 2:  # --workers 2
@@ -215,7 +204,7 @@ def test_serve_restarts_a_killed_worker_and_api_and_deadlines_keep_firing(tmp_pa
                 pass
             assert time.monotonic() < ends, "the API was not restarted"
             time.sleep(0.1)
-        wait_up(base)  # the new API answers
+        wait_up(base + "/healthz")  # the new API answers
         people = [
             requests.post(base + "/v1/players", json={"name": f"p{i}"}).json() for i in range(3)
         ]
@@ -250,7 +239,7 @@ def test_open_streams_end_promptly_when_serve_stops(tmp_path):
     base = f"http://127.0.0.1:{port}"
     proc = serve(tmp_path, port)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         gid = waiting_game(base)
         streams = []
         for _ in range(5):

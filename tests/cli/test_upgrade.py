@@ -19,8 +19,9 @@ import requests
 from cli.embedded import free_port
 from games.schemas import random_action
 from tests.api.helpers import bearer
-from tests.cli.test_cli import serve, stop, wait_up
+from tests.cli.test_cli import serve, stop
 from tests.conftest import ROOT
+from tests.support.waiting import wait_up
 
 pytestmark = [pytest.mark.slow]
 RELEASES = sorted(p.name for p in (ROOT / "tests" / "data" / "upgrade").iterdir())
@@ -72,7 +73,7 @@ def test_todays_build_reads_and_plays_on_an_earlier_releases_data(release, tmp_p
     proc = serve(data, port)
     rnd = random.Random(11)
     try:
-        wait_up(base)
+        wait_up(base + "/healthz")
         for ruleset, gid in fixture["finished"].items():
             bundle = tmp_path / f"{gid}.json"
             bundle.write_text(requests.get(f"{base}/v1/games/{gid}/export").text)

@@ -13,6 +13,9 @@ import pytest
 
 from tests.conftest import ROOT
 
+# each test runs `python -m cli verify` (a process of its own), as a reader would
+pytestmark = pytest.mark.process
+
 GENUINE = (ROOT / "tests" / "data" / "bundles" / "goblin-market-v3.json").read_bytes()
 GAME = json.loads(GENUINE)["events"][0]["data"]["game_id"]
 

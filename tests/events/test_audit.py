@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 
 import games
 from events import audit, signature
 from tests.api.helpers import bearer, by_seat, new_game, new_players, play_to_end
+from tests.api.openapi_check import spec as openapi_spec
 from tests.conftest import ROOT
 from tests.events.bundles import reseal
 
@@ -104,7 +104,7 @@ def failing(bundle: dict) -> tuple[str, int | None]:
 
 def check_codes() -> set[str]:
     """The codes openapi.yaml lists for a failed check (VerifyReport checks[].code)."""
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    spec = openapi_spec()  # parsed once per process
     item = spec["components"]["schemas"]["VerifyReport"]["properties"]["checks"]["items"]
     return {c for c in item["properties"]["code"]["enum"] if c is not None}
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 
 from events import catalog
 from events.fold import TABLE_FOLDS, fold
 from events.record import ACTIVE, CANCELLED, FINISHED, Record
+from tests.api.openapi_check import spec as openapi_spec
 from tests.conftest import ROOT
 
 LITERAL = re.compile(r"""["']game\.[A-Z][A-Za-z]+["']""")
@@ -51,7 +51,7 @@ def test_no_server_module_names_a_table_event_but_the_catalog():
 
 
 def test_openapi_lists_every_table_event_with_its_data():
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    spec = openapi_spec()  # parsed once per process
     said = spec["components"]["schemas"]["Event"]["properties"]["type"]["description"]
     listed = set(re.findall(r"`(game\.[A-Z][A-Za-z]+)`", said))
     assert listed == set(catalog.TYPES)

@@ -161,6 +161,8 @@ def test_snapshots_of_a_playout_are_pythons_compact_ascii_json(ruleset):
     checked = []
 
     def after_each(run):
+        if run.decisions % 3 != 1:  # every third state (the round trip above takes the others)
+            return
         record = record_of(game, run, options, len(run.events))
         doc = {"format": snapshot.FORMAT, "rules_version": game.rules_version, "record": record}
         plain = json.dumps(snapshot._Encoder().plain(doc), separators=(",", ":")).encode()

@@ -1,4 +1,4 @@
-"""What the lab's fault tests (and bench/lab.py) play and count.
+"""What the lab's fault tests (and bench/reliability/lab.py) play and count.
 
 - `Run`: bots of every ruleset playing through HAProxy (tests/reliability/load.py: every
   answer kept), plus games on a short decision timeout that nobody plays, so the workers

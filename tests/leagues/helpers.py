@@ -20,6 +20,7 @@ from leagues import standings
 from service import league_commands, league_queries, league_rounds
 from tests.api.helpers import bearer, new_players, play_to_end
 from tests.conftest import ROOT, _env, gunicorn_args
+from tests.support.waiting import wait_up
 
 
 def operator(client, app) -> dict[str, Any]:
@@ -65,13 +66,7 @@ def serve(redis_url: str) -> tuple[str, subprocess.Popen]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, *gunicorn_args(port)], env=_env(redis_url), cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:  # the first answer waits for a gunicorn worker to boot: allow it seconds
-            if requests.get(base + "/healthz", timeout=5).status_code == 200:
-                break
-        except requests.RequestException:
-            time.sleep(0.05)
+    wait_up(base + "/healthz")
     return base, proc
 
 

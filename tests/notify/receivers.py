@@ -14,6 +14,8 @@ from typing import Any
 
 from standardwebhooks import Webhook, WebhookVerificationError
 
+from tests.support.waiting import wait_for
+
 
 @dataclass
 class Received:
@@ -50,10 +52,12 @@ class WebhookReceiver:
 
     def wait_for(self, n: int, timeout: float = 20.0) -> list[Received]:
         """Wait until `n` requests arrived; return them."""
-        end = time.monotonic() + timeout
-        while len(self.received) < n and time.monotonic() < end:
-            time.sleep(0.05)
-        assert len(self.received) >= n, f"{len(self.received)} of {n} requests arrived"
+        wait_for(
+            lambda: len(self.received) >= n,
+            timeout,
+            every=0.05,
+            what=lambda: f"{n} requests ({len(self.received)} arrived)",
+        )
         return self.received[:n]
 
 

@@ -17,6 +17,7 @@ import requests
 
 from cli.embedded import EmbeddedRedis, free_port
 from tests.conftest import ROOT, _env, api_server
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -88,14 +89,6 @@ def _children(pid: int) -> list[tuple[int, str]]:
     return out
 
 
-def _wait_for(what, seconds: float):
-    deadline = time.monotonic() + seconds
-    while not (found := what()):
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    return found
-
-
 def test_a_worker_logs_one_line_per_failure_and_reaps_its_scheduler_child(stallable, tmp_path):
     log_path = tmp_path / "worker.log"
     with open(log_path, "wb") as log:
@@ -108,7 +101,9 @@ def test_a_worker_logs_one_line_per_failure_and_reaps_its_scheduler_child(stalla
             start_new_session=True,
         )
     try:
-        first = _wait_for(lambda: _children(worker.pid), 15)  # RQ's scheduler child
+        first = wait_for(  # RQ's scheduler child
+            lambda: _children(worker.pid), 15, every=0.1, what="the scheduler child"
+        )
         os.kill(stallable.process.pid, signal.SIGSTOP)
         time.sleep(6)
         os.kill(stallable.process.pid, signal.SIGCONT)
@@ -117,8 +112,11 @@ def test_a_worker_logs_one_line_per_failure_and_reaps_its_scheduler_child(stalla
         # a longer outage ends RQ's scheduler child (its retries run out): as if now
         os.kill(first[0][0], signal.SIGKILL)
         stallable.start()
-        again = _wait_for(
-            lambda: [c for c in _children(worker.pid) if c[1] != "Z" and c[0] != first[0][0]], 5
+        again = wait_for(
+            lambda: [c for c in _children(worker.pid) if c[1] != "Z" and c[0] != first[0][0]],
+            5,
+            every=0.1,
+            what="a new scheduler child",
         )
         assert again and worker.poll() is None, log_path.read_text()[-3000:]
         zombies = [pid for pid, state in _children(worker.pid) if state == "Z"]

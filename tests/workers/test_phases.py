@@ -31,7 +31,7 @@ def test_the_fourth_sealed_bid_is_resolved_by_a_worker_and_revealed_once(client,
         if e["type"].endswith("SealedBidSubmitted")
     )  # the others see only who bid
     last = bid(client, gid, seats, bidders[3], 4)
-    assert last.status_code == 202  # how soon the reveal follows: bench/phases.py
+    assert last.status_code == 202  # how soon the reveal follows: bench/jobs/phases.py
     (reveal,) = wait_for(lambda: reveals(client, gid))
     assert reveal["actor"] == "system" and reveal["cause"].startswith("resolve-")
     amounts = {b["seat"]: b["amount"] for b in reveal["data"]["bids"]}
