@@ -33,6 +33,12 @@ from stores.inbox import InboxStore, RedisInbox
 from stores.notify_outbox import NotifyOutboxStore, RedisNotifyOutbox
 from stores.notify_prefs import NotifyPrefsStore, RedisNotifyPrefs
 from stores.recipients import RecipientsStore, RedisRecipients
+from stores.attempts import AttemptsStore, RedisAttempts
+from stores.computer_seats import ComputerSeatsStore, RedisComputerSeats
+from stores.limits import LimitsStore, RedisLimits
+from stores.lobby import LobbyStore, RedisLobby
+from stores.stream_slots import RedisStreamSlots, StreamSlotsStore
+from stores.tables import RedisTables, TablesStore
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
 QUICK_TIMEOUT_S = 0.4  # /healthz answers 503 within a second of a stalled Redis
@@ -62,6 +68,12 @@ class Bootstrap:
     notify_prefs: NotifyPrefsStore  # players' notification settings and addresses
     notify_outbox: NotifyOutboxStore  # notification steps due, leases, marks, digests
     recipients: RecipientsStore  # what a notification step reads of its player at once
+    lobby: LobbyStore  # the lobby's index and cursor key (stores.lobby)
+    tables: TablesStore  # secrets, rematches, invitations, games created (stores.tables)
+    limits: LimitsStore  # rate counters and the stalled sweep's turn (stores.limits)
+    attempts: AttemptsStore  # refused actions kept per game (stores.attempts)
+    computer_seats: ComputerSeatsStore  # computer players and their secrets
+    stream_slots: StreamSlotsStore  # the event streams each caller holds open
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -231,5 +243,11 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         notify_prefs=RedisNotifyPrefs(store_client),
         notify_outbox=RedisNotifyOutbox(store_client),
         recipients=RedisRecipients(store_client),
+        lobby=RedisLobby(store_client),
+        tables=RedisTables(store_client),
+        limits=RedisLimits(store_client, one_trip=recorder.guards),
+        attempts=RedisAttempts(store_client),
+        computer_seats=RedisComputerSeats(store_client),
+        stream_slots=RedisStreamSlots(store_client),
         quick=quick,
     )

@@ -11,29 +11,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSITION = {"service/bootstrap.py"}
 NOT_MOVED_YET = {
-    "service/attempts.py",
     "service/backfill.py",
     "service/checkpoints.py",
-    "service/computer_seeds.py",
-    "service/computer_turns.py",
     "service/deadline_commands.py",
-    "service/game_commands.py",
     "service/game_evidence.py",
     "service/key_history.py",
     "service/league_log.py",
     "service/league_queries.py",
     "service/league_seeds.py",
     "service/limits.py",
-    "service/lobby.py",
-    "service/lobby_commands.py",
     "service/metrics.py",
     "service/outage_extension.py",
     "service/readiness.py",
-    "service/stalled.py",
-    "service/stream_slots.py",
-    "service/tables.py",
     "service/transparency.py",
-    "service/waiting.py",
 }
 
 

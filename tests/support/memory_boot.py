@@ -23,6 +23,13 @@ from stores.memory.inbox import MemoryInbox
 from stores.memory.notify_outbox import MemoryNotifyOutbox
 from stores.memory.notify_prefs import MemoryNotifyPrefs
 from stores.memory.recipients import MemoryRecipients
+from stores.memory.attempts import MemoryAttempts
+from stores.memory.computer_seats import MemoryComputerSeats
+from stores.memory.limits import MemoryLimits
+from stores.memory.lobby import MemoryLobby
+from stores.memory.sorted_sets import SortedSets
+from stores.memory.stream_slots import MemoryStreamSlots
+from stores.memory.tables import MemoryTables
 
 
 class ListedScheduler:
@@ -79,6 +86,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
     recorder = MemoryRecorder()
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
+    players = SortedSets(follow=recorder.writes)  # the players' indexes the appends write
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
@@ -98,5 +106,11 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "notify_prefs": prefs,
         "notify_outbox": outbox,
         "recipients": MemoryRecipients(inbox, prefs, outbox),
+        "lobby": MemoryLobby(players),
+        "tables": MemoryTables(players),
+        "limits": MemoryLimits(),
+        "attempts": MemoryAttempts(),
+        "computer_seats": MemoryComputerSeats(),
+        "stream_slots": MemoryStreamSlots(),
     }
     return Bootstrap(**{**parts, **overrides})
