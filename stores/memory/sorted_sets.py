@@ -20,12 +20,13 @@ class SortedSets:
     def _sync(self) -> None:
         if self._follow is None:
             return
-        for command in self._follow[self._seen :]:
+        new, self._seen = self._follow[self._seen :], len(self._follow)
+        for command in new:
             if command[0] == "ZADD":
-                self.add(command[1], command[3], float(command[2]))
+                self._sets.setdefault(command[1], {})[command[3]] = float(command[2])
             elif command[0] == "ZREM":
-                self.remove(command[1], *command[2:])
-        self._seen = len(self._follow)
+                for m in command[2:]:
+                    self._sets.get(command[1], {}).pop(m, None)
 
     def add(self, key: str, member: str, score: float, only_new: bool = False) -> None:
         self._sync()
@@ -38,10 +39,6 @@ class SortedSets:
         held = self._sets.get(key, {})
         for m in members:
             held.pop(m, None)
-
-    def has(self, key: str, member: str) -> bool:
-        self._sync()
-        return member in self._sets.get(key, {})
 
     def ascending(self, key: str) -> list[tuple[str, float]]:
         """Every member with its score, lowest first (ZRANGE ... WITHSCORES)."""
