@@ -5,22 +5,16 @@ pages read newest first from a place, a player's games as the appends wrote them
 import pytest
 
 from events import keys
-from events.memory_recorder import MemoryRecorder
-from events.recorder import RedisRecorder
 from events.recording import Writes
 from stores.lobby import RedisLobby
 from stores.memory.lobby import MemoryLobby
-from stores.memory.sorted_sets import SortedSets
+from tests.stores.following import store_and_recorder
 
 
 @pytest.fixture(params=[pytest.param("redis", marks=pytest.mark.process), "memory"])
 def sides(request):
-    """(the lobby, the recorder whose follow-up writes keep the players' games)."""
-    if request.param == "memory":
-        recorder = MemoryRecorder()
-        return MemoryLobby(SortedSets(follow=recorder.writes)), recorder
-    r = request.getfixturevalue("r")
-    return RedisLobby(r), RedisRecorder(r)
+    """(the lobby, the recorder whose follow-up writes keep the players' indexes)."""
+    return store_and_recorder(request, MemoryLobby, RedisLobby)
 
 
 @pytest.fixture

@@ -5,22 +5,16 @@ player's own games."""
 import pytest
 
 from events import keys
-from events.memory_recorder import MemoryRecorder
-from events.recorder import RedisRecorder
 from events.recording import Writes
-from stores.memory.sorted_sets import SortedSets
 from stores.memory.tables import MemoryTables
 from stores.tables import RedisTables
+from tests.stores.following import store_and_recorder
 
 
 @pytest.fixture(params=[pytest.param("redis", marks=pytest.mark.process), "memory"])
 def sides(request):
     """(the tables, the recorder whose follow-up writes keep the players' indexes)."""
-    if request.param == "memory":
-        recorder = MemoryRecorder()
-        return MemoryTables(SortedSets(follow=recorder.writes)), recorder
-    r = request.getfixturevalue("r")
-    return RedisTables(r), RedisRecorder(r)
+    return store_and_recorder(request, MemoryTables, RedisTables)
 
 
 @pytest.fixture
