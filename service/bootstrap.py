@@ -245,7 +245,7 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         recipients=RedisRecipients(store_client),
         lobby=RedisLobby(store_client),
         tables=RedisTables(store_client),
-        limits=RedisLimits(store_client, one_trip=recorder.guards),
+        limits=RedisLimits(store_client, store, one_trip=recorder.guards, quick=quick),
         attempts=RedisAttempts(store_client),
         computer_seats=RedisComputerSeats(store_client),
         stream_slots=RedisStreamSlots(store_client),

@@ -25,7 +25,6 @@ import redis
 from events import keys
 from events.repository import Loaded
 from service import tokens
-from stores import limits as rates
 
 if TYPE_CHECKING:
     from service.bootstrap import Bootstrap
@@ -104,47 +103,29 @@ def enter(
     digest: str | None,
     address: str,
     game_id: str | None,
-    client: Any = None,
+    quick: bool = False,
 ) -> Entry:
-    """The request's first round trip (on `client`, the store's by default): the record
-    of the token whose digest is `digest` (if any), the caller's count and the load of
-    game `game_id` (if any). A limiter outage lets the call through (`reached` False:
-    the view answers 503 if the store is really gone)."""
-    batch = _batch(boot, client)
+    """The request's first round trip (`quick`: on the client that gives up soon): the
+    record of the token whose digest is `digest` (if any), the caller's count and the
+    load of game `game_id` (if any). A limiter outage lets the call through (`reached`
+    False: the view answers 503 if the store is really gone)."""
     if digest is not None:
         counter, window = token_counter(digest), limits.token[1]
-        batch.get(keys.token(digest))
     else:
         counter, window = address_counter(address), limits.anon[1]
-    rates.hit(batch, counter, window)
-    held = None
-    if game_id is not None:  # the path's game, read in the same round trip
-        command, held = boot.store.load_command(game_id)
-        batch.execute_command(*command)
     try:
-        replies = batch.execute(raise_on_error=False)
-        game = None
-        if game_id is not None:
-            reply = replies.pop()
-            if not isinstance(reply, Exception):  # e.g. a script not yet on the server:
-                game = _later(boot, game_id, reply, held)  # the use case loads it itself
-        calls, left_ms = _counted(boot, replies.pop(), counter, window)
-        count, player = Count(limits.anon, calls, left_ms), None
+        trip = boot.limits.first_trip(digest, counter, window, game_id, quick)
+        count, player = Count(limits.anon, trip.calls, trip.left_ms), None
         if digest is not None:
-            player = tokens.recognise(boot, digest, rates.checked(replies.pop()))
+            player = tokens.recognise(boot, digest, trip.token)
             if player is not None:
-                count = Count(limits.token, calls, left_ms)
+                count = Count(limits.token, trip.calls, trip.left_ms)
             else:  # an unknown token counts against the address
-                alone = _count_alone(boot, address_counter(address), limits.anon[1], client)
+                alone = boot.limits.count(address_counter(address), limits.anon[1], quick)
                 count = Count(limits.anon, *alone)
     except redis.RedisError:
         return Entry(False)
-    return Entry(True, player, count, game)
-
-
-def _later(boot: Bootstrap, game_id: str, reply: Any, held: Any) -> Callable[[], Loaded]:
-    """The load's reply, read when the view asks for it (not for a refused call)."""
-    return lambda: boot.store.loaded(game_id, reply, held)
+    return Entry(True, player, count, trip.game)
 
 
 def count(boot: Bootstrap, counter: str, limit: Limit) -> Count | None:
@@ -154,19 +135,3 @@ def count(boot: Bootstrap, counter: str, limit: Limit) -> Count | None:
         return Count(limit, *boot.limits.count(counter, limit[1]))
     except redis.RedisError:
         return None
-
-
-def _batch(boot: Bootstrap, client: Any = None) -> rates.OneByOne:
-    """Return a batch of calls on `client` (the store's by default)."""
-    return rates.batch(client or boot.redis, boot.store.recorder.guards)
-
-
-def _counted(boot: Bootstrap, reply: Any, counter: str, window: int) -> tuple[int, int]:
-    return rates.counted(boot.redis, reply, counter, window)
-
-
-def _count_alone(boot: Bootstrap, counter: str, window: int, client: Any = None) -> tuple[int, int]:
-    """Count one call on `counter` in a round trip of its own; return (calls, ms left)."""
-    batch = _batch(boot, client)
-    rates.hit(batch, counter, window)
-    return _counted(boot, batch.execute(raise_on_error=False)[0], counter, window)

@@ -6,39 +6,95 @@ Keys (events.keys): `mf:rate:<caller>` and `mf:player:<id>:invitations_sent[:<ta
 (counted by events.scripts.HIT: the first call of a window starts it, the counter
 expires with it), `mf:{workers}:stalled-sweep` (SET NX with a time to live).
 
-The request's first round trip (service.limits.enter) sends a count in one batch with
-other roles' reads; the batch and the count's reply are built here (`batch`, `hit`,
-`counted`), the only place that knows how the count is sent.
+The request's first round trip (service.limits.enter) sends its count in one batch with
+the token's record and the game's load (`first_trip`): on one Redis in one round trip
+(events.round_trip), on a cluster one by one (redis-py's pipeline would first ask where
+each script's keys are).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import redis
 
 from events import keys, round_trip, scripts
+from events.repository import GameRepository, Loaded
+
+
+@dataclass
+class FirstTrip:
+    """What a request's first round trip read: its token's record (None: no token, or an
+    unknown one), its call's count (`calls` in the window, `left_ms` until it ends), and
+    the load of the game it names (None: no game, or read later by the use case)."""
+
+    token: bytes | None
+    calls: int
+    left_ms: int
+    game: Callable[[], Loaded] | None = None
 
 
 class LimitsStore(Protocol):
-    def count(self, counter: str, window_s: int) -> tuple[int, int]:
+    def count(self, counter: str, window_s: int, quick: bool = False) -> tuple[int, int]:
         """Count one call on `counter` in its window of `window_s` seconds (started by
-        the first call); return (calls in the window so far, ms until it ends)."""
+        the first call); return (calls in the window so far, ms until it ends). `quick`:
+        on the client that gives up soon (a route that needs no store)."""
+
+    def first_trip(
+        self, digest: str | None, counter: str, window_s: int, game_id: str | None, quick: bool
+    ) -> FirstTrip:
+        """In one round trip: the record of the token whose digest is `digest` (if any),
+        the count of one call on `counter`, the load of game `game_id` (if any)."""
 
     def take_sweep_turn(self, every_s: float) -> bool:
         """True for one caller per `every_s` seconds (the sweeper whose turn it is)."""
 
 
 class RedisLimits:
-    def __init__(self, client: redis.Redis, one_trip: bool = True):
-        """`one_trip`: the calls of a batch go in one round trip (one Redis), else one
-        by one (a cluster)."""
-        self.redis, self.one_trip = client, one_trip
+    def __init__(
+        self,
+        client: redis.Redis,
+        games: GameRepository,
+        one_trip: bool = True,
+        quick: redis.Redis | None = None,
+    ):
+        """`games`: whose loads a first trip carries; `one_trip`: the calls of a batch go
+        in one round trip (one Redis), else one by one (a cluster); `quick`: the client
+        that gives up soon."""
+        self.redis, self.games, self.one_trip = client, games, one_trip
+        self.quick = quick or client
 
-    def count(self, counter: str, window_s: int) -> tuple[int, int]:
-        together = batch(self.redis, self.one_trip)
+    def count(self, counter: str, window_s: int, quick: bool = False) -> tuple[int, int]:
+        together = batch(self.quick if quick else self.redis, self.one_trip)
         hit(together, counter, window_s)
         return counted(self.redis, together.execute(raise_on_error=False)[0], counter, window_s)
+
+    def first_trip(
+        self, digest: str | None, counter: str, window_s: int, game_id: str | None, quick: bool
+    ) -> FirstTrip:
+        together = batch(self.quick if quick else self.redis, self.one_trip)
+        if digest is not None:
+            together.get(keys.token(digest))
+        hit(together, counter, window_s)
+        held = None
+        if game_id is not None:  # the path's game, read in the same round trip
+            command, held = self.games.load_command(game_id)
+            together.execute_command(*command)
+        replies = together.execute(raise_on_error=False)
+        game = None
+        if game_id is not None:
+            reply = replies.pop()
+            if not isinstance(reply, Exception):  # e.g. a script not yet on the server:
+                game = self._later(game_id, reply, held)  # the use case loads it itself
+        calls, left_ms = counted(self.redis, replies.pop(), counter, window_s)
+        token = checked(replies.pop()) if digest is not None else None
+        return FirstTrip(token, calls, left_ms, game)
+
+    def _later(self, game_id: str, reply: Any, held: Any) -> Callable[[], Loaded]:
+        """The load's reply, read when the view asks for it (not for a refused call)."""
+        return lambda: self.games.loaded(game_id, reply, held)
 
     def take_sweep_turn(self, every_s: float) -> bool:
         return bool(self.redis.set(keys.stalled_sweep(), "1", nx=True, px=int(every_s * 1000)))

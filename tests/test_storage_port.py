@@ -19,7 +19,6 @@ NOT_MOVED_YET = {
     "service/league_log.py",
     "service/league_queries.py",
     "service/league_seeds.py",
-    "service/limits.py",
     "service/metrics.py",
     "service/outage_extension.py",
     "service/readiness.py",

@@ -86,11 +86,12 @@ def memory_boot(**overrides: Any) -> Bootstrap:
     recorder = MemoryRecorder()
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
+    games = GameRepository(recorder)
     players = SortedSets(follow=recorder.writes)  # the players' indexes the appends write
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
-        "store": GameRepository(recorder),
+        "store": games,
         "scheduler": ListedScheduler(),
         "hub": None,
         "tlog": None,
@@ -108,7 +109,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "recipients": MemoryRecipients(inbox, prefs, outbox),
         "lobby": MemoryLobby(players),
         "tables": MemoryTables(players),
-        "limits": MemoryLimits(),
+        "limits": MemoryLimits(games),
         "attempts": MemoryAttempts(),
         "computer_seats": MemoryComputerSeats(),
         "stream_slots": MemoryStreamSlots(),
