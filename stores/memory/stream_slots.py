@@ -1,6 +1,6 @@
 """Open event streams in memory (stores.stream_slots.RedisStreamSlots's twin). Whether a
 stream's token still exists is asked of `token_exists` (the tokens' twin's, given by
-whoever builds this one); by default every token does."""
+whoever builds this one); by default no token is known, as stores.memory.limits says."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 
 class MemoryStreamSlots:
-    def __init__(self, token_exists: Callable[[str], bool] = lambda digest: True) -> None:
+    def __init__(self, token_exists: Callable[[str], bool] = lambda digest: False) -> None:
         self.token_exists = token_exists
         self._open: dict[str, dict[str, int]] = {}  # caller -> stream -> counted until (ms)
 
