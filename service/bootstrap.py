@@ -21,24 +21,24 @@ from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
+from stores.attempts import AttemptsStore, RedisAttempts
 from stores.chat import ChatStore, RedisChat
-from stores.link_key import LinkKeyStore, RedisLinkKey
-from stores.moderation import ModerationStore, RedisModeration
-from stores.players import PlayerStore, RedisPlayers
-from stores.push import PushStore, RedisPush
-from stores.roles import RedisRoles, RoleStore
-from stores.tokens import RedisTokens, TokenStore
-from stores.webhooks import RedisWebhooks, WebhookStore
+from stores.computer_seats import ComputerSeatsStore, RedisComputerSeats
 from stores.inbox import InboxStore, RedisInbox
+from stores.limits import LimitsStore, RedisLimits
+from stores.link_key import LinkKeyStore, RedisLinkKey
+from stores.lobby import LobbyStore, RedisLobby
+from stores.moderation import ModerationStore, RedisModeration
 from stores.notify_outbox import NotifyOutboxStore, RedisNotifyOutbox
 from stores.notify_prefs import NotifyPrefsStore, RedisNotifyPrefs
+from stores.players import PlayerStore, RedisPlayers
+from stores.push import PushStore, RedisPush
 from stores.recipients import RecipientsStore, RedisRecipients
-from stores.attempts import AttemptsStore, RedisAttempts
-from stores.computer_seats import ComputerSeatsStore, RedisComputerSeats
-from stores.limits import LimitsStore, RedisLimits
-from stores.lobby import LobbyStore, RedisLobby
+from stores.roles import RedisRoles, RoleStore
 from stores.stream_slots import RedisStreamSlots, StreamSlotsStore
 from stores.tables import RedisTables, TablesStore
+from stores.tokens import RedisTokens, TokenStore
+from stores.webhooks import RedisWebhooks, WebhookStore
 
 SchedulerFactory = Callable[[redis.Redis, dict[str, Any]], Scheduler]
 QUICK_TIMEOUT_S = 0.4  # /healthz answers 503 within a second of a stalled Redis

@@ -1,11 +1,13 @@
-"""Computer players and their secrets in memory (stores.computer_seats's twin)."""
+"""Computer players and their secrets in memory (stores.computer_seats's twin). A
+computer player's record goes to `records`, the players' twin's (stores.memory.players),
+as the Redis adapter writes it among the players' records."""
 
 from __future__ import annotations
 
 
 class MemoryComputerSeats:
-    def __init__(self) -> None:
-        self.players: dict[str, dict[str, str]] = {}
+    def __init__(self, records: dict[str, dict[str, str]] | None = None) -> None:
+        self.players = records if records is not None else {}
         self._secrets: dict[tuple[str, str], bytes] = {}
 
     def add_player(self, player_id: str, name: str, created: str, level: str) -> None:

@@ -38,7 +38,7 @@ def test_computer_players_fill_the_table_reveal_their_secrets_and_play(boot):
     computers = [s for s in started.seats if s.computer]
     assert started.status == ACTIVE and len(computers) == 2
     for s in computers:
-        assert boot.computer_seats.players[s.player]["computer"] == "quick"
+        assert boot.players.name(s.player) == s.name  # a player like any other
         assert s.commitment and boot.computer_seats.secret(rec.game_id, s.player)
         assert computer_seeds.reveal(boot, rec.game_id, s.seat) is Status.NOOP  # revealed
     rec, rnd = started, random.Random(7)

@@ -11,25 +11,25 @@ from events.memory_recorder import MemoryRecorder
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
+from stores.memory.attempts import MemoryAttempts
 from stores.memory.chat import MemoryChat
-from stores.memory.link_key import MemoryLinkKey
-from stores.memory.moderation import MemoryModeration
-from stores.memory.players import MemoryPlayers
-from stores.memory.push import MemoryPush
-from stores.memory.roles import MemoryRoles
-from stores.memory.tokens import MemoryTokens
-from stores.memory.webhooks import MemoryWebhooks
+from stores.memory.computer_seats import MemoryComputerSeats
 from stores.memory.inbox import MemoryInbox
+from stores.memory.limits import MemoryLimits
+from stores.memory.link_key import MemoryLinkKey
+from stores.memory.lobby import MemoryLobby
+from stores.memory.moderation import MemoryModeration
 from stores.memory.notify_outbox import MemoryNotifyOutbox
 from stores.memory.notify_prefs import MemoryNotifyPrefs
+from stores.memory.players import MemoryPlayers
+from stores.memory.push import MemoryPush
 from stores.memory.recipients import MemoryRecipients
-from stores.memory.attempts import MemoryAttempts
-from stores.memory.computer_seats import MemoryComputerSeats
-from stores.memory.limits import MemoryLimits
-from stores.memory.lobby import MemoryLobby
+from stores.memory.roles import MemoryRoles
 from stores.memory.sorted_sets import SortedSets
 from stores.memory.stream_slots import MemoryStreamSlots
 from stores.memory.tables import MemoryTables
+from stores.memory.tokens import MemoryTokens
+from stores.memory.webhooks import MemoryWebhooks
 
 
 class ListedScheduler:
@@ -83,11 +83,12 @@ class ListedScheduler:
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
     tokens = MemoryTokens()
+    players = MemoryPlayers(tokens)
     recorder = MemoryRecorder()
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
     games = GameRepository(recorder)
-    players = SortedSets(follow=recorder.writes)  # the players' indexes the appends write
+    indexes = SortedSets(follow=recorder.writes)  # the players' indexes the appends write
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
@@ -98,7 +99,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "webhooks": MemoryWebhooks(),
         "push": MemoryPush(),
         "link_key": MemoryLinkKey(),
-        "players": MemoryPlayers(tokens),
+        "players": players,
         "tokens": tokens,
         "roles": MemoryRoles(),
         "moderation": MemoryModeration(),
@@ -107,11 +108,11 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "notify_prefs": prefs,
         "notify_outbox": outbox,
         "recipients": MemoryRecipients(inbox, prefs, outbox),
-        "lobby": MemoryLobby(players),
-        "tables": MemoryTables(players),
-        "limits": MemoryLimits(games),
+        "lobby": MemoryLobby(indexes),
+        "tables": MemoryTables(indexes),
+        "limits": MemoryLimits(games, token_record=tokens.record),
         "attempts": MemoryAttempts(),
-        "computer_seats": MemoryComputerSeats(),
-        "stream_slots": MemoryStreamSlots(),
+        "computer_seats": MemoryComputerSeats(players.records),
+        "stream_slots": MemoryStreamSlots(lambda digest: tokens.record(digest) is not None),
     }
     return Bootstrap(**{**parts, **overrides})
