@@ -67,17 +67,17 @@ class RedisLimits:
         self.quick = quick or client
 
     def count(self, counter: str, window_s: int, quick: bool = False) -> tuple[int, int]:
-        together = batch(self.quick if quick else self.redis, self.one_trip)
-        hit(together, counter, window_s)
-        return counted(self.redis, together.execute(raise_on_error=False)[0], counter, window_s)
+        together = _batch(self.quick if quick else self.redis, self.one_trip)
+        _hit(together, counter, window_s)
+        return _counted(self.redis, together.execute(raise_on_error=False)[0], counter, window_s)
 
     def first_trip(
         self, digest: str | None, counter: str, window_s: int, game_id: str | None, quick: bool
     ) -> FirstTrip:
-        together = batch(self.quick if quick else self.redis, self.one_trip)
+        together = _batch(self.quick if quick else self.redis, self.one_trip)
         if digest is not None:
             together.get(keys.token(digest))
-        hit(together, counter, window_s)
+        _hit(together, counter, window_s)
         held = None
         if game_id is not None:  # the path's game, read in the same round trip
             command, held = self.games.load_command(game_id)
@@ -88,8 +88,8 @@ class RedisLimits:
             reply = replies.pop()
             if not isinstance(reply, Exception):  # e.g. a script not yet on the server:
                 game = self._later(game_id, reply, held)  # the use case loads it itself
-        calls, left_ms = counted(self.redis, replies.pop(), counter, window_s)
-        token = checked(replies.pop()) if digest is not None else None
+        calls, left_ms = _counted(self.redis, replies.pop(), counter, window_s)
+        token = _checked(replies.pop()) if digest is not None else None
         return FirstTrip(token, calls, left_ms, game)
 
     def _later(self, game_id: str, reply: Any, held: Any) -> Callable[[], Loaded]:
@@ -100,14 +100,14 @@ class RedisLimits:
         return bool(self.redis.set(keys.stalled_sweep(), "1", nx=True, px=int(every_s * 1000)))
 
 
-def checked(reply: Any) -> Any:
+def _checked(reply: Any) -> Any:
     """Raise a batch's reply if it is an error."""
     if isinstance(reply, Exception):
         raise reply
     return reply
 
 
-class OneByOne:
+class _OneByOne:
     """A pipeline's calls, sent one by one: on a cluster, redis-py's pipeline first asks
     the server where each script's keys are (COMMAND GETKEYS, a round trip per script),
     while its client finds the slot of EVAL and EVALSHA itself."""
@@ -133,35 +133,35 @@ class OneByOne:
         return out
 
 
-class OneTrip(OneByOne):
+class _OneTrip(_OneByOne):
     """A pipeline's calls in one round trip on one Redis (events.round_trip)."""
 
     def execute(self, raise_on_error: bool = True) -> list[Any]:
         replies = round_trip.call(self.client, self.calls)
         if raise_on_error:
             for reply in replies:
-                checked(reply)
+                _checked(reply)
         return replies
 
 
-def batch(client: Any, one_trip: bool) -> OneByOne:
+def _batch(client: Any, one_trip: bool) -> _OneByOne:
     """A batch of calls on `client`: in one round trip on one Redis, one by one on a
     cluster."""
-    return OneTrip(client) if one_trip else OneByOne(client)
+    return _OneTrip(client) if one_trip else _OneByOne(client)
 
 
-def hit(calls: OneByOne, counter: str, window_s: int) -> None:
+def _hit(calls: _OneByOne, counter: str, window_s: int) -> None:
     """Add the count of one call on `counter` to a batch."""
     # EVALSHA by hand, not a registered script's call: a pipeline would first ask SCRIPT
-    # EXISTS (one more round trip); a server without it answers NOSCRIPT (`counted`)
+    # EXISTS (one more round trip); a server without it answers NOSCRIPT (`_counted`)
     calls.execute_command("EVALSHA", scripts.sha(scripts.HIT), 1, counter, window_s * 1000)
 
 
-def counted(client: Any, reply: Any, counter: str, window_s: int) -> tuple[int, int]:
+def _counted(client: Any, reply: Any, counter: str, window_s: int) -> tuple[int, int]:
     """Return (calls, ms left) from the count's reply; after a NOSCRIPT (a restarted or
     flushed Redis) count again by EVAL on `client`, which also gives the server the
     script."""
     if isinstance(reply, redis.exceptions.NoScriptError):
         reply = client.execute_command("EVAL", scripts.HIT, 1, counter, window_s * 1000)
-    calls, left_ms = checked(reply)
+    calls, left_ms = _checked(reply)
     return int(calls), int(left_ms)
