@@ -108,7 +108,7 @@ def _invite(boot: Bootstrap, old: Record, new: Record) -> None:
         "from": new.creator,  # who offered it
         "at": codec.now_iso(),
     }
-    notes = Writes()  # the follow-up writes of no append: sent on their own
+    notes = Writes()  # notes of no append: written on their own (stores.inbox)
     for s in old.seats:  # each a notification too (service.notify.inbox)
         notify_inbox.stage(notes, s.player, note)
-    boot.store.recorder.write(notes)
+    boot.inbox.write(notes)
