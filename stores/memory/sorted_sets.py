@@ -3,46 +3,43 @@ twins of the indexes the lobby and the tables keep.
 
 A player's games, history and invitations are written by service.inbox in an append's
 follow-up writes (events.recording.Writes); the in-memory recorder only lists those
-commands (`MemoryRecorder.writes`). `follow` reads that list: its ZADD and ZREM are
-applied before every read, so a twin sees the players' indexes as Redis would hold them.
+commands (`MemoryRecorder.writes`). `follow` is that list: its ZADD and ZREM are
+applied before every read (stores.memory.following), so a twin sees the players'
+indexes as Redis would hold them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from stores.memory.following import Command, Following
 
 
-class SortedSets:
-    def __init__(self, follow: list[tuple[Any, ...]] | None = None) -> None:
+class SortedSets(Following):
+    def __init__(self, follow: list[Command] | None = None) -> None:
+        super().__init__(follow)
         self._sets: dict[str, dict[str, float]] = {}
-        self._follow, self._seen = follow, 0
 
-    def _sync(self) -> None:
-        if self._follow is None:
-            return
-        new, self._seen = self._follow[self._seen :], len(self._follow)
-        for command in new:
-            if command[0] == "ZADD":
-                self._sets.setdefault(command[1], {})[command[3]] = float(command[2])
-            elif command[0] == "ZREM":
-                for m in command[2:]:
-                    self._sets.get(command[1], {}).pop(m, None)
+    def apply(self, command: Command) -> None:
+        if command[0] == "ZADD":
+            self._sets.setdefault(command[1], {})[command[3]] = float(command[2])
+        elif command[0] == "ZREM":
+            for m in command[2:]:
+                self._sets.get(command[1], {}).pop(m, None)
 
     def add(self, key: str, member: str, score: float, only_new: bool = False) -> None:
-        self._sync()
+        self.sync()
         held = self._sets.setdefault(key, {})
         if not (only_new and member in held):
             held[member] = score
 
     def remove(self, key: str, *members: str) -> None:
-        self._sync()
+        self.sync()
         held = self._sets.get(key, {})
         for m in members:
             held.pop(m, None)
 
     def ascending(self, key: str) -> list[tuple[str, float]]:
         """Every member with its score, lowest first (ZRANGE ... WITHSCORES)."""
-        self._sync()
+        self.sync()
         return sorted(self._sets.get(key, {}).items(), key=lambda kv: (kv[1], kv[0]))
 
     def descending(self, key: str, top: float = float("inf")) -> list[tuple[str, float]]:
