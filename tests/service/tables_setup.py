@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.record import Record
-from service import game_commands, tables
+from service import tables
 from service.bootstrap import Bootstrap
 
 ANN = {"id": "p_ann", "name": "Ann"}
@@ -20,11 +20,3 @@ def table(
     """A Goblin Market game created by `creator`, who sits in it."""
     return tables.create(boot, creator, "goblin-market", players, {}, None, {"join": True, **terms})
 
-
-def finished(boot: Bootstrap) -> Record:
-    """A game Ann, Bob and Cy played to its end (all but Ann resigned)."""
-    rec, _ = table(boot)
-    for p in (BOB, CY):
-        game_commands.join(boot, rec.game_id, p)
-    game_commands.resign(boot, rec.game_id, BOB["id"])
-    return game_commands.resign(boot, rec.game_id, CY["id"]).record
