@@ -97,7 +97,7 @@ def _quick_trip(
     global _quiet_until
     if time.monotonic() < _quiet_until:
         return
-    if not _first_trip(ctx, req, deps, counts, deps.quick or deps.redis):  # Redis slow or gone
+    if not _first_trip(ctx, req, deps, counts, quick=True):  # Redis slow or gone
         _quiet_until = time.monotonic() + limits.QUIET_S
 
 
@@ -121,9 +121,9 @@ def _admit(ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.
 
 
 def _first_trip(
-    ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits, client: Any = None
+    ctx: RequestContext, req: Request, deps: Bootstrap, counts: counting.Limits, quick: bool = False
 ) -> bool:
-    """The request's first round trip (on `client`, the store's by default); return
+    """The request's first round trip (`quick`: on the client that gives up soon); return
     False if it did not reach Redis."""
     token = auth.bearer(req)
     digest = tokens.hash_token(token) if isinstance(token, str) else None
@@ -131,7 +131,7 @@ def _first_trip(
     if game_id is not None and "Idempotency-Key" in req.headers and _marked(req, "admits"):
         game_id = None
     address = req.remote_addr or "unknown"
-    entry = counting.enter(deps, counts, digest, address, game_id, client)
+    entry = counting.enter(deps, counts, digest, address, game_id, quick)
     if not entry.reached:  # a limiter outage must not take the API down; the view
         return False  # answers 503 if the store is really gone
     if digest is not None:

@@ -16,10 +16,9 @@ evidence for an organizer's ruling, not a proof like the log.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
-from events import catalog, keys
+from events import catalog
 from events.codec import iso, parse_time
 from events.fold import fold_all, in_order
 from events.record import FINISHED, Record
@@ -115,11 +114,7 @@ def record(
         **getattr(refused, "extra", {}),
         "action": action,
     }
-    key = keys.game_refused(rec.game_id)
-    pipe = boot.redis.pipeline(transaction=False)
-    pipe.lpush(key, json.dumps(entry, separators=(",", ":")))
-    pipe.ltrim(key, 0, KEEP - 1)
-    pipe.execute()
+    boot.attempts.keep(rec.game_id, entry, KEEP)
     oplog.refused(rec.game_id, seat, code)
 
 
@@ -128,8 +123,7 @@ def read(boot: Bootstrap, rec: Record, viewer: str | None) -> list[dict[str, Any
     action is shown to its author only (a refused sealed bid stays secret); once it is
     over, to everyone who may read the list."""
     out = []
-    for raw in reversed(boot.redis.lrange(keys.game_refused(rec.game_id), 0, KEEP - 1)):
-        entry = json.loads(raw)
+    for entry in reversed(boot.attempts.newest(rec.game_id, KEEP)):
         if rec.status != FINISHED and entry["player"] != viewer:
             entry.pop("action", None)
         out.append(entry)

@@ -27,21 +27,21 @@ BATCH = 500
 
 def missing(boot: Bootstrap) -> bool:
     """Return True if some stored game may be missing from the lobby (a cheap check)."""
-    return boot.game_index.count() > boot.game_index.summarized()
+    return boot.lobby.count() > boot.lobby.summarized()
 
 
 def run(boot: Bootstrap) -> int:
     """Index every stored game the lobby lacks; return how many it indexed."""
     if not missing(boot):
         return 0
-    done = sum(_index(boot, batch) for batch in boot.game_index.every(BATCH))
+    done = sum(_index(boot, batch) for batch in boot.lobby.every(BATCH))
     if done:
         logger.warning("indexed %d games stored before the lobby existed", done)
     return done
 
 
 def _index(boot: Bootstrap, game_ids: list[str]) -> int:
-    known = boot.game_index.summaries(game_ids)
+    known = boot.lobby.summaries(game_ids)
     done = 0
     for game_id in (g for g, summary in zip(game_ids, known, strict=True) if summary is None):
         rec = boot.store.load(game_id).record

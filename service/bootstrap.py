@@ -21,13 +21,16 @@ from events.tlog import PublicLog
 from service import config, redis_gevent
 from service.fanout import Hub
 from service.ports import Scheduler
+from stores.attempts import AttemptsStore, RedisAttempts
 from stores.chat import ChatStore, RedisChat
 from stores.checkpoints import CheckpointStore, RedisCheckpoints
-from stores.game_index import GameIndexStore, RedisGameIndex
+from stores.computer_seats import ComputerSeatsStore, RedisComputerSeats
 from stores.inbox import InboxStore, RedisInbox
 from stores.key_history import KeyHistoryStore, RedisKeyHistory
 from stores.leagues import LeagueStore, RedisLeagues
+from stores.limits import LimitsStore, RedisLimits
 from stores.link_key import LinkKeyStore, RedisLinkKey
+from stores.lobby import LobbyStore, RedisLobby
 from stores.moderation import ModerationStore, RedisModeration
 from stores.notify_outbox import NotifyOutboxStore, RedisNotifyOutbox
 from stores.notify_prefs import NotifyPrefsStore, RedisNotifyPrefs
@@ -36,6 +39,8 @@ from stores.players import PlayerStore, RedisPlayers
 from stores.push import PushStore, RedisPush
 from stores.recipients import RecipientsStore, RedisRecipients
 from stores.roles import RedisRoles, RoleStore
+from stores.stream_slots import RedisStreamSlots, StreamSlotsStore
+from stores.tables import RedisTables, TablesStore
 from stores.tokens import RedisTokens, TokenStore
 from stores.webhooks import RedisWebhooks, WebhookStore
 
@@ -71,7 +76,12 @@ class Bootstrap:
     leagues: LeagueStore  # the leagues' index and seat commitments (stores/leagues.py)
     checkpoints: CheckpointStore  # witnesses' cosigned checkpoints (stores/checkpoints.py)
     key_history: KeyHistoryStore  # the signing keys' leaves (stores/key_history.py)
-    game_index: GameIndexStore  # every stored game, its lobby summary (stores/game_index.py)
+    lobby: LobbyStore  # the lobby's index and cursor key (stores.lobby)
+    tables: TablesStore  # secrets, rematches, invitations, games created (stores.tables)
+    limits: LimitsStore  # rate counters and the stalled sweep's turn (stores.limits)
+    attempts: AttemptsStore  # refused actions kept per game (stores.attempts)
+    computer_seats: ComputerSeatsStore  # computer players and their secrets
+    stream_slots: StreamSlotsStore  # the event streams each caller holds open
     # a client that gives up after QUICK_TIMEOUT_S: the health check, and the rate count
     # of routes that need no Redis (a stalled Redis must not hold them)
     quick: redis.Redis | None = None
@@ -245,6 +255,11 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         leagues=RedisLeagues(client=store_client),
         checkpoints=RedisCheckpoints(client=store_client),
         key_history=RedisKeyHistory(client=store_client),
-        game_index=RedisGameIndex(client=store_client),
+        lobby=RedisLobby(store_client),
+        tables=RedisTables(store_client),
+        limits=RedisLimits(store_client, store, one_trip=recorder.guards, quick=quick),
+        attempts=RedisAttempts(store_client),
+        computer_seats=RedisComputerSeats(store_client),
+        stream_slots=RedisStreamSlots(store_client),
         quick=quick,
     )

@@ -1,7 +1,7 @@
 """A computer seat's part in the game's randomness (docs/fairness.md, "Seats'
 randomness"): it commits and reveals like any seat. Its secret is drawn from the
 operating system's CSPRNG when it is seated and kept beside the game's seed
-(`keys.computer_secrets`); when the reveals open, `computer|<game>|<seat>-seat-seeds` is
+(stores.computer_seats); when the reveals open, `computer|<game>|<seat>-seat-seeds` is
 due at once in the deadline index (service.game_log) and a worker reveals it through the
 same command as a person's reveal.
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from events import keys
 from games.rng import seat_commitment
 from service import seed_reveals
 from service.game_log import computer_reveals
@@ -27,7 +26,7 @@ def commit(boot: Bootstrap, game_id: str, player_id: str) -> str:
     """Draw and keep the secret of a computer player about to be seated; return its
     commitment."""
     secret = os.urandom(32)
-    boot.redis.hset(keys.computer_secrets(game_id), player_id, secret.hex())
+    boot.computer_seats.keep_secret(game_id, player_id, secret)
     return seat_commitment(secret)
 
 
@@ -38,8 +37,8 @@ def reveal(boot: Bootstrap, game_id: str, seat: int) -> Status:
     if f"{seat}-{SEAT_SEEDS}" not in computer_reveals(rec):
         return Status.NOOP
     player = next(s.player for s in rec.seats if s.seat == seat)
-    kept = boot.redis.hget(keys.computer_secrets(game_id), player)
+    kept = boot.computer_seats.secret(game_id, player)
     if kept is None:
         return Status.NOOP
-    seed_reveals.reveal(boot, game_id, player, kept.decode())
+    seed_reveals.reveal(boot, game_id, player, kept.hex())
     return Status.APPLIED

@@ -24,7 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import computer
-from events import codec, keys
+from events import codec
 from events.record import ACTIVE, WAITING, Record
 from events.refusals import StaleVersion
 from games.base import RuleViolation
@@ -100,8 +100,7 @@ def seat(boot: Bootstrap, game_id: str, level: str, count: int) -> Record:
         taken = {s.name for s in rec.seats}
         name = next((n for n in NAMES if n not in taken), f"Computer {len(rec.seats) + 1}")
         player = {"id": new_id("p_"), "name": name}
-        fields = {"name": name, "created": codec.now_iso(), "computer": level}
-        boot.redis.hset(keys.player(player["id"]), mapping=fields)
+        boot.computer_seats.add_player(player["id"], name, codec.now_iso(), level)
         try:
             given = computer_seeds.commit(boot, game_id, player["id"])
             rec = game_commands.join(boot, game_id, player, computer=level, commitment=given).record

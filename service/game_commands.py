@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import games
-from events import catalog, codec, deadlines, decide, keys, seating
+from events import catalog, codec, deadlines, decide, seating
 from events.refusals import GuardFailed, GuardRefused, StaleVersion
 from events.repository import Loaded
 from events.seating import NotSeated
@@ -99,7 +99,7 @@ def create_game(
         cause=f"create:{league['id'] if league else creator}",
         command={"type": "create"},
     )
-    boot.redis.zadd(keys.games(), {game_id: time.time()}, nx=True)
+    boot.lobby.register(game_id, time.time())
     if not league:
         waiting.created(boot, created.record)
     return created

@@ -3,16 +3,15 @@ at a time.
 
 After every append that changes a game's lobby facts (created, a seat taken or freed,
 started, ended, cancelled) `index` stores the game's summary and moves it between the
-status sets in one Lua call on the `{lobby}` keys. Each summary carries the game's
-version and the script keeps the newest, so two appends finishing in either order leave
-the index as the later one says. A player's games (`mf:player:<id>:history`) are kept by
-`service.inbox` with the rest of the player's keys.
+status sets (stores.lobby: one Lua call on the `{lobby}` keys in Redis). Each summary
+carries the game's version and the store keeps the newest, so two appends finishing in
+either order leave the index as the later one says. A player's games
+(`mf:player:<id>:history`) are kept by `service.inbox` with the rest of the player's keys.
 """
 
 from __future__ import annotations
 
 import base64
-import json
 import os
 import struct
 import time
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from events import codec, keys, scripts
+from events import codec
 from events.decide import claim_after
 from events.record import ACTIVE, FINISHED, WAITING, Record, Seat
 from service.errors import Invalid
@@ -88,23 +87,11 @@ def changed(old: Record, new: Record) -> bool:
 
 
 def index(boot: Bootstrap, rec: Record) -> bool:
-    """Store the game's summary and file it under its status (events.scripts.LOBBY_INDEX);
-    return False if the index already held this version or a later one."""
-    script = scripts.registered(boot.redis, scripts.LOBBY_INDEX)
+    """Store the game's summary and file it under its status (stores.lobby); return False
+    if the index already held this version or a later one."""
+    # an unlisted game keeps its summary (its players' lists show it) but no set
     listed = "unlisted" if rec.unlisted else rec.status
-    status_keys = [keys.lobby(s) for s in STATUSES]
-    return bool(
-        script(
-            keys=[
-                keys.lobby_summaries(),
-                keys.lobby("all"),
-                *status_keys,
-                keys.lobby_ruleset(rec.ruleset),
-            ],
-            # an unlisted game keeps its summary (its players' lists show it) but no set
-            args=[rec.game_id, rec.version, json.dumps(summary(rec)), listed, created_ms(rec)],
-        )
-    )
+    return boot.lobby.index(rec.game_id, rec.version, summary(rec), listed, created_ms(rec))
 
 
 def cursor(boot: Bootstrap, text: str | None) -> tuple[float, int] | None:
@@ -115,10 +102,10 @@ def cursor(boot: Bootstrap, text: str | None) -> tuple[float, int] | None:
     try:
         sealed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         try:
-            plain = AESGCM(_cursor_key(boot)).decrypt(sealed[:12], sealed[12:], CURSOR_AAD)
+            plain = AESGCM(boot.lobby.cursor_key()).decrypt(sealed[:12], sealed[12:], CURSOR_AAD)
         except InvalidTag:  # maybe a key this process has not read yet: read it again
-            _KEYS.pop(id(boot.redis), None)
-            plain = AESGCM(_cursor_key(boot)).decrypt(sealed[:12], sealed[12:], CURSOR_AAD)
+            key = boot.lobby.cursor_key(again=True)
+            plain = AESGCM(key).decrypt(sealed[:12], sealed[12:], CURSOR_AAD)
         score, passed = struct.unpack(">qI", plain)
     except (ValueError, InvalidTag, struct.error):
         errors = {"cursor": ["the `next` of a previous page"]}
@@ -130,25 +117,16 @@ def cursor(boot: Bootstrap, text: str | None) -> tuple[float, int] | None:
 
 def _seal(boot: Bootstrap, score: float, passed: int) -> str:
     """A cursor names no game and no time: the place is sealed (AES-GCM with a key kept
-    in Redis), so a page that skipped an unlisted game cannot point at it (#49.3). Every
+    in the store), so a page that skipped an unlisted game cannot point at it (#49.3). Every
     cursor is as long as every other."""
     nonce = os.urandom(12)
-    sealed = AESGCM(_cursor_key(boot)).encrypt(
+    sealed = AESGCM(boot.lobby.cursor_key()).encrypt(
         nonce, struct.pack(">qI", int(score), passed), CURSOR_AAD
     )
     return base64.urlsafe_b64encode(nonce + sealed).rstrip(b"=").decode()
 
 
 CURSOR_AAD = b"marketfold lobby cursor v1"
-_KEYS: dict[int, bytes] = {}  # per store client: the cursor key, read once
-
-
-def _cursor_key(boot: Bootstrap) -> bytes:
-    known = _KEYS.get(id(boot.redis))
-    if known is None:
-        boot.redis.set(keys.lobby_cursor_key(), os.urandom(32), nx=True)
-        known = _KEYS[id(boot.redis)] = boot.redis.get(keys.lobby_cursor_key())
-    return known
 
 
 def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
@@ -158,11 +136,11 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
     hold fewer than `limit` games and still have a `next`."""
     status, ruleset, player = query.get("status"), query.get("ruleset"), query.get("player")
     if player:
-        source = keys.player_history(player)
+        source = ("player", player)
     elif ruleset:
-        source = keys.lobby_ruleset(ruleset)
+        source = ("ruleset", ruleset)
     else:
-        source = keys.lobby(status or "all")
+        source = ("status", status or "all")
     limit, after = query["limit"], cursor(boot, query.get("cursor"))
     keep_s, now = float(boot.config["WAITING_EXPIRE_S"]), time.time()
     found: list[dict[str, Any]] = []
@@ -170,21 +148,13 @@ def page(boot: Bootstrap, query: dict[str, Any]) -> dict[str, Any]:
     top, passed = after if after is not None else (float("inf"), 0)
     scanned = 0
     while len(found) < limit and scanned < SCAN_MOST:
-        batch = boot.redis.zrevrangebyscore(
-            source,
-            "+inf" if top == float("inf") else top,
-            "-inf",
-            start=passed,
-            num=limit + 50,
-            withscores=True,
-        )
+        batch = boot.lobby.newest(source, top, passed, limit + 50)
         if not batch:
             return {"games": found, "next": None}
         scanned += len(batch)
-        summaries = boot.redis.hmget(keys.lobby_summaries(), [m for m, _ in batch])
-        for (member, score), raw in zip(batch, summaries, strict=True):
+        summaries = boot.lobby.summaries([m for m, _ in batch])
+        for (_, score), game in zip(batch, summaries, strict=True):
             top, passed = (top, passed + 1) if score == top else (score, 1)
-            game = json.loads(raw) if raw else None
             if game is None or game["status"] not in STATUSES or lapsed(game, keep_s, now):
                 continue
             if (status and game["status"] != status) or (ruleset and game["ruleset"] != ruleset):

@@ -4,7 +4,7 @@ one (its creator), and ask for a rematch of a finished one.
 Leaving and cancelling are commands on the game's log (`game.PlayerLeft`,
 `game.Cancelled`), decided by `events.decide` like a join, so an audit replays them. A
 rematch is a new game: the finished game's log never changes after `game.Ended`; its
-rematch's id is kept beside it (`mf:{g:<id>}:rematch`), so everyone who asks gets the
+rematch's id is kept beside it (stores.tables), so everyone who asks gets the
 same new game.
 """
 
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from events import codec, keys, seating
+from events import codec, seating
 from events.record import FINISHED, Record
+from events.recording import Writes
 from games.rng import Rng
 from service import loop, tables
 from service.errors import Conflict, Forbidden
@@ -66,7 +67,7 @@ def rematch(
     if old.league:
         raise Conflict("league_game", "a league's next games come from its rounds")
     seating.seat_of(old, player["id"])  # only its players ask for a rematch
-    existing = boot.redis.get(keys.game_rematch(game_id))
+    existing = boot.tables.rematch(game_id)
     created = existing is None
     if created:
         former = [{"id": s.player, "name": s.name} for s in old.seats]
@@ -82,12 +83,12 @@ def rematch(
             rematch_of=old.game_id,
             former=former,
         )
-        if not boot.redis.set(keys.game_rematch(game_id), new.game_id, nx=True):
+        if not boot.tables.link_rematch(game_id, new.game_id):
             cancel(boot, new.game_id, player["id"])  # another caller's rematch came first
-            created, existing = False, boot.redis.get(keys.game_rematch(game_id))
+            created, existing = False, boot.tables.rematch(game_id)
         else:
             _invite(boot, old, new)
-    rematch_id = new.game_id if created else existing.decode()
+    rematch_id = new.game_id if created else existing
     rec = load(boot, rematch_id)
     if rec.seat_of(player["id"]) is None:
         if rec.status != "waiting":
@@ -107,7 +108,7 @@ def _invite(boot: Bootstrap, old: Record, new: Record) -> None:
         "from": new.creator,  # who offered it
         "at": codec.now_iso(),
     }
-    pipe = boot.redis.pipeline(transaction=False)
+    notes = Writes()  # notes of no append: written on their own (stores.inbox)
     for s in old.seats:  # each a notification too (service.notify.inbox)
-        notify_inbox.stage(pipe, s.player, note)
-    pipe.execute()
+        notify_inbox.stage(notes, s.player, note)
+    boot.inbox.write(notes)

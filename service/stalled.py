@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import codec, keys
+from events import codec
 from events.record import ACTIVE, Record
 
 if TYPE_CHECKING:
@@ -52,14 +52,13 @@ def candidates(boot: Bootstrap) -> list[str]:
     timed decision, or whose phase is queued, moves on without help; only the others
     (untimed games too) need a look."""
     busy = boot.scheduler.waited_on()
-    active = (m.decode() for m in boot.redis.zrange(keys.lobby(ACTIVE), 0, -1))
-    return [game_id for game_id in active if game_id not in busy]
+    return [game_id for game_id in boot.lobby.active() if game_id not in busy]
 
 
 def take_turn(boot: Bootstrap, every_s: float) -> bool:
     """Return True for the one sweeper (of all the workers) whose turn it is to sweep:
     at most one sweep per `every_s` seconds."""
-    return bool(boot.redis.set(keys.stalled_sweep(), "1", nx=True, px=int(every_s * 1000)))
+    return boot.limits.take_sweep_turn(every_s)
 
 
 def stalled_phase(rec: Record, now: float) -> str | None:

@@ -1,9 +1,9 @@
 """How many event streams a caller holds open, and whether one may go on.
 
-Each open stream is a member of `mf:streams:<caller>` (a sorted set scored by expiry),
-refreshed every heartbeat so that a crashed process's streams stop counting after two
-heartbeats. The refresh also looks the stream's bearer token up in the same round trip:
-a stream whose token was revoked ends within one heartbeat.
+Each open stream is counted against its caller (stores.stream_slots) until two
+heartbeats from now, refreshed every heartbeat, so that a crashed process's streams stop
+counting after two heartbeats. The refresh also looks the stream's bearer token up in the
+same round trip: a stream whose token was revoked ends within one heartbeat.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import time
 import uuid
 from typing import TYPE_CHECKING
 
-from events import keys, scripts
 from service.tokens import hash_token
 
 if TYPE_CHECKING:
@@ -24,27 +23,19 @@ class Slot:
     was opened with, None for an anonymous caller)."""
 
     def __init__(self, boot: Bootstrap, caller: str, beat: float, token: str | None = None):
-        self.boot, self.key, self.id = boot, keys.open_streams(caller), uuid.uuid4().hex
+        self.slots, self.caller, self.id = boot.stream_slots, caller, uuid.uuid4().hex
         self.ttl_ms = int((2 * beat + 5) * 1000)
-        self.token = keys.token(hash_token(token)) if token else None
+        self.token = hash_token(token) if token else None
 
     def open(self, cap: int) -> bool:
         """Take a place if the caller holds fewer than `cap` streams; True if it did."""
-        now = int(time.time() * 1000)
-        script = scripts.registered(self.boot.redis, scripts.OPEN_SLOT)
-        args = [now, now + self.ttl_ms, cap, self.id, self.ttl_ms]
-        return bool(script(keys=[self.key], args=args))
+        return self.slots.open(self.caller, self.id, int(time.time() * 1000), self.ttl_ms, cap)
 
     def refresh(self) -> bool:
         """Keep the place for two more heartbeats; False if the stream's token is gone
         (revoked): the stream must end."""
-        pipe = self.boot.redis.pipeline(transaction=False)
-        pipe.zadd(self.key, {self.id: int(time.time() * 1000) + self.ttl_ms}, xx=True)
-        pipe.pexpire(self.key, self.ttl_ms)
-        if self.token is not None:
-            pipe.exists(self.token)
-        answers = pipe.execute()
-        return self.token is None or bool(answers[-1])
+        until = int(time.time() * 1000) + self.ttl_ms
+        return self.slots.refresh(self.caller, self.id, until, self.ttl_ms, self.token)
 
     def close(self) -> None:
-        self.boot.redis.zrem(self.key, self.id)
+        self.slots.close(self.caller, self.id)

@@ -8,14 +8,13 @@ are events too (`game.PlayerJoined` accepts, `game.InvitationDeclined`, and the 
 `game.ReservationsLapsed` at `reserved_until`), so an audit replays every one.
 
 An unlisted game's open seats (those not held for anyone) are taken with its secret, the
-one an invitation link carries; it is kept beside the log (`mf:{g:<id>}:secret`), never
-in it, and shown only to the game's creator.
+one an invitation link carries; it is kept beside the log (stores.tables), never in it,
+and shown only to the game's creator.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -99,8 +98,7 @@ def create(
     rec, secret = done.record, None
     if rec.unlisted:
         secret = secrets.token_urlsafe(18)
-        boot.redis.set(keys.game_secret(rec.game_id), secret, nx=True)
-        secret = boot.redis.get(keys.game_secret(rec.game_id)).decode()
+        secret = boot.tables.keep_secret(rec.game_id, secret)
     if rec.reserved_until:
         boot.scheduler.release(rec.game_id, rec.reserved_until)
     if table.get("join") or (former and creator["id"] in rec.reserved()):
@@ -138,8 +136,7 @@ def secret(boot: Bootstrap, rec: Record, player_id: str | None) -> str | None:
     """Return an unlisted game's secret for its creator (None for anyone else)."""
     if not rec.unlisted or player_id is None or player_id != rec.creator:
         return None
-    found = boot.redis.get(keys.game_secret(rec.game_id))
-    return found.decode() if found else None
+    return boot.tables.secret(rec.game_id)
 
 
 def join(
@@ -165,8 +162,8 @@ def join(
 
 
 def _secret_ok(boot: Bootstrap, game_id: str, given: str | None) -> bool:
-    stored = boot.redis.get(keys.game_secret(game_id))
-    return bool(given and stored and hmac.compare_digest(stored, given.encode()))
+    stored = boot.tables.secret(game_id)
+    return bool(given and stored and hmac.compare_digest(stored.encode(), given.encode()))
 
 
 def decline(boot: Bootstrap, game_id: str, player_id: str) -> Outcome:
@@ -212,7 +209,7 @@ def invitations(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
     for gid in _by_sender(boot, player_id)[:INVITATIONS_SHOWN]:
         rec = boot.store.load(gid).record
         if rec.version == 0 or rec.status != WAITING or player_id not in rec.reserved():
-            boot.redis.zrem(keys.player_invitations(player_id), gid)  # a missed removal
+            boot.tables.drop_invitation(player_id, gid)  # a missed removal
             continue
         out.append(invitation(rec))
     return out
@@ -221,16 +218,13 @@ def invitations(boot: Bootstrap, player_id: str) -> list[dict[str, Any]]:
 def _by_sender(boot: Bootstrap, player_id: str) -> list[str]:
     """The ids of the games holding a seat for the player, newest first, with the newest
     of each sender (the game's creator, as the lobby's summary says) ahead of the rest."""
-    held = [
-        g.decode()
-        for g in boot.redis.zrevrange(keys.player_invitations(player_id), 0, INVITATIONS_READ - 1)
-    ]
+    held = boot.tables.invitations(player_id, INVITATIONS_READ)
     if not held:
         return []
-    summaries = boot.redis.hmget(keys.lobby_summaries(), held)
+    summaries = boot.lobby.summaries(held)
     first, rest, senders = [], [], set()
-    for gid, raw in zip(held, summaries, strict=True):
-        sender = json.loads(raw).get("creator") if raw else None
+    for gid, summary in zip(held, summaries, strict=True):
+        sender = summary.get("creator") if summary else None
         (rest if sender in senders else first).append(gid)
         senders.add(sender)
     return first + rest

@@ -42,7 +42,7 @@ def sweep(boot: Bootstrap) -> int:
     entry was lost is named again from the log (`restore_lost`), never logged a second
     time from what the store holds now (which may have been rewritten)."""
     restore_lost(boot)
-    return sum(_sweep(boot, batch) for batch in boot.game_index.every(SWEEP_BATCH))
+    return sum(_sweep(boot, batch) for batch in boot.lobby.every(SWEEP_BATCH))
 
 
 def _sweep(boot: Bootstrap, batch: list[str]) -> int:
@@ -56,7 +56,7 @@ def _sweep(boot: Bootstrap, batch: list[str]) -> int:
         return 0
     listed = list(lacking)
     logged = 0
-    for game_id, summary in zip(listed, boot.game_index.summaries(listed), strict=True):
+    for game_id, summary in zip(listed, boot.lobby.summaries(listed), strict=True):
         status = summary.get("status") if summary else None
         if not lacking[game_id] & set(_DUE.get(status, kinds)):  # unknown status: read it
             continue
@@ -96,7 +96,7 @@ def restore_lost(boot: Bootstrap) -> int:
             except (ValueError, TypeError, KeyError):
                 continue
     restored = 0
-    for game_id in (g for batch in boot.game_index.every(SWEEP_BATCH) for g in batch):
+    for game_id in (g for batch in boot.lobby.every(SWEEP_BATCH) for g in batch):
         ref = transparency.game_ref(game_id)
         for kind in transparency.KINDS:
             index = where.get((ref, kind))

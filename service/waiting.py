@@ -5,7 +5,7 @@ the lobby from filling with games nobody will play (issue #27.6):
 
 - a player may create or sit in at most `WAITING_GAMES_PER_PLAYER` waiting games at once
   (10); one more is `409 too_many_waiting_games`. The games a player created are kept in
-  `mf:player:<id>:created` (pruned of games that stopped waiting as it is read), those it
+  stores.tables (pruned of games that stopped waiting as it is read), those it
   sits in are its unfinished games (service.inbox).
 - a game still waiting `WAITING_EXPIRE_S` after its creation (24 h) is cancelled by a
   worker: the command `lapse` appends `game.Cancelled` {by: "system", reason:
@@ -18,11 +18,10 @@ League games are neither counted nor expired: their league seats and starts them
 
 from __future__ import annotations
 
-import json
 import time
 from typing import TYPE_CHECKING
 
-from events import codec, keys, seating
+from events import codec, seating
 from events.record import WAITING, Record
 from games.rng import Rng
 from service import lobby, loop
@@ -46,24 +45,21 @@ def expires_at(boot: Bootstrap, created_at: str | None) -> float | None:
 def count(boot: Bootstrap, player_id: str, besides: str | None = None) -> int:
     """Return how many waiting, unexpired games the player created or sits in, game
     `besides` aside."""
-    pipe = boot.redis.pipeline(transaction=False)
-    pipe.zrange(keys.player_created(player_id), 0, -1)
-    pipe.zrange(keys.player_games(player_id), 0, -1)
-    created, seated = pipe.execute()
-    ids = sorted(({g.decode() for g in created} | {g.decode() for g in seated}) - {besides})
+    created, seated = boot.tables.own_games(player_id)
+    ids = sorted((set(created) | set(seated)) - {besides})
     if not ids:
         return 0
-    summaries = boot.redis.hmget(keys.lobby_summaries(), ids)
+    summaries = boot.lobby.summaries(ids)
     now, waiting, stale = time.time(), 0, []
     keep_s = float(boot.config["WAITING_EXPIRE_S"])
-    for game_id, raw in zip(ids, summaries, strict=True):
-        summary = json.loads(raw) if raw else {}
+    for game_id, kept in zip(ids, summaries, strict=True):
+        summary = kept or {}
         if summary.get("status") == WAITING and not lobby.lapsed(summary, keep_s, now):
             waiting += int(not summary.get("league"))
         elif summary.get("status") not in (None, WAITING):
             stale.append(game_id)
     if stale:
-        boot.redis.zrem(keys.player_created(player_id), *stale)
+        boot.tables.forget_created(player_id, stale)
     return waiting
 
 
@@ -84,7 +80,7 @@ def created(boot: Bootstrap, rec: Record) -> None:
     if rec.league or rec.status != WAITING:
         return
     score = codec.parse_time(rec.created_at).timestamp() if rec.created_at else time.time()
-    boot.redis.zadd(keys.player_created(rec.creator), {rec.game_id: score})
+    boot.tables.note_created(rec.creator, rec.game_id, score)
     until = expires_at(boot, rec.created_at) or time.time()
     boot.scheduler.lapse(rec.game_id, KEY, until)
 

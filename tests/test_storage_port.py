@@ -1,7 +1,6 @@
 """The use cases reach storage through the ports (stores/, docs/architecture.md), not
 through the Redis client: no module of service/ but the composition root
-(service/bootstrap.py) reads `boot.redis`. The modules still listed below are the ones not
-moved yet; the list only shrinks (a listed module that no longer reads it fails too)."""
+(service/bootstrap.py) reads `boot.redis`."""
 
 from __future__ import annotations
 
@@ -10,19 +9,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSITION = {"service/bootstrap.py"}
-NOT_MOVED_YET = {
-    "service/attempts.py",
-    "service/computer_seeds.py",
-    "service/computer_turns.py",
-    "service/game_commands.py",
-    "service/limits.py",
-    "service/lobby.py",
-    "service/lobby_commands.py",
-    "service/stalled.py",
-    "service/stream_slots.py",
-    "service/tables.py",
-    "service/waiting.py",
-}
 
 
 def reads_the_client(path: Path) -> list[int]:
@@ -43,7 +29,4 @@ def test_use_cases_reach_storage_through_the_ports_only():
         name = path.relative_to(ROOT).as_posix()
         if name not in COMPOSITION and (lines := reads_the_client(path)):
             readers[name] = lines
-    new = {m: lines for m, lines in readers.items() if m not in NOT_MOVED_YET}
-    assert not new, f"these use cases read boot.redis: use a port in stores/ instead: {new}"
-    moved = NOT_MOVED_YET - set(readers)
-    assert not moved, f"these no longer read boot.redis: take them off NOT_MOVED_YET: {moved}"
+    assert not readers, f"these use cases read boot.redis: use a port in stores/: {readers}"

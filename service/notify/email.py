@@ -72,7 +72,7 @@ def _domain(boot: Bootstrap) -> str:
 def _tls(cafile: str | None) -> ssl.SSLContext:
     """The TLS settings of the connections to the relay, built once per CA file: loading
     the system's certificates took about a fifth of a worker's CPU when it was built for
-    every mail (bench/notify.py, docs/notifications.md "Figures"). A changed file is read
+    every mail (bench/jobs/notify.py, docs/notifications.md "Figures"). A changed file is read
     again when the worker restarts."""
     return ssl.create_default_context(cafile=cafile)
 

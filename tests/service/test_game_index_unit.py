@@ -27,7 +27,7 @@ def boot(tmp_path) -> Bootstrap:
 def started(boot: Bootstrap) -> str:
     """A started game, stored (in the index of every game) and logged by its appends."""
     game_id = seated(boot, ["ann", "bob", "cy"]).game_id
-    boot.game_index.register(game_id, 1.0)
+    boot.lobby.register(game_id, 1.0)
     return game_id
 
 
@@ -95,6 +95,8 @@ def test_a_bundle_that_disagrees_with_the_log_is_named(boot):
 def test_the_backfill_runs_only_when_a_stored_game_has_no_lobby_summary(boot):
     game_id = started(boot)
     assert backfill.missing(boot)
-    boot.game_index.summarize(game_id, {"status": "active", "version": 4})
+    boot.lobby.index(
+        game_id, 4, {"status": "active", "version": 4, "ruleset": "goblin-market"}, "active", 1
+    )
     assert not backfill.missing(boot)
     assert backfill.run(boot) == 0

@@ -30,13 +30,6 @@ from tests.support.memory_boot import memory_boot
 SEED = b"s" * 32
 
 
-class SetupLog(GameLog):
-    """A game's log written by the setup below: no lobby index (it lives in Redis)."""
-
-    def after(self, old: Record, new: Record) -> None:
-        return None
-
-
 @pytest.fixture
 def boot() -> Bootstrap:
     return memory_boot()
@@ -58,7 +51,7 @@ def seated(boot: Bootstrap, players: list[str], timeout: int | None = None) -> R
     }
     loop.run(
         boot,
-        SetupLog(boot, gid, allow_new=True),
+        GameLog(boot, gid, allow_new=True),
         lambda rec, rng: ("system", [Event("game.Created", created)]),
         cause="setup",
     )
@@ -66,7 +59,7 @@ def seated(boot: Bootstrap, players: list[str], timeout: int | None = None) -> R
         joined = seating.join
         loop.run(
             boot,
-            SetupLog(boot, gid),
+            GameLog(boot, gid),
             lambda rec, rng, p=p: ("system", joined(rec, p, p.upper(), rng)),
             cause=f"join:{p}",
         )

@@ -12,13 +12,16 @@ from events.memory_tlog import MemoryPublicLog
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
+from stores.memory.attempts import MemoryAttempts
 from stores.memory.chat import MemoryChat
 from stores.memory.checkpoints import MemoryCheckpoints
-from stores.memory.game_index import MemoryGameIndex
+from stores.memory.computer_seats import MemoryComputerSeats
 from stores.memory.inbox import MemoryInbox
 from stores.memory.key_history import MemoryKeyHistory
 from stores.memory.leagues import MemoryLeagues
+from stores.memory.limits import MemoryLimits
 from stores.memory.link_key import MemoryLinkKey
+from stores.memory.lobby import MemoryLobby
 from stores.memory.moderation import MemoryModeration
 from stores.memory.notify_outbox import MemoryNotifyOutbox
 from stores.memory.notify_prefs import MemoryNotifyPrefs
@@ -27,6 +30,9 @@ from stores.memory.players import MemoryPlayers
 from stores.memory.push import MemoryPush
 from stores.memory.recipients import MemoryRecipients
 from stores.memory.roles import MemoryRoles
+from stores.memory.sorted_sets import SortedSets
+from stores.memory.stream_slots import MemoryStreamSlots
+from stores.memory.tables import MemoryTables
 from stores.memory.tokens import MemoryTokens
 from stores.memory.webhooks import MemoryWebhooks
 
@@ -82,20 +88,25 @@ class ListedScheduler:
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
     tokens = MemoryTokens()
+    players = MemoryPlayers(tokens)
     recorder = MemoryRecorder()
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
+    games = GameRepository(recorder)
+    indexes = SortedSets(follow=recorder.writes)  # the players' indexes the appends write
+    lobby = MemoryLobby(indexes)
+    slots = MemoryStreamSlots(lambda digest: tokens.record(digest) is not None)
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
-        "store": GameRepository(recorder),
+        "store": games,
         "scheduler": ListedScheduler(),
         "hub": None,
         "tlog": MemoryPublicLog(recorder.writes),
         "webhooks": MemoryWebhooks(),
         "push": MemoryPush(),
         "link_key": MemoryLinkKey(),
-        "players": MemoryPlayers(tokens),
+        "players": players,
         "tokens": tokens,
         "roles": MemoryRoles(),
         "moderation": MemoryModeration(),
@@ -103,11 +114,16 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "inbox": inbox,
         "notify_prefs": prefs,
         "notify_outbox": outbox,
-        "recipients": MemoryRecipients(inbox, prefs, outbox),
-        "operations": MemoryOperations(),
+        "recipients": MemoryRecipients(inbox, prefs, outbox, live=slots.held),
+        "operations": MemoryOperations(listed=lambda status: len(lobby.sets.ascending(status))),
         "leagues": MemoryLeagues(recorder),
         "checkpoints": MemoryCheckpoints(),
         "key_history": MemoryKeyHistory(),
-        "game_index": MemoryGameIndex(),
+        "lobby": lobby,
+        "tables": MemoryTables(indexes),
+        "limits": MemoryLimits(games, token_record=tokens.record),
+        "attempts": MemoryAttempts(),
+        "computer_seats": MemoryComputerSeats(players.records),
+        "stream_slots": slots,
     }
     return Bootstrap(**{**parts, **overrides})
