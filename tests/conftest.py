@@ -18,6 +18,7 @@ import requests
 from cli.compose import create_app
 from cli.embedded import EmbeddedRedis, free_port
 from cli.serve import gunicorn_argv
+from events import keys, notify_keys
 from tests import background
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,9 +66,12 @@ def replicated(replica_pair):
 
 @pytest.fixture
 def redis_url(redis_server):
-    """The server's URL, with every key flushed before the test."""
+    """The server's URL, with every key flushed before the test (but the secrets a module's
+    shared API server holds: `shared_server`)."""
     client = redis.Redis.from_url(redis_server.url)
     client.flushall()
+    if SHARED_SECRETS:
+        client.mset(SHARED_SECRETS)
     client.close()
     return redis_server.url
 
@@ -156,6 +160,11 @@ def gunicorn_args(port: int, log_level: str = "warning", processes: int = 2) -> 
     return gunicorn_argv(port=port, log_level=log_level, processes=processes)[1:]
 
 
+# The base URL of every API server the session started: a shared browser forgets what
+# each of these origins left in it (tests/api/browser.py `fresh_tab`).
+SERVED: set[str] = set()
+
+
 @contextlib.contextmanager
 def api_server(redis_url: str, processes: int = 2, **env: str):
     """Serve the API as `marketfold serve --http-workers <processes>` does on a free port,
@@ -165,6 +174,7 @@ def api_server(redis_url: str, processes: int = 2, **env: str):
     argv = [sys.executable, *gunicorn_args(port, processes=processes)]
     proc = subprocess.Popen(argv, env={**_env(redis_url), **env}, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
+    SERVED.add(base)
     try:
         for _ in range(300):
             try:
@@ -186,16 +196,53 @@ def live_server(redis_url):
         yield base
 
 
+# What a long-lived API process reads from Redis once and keeps: the lobby's cursor key
+# (service.lobby) and the secret of the links in e-mails (service.notify.signing). While a
+# module's shared server runs, `redis_url` writes them back after each flush, so that the
+# server, the test's own app and its workers keep agreeing on them. Everything else such a
+# process keeps is read again from Redis, or is keyed by random ids (games, players,
+# tokens) that no later test meets again; FLUSHALL leaves Lua scripts loaded.
+SHARED_SECRETS: dict[str, bytes] = {}
+
+
+@pytest.fixture(scope="module")
+def module_server(redis_server):
+    """One API server (as `live_server`) for every test of a module that asks for
+    `shared_server`: each test still starts on an empty store."""
+    SHARED_SECRETS.update(
+        {
+            keys.lobby_cursor_key(): os.urandom(32),
+            notify_keys.notify_secret(): os.urandom(32).hex().encode(),
+        }
+    )
+    client = redis.Redis.from_url(redis_server.url)
+    client.mset(SHARED_SECRETS)
+    client.close()
+    try:
+        with api_server(redis_server.url) as (base, _):
+            yield base
+    finally:
+        SHARED_SECRETS.clear()
+
+
+@pytest.fixture
+def shared_server(module_server, redis_url):
+    """The module's API server, started once for all its tests (saves a gunicorn start, about
+    4 s of CPU, per test); yields its base URL, and stops the bots the test left playing."""
+    yield module_server
+    background.stop_all()
+
+
 # Tests that start real processes are `slow`; those that kill them on purpose also `crash`
 # (pyproject.toml declares both). `pytest -m "not slow and not crash"` is the fast loop.
-SLOW_FIXTURES = {"worker_process", "live_server", "spawn", "crash_redis"}
+SLOW_FIXTURES = {"worker_process", "live_server", "shared_server", "spawn", "crash_redis"}
 
 # The unit tier (`pytest -m unit`) is every test that needs no Redis and starts no process:
 # pure rules, league arithmetic, service code on in-memory ports. It is worked out from the
 # fixtures a test uses (every fixture that reaches Redis goes through `redis_server`), so a
 # new test joins it by needing nothing outside the process. A test that starts a process
 # by itself, with no fixture, says so with `@pytest.mark.process`.
-OUTSIDE_FIXTURES = {"redis_server", "replica_pair", "browser", *SLOW_FIXTURES}
+OUTSIDE_FIXTURES = {"redis_server", "replica_pair", "browser", "shared_browser", *SLOW_FIXTURES}
 OUTSIDE_MARKS = ("slow", "crash", "process")
 
 

@@ -35,6 +35,9 @@ window.fetch = async function (input, init) {
 """
 
 
+WINDOW = (1440, 1000)  # the window's size as Chromium starts
+
+
 def chromium(tmp_path: Path):
     """Debian's Chromium, headless, driven by Selenium through Debian's chromedriver (the
     `browser` fixture, tests/api/conftest.py): yield the driver, quit it afterwards."""
@@ -56,7 +59,7 @@ def chromium(tmp_path: Path):
         "--disable-component-update",
         "--disable-sync",
         "--disable-dev-shm-usage",
-        "--window-size=1440,1000",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]:
         options.add_argument(flag)
@@ -65,6 +68,31 @@ def chromium(tmp_path: Path):
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_FETCHES})
     yield driver
     driver.quit()
+
+
+def fresh_tab(driver, origins) -> None:
+    """Leave a browser as a test found it new (the `shared_browser` fixture, after each test):
+    one blank tab of its own (a test's DevTools overrides, such as an Accept-Language or an
+    added script, belonged to the tab closed), no cookies, HTTP cache or permissions, nothing
+    kept for any of `origins` (local and session storage, IndexedDB, service workers and
+    their push subscriptions), the window at its first size, and the console read."""
+    driver.switch_to.new_window("tab")
+    fresh = driver.current_window_handle
+    for handle in driver.window_handles:
+        if handle != fresh:
+            driver.switch_to.window(handle)
+            driver.close()
+    driver.switch_to.window(fresh)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_FETCHES})
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    for origin in origins:
+        driver.execute_cdp_cmd(
+            "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+        )
+    driver.execute_cdp_cmd("Browser.resetPermissions", {})
+    driver.set_window_size(*WINDOW)
+    driver.get_log("browser")
 
 
 class Page:
