@@ -10,6 +10,12 @@ from cli.bot import Bot
 
 _RUNNING: list[tuple[Bot, threading.Event, threading.Thread]] = []
 
+# The base URL of every API server the session started (tests/conftest.py `api_server`): a
+# shared browser forgets what each of these origins left in it (tests/api/browser.py
+# `fresh_tab`). Kept here, not in a conftest, which pytest and `from tests.conftest import`
+# load as two modules.
+SERVED: set[str] = set()
+
 
 def play(bot: Bot) -> threading.Thread:
     """Start `bot` playing in a daemon thread; return the thread."""

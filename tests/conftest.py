@@ -160,11 +160,6 @@ def gunicorn_args(port: int, log_level: str = "warning", processes: int = 2) -> 
     return gunicorn_argv(port=port, log_level=log_level, processes=processes)[1:]
 
 
-# The base URL of every API server the session started: a shared browser forgets what
-# each of these origins left in it (tests/api/browser.py `fresh_tab`).
-SERVED: set[str] = set()
-
-
 @contextlib.contextmanager
 def api_server(redis_url: str, processes: int = 2, **env: str):
     """Serve the API as `marketfold serve --http-workers <processes>` does on a free port,
@@ -174,7 +169,7 @@ def api_server(redis_url: str, processes: int = 2, **env: str):
     argv = [sys.executable, *gunicorn_args(port, processes=processes)]
     proc = subprocess.Popen(argv, env={**_env(redis_url), **env}, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
-    SERVED.add(base)
+    background.SERVED.add(base)
     try:
         for _ in range(300):
             try:

@@ -4,7 +4,7 @@ import pytest
 
 from tests.api.browser import chromium, fresh_tab
 from tests.api.openapi_check import CheckedClient
-from tests.conftest import SERVED
+from tests.background import SERVED
 
 
 @pytest.fixture

@@ -24,10 +24,10 @@ def seated(base: str, ruleset: str, players: int) -> tuple[str, dict[int, dict]]
 
 @pytest.mark.parametrize(("ruleset", "players"), [("goblin-market", 3), ("black-market", 3)])
 def test_each_answer_carries_the_callers_next_legal_actions(
-    ruleset, players, live_server, worker_process
+    ruleset, players, shared_server, worker_process
 ):
     worker_process()
-    base, http, rnd = live_server, requests.Session(), random.Random(7)
+    base, http, rnd = shared_server, requests.Session(), random.Random(7)
     gid, seats = seated(base, ruleset, players)
     url = f"{base}/v1/games/{gid}"
     known: dict[int, tuple[int, list]] = {}  # seat -> (version, actions) from its last answer
@@ -73,10 +73,10 @@ def test_each_answer_carries_the_callers_next_legal_actions(
         assert one_call > 0  # a seat that owes again at once moves without asking
 
 
-def test_a_retry_answers_the_actions_of_its_first_answer(live_server):
+def test_a_retry_answers_the_actions_of_its_first_answer(shared_server):
     """The retry comes after the game moved on: its answer is still the first one, with
     the actions as they were at its version."""
-    base, http, rnd = live_server, requests.Session(), random.Random(5)
+    base, http, rnd = shared_server, requests.Session(), random.Random(5)
     gid, seats = seated(base, "gobcon", 2)
     url = f"{base}/v1/games/{gid}"
     for _ in range(60):  # until an action leaves its seat owing more (a GobCon turn)
@@ -101,11 +101,11 @@ def test_a_retry_answers_the_actions_of_its_first_answer(live_server):
     assert again.json() == first.json()
 
 
-def test_a_refused_action_says_what_the_caller_may_do_now(live_server, worker_process):
+def test_a_refused_action_says_what_the_caller_may_do_now(shared_server, worker_process):
     """412 (a stale If-Match) and 409 (the rules) carry the game's version and the caller's
     actions at it, as `legal` lists them, so that a client tries again in one call."""
     worker_process()  # GobCon's rolls
-    base, http, rnd = live_server, requests.Session(), random.Random(3)
+    base, http, rnd = shared_server, requests.Session(), random.Random(3)
     gid, seats = seated(base, "gobcon", 2)
     url = f"{base}/v1/games/{gid}"
 
@@ -168,14 +168,14 @@ def test_a_refused_action_says_what_the_caller_may_do_now(live_server, worker_pr
 
 
 def test_stream_following_bots_finish_a_wild_black_market_game_in_one_call_each(
-    live_server, worker_process
+    shared_server, worker_process
 ):
     """Every seat acts on its stream's `owes` frames and on answers, refusals included,
     never reading `legal`: in wild trade other seats' offers and deals keep moving the game
     under a seat's feet, and a refused call must leave it knowing what to do."""
     worker_process()
-    table = new_table(live_server, "black-market", 3, "w", options={"trade": "wild"})
-    calls = play_from_streams(live_server, table)
-    game = requests.get(f"{live_server}/v1/games/{table.gid}").json()
+    table = new_table(shared_server, "black-market", 3, "w", options={"trade": "wild"})
+    calls = play_from_streams(shared_server, table)
+    game = requests.get(f"{shared_server}/v1/games/{table.gid}").json()
     assert game["status"] == "finished", (game["owed"], len(calls))
     assert any(code in (409, 412) for code in calls)  # wild trade refuses stale moves

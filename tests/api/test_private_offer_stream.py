@@ -64,9 +64,9 @@ def notes(base, headers):
 
 
 def test_an_offer_reaches_its_parties_streams_and_the_receivers_feed_and_nobody_else(
-    live_server, client, app
+    shared_server, client, app
 ):
-    base = live_server
+    base = shared_server
     gid, seats, rnd = wild_trade(client, app)
     a, b, c = seats[0], seats[1], seats[2]
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
@@ -140,8 +140,10 @@ def test_an_offer_reaches_its_parties_streams_and_the_receivers_feed_and_nobody_
     ]
 
 
-def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(live_server, client, app):
-    base = live_server
+def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(
+    shared_server, client, app
+):
+    base = shared_server
     gid, seats, rnd = wild_trade(client, app)
     a, b, c = seats[0], seats[1], seats[2]
     version = client.get(f"/v1/games/{gid}").get_json()["version"]
@@ -183,13 +185,13 @@ def test_a_step_reaches_an_open_stream_live_before_the_next_public_event(live_se
 
 
 def test_each_seat_gets_exactly_its_own_steps_in_order_and_resumes_anywhere_without_repeats(
-    live_server, client, app
+    shared_server, client, app
 ):
     import random
 
     from events.redact import redact
 
-    base, rnd = live_server, random.Random(11)
+    base, rnd = shared_server, random.Random(11)
     gid, seats, _ = wild_trade(client, app)
     deps = app.extensions["marketfold"]
     open_offers: list[tuple[int, int, str]] = []  # (from, to, id)

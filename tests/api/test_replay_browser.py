@@ -22,7 +22,7 @@ from tests.api.replay_helpers import assert_nothing_hidden, finished_game, game_
 
 
 def test_a_finished_game_replays_from_start_to_end_in_a_browser(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     gid, _ = finished_game(client, app)
     version = client.get(f"/v1/games/{gid}/events").get_json()["version"]
@@ -33,8 +33,8 @@ def test_a_finished_game_replays_from_start_to_end_in_a_browser(
             state[seq] = client.get(f"/v1/games/{gid}/state?at={seq}").get_json()
         return state[seq]
 
-    page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay#at=1")
+    page = Page(shared_browser, shared_server, tmp_path)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay#at=1")
     page.wait_for_seq(1)
     page.assert_at(1, at(1))
     assert page.find("#total").text == str(version)
@@ -49,16 +49,16 @@ def test_a_finished_game_replays_from_start_to_end_in_a_browser(
     page.wait_for_seq(start)
     page.assert_at(start, at(start))
     # a screen reader is told the step's event, not the whole board again
-    said = browser.execute_script("return document.getElementById('step-said').textContent")
+    said = shared_browser.execute_script("return document.getElementById('step-said').textContent")
     assert said.startswith(f"Event {start} of {version}: "), said
-    assert browser.find_element(By.ID, "step-said").get_attribute("role") == "status"
+    assert shared_browser.find_element(By.ID, "step-said").get_attribute("role") == "status"
     assert not page.all(".board[aria-live], .board [aria-live]")
     assert page.all("#table .seat-row .card") or page.all("#table .panel .card")
     page.shot("1-start")
 
     # the slider: a click in its middle jumps to about half way
     slider = page.find("#slider")
-    ActionChains(browser).move_to_element(slider).click().perform()
+    ActionChains(shared_browser).move_to_element(slider).click().perform()
     middle = int(slider.get_attribute("value"))
     assert abs(middle - (1 + version) / 2) <= version * 0.1
     page.wait_for_seq(middle)
@@ -96,17 +96,17 @@ def test_a_finished_game_replays_from_start_to_end_in_a_browser(
     page.click('#perspective .tab[data-perspective="all"]')
     assert len(page.all("#table .view.own")) == 3  # the shared table once, then each seat's own
     page.click('#perspective .tab[data-perspective="public"]')
-    only_this_host(browser, live_server)
-    no_console_errors(browser)
+    only_this_host(shared_browser, shared_server)
+    no_console_errors(shared_browser)
 
 
 def test_during_play_the_page_shows_a_spectator_only_public_facts(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     gid, players = game_in_play(client)
     version = client.get(f"/v1/games/{gid}/events").get_json()["version"]
-    page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay#at={version}")
+    page = Page(shared_browser, shared_server, tmp_path)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay#at={version}")
     page.wait_for_seq(version)
     assert page.find("#viewer").text == "spectator view"
     assert page.all("#events li .tag.hidden")  # the deck order is shown as hidden
@@ -114,7 +114,7 @@ def test_during_play_the_page_shows_a_spectator_only_public_facts(
     page.shot("4-in-play-spectator")
     page.click("#first")
     page.wait_for_seq(1)
-    fetched = browser.execute_script("return window.__fetched")
+    fetched = shared_browser.execute_script("return window.__fetched")
     assert fetched and not any(f["auth"] for f in fetched)
     assert all(f["status"] == 200 for f in fetched), [(f["url"], f["status"]) for f in fetched]
     raw = app.extensions["marketfold"].store.read(gid)
@@ -130,13 +130,13 @@ def test_during_play_the_page_shows_a_spectator_only_public_facts(
     page.find("#token-input").send_keys(player["token"])
     page.click('#token-form button[type="submit"]')
     mine = f"viewing as {player['name']}"  # by name: no seat number
-    WebDriverWait(browser, 15).until(lambda d: page.find("#viewer").text == mine)
-    assert browser.execute_script("return window.__fetched")[-1]["auth"] is True
+    WebDriverWait(shared_browser, 15).until(lambda d: page.find("#viewer").text == mine)
+    assert shared_browser.execute_script("return window.__fetched")[-1]["auth"] is True
     page.click("#token-box summary")
     page.click("#token-forget")
-    WebDriverWait(browser, 15).until(lambda d: page.find("#viewer").text == "spectator view")
-    assert browser.execute_script("return Object.keys(localStorage)") == []
-    no_console_errors(browser)
+    WebDriverWait(shared_browser, 15).until(lambda d: page.find("#viewer").text == "spectator view")
+    assert shared_browser.execute_script("return Object.keys(localStorage)") == []
+    no_console_errors(shared_browser)
 
 
 # --- every ruleset's replay as an audit tool (issues #15 point 18, #19 point 5) ---------------
@@ -172,24 +172,26 @@ def _played(client, app, ruleset: str, players: int, options: dict) -> tuple[str
 
 @pytest.mark.parametrize(("ruleset", "players", "options"), RULESETS)
 def test_every_rulesets_replay_is_verified_and_labels_each_event_kind_seat_time_and_deadline(
-    browser, live_server, client, app, tmp_path, ruleset, players, options
+    shared_browser, shared_server, client, app, tmp_path, ruleset, players, options
 ):
     gid, events = _played(client, app, ruleset, players, options)
     middle = len(events) // 2
     action = next(e for e in events[middle:] if isinstance(e["actor"], int) and "command" in e)
-    page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay#at={action['seq']}")
+    page = Page(shared_browser, shared_server, tmp_path)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay#at={action['seq']}")
     page.wait_for_seq(action["seq"])
-    WebDriverWait(browser, 30).until(lambda d: page.find("#verified").get_attribute("data-state"))
+    WebDriverWait(shared_browser, 30).until(
+        lambda d: page.find("#verified").get_attribute("data-state")
+    )
     assert page.find("#verified").get_attribute("data-state") == "ok"
     assert page.find("#verified").text.startswith("✓ verified")
     # the action's time, and the deadline it met
     # the time in the reader's words, the exact instant in its <time datetime>
     assert page.find("#ev-time time").get_attribute("datetime") == action["at"]
-    WebDriverWait(browser, 15).until(lambda d: page.all("#ev-deadline"))
+    WebDriverWait(shared_browser, 15).until(lambda d: page.all("#ev-deadline"))
     assert "met with" in page.find("#ev-deadline").text
     # every event: its time, its kind, and the seat it concerns (not the one that caused it)
-    listed = browser.execute_script(LISTED)
+    listed = shared_browser.execute_script(LISTED)
     assert [seq for seq, *_ in listed] == [e["seq"] for e in events]
     kinds = set()
     for (_, kind, who, at), ev in zip(listed, events, strict=True):
@@ -205,13 +207,15 @@ def test_every_rulesets_replay_is_verified_and_labels_each_event_kind_seat_time_
     if ruleset == "black-market":  # each player's areas are labelled
         row = page.find("#table .seat-row")
         assert BM_AREAS <= {t.text for t in row.find_elements(By.CSS_SELECTOR, ".tally-lbl")}
-        assert browser.execute_script(OVERFLOWING) == []  # the colours table stays in its panel
+        assert (
+            shared_browser.execute_script(OVERFLOWING) == []
+        )  # the colours table stays in its panel
     page.shot(f"{ruleset}-event")
 
     # every seat's view: the shared table once, then each seat's own part, in a few screens
     page.click('#perspective .tab[data-perspective="all"]')
     assert len(page.all("#table .view.own")) == players
-    assert browser.execute_script("return document.documentElement.scrollHeight") < 4000
+    assert shared_browser.execute_script("return document.documentElement.scrollHeight") < 4000
     if ruleset == "gobcon":  # cards are drawn as cards with their names and texts
         drawn = page.all("#table .text-card")
         assert drawn and all(c.find_element(By.CSS_SELECTOR, ".cname").text for c in drawn)
@@ -220,7 +224,7 @@ def test_every_rulesets_replay_is_verified_and_labels_each_event_kind_seat_time_
         for card_id, title in texts.items():
             assert glossary[card_id]["text"] in title
     page.shot(f"{ruleset}-all-seats")
-    no_console_errors(browser)
+    no_console_errors(shared_browser)
 
 
 TAMPER = """
@@ -237,15 +241,17 @@ window.fetch = async function (input, init) {
 
 
 def test_an_export_that_fails_verification_shows_not_verified_and_jumps_to_the_first_problem(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     gid, _ = finished_game(client, app)
     forged = 9  # the 10th event
-    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TAMPER % forged})
-    page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay#at=2")
+    shared_browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": TAMPER % forged}
+    )
+    page = Page(shared_browser, shared_server, tmp_path)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay#at=2")
     page.wait_for_seq(2)
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(shared_browser, 30).until(
         lambda d: page.find("#verified").get_attribute("data-state") == "bad"
     )
     badge = page.find("#verified")
@@ -256,7 +262,7 @@ def test_an_export_that_fails_verification_shows_not_verified_and_jumps_to_the_f
 
 
 def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     from service import deadline_commands
     from stores.operations import RedisOperations
@@ -276,21 +282,21 @@ def test_a_default_applied_at_a_deadline_is_marked_with_the_deadline_it_followed
     assert deadline_commands.expire(deps, gid, key) == "applied"
     events = client.get(f"/v1/games/{gid}/events").get_json()["events"]
     timed_out = next(e for e in events if e["type"] == "game.DecisionTimedOut")
-    page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay#at={timed_out['seq']}")
+    page = Page(shared_browser, shared_server, tmp_path)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay#at={timed_out['seq']}")
     page.wait_for_seq(timed_out["seq"])
     item = page.find(f'#events li[data-seq="{timed_out["seq"]}"]')
     assert item.get_attribute("data-kind") == "default" and "default" in item.text
     seat = str(timed_out["data"]["seat"])
     assert item.find_element(By.CSS_SELECTOR, ".ev-who").get_attribute("data-seat-ref") == seat
-    WebDriverWait(browser, 15).until(lambda d: page.all("#ev-deadline"))
+    WebDriverWait(shared_browser, 15).until(lambda d: page.all("#ev-deadline"))
     note = page.find("#ev-deadline")
     assert "after the deadline" in note.text and "ok" in note.get_attribute("class")
     page.shot("6-default")
 
 
 def test_a_bundle_file_the_auditor_holds_is_verified_with_its_signature_and_compared(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     """The replay viewer opens a file (not only the server's copy): it shows the verifier's
     every check and which key signed it, and where the file parts from this server's log."""
@@ -305,11 +311,11 @@ def test_a_bundle_file_the_auditor_holds_is_verified_with_its_signature_and_comp
     codec.seal(forged["events"][6:], forged["events"][5]["hash"])
     fake = tmp_path / "forged.json"
     fake.write_text(json.dumps(forged))
-    page = Page(browser, live_server, tmp_path)
-    browser.get(f"{live_server}/games/{gid}/replay#at=2")
+    page = Page(shared_browser, shared_server, tmp_path)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay#at=2")
     page.wait_for_seq(2)
     page.find("#bundle-file").send_keys(str(real))
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(shared_browser, 30).until(
         lambda d: page.find("#file-verified").get_attribute("data-state") == "ok"
     )
     badge = page.find("#file-verified").text
@@ -318,7 +324,7 @@ def test_a_bundle_file_the_auditor_holds_is_verified_with_its_signature_and_comp
     assert len(page.all("#file-checks li")) >= 8
     page.shot("6-bundle-file")
     page.find("#bundle-file").send_keys(str(fake))
-    WebDriverWait(browser, 30).until(
+    WebDriverWait(shared_browser, 30).until(
         lambda d: page.find("#file-verified").get_attribute("data-state") == "bad"
     )
     assert "FAIL signed by the service" in page.find("#file-checks").text

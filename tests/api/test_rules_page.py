@@ -39,16 +39,18 @@ def test_an_unknown_language_is_refused_by_name(client):
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_how_to_play_page_reads_well_on_a_phone_and_a_desktop(browser, live_server, lang):
+def test_a_how_to_play_page_reads_well_on_a_phone_and_a_desktop(
+    shared_browser, shared_server, lang
+):
     from tests.api.web_page import WIDTHS, WebPage
 
-    page = WebPage(browser, live_server)
-    browser.get(f"{live_server}/rules/black-market?lang={lang}")
+    page = WebPage(shared_browser, shared_server)
+    shared_browser.get(f"{shared_server}/rules/black-market?lang={lang}")
     page.wait_for("main h1")
     for name, width in WIDTHS.items():
         page.shot(f"rules-black-market-{lang}-{name}", width)
-        browser.set_window_size(width, 900)
-        wide = browser.execute_script(
+        shared_browser.set_window_size(width, 900)
+        wide = shared_browser.execute_script(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert wide <= 0

@@ -52,8 +52,8 @@ def table(base: str, ruleset: str = "goblin-market", players: int = 3) -> tuple[
     return gid, seats
 
 
-def test_a_client_resuming_after_your_turn_learns_it_owes_a_decision(live_server):
-    base = live_server
+def test_a_client_resuming_after_your_turn_learns_it_owes_a_decision(shared_server):
+    base = shared_server
     gid, seats = table(base)
     game = requests.get(f"{base}/v1/games/{gid}").json()
     first = game["owed"][0]["seat"]
@@ -86,8 +86,8 @@ def test_a_client_resuming_after_your_turn_learns_it_owes_a_decision(live_server
     assert opening["data"]["seat"] is None and opening["data"]["owed"] == game["owed"]
 
 
-def test_a_feed_starts_with_the_callers_open_turns(live_server):
-    base = live_server
+def test_a_feed_starts_with_the_callers_open_turns(shared_server):
+    base = shared_server
     gid, seats = table(base)
     game = requests.get(f"{base}/v1/games/{gid}").json()
     owing = seats[game["owed"][0]["seat"]]
@@ -106,9 +106,9 @@ def test_a_feed_starts_with_the_callers_open_turns(live_server):
             assert (turns[0]["game"], turns[0]["version"]) == (gid, game["version"])
 
 
-def test_streams_of_a_revoked_token_end_within_a_heartbeat(live_server):
+def test_streams_of_a_revoked_token_end_within_a_heartbeat(shared_server):
     """The suite serves with SSE_HEARTBEAT_S=1 (tests/conftest.py)."""
-    base = live_server
+    base = shared_server
     gid, seats = table(base)
     player = seats[0]
     extra = requests.post(f"{base}/v1/players/me/tokens", headers=bearer(player)).json()
@@ -141,12 +141,12 @@ def test_streams_of_a_revoked_token_end_within_a_heartbeat(live_server):
 
 
 def test_an_owes_frame_follows_the_append_that_gives_the_seat_a_turn_and_only_then(
-    live_server,
+    shared_server,
 ):
     """Live: a seat's stream gets an `owes` frame (with its legal actions) when another
     seat's move gives it a decision; in a simultaneous phase, other seats' submissions
     send it no new one (it still owes the same decision at the version it read)."""
-    base = live_server
+    base = shared_server
     gid, seats = table(base)
     url = f"{base}/v1/games/{gid}"
     game = requests.get(url).json()

@@ -111,11 +111,11 @@ RULESETS = [
 
 @pytest.mark.parametrize(("ruleset", "options"), RULESETS)
 def test_each_seat_is_sent_its_own_table_and_a_spectator_the_public_one(
-    live_server, worker_process, redis_url, ruleset, options
+    shared_server, worker_process, redis_url, ruleset, options
 ):
     worker_process()  # resolves the simultaneous phases
-    table = new_table(live_server, ruleset, 3, f"tf-{ruleset}", options=options)
-    url = f"{live_server}/v1/games/{table.gid}"
+    table = new_table(shared_server, ruleset, 3, f"tf-{ruleset}", options=options)
+    url = f"{shared_server}/v1/games/{table.gid}"
     seats = {seat: Frames(url, auth(token)) for seat, token in table.tokens.items()}
     watcher = Frames(url, {})
     plain = Frames(url, auth(table.tokens[0]), table=False)  # a client that did not ask
@@ -158,8 +158,8 @@ def test_each_seat_is_sent_its_own_table_and_a_spectator_the_public_one(
     assert differ, "no hidden information to tell the seats apart: the test proves nothing"
 
 
-def test_an_unknown_stream_option_is_refused_naming_it(live_server):
-    res = requests.get(f"{live_server}/v1/games/g_missing/events/stream?with=tables", timeout=10)
+def test_an_unknown_stream_option_is_refused_naming_it(shared_server):
+    res = requests.get(f"{shared_server}/v1/games/g_missing/events/stream?with=tables", timeout=10)
     assert res.status_code == 422, res.text
     problem = res.json()
     assert res.headers["Content-Type"].startswith("application/problem+json")

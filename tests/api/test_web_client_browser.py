@@ -35,16 +35,16 @@ def _bearer(token: str) -> dict:
 
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
 def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
-    browser, live_server, worker_process, ruleset, players
+    shared_browser, shared_server, worker_process, ruleset, players
 ):
     worker_process()  # closes sealed phases
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     me = page.sign_in("ana")
     axe = page.axe()
     assert not axe, axe  # the home page
     gid = page.create(ruleset, players, OPTIONS.get(ruleset))
     assert "ana" in page.text("#board")  # seated, waiting for the others
-    bots_join(live_server, gid, players - 1)
+    bots_join(shared_server, gid, players - 1)
     page.wait_for("#board .seat-row")
     shown = {}
 
@@ -69,16 +69,16 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     # the turn signal in the tab's title (Black Market also offers deals to a seat that owes
     # nothing, and a click may come in the instant before the title is redrawn: not all)
     assert any(t.startswith("● your turn") for t in page.titles), page.titles
-    assert not browser.title.startswith("●")
+    assert not shared_browser.title.startswith("●")
     assert not shown["axe"], shown["axe"]
     assert shown["cards"] > 0  # cards are drawn at the table
     if ruleset == "black-market":  # its deals are built from a schema: a refusal's detail shown
         assert shown["refused"].startswith("Refused: ") and len(shown["refused"]) > 12
-    final = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(me["token"])).json()
+    final = requests.get(f"{shared_server}/v1/games/{gid}", headers=_bearer(me["token"])).json()
     assert final["status"] == "finished"
     for key, value in OPTIONS.get(ruleset, {}).items():
         assert final["options"][key] == value
-    rows = browser.execute_script(  # read at once: the table may be redrawn meanwhile
+    rows = shared_browser.execute_script(  # read at once: the table may be redrawn meanwhile
         "return [...document.querySelectorAll('#result-box tbody tr')]"
         ".map((r) => [r.dataset.seat, r.querySelector('.place').textContent])"
     )
@@ -86,15 +86,15 @@ def test_a_whole_game_is_played_by_clicking_in_the_page_to_its_result(
     href = page.wait(lambda: page.find(".replay-link").get_attribute("href"))  # again if redrawn
     assert href.endswith(f"/games/{gid}/replay")
     assert page.all("#result-box .rematch") or page.all(".seat-actions .rematch")
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
-def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_the_lobby_and_my_games_list_what_waits_on_me_first(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     me = page.sign_in("cy")
-    other = requests.post(f"{live_server}/v1/players", json={"name": "dee"}).json()
+    other = requests.post(f"{shared_server}/v1/players", json={"name": "dee"}).json()
     made = requests.post(
-        f"{live_server}/v1/games",
+        f"{shared_server}/v1/games",
         json={"ruleset": "gobcon", "players": 3},
         headers=_bearer(other["token"]),
     ).json()
@@ -106,28 +106,28 @@ def test_the_lobby_and_my_games_list_what_waits_on_me_first(browser, live_server
     page.find(f'#lobby li[data-game="{made["id"]}"] a').click()
     page.click(".join")
     page.wait_for(".leave")
-    mine = requests.get(f"{live_server}/v1/players/me/games", headers=_bearer(me["token"])).json()
+    mine = requests.get(f"{shared_server}/v1/players/me/games", headers=_bearer(me["token"])).json()
     assert [g["id"] for g in mine["games"]] == [made["id"]]
     page.click(".leave")  # leave before the start
     page.wait_for(".join")
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
 def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloaded(
-    browser, live_server, worker_process
+    shared_browser, shared_server, worker_process
 ):
     worker_process()  # ana leaves before bo joins: her seat's reveal window ends there
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     ana = page.sign_in("ana")
     gid = page.create("gobcon", 2)
     link = page.wait_for(".invite-link")[0].get_attribute("value")
-    assert link == f"{live_server}/#/g/{gid}"
+    assert link == f"{shared_server}/#/g/{gid}"
     page.sign_out()
     bo = page.sign_in("bo")
-    browser.get(link)  # the invitation link, opened by another person
+    shared_browser.get(link)  # the invitation link, opened by another person
     page.click(".join")
     page.wait_for("#board .seat-row")  # both seats taken: the game started (docs/fairness.md)
-    game = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(bo["token"])).json()
+    game = requests.get(f"{shared_server}/v1/games/{gid}", headers=_bearer(bo["token"])).json()
     assert {s["name"] for s in game["seats"]} == {"ana", "bo"} and game["status"] == "active"
     assert Number_of(page, "#board .seat-row") == 2
     # chat: sent from the page, and another player's message arriving live
@@ -136,24 +136,26 @@ def test_a_game_created_in_the_page_is_joined_by_its_link_chatted_at_and_reloade
     page.wait(lambda: "hola <b>todos</b>" in page.find("#chat").text)  # shown as text
     assert not page.all("#chat b b")
     requests.post(
-        f"{live_server}/v1/games/{gid}/chat", json={"text": "gl hf"}, headers=_bearer(ana["token"])
+        f"{shared_server}/v1/games/{gid}/chat",
+        json={"text": "gl hf"},
+        headers=_bearer(ana["token"]),
     )
     page.wait(lambda: "gl hf" in page.find("#chat").text)
     # a reload mid-game keeps the place: same table, same turn, chat and events still there
     before = page.text("#turn")
-    browser.refresh()
+    shared_browser.refresh()
     page.wait_for("#board .seat-row")
     page.wait(lambda: "gl hf" in page.find("#chat").text)
     assert page.text("#turn").split("left")[0][:12] == before.split("left")[0][:12]
     assert page.all("#log li")
     page.wait(lambda: page.find(".live").text == "live")  # the stream is open again
     # and the table still follows the game: ana's move (through the API) shows up
-    mine = requests.get(f"{live_server}/v1/games/{gid}", headers=_bearer(ana["token"])).json()
+    mine = requests.get(f"{shared_server}/v1/games/{gid}", headers=_bearer(ana["token"])).json()
     if any(o["seat"] == mine["you"] for o in mine["owed"]):
-        legal = requests.get(f"{live_server}/v1/games/{gid}/legal", headers=_bearer(ana["token"]))
+        legal = requests.get(f"{shared_server}/v1/games/{gid}/legal", headers=_bearer(ana["token"]))
         choice = legal.json()["actions"][-1]["choices"][0]
         res = requests.post(
-            f"{live_server}/v1/games/{gid}/actions", json=choice, headers=_bearer(ana["token"])
+            f"{shared_server}/v1/games/{gid}/actions", json=choice, headers=_bearer(ana["token"])
         )
         assert res.status_code in (201, 202), res.text
         version = res.json()["version"]
@@ -167,17 +169,17 @@ def Number_of(page, css: str) -> int:  # noqa: N802
 
 
 def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
-    browser, live_server, worker_process
+    shared_browser, shared_server, worker_process
 ):
     worker_process()  # applies defaults at deadlines
-    browser.execute_cdp_cmd(
+    shared_browser.execute_cdp_cmd(
         "Network.setUserAgentOverride",
         {
-            "userAgent": browser.execute_script("return navigator.userAgent"),
+            "userAgent": shared_browser.execute_script("return navigator.userAgent"),
             "acceptLanguage": "es-ES,es",
         },
     )
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     assert "Nueva partida" in page.text("#create")  # the home page in Spanish
     page.wait(lambda: "comparten la victoria" in page.text("#create"))  # options' help too
@@ -186,7 +188,7 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     page.wait_for("#board .seat-row")
     assert "Turno" in page.text("#turn")
     spanish = requests.get(
-        f"{live_server}/v1/rulesets/goblin-market/cards", headers={"Accept-Language": "es"}
+        f"{shared_server}/v1/rulesets/goblin-market/cards", headers={"Accept-Language": "es"}
     ).json()["cards"]
     names = {c["name"] for c in spanish}
     # (long Spanish names carry soft hyphens at their syllables: shared/hyphen.js)
@@ -202,26 +204,28 @@ def test_a_spanish_table_shows_a_deadline_running_out_and_its_default(
     page.wait(lambda: "Turn" in page.find("#turn").text and "Turno" not in page.find("#turn").text)
 
 
-def test_a_spectator_watches_a_game_read_only(browser, live_server):
-    players = [requests.post(f"{live_server}/v1/players", json={"name": n}).json() for n in "xy"]
+def test_a_spectator_watches_a_game_read_only(shared_browser, shared_server):
+    players = [requests.post(f"{shared_server}/v1/players", json={"name": n}).json() for n in "xy"]
     gid = requests.post(
-        f"{live_server}/v1/games",
+        f"{shared_server}/v1/games",
         json={"ruleset": "gobcon", "players": 2},
         headers=_bearer(players[0]["token"]),
     ).json()["id"]
     for p in players:
-        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
-    page = WebPage(browser, live_server)
+        requests.post(f"{shared_server}/v1/games/{gid}/join", headers=_bearer(p["token"]))
+    page = WebPage(shared_browser, shared_server)
     page.open(f"/#/g/{gid}")  # nobody signed in
     page.wait_for("#board .seat-row")
     assert "watching" in page.text("#move")
     assert not page.all("#move .act") and not page.all("#chat-input") and not page.all(".join")
     assert not page.all("#board [data-key=hand] .card")  # no seat's hand: only public facts
-    fetched = browser.execute_script("return window.__fetched")
+    fetched = shared_browser.execute_script("return window.__fetched")
     assert fetched and not any(f["auth"] for f in fetched)
 
 
-def test_the_table_follows_the_game_across_dropped_streams(browser, redis_url, worker_process):
+def test_the_table_follows_the_game_across_dropped_streams(
+    shared_browser, redis_url, worker_process
+):
     worker_process()  # closes GobCon's answer windows
     # streams closed by the server every 2 s: the page resumes after the last event it saw
     with api_server(redis_url, MARKETFOLD_SSE_MAX_S="2") as (base, _):
@@ -233,7 +237,7 @@ def test_the_table_follows_the_game_across_dropped_streams(browser, redis_url, w
         ).json()["id"]
         for p in xy:
             requests.post(f"{base}/v1/games/{gid}/join", headers=_bearer(p["token"]))
-        page = WebPage(browser, base)
+        page = WebPage(shared_browser, base)
         page.open(f"/#/g/{gid}")
         page.wait_for("#board .seat-row")
         for _ in range(3):  # each move made after at least one reconnection
@@ -255,20 +259,20 @@ def test_the_table_follows_the_game_across_dropped_streams(browser, redis_url, w
 
 
 def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_result(
-    browser, live_server, worker_process
+    shared_browser, shared_server, worker_process
 ):
     worker_process()
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     bo = page.sign_in("Bo", handle="bo")
-    ana = requests.post(f"{live_server}/v1/players", json={"name": "Ana", "handle": "ana"}).json()
+    ana = requests.post(f"{shared_server}/v1/players", json={"name": "Ana", "handle": "ana"}).json()
     game = requests.post(
-        f"{live_server}/v1/games",
+        f"{shared_server}/v1/games",
         json={"ruleset": "gobcon", "players": 2, "options": {"time_limit": 1}, "invite": ["bo"]}
         | {"join": True},
         headers=_bearer(ana["token"]),
     ).json()
     threading.Thread(
-        target=Bot(live_server, game["id"], ana["token"], None).play, daemon=True
+        target=Bot(shared_server, game["id"], ana["token"], None).play, daemon=True
     ).start()
     page.open("/")
     page.wait_for(f'#invitations li[data-game="{game["id"]}"]')
@@ -276,33 +280,37 @@ def test_an_invitation_is_accepted_in_the_page_and_a_rematch_offered_from_its_re
     page.wait_for("#board .seat-row")  # accepted: the held seat taken, the game started
     page.play_until_result(random.Random(3))
     page.click(".rematch")  # an offer: ana's seat held for her
-    page.wait(lambda: "#/g/" in browser.current_url and game["id"] not in browser.current_url)
-    rematch = browser.current_url.split("#/g/")[1].split("/")[0]
+    page.wait(
+        lambda: (
+            "#/g/" in shared_browser.current_url and game["id"] not in shared_browser.current_url
+        )
+    )
+    rematch = shared_browser.current_url.split("#/g/")[1].split("/")[0]
     held = f'.invited li[data-player="{ana["id"]}"]'
     page.wait_for(held)
     offered = requests.get(
-        f"{live_server}/v1/players/me/invitations", headers=_bearer(ana["token"])
+        f"{shared_server}/v1/players/me/invitations", headers=_bearer(ana["token"])
     )
     assert [i["game"] for i in offered.json()["invitations"]] == [rematch]
-    requests.post(f"{live_server}/v1/games/{rematch}/decline", headers=_bearer(ana["token"]))
+    requests.post(f"{shared_server}/v1/games/{rematch}/decline", headers=_bearer(ana["token"]))
     page.wait(lambda: "declined" in page.find(held).text)
     assert bo["id"] in {
-        s["player"] for s in requests.get(f"{live_server}/v1/games/{rematch}").json()["seats"]
+        s["player"] for s in requests.get(f"{shared_server}/v1/games/{rematch}").json()["seats"]
     }
 
 
-def test_my_leagues_link_to_their_pages_and_standings(browser, redis_url, client):
+def test_my_leagues_link_to_their_pages_and_standings(shared_browser, redis_url, client):
     op = client.post("/v1/players", json={"name": "op"}).get_json()
     with api_server(redis_url, MARKETFOLD_OPERATORS=op["id"]) as (base, _):
-        page = WebPage(browser, base)
+        page = WebPage(shared_browser, base)
         mia = page.sign_in("mia")
         lid = new_league(requests_client(base), op, [mia])
         page.open("/")
         page.wait_for(f'#leagues a[href="#/l/{lid}"]')[0].click()  # the league's page
         page.wait(lambda: "mia" in page.text("#league-standings"))
         page.wait_for(f'.league-links a[href="/leagues/{lid}"]')[0].click()
-        page.wait(lambda: browser.current_url == f"{base}/leagues/{lid}")
-        assert "mia" in browser.find_element("tag name", "body").text
+        page.wait(lambda: shared_browser.current_url == f"{base}/leagues/{lid}")
+        assert "mia" in shared_browser.find_element("tag name", "body").text
 
 
 class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
@@ -315,41 +323,43 @@ class requests_client:  # noqa: N801 (the Flask test client's calls, over HTTP)
         return res
 
 
-def test_a_private_game_is_joined_through_its_secret_link(browser, live_server, worker_process):
+def test_a_private_game_is_joined_through_its_secret_link(
+    shared_browser, shared_server, worker_process
+):
     worker_process()  # ana's page is gone when bo joins: the game starts at her reveal window's end
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("ana")
     page.click("#create-unlisted")
     gid = page.create("gobcon", 2)
     link = page.wait_for(".invite-link")[0].get_attribute("value")
-    seen = requests.get(f"{live_server}/v1/games/{gid}").json()
+    seen = requests.get(f"{shared_server}/v1/games/{gid}").json()
     assert not seen.get("secret")  # the secret is shown to its creator only
-    assert link.startswith(f"{live_server}/#/g/{gid}/")
-    assert len(link) > len(f"{live_server}/#/g/{gid}/")
-    lobby = requests.get(f"{live_server}/v1/games?status=waiting").json()["games"]
+    assert link.startswith(f"{shared_server}/#/g/{gid}/")
+    assert len(link) > len(f"{shared_server}/#/g/{gid}/")
+    lobby = requests.get(f"{shared_server}/v1/games?status=waiting").json()["games"]
     assert gid not in {g["id"] for g in lobby}
     page.sign_out()
     page.sign_in("bo")
     page.open(f"/#/g/{gid}")  # without the secret: no seat for bo, and no Join that would fail
     page.wait(lambda: page.all("#decision") or page.all(".missing"))
     assert not page.all(".join")
-    browser.get(link)  # with it
-    page.wait(lambda: "/#/g/" in browser.current_url)
+    shared_browser.get(link)  # with it
+    page.wait(lambda: "/#/g/" in shared_browser.current_url)
     page.click(".join")
     page.wait_for("#board .seat-row")
-    seats = requests.get(f"{live_server}/v1/games/{gid}").json()["seats"]
+    seats = requests.get(f"{shared_server}/v1/games/{gid}").json()["seats"]
     assert {s["name"] for s in seats} == {"ana", "bo"}
 
 
 def test_what_just_happened_names_the_players_who_sat_down_after_the_page_opened(
-    browser, live_server
+    shared_browser, shared_server
 ):
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     gid = page.create("goblin-market", 3)  # eva alone at the table
     for name in ("xo", "yu"):  # the last join starts the game: its first events name seats
-        player = requests.post(f"{live_server}/v1/players", json={"name": name}).json()
-        requests.post(f"{live_server}/v1/games/{gid}/join", headers=_bearer(player["token"]))
+        player = requests.post(f"{shared_server}/v1/players", json={"name": name}).json()
+        requests.post(f"{shared_server}/v1/games/{gid}/join", headers=_bearer(player["token"]))
     page.wait(lambda: "bids first" in page.text("#log"))
     page.wait(lambda: not re.search(r"\bseat \d", page.text("#log")), timeout=10)
     assert re.search(r"\b(eva|xo|yu) bids first\b", page.text("#log")), page.text("#log")

@@ -19,12 +19,12 @@ from tests.reliability.load import auth
 
 
 def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
-    browser, live_server
+    shared_browser, shared_server
 ):
-    base = live_server
-    page = WebPage(browser, base)
+    base = shared_server
+    page = WebPage(shared_browser, base)
     bo = page.sign_in("Bo", handle="bo")
-    browser.execute_script("window.sameDocument = true")  # gone if the page is loaded again
+    shared_browser.execute_script("window.sameDocument = true")  # gone if the page is loaded again
     ana, cy = new_player(base, "Ana", "ana"), new_player(base, "Cy")
     name = next(
         r["name"]
@@ -48,8 +48,8 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
     play_others_until_mine(base, gid, bo, [ana, cy])
     page.wait_for(f"{mine} .turn-tag", timeout=15)
     assert page.text("#home-said") == f"your turn: {name}"
-    assert browser.title.startswith(f"● your turn · {name}")
-    focused = browser.execute_script(
+    assert shared_browser.title.startswith(f"● your turn · {name}")
+    focused = shared_browser.execute_script(
         "const a = document.activeElement; return [a.className, a.closest('[data-game]')?.dataset.game]"
     )
     assert focused == ["game-link", gid]  # the list was drawn again under the focus
@@ -61,14 +61,14 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
         f"{base}/v1/games", json={"ruleset": "gobcon", "players": 2}, headers=auth(dee["token"])
     ).json()
     page.wait_for(f'#lobby li[data-game="{made["id"]}"]', timeout=40)  # the lobby read again
-    assert browser.execute_script("return window.sameDocument") is True
-    assert browser.current_url.endswith("/#/") or "#/g/" not in browser.current_url
-    no_script_errors(browser)
+    assert shared_browser.execute_script("return window.sameDocument") is True
+    assert shared_browser.current_url.endswith("/#/") or "#/g/" not in shared_browser.current_url
+    no_script_errors(shared_browser)
 
 
-def test_a_table_says_when_another_game_waits_on_me(browser, live_server):
-    base = live_server
-    page = WebPage(browser, base)
+def test_a_table_says_when_another_game_waits_on_me(shared_browser, shared_server):
+    base = shared_server
+    page = WebPage(shared_browser, base)
     bo = page.sign_in("Bo")
     ana, cy = new_player(base, "Ana"), new_player(base, "Cy")
     other = requests.post(
@@ -86,13 +86,13 @@ def test_a_table_says_when_another_game_waits_on_me(browser, live_server):
     page.wait(lambda: page.find(elsewhere).is_displayed(), timeout=40)  # read again
     assert page.text(elsewhere) == "Your turn in 1 other game"
     assert page.text("#elsewhere-said") == "Your turn in 1 other game"
-    assert f"#/g/{here}" in browser.current_url
+    assert f"#/g/{here}" in shared_browser.current_url
     assert not page.axe()
     for width_name, width in WIDTHS.items():
         page.shot(f"table-turn-elsewhere-{width_name}", width)
 
     page.click(elsewhere)
-    page.wait(lambda: f"#/g/{other}" in browser.current_url)
+    page.wait(lambda: f"#/g/{other}" in shared_browser.current_url)
     page.wait_for("#move .act")  # the decision that waited, offered
     assert not page.find(elsewhere).is_displayed()  # nothing waits anywhere else
-    no_script_errors(browser)
+    no_script_errors(shared_browser)

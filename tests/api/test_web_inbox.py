@@ -16,10 +16,10 @@ except ImportError:  # browser.py reports the missing selenium
 
 
 def test_the_home_page_shows_my_turn_in_the_inbox_with_the_unread_count_and_marks_it_read(
-    browser, live_server
+    shared_browser, shared_server
 ):
-    base = live_server
-    page = WebPage(browser, base)
+    base = shared_server
+    page = WebPage(shared_browser, base)
     bo = page.sign_in("Bo", handle="bo")
     ana, cy = new_player(base, "Ana"), new_player(base, "Cy")
     body = {"ruleset": "goblin-market", "players": 3, "decision_timeout_s": 3600}
@@ -59,14 +59,14 @@ def test_the_home_page_shows_my_turn_in_the_inbox_with_the_unread_count_and_mark
     assert got["lang"] == "es" and got["quiet_hours"] == {"start": "22:00", "end": "08:00"}
     page.shot("inbox-settings-desktop", WIDTHS["desktop"])
     assert not page.axe(), page.axe()
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
-def test_the_inbox_and_its_settings_read_in_spanish(browser, live_server):
-    base = live_server
-    page = WebPage(browser, base)
+def test_the_inbox_and_its_settings_read_in_spanish(shared_browser, shared_server):
+    base = shared_server
+    page = WebPage(shared_browser, base)
     page.open("/")
-    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    shared_browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
     me = page.sign_in("Ana")
     others = [new_player(base, n) for n in ("Bo", "Cy")]
     body = {"ruleset": "goblin-market", "players": 3}
@@ -90,4 +90,4 @@ def test_the_inbox_and_its_settings_read_in_spanish(browser, live_server):
     unread = requests.get(f"{base}/v1/players/me/notifications", headers=auth(me["token"]))
     assert page.text("#inbox-count") == f"{unread.json()['unread']} sin leer"
     page.shot("inbox-es-phone", WIDTHS["phone"])
-    no_script_errors(browser)
+    no_script_errors(shared_browser)

@@ -10,9 +10,11 @@ from tests.api.web_page import WebPage, new_player, no_script_errors
 from tests.reliability.load import auth
 
 
-def test_a_lobby_entry_arrives_at_once_with_its_options_and_time_per_decision(browser, live_server):
-    base = live_server
-    page = WebPage(browser, base)
+def test_a_lobby_entry_arrives_at_once_with_its_options_and_time_per_decision(
+    shared_browser, shared_server
+):
+    base = shared_server
+    page = WebPage(shared_browser, base)
     page.sign_in("Bo")
     page.wait_for("#lobby")
     dee = new_player(base, "Dee")
@@ -30,17 +32,17 @@ def test_a_lobby_entry_arrives_at_once_with_its_options_and_time_per_decision(br
     if options:
         assert " · Options: " in terms, terms
         assert "_" not in terms.split("Options: ")[1], terms  # option names in words
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
-def test_the_invite_by_link_field_stays_inside_the_header_on_a_phone(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_the_invite_by_link_field_stays_inside_the_header_on_a_phone(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("Ana")
     page.create("goblin-market", 3)
-    browser.set_window_size(390, 844)
+    shared_browser.set_window_size(390, 844)
     page.click(".invite summary")
     page.wait(lambda: page.find(".invite-link").is_displayed())
-    over = browser.execute_script(
+    over = shared_browser.execute_script(
         "const w = document.documentElement.clientWidth;"
         "return [document.documentElement.scrollWidth - w, ...[...document.querySelectorAll("
         "'.table-head, .table-head *')].filter((e) => e.getBoundingClientRect().right > w + 1)"
@@ -48,16 +50,16 @@ def test_the_invite_by_link_field_stays_inside_the_header_on_a_phone(browser, li
     )
     assert over[0] <= 0 and len(over) == 1, f"the header overflows a 390 px screen: {over}"
     page.shot("invite-link-390", 390)
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
-def test_gobcons_standard_deck_is_named_in_each_language(browser, live_server):
+def test_gobcons_standard_deck_is_named_in_each_language(shared_browser, shared_server):
     """GobCon's `deck` option reads "the standard deck" / "el mazo estándar" on the create
     form and in a lobby entry, never the API's value "default"."""
     from tests.api.web_page import Select
 
-    base = live_server
-    page = WebPage(browser, base)
+    base = shared_server
+    page = WebPage(shared_browser, base)
     page.sign_in("Bo")
     dee = new_player(base, "Dee")
     body = {"ruleset": "gobcon", "players": 2, "decision_timeout_s": 300, "join": True}
@@ -65,15 +67,15 @@ def test_gobcons_standard_deck_is_named_in_each_language(browser, live_server):
     assert made.status_code == 201, made.text
     entry = f'#lobby li[data-game="{made.json()["id"]}"] .terms'
     for lang, words in (("en", "the standard deck"), ("es", "el mazo estándar")):
-        browser.execute_script("localStorage.setItem('marketfold.lang', arguments[0])", lang)
-        browser.refresh()
+        shared_browser.execute_script("localStorage.setItem('marketfold.lang', arguments[0])", lang)
+        shared_browser.refresh()
         page.wait_for("#create-ruleset")
         Select(page.find("#create-ruleset")).select_by_value("gobcon")
-        shown = browser.execute_script(
+        shown = shared_browser.execute_script(
             "return [...document.querySelectorAll('.options select option')].map((o) => o.text)"
         )
         assert words in shown and "default" not in shown, shown
         page.wait_for(entry, timeout=8)
         assert words in page.text(entry) and "default" not in page.text(entry), page.text(entry)
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
-    no_script_errors(browser)
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(shared_browser)

@@ -26,9 +26,9 @@ ENGLISH = re.compile(r"\b(bid|passed|played|was|were|the|and|took|won|for)\b")
 
 @pytest.mark.parametrize("ruleset", list(GAMES))
 def test_each_games_log_reads_as_sentences_in_english_and_spanish(
-    browser, live_server, worker_process, ruleset
+    shared_browser, shared_server, worker_process, ruleset
 ):
-    base = live_server
+    base = shared_server
     worker_process()  # simultaneous phases (sealed bids, production) are resolved by workers
     host = new_player(base, "Host")
     gid = requests.post(
@@ -38,7 +38,7 @@ def test_each_games_log_reads_as_sentences_in_english_and_spanish(
         timeout=10,
     ).json()["id"]
     bots = bots_join(base, gid, 3, prefix="Ana")  # Ana0, Ana1, Ana2, playing at random
-    page = WebPage(browser, base)
+    page = WebPage(shared_browser, base)
     for lang in ("en", "es"):
         page.open(f"/?lang={lang}#/g/{gid}")
         selector = f'#log li[data-type^="{ruleset}."]'

@@ -24,9 +24,9 @@ def _sentences(page: WebPage, events: list[dict], lang: str = "en") -> list[str]
     )
 
 
-def test_flags_and_empty_lists_read_as_words(browser, live_server):
+def test_flags_and_empty_lists_read_as_words(shared_browser, shared_server):
     said = _sentences(
-        WebPage(browser, live_server),
+        WebPage(shared_browser, shared_server),
         [
             {
                 "type": "black-market.ProposalPassed",
@@ -55,9 +55,9 @@ def test_flags_and_empty_lists_read_as_words(browser, live_server):
     ]
 
 
-def test_goods_and_small_objects_read_as_words_not_ellipses(browser, live_server):
+def test_goods_and_small_objects_read_as_words_not_ellipses(shared_browser, shared_server):
     said = _sentences(
-        WebPage(browser, live_server),
+        WebPage(shared_browser, shared_server),
         [
             {
                 "type": "black-market.GoodsOffered",
@@ -79,11 +79,11 @@ def test_goods_and_small_objects_read_as_words_not_ellipses(browser, live_server
     assert not any("…" in s for s in said)
 
 
-def test_values_read_in_spanish_and_the_score_says_whose_points(browser, live_server):
+def test_values_read_in_spanish_and_the_score_says_whose_points(shared_browser, shared_server):
     """A Spanish table's log: an auction's format, a deal's mode and partner, why a card left,
     the die's faces in Spanish words; the final score names each player with their points."""
     said = _sentences(
-        WebPage(browser, live_server),
+        WebPage(shared_browser, shared_server),
         [
             {
                 "type": "sorcerous-futures.AuctionStarted",
@@ -135,11 +135,13 @@ def test_values_read_in_spanish_and_the_score_says_whose_points(browser, live_se
     ]
 
 
-def test_the_tables_own_events_read_as_sentences_with_times_a_person_reads(browser, live_server):
+def test_the_tables_own_events_read_as_sentences_with_times_a_person_reads(
+    shared_browser, shared_server
+):
     """A deadline moved, a seat away: names, the reason in words, times as the page's language
     writes them (no ISO 8601, no decision key, no player id)."""
     said = _sentences(
-        WebPage(browser, live_server),
+        WebPage(shared_browser, shared_server),
         [
             {
                 "type": "game.DeadlineExtended",

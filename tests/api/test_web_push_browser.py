@@ -19,13 +19,13 @@ except ImportError:  # browser.py reports the missing selenium
 
 
 def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyboard(
-    browser, live_server
+    browser, shared_server
 ):
-    page = WebPage(browser, live_server)
+    page = WebPage(browser, shared_server)
     page.sign_in("Ana")
     page.wait_for("#push-toggle")
     scope = _registration(browser)
-    assert scope == [f"{live_server}/", f"{live_server}/sw.js"]
+    assert scope == [f"{shared_server}/", f"{shared_server}/sw.js"]
     toggle = page.find("#push-toggle")
     assert toggle.tag_name == "button" and toggle.get_attribute("aria-pressed") == "false"
     assert page.text("#push-title") == "Notifications when I am away"
@@ -33,7 +33,7 @@ def test_the_home_page_registers_the_service_worker_and_the_toggle_works_by_keyb
 
     # grant the permission a person would grant in the prompt, then reach the toggle by Tab
     browser.execute_cdp_cmd(
-        "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
+        "Browser.grantPermissions", {"origin": shared_server, "permissions": ["notifications"]}
     )
     browser.execute_script(
         "document.querySelector('#push-title').setAttribute('tabindex', '-1');"
@@ -79,20 +79,20 @@ def _registration(browser):
 
 
 def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_this_site(
-    browser, live_server
+    browser, shared_server
 ):
     """Chromium's DevTools hand the worker a push message as a push service would (after
     decryption, which tests/notify/test_push_channel.py covers); the worker shows it with
     the notification's id as its tag, and a link to another site becomes the home page."""
     browser.execute_cdp_cmd(
-        "Browser.grantPermissions", {"origin": live_server, "permissions": ["notifications"]}
+        "Browser.grantPermissions", {"origin": shared_server, "permissions": ["notifications"]}
     )
-    page = WebPage(browser, live_server)
+    page = WebPage(browser, shared_server)
     page.sign_in("Ana")
     _registration(browser)
     pushed = [
         {"title": "Your turn in Goblin Market", "body": "A decision waits for you: bid.",
-         "url": f"{live_server}/#/g/g_1", "id": "n_1"},
+         "url": f"{shared_server}/#/g/g_1", "id": "n_1"},
         {"title": "Invitation to GobCon", "body": "Bo holds a seat for you.",
          "url": "https://elsewhere.example/phish", "id": "n_2"},
     ]  # fmt: skip
@@ -101,7 +101,7 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
         # the profile is new: its one registration has id 0
         browser.execute_cdp_cmd(
             "ServiceWorker.deliverPushMessage",
-            {"origin": live_server, "registrationId": "0", "data": json.dumps(payload)},
+            {"origin": shared_server, "registrationId": "0", "data": json.dumps(payload)},
         )
     # DevTools hands the messages over asynchronously; a page script run at once lost them
     # (Chromium 156), so the page is left alone a moment first
@@ -122,8 +122,8 @@ def test_the_service_worker_shows_a_pushed_notification_and_keeps_its_link_on_th
     )
     assert sorted(shown, key=lambda n: n[2]) == [
         ["Your turn in Goblin Market", "A decision waits for you: bid.", "n_1",
-         f"{live_server}/#/g/g_1"],
-        ["Invitation to GobCon", "Bo holds a seat for you.", "n_2", f"{live_server}/"],
+         f"{shared_server}/#/g/g_1"],
+        ["Invitation to GobCon", "Bo holds a seat for you.", "n_2", f"{shared_server}/"],
     ]  # fmt: skip
     no_script_errors(browser)
 
@@ -149,12 +149,12 @@ PushManager.prototype.getSubscription = async function () { return held; };
 
 
 def test_a_browser_subscribed_by_its_toggle_is_pushed_its_players_turn_while_away(
-    browser, live_server, worker_process
+    browser, shared_server, worker_process
 ):
     from tests.notify.push_service import push_service
     from tests.reliability.load import auth
 
-    base = live_server
+    base = shared_server
     with push_service() as service:
         worker_process(MARKETFOLD_PUBLIC_URL=base)  # a turn unseen for a second goes out
         browser.execute_cdp_cmd(

@@ -16,11 +16,11 @@ from tests.reliability.load import auth
 
 @pytest.mark.parametrize("answer", ["accept", "decline"])
 def test_a_rematch_offered_at_a_finished_table_is_answered_there(
-    browser, live_server, worker_process, answer
+    shared_browser, shared_server, worker_process, answer
 ):
     worker_process()  # closes GobCon's response windows
-    base = live_server
-    page = WebPage(browser, base)
+    base = shared_server
+    page = WebPage(shared_browser, base)
     bo = page.sign_in("Bo")
     ana = new_player(base, "Ana")
     body = {"ruleset": "gobcon", "players": 2, "options": {"time_limit": 1}}
@@ -41,7 +41,7 @@ def test_a_rematch_offered_at_a_finished_table_is_answered_there(
         for width_name, width in WIDTHS.items():
             page.shot(f"table-rematch-offer-{width_name}", width)
         page.click("#rematch-offer .accept-rematch")
-        page.wait(lambda: f"#/g/{new}" in browser.current_url)
+        page.wait(lambda: f"#/g/{new}" in shared_browser.current_url)
         page.wait_for("#board .seat-row")  # both seats taken: the rematch started
         assert requests.get(f"{base}/v1/games/{new}").json()["status"] == "active"
     else:
@@ -51,5 +51,5 @@ def test_a_rematch_offered_at_a_finished_table_is_answered_there(
         assert [(i["player"], i["answer"]) for i in invited if i["player"] == bo["id"]] == [
             (bo["id"], "declined")
         ]
-        assert f"#/g/{gid}" in browser.current_url  # still at the finished table
-    no_script_errors(browser)
+        assert f"#/g/{gid}" in shared_browser.current_url  # still at the finished table
+    no_script_errors(shared_browser)

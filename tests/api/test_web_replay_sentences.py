@@ -38,22 +38,22 @@ def _shown(browser) -> str:
 @pytest.mark.parametrize("ruleset", sorted(PLAYERS))
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_replay_tells_each_game_in_sentences_in_english_and_spanish(
-    browser, live_server, client, app, tmp_path, ruleset, lang
+    shared_browser, shared_server, client, app, tmp_path, ruleset, lang
 ):
     players = new_players(client, PLAYERS[ruleset])
     gid = new_game(client, players, ruleset=ruleset)
     play_to_end(client, app, gid, by_seat(client, gid, players), random.Random(3))
     version = client.get(f"/v1/games/{gid}/events").get_json()["version"]
     seated = [s["name"] for s in client.get(f"/v1/games/{gid}").get_json()["seats"]]
-    page = Page(browser, live_server, tmp_path)
-    web = WebPage(browser, live_server)
-    browser.get(f"{live_server}/games/{gid}/replay?lang={lang}")
+    page = Page(shared_browser, shared_server, tmp_path)
+    web = WebPage(shared_browser, shared_server)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay?lang={lang}")
     page.wait_for_seq(version)
     for step in (version, max(2, version // 2)):  # the end, and a step mid-game
-        browser.get(f"{live_server}/games/{gid}/replay?lang={lang}#at={step}")
+        shared_browser.get(f"{shared_server}/games/{gid}/replay?lang={lang}#at={step}")
         page.wait_for_seq(step)
         web.wait(lambda: page.all("#events .ev-t"))
-        shown = _shown(browser)
+        shown = _shown(shared_browser)
         for pattern in (TYPE_NAME, ISO_TIME, SEAT_NUMBER):
             found = pattern.search(shown)
             assert not found, shown[max(0, found.start() - 200) : found.end() + 100]
@@ -73,7 +73,7 @@ def test_the_replay_tells_each_game_in_sentences_in_english_and_spanish(
             assert all(seated[w] in end for w in winners), (end, winners)
     for width in (390, 1280):
         web.shot(f"replay-{ruleset}-{lang}-{width}", width)
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
     # the auditor's facts stay one click away, in the folded envelope
     page.click("#current-event details summary")
     assert re.search(r'"type": "[a-z-]+\.\w+"', page.find("#current-event pre").text)

@@ -13,15 +13,15 @@ from tests.api.web_page import WIDTHS, Select, WebPage
 
 
 def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     gid, _ = finished_game(client, app)
     version = client.get(f"/v1/games/{gid}/events").get_json()["version"]
-    page = Page(browser, live_server, tmp_path)
-    web = WebPage(browser, live_server)
-    browser.get(f"{live_server}/games/{gid}/replay")
+    page = Page(shared_browser, shared_server, tmp_path)
+    web = WebPage(shared_browser, shared_server)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay")
     page.wait_for_seq(version)
-    shown = browser.execute_script("return document.body.innerText")
+    shown = shared_browser.execute_script("return document.body.innerText")
     found = re.search(r"\bp_[A-Za-z0-9_-]{6,}", shown)
     assert not found, shown[max(0, found.start() - 300) : found.end() + 100]
     # the events are told as sentences that name the players, the event's name under each
@@ -31,17 +31,17 @@ def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
     assert any(n.startswith("The game ended") for n in told), told[-3:]
     assert any(re.match(rf"{re.escape(seated[1])} (passed|bid)", n) for n in told), told[:30]
     # its type, for auditors, in the folded envelope
-    assert '"game.Ended"' in browser.execute_script(
+    assert '"game.Ended"' in shared_browser.execute_script(
         "return document.querySelector('#current-event pre').textContent"
     )
     assert page.find("#current-event .ev-told").text.startswith("The game ended")
     for name, width in WIDTHS.items():
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
         page.wait_for_seq(version)
-        wide = browser.execute_script(
+        wide = shared_browser.execute_script(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
-        culprits = browser.execute_script(
+        culprits = shared_browser.execute_script(
             "const w = document.documentElement.clientWidth;"
             "return [...document.querySelectorAll('body *')].filter((e) =>"
             " e.getBoundingClientRect().right > w + 1).slice(0, 8)"
@@ -50,7 +50,7 @@ def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
         )
         assert wide <= 0, f"the replay scrolls sideways by {wide}px at {width}px: {culprits}"
         web.shot(f"replay-{name}", width)
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
         found = web.axe(every=True)
         assert not found, [(v["id"], v["nodes"]) for v in found]
     page.click("#first")  # the start, one click away
@@ -58,21 +58,21 @@ def test_the_replay_opens_at_the_last_event_with_names_and_fits_a_phone(
 
 
 def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_language(
-    browser, live_server, client, app, tmp_path
+    shared_browser, shared_server, client, app, tmp_path
 ):
     """?lang=es opens it in Spanish (axe clean at both widths); the selector switches it back
     to English and the choice is kept on the next visit, as the web client keeps it."""
     gid, _ = finished_game(client, app)
     version = client.get(f"/v1/games/{gid}/events").get_json()["version"]
-    page = Page(browser, live_server, tmp_path)
-    web = WebPage(browser, live_server)
-    browser.get(f"{live_server}/games/{gid}/replay?lang=es")
+    page = Page(shared_browser, shared_server, tmp_path)
+    web = WebPage(shared_browser, shared_server)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay?lang=es")
     page.wait_for_seq(version)
 
     def said(css: str) -> str:
-        return browser.execute_script(f"return document.querySelector('{css}').textContent")
+        return shared_browser.execute_script(f"return document.querySelector('{css}').textContent")
 
-    assert browser.execute_script("return document.documentElement.lang") == "es"
+    assert shared_browser.execute_script("return document.documentElement.lang") == "es"
     assert said("#play") == "▶ Reproducir"
     assert said("#status") == "ya terminada"
     assert said("#token-box summary") == "Ver como jugador…"
@@ -87,7 +87,7 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
     assert any(n.startswith("Empezó la partida: juegan ") for n in told), told[:8]
     assert not [n for n in told if "." in n.split(" ")[0] or n.startswith("game")], told
     assert said("#step-said") == f"Evento {version} de {version}: {told[-1]}"
-    body = browser.execute_script("return document.body.innerText")
+    body = shared_browser.execute_script("return document.body.innerText")
     english_words = (
         "Play",
         "Events",
@@ -100,22 +100,22 @@ def test_the_replay_speaks_spanish_by_link_by_choice_and_by_the_browsers_languag
         assert english not in body, english
     for name, width in WIDTHS.items():
         web.shot(f"replay-es-{name}", width)
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
         found = web.axe(every=True)
         assert not found, [(v["id"], v["nodes"]) for v in found]
     # the selector: English again, kept for the next visit (the link's ?lang= is dropped)
     Select(page.find("#lang")).select_by_value("en")
     web.wait(lambda: said("#play") == "▶ Play")
-    assert "lang=" not in browser.current_url
-    browser.get(f"{live_server}/games/{gid}/replay")
+    assert "lang=" not in shared_browser.current_url
+    shared_browser.get(f"{shared_server}/games/{gid}/replay")
     page.wait_for_seq(version)
     assert said("#status") == "now finished"
     Select(page.find("#lang")).select_by_value("es")  # and Spanish by the selector
     web.wait(lambda: said("#status") == "ya terminada")
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")
 
 
-def _open_in_spanish(browser, live_server, client, app, tmp_path, state: str):
+def _open_in_spanish(shared_browser, shared_server, client, app, tmp_path, state: str):
     """Open a finished game's bundle file in its Spanish replay ("bad": with its 6th event
     changed, so that its hash no longer matches) and wait for the verdict."""
     import json
@@ -126,26 +126,28 @@ def _open_in_spanish(browser, live_server, client, app, tmp_path, state: str):
         bundle["events"][5]["data"]["tampered"] = 1
     path = tmp_path / f"{state}.json"
     path.write_text(json.dumps(bundle))
-    page = Page(browser, live_server, tmp_path)
-    web = WebPage(browser, live_server)
-    browser.get(f"{live_server}/games/{gid}/replay?lang=es#at=2")
+    page = Page(shared_browser, shared_server, tmp_path)
+    web = WebPage(shared_browser, shared_server)
+    shared_browser.get(f"{shared_server}/games/{gid}/replay?lang=es#at=2")
     page.wait_for_seq(2)
     # the browser's own "Choose File / No file chosen" (its language, not the page's) is not
     # shown: the Spanish link is, and the field is still reached by the keyboard
     picker = page.find("#bundle-file")
     assert picker.value_of_css_property("opacity") == "0"
     assert page.find("label.file").text == "abrir un archivo de paquete…"
-    browser.execute_script("arguments[0].focus()", picker)
-    assert browser.switch_to.active_element == picker
+    shared_browser.execute_script("arguments[0].focus()", picker)
+    assert shared_browser.switch_to.active_element == picker
     picker.send_keys(str(path))
     web.wait(lambda: page.find("#file-verified").get_attribute("data-state") == state)
     return page, web
 
 
-def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client, app, tmp_path):
+def test_the_verifiers_checks_are_named_in_spanish(
+    shared_browser, shared_server, client, app, tmp_path
+):
     """A bundle file opened in the Spanish replay: every check the verifier made is listed by
     its Spanish name, and what a passed check found is said in Spanish too."""
-    page, web = _open_in_spanish(browser, live_server, client, app, tmp_path, "ok")
+    page, web = _open_in_spanish(shared_browser, shared_server, client, app, tmp_path, "ok")
     checks = web.texts("#file-checks li")
     spanish = (
         "cadena de hashes",
@@ -162,13 +164,15 @@ def test_the_verifiers_checks_are_named_in_spanish(browser, live_server, client,
     english = ("linked", "decided again", "recounted", "backwards", "statement", "logged")
     assert not [c for c in checks if any(e in c for e in english)], checks
     assert "eventos enlazados" in checks[0]
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")
 
 
-def test_why_a_check_failed_is_said_in_spanish(browser, live_server, client, app, tmp_path):
+def test_why_a_check_failed_is_said_in_spanish(
+    shared_browser, shared_server, client, app, tmp_path
+):
     """A tampered bundle file opened in the Spanish replay: the failed check's reason (by its
     code) is a Spanish sentence in the badge and in the list, never the verifier's English."""
-    page, web = _open_in_spanish(browser, live_server, client, app, tmp_path, "bad")
+    page, web = _open_in_spanish(shared_browser, shared_server, client, app, tmp_path, "bad")
     badge = page.find("#file-verified").text
     checks = web.texts("#file-checks li")
     failed = [c for c in checks if c.startswith("FALLA")]
@@ -177,4 +181,4 @@ def test_why_a_check_failed_is_said_in_spanish(browser, live_server, client, app
     assert failed[0].startswith("FALLA cadena de hashes (evento 6): este evento se cambió"), checks
     assert "sin comprobar: falló la cadena o la semilla" in " ".join(failed), checks
     assert not [c for c in [badge, *checks] if any(e in c for e in english)], [badge, *checks]
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")

@@ -29,8 +29,8 @@ def axe_at_both_widths(page: WebPage, name: str) -> None:
         assert not found, (name, width, [(v["id"], v["nodes"]) for v in found])
 
 
-def test_sign_out_warns_and_offers_the_token_before_forgetting_it(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_sign_out_warns_and_offers_the_token_before_forgetting_it(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     player = page.sign_in("eva")
     page.click("#sign-out")
     page.wait_for("#sign-out-ask")
@@ -38,14 +38,14 @@ def test_sign_out_warns_and_offers_the_token_before_forgetting_it(browser, live_
     shown = page.find("#sign-out-ask input").get_attribute("value")
     assert shown == player["token"]
     # still signed in until asked again
-    assert browser.execute_script("return localStorage.getItem('marketfold.player')")
+    assert shared_browser.execute_script("return localStorage.getItem('marketfold.player')")
     page.click("#sign-out-confirm")
     page.wait_for("#name-input")
-    assert browser.execute_script("return localStorage.getItem('marketfold.player')") is None
+    assert shared_browser.execute_script("return localStorage.getItem('marketfold.player')") is None
 
 
-def test_a_name_of_spaces_is_told_so_and_the_home_page_has_a_heading(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_a_name_of_spaces_is_told_so_and_the_home_page_has_a_heading(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     page.open("/")
     assert page.all("h1")
     page.find("#name-input").send_keys("    ")
@@ -54,16 +54,18 @@ def test_a_name_of_spaces_is_told_so_and_the_home_page_has_a_heading(browser, li
     assert "spaces" in page.text("#error"), page.text("#error")
 
 
-def test_an_unknown_game_stops_loading_with_a_message(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_an_unknown_game_stops_loading_with_a_message(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     page.open("/#/g/g_doesnotexist0")
     page.wait(lambda: page.all(".missing"))
     assert "No such game" in page.text(".missing h1")
     assert not page.all("#app > p.muted")  # not "Loading…" for ever
 
 
-def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(browser, live_server):
-    base = live_server
+def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(
+    shared_browser, shared_server
+):
+    base = shared_server
     a, b, c = (new_player(base, n) for n in ("Ana", "Bo", "Cy"))
     gid = requests.post(
         f"{base}/v1/games",
@@ -72,7 +74,7 @@ def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(brow
     ).json()["id"]
     for p in (a, b, c):
         requests.post(f"{base}/v1/games/{gid}/join", headers=auth(p["token"]))
-    page = WebPage(browser, base)
+    page = WebPage(shared_browser, base)
     page.open(f"/#/g/{gid}")
     page.wait_for("#decision")
     page.wait(lambda: page.text("#move-title"))
@@ -85,7 +87,7 @@ def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(brow
     page.wait(lambda: page.all("#result-box"))
     page.wait(lambda: not page.text(".live"))
     # the result's columns line up: each heading above its cells
-    lefts = browser.execute_script(
+    lefts = shared_browser.execute_script(
         "const x = (e) => Math.round(e.getBoundingClientRect().left);"
         "const t = document.querySelector('#result-box table');"
         "const row = (r) => [...r.cells].map(x);"
@@ -93,18 +95,18 @@ def test_a_spectator_never_reads_your_move_and_a_finished_table_is_not_live(brow
     )
     assert all(row == lefts[0] for row in lefts), lefts
     axe_at_both_widths(page, "result")  # a spectator's finished table: the result
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
-def test_no_join_button_on_a_private_game_one_cannot_join(browser, live_server):
-    base = live_server
+def test_no_join_button_on_a_private_game_one_cannot_join(shared_browser, shared_server):
+    base = shared_server
     owner = new_player(base, "Ana")
     gid = requests.post(
         f"{base}/v1/games",
         json={"ruleset": "goblin-market", "players": 3, "unlisted": True},
         headers=auth(owner["token"]),
     ).json()["id"]
-    page = WebPage(browser, base)
+    page = WebPage(shared_browser, base)
     page.sign_in("eva")
     page.open(f"/#/g/{gid}")
     page.wait_for("#decision")
@@ -112,10 +114,10 @@ def test_no_join_button_on_a_private_game_one_cannot_join(browser, live_server):
 
 
 def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(
-    browser, live_server, worker_process
+    shared_browser, shared_server, worker_process
 ):
     worker_process()
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     gid, idle = join_idle_table(
         page, ["Ana", "Bo"], ruleset="black-market", players=3, options={"trade": "wild"}
@@ -124,7 +126,7 @@ def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(
     # everyone produces nothing; wild trade opens for every seat
     for i, p in enumerate(idle):
         res = requests.post(
-            f"{live_server}/v1/games/{gid}/actions",
+            f"{shared_server}/v1/games/{gid}/actions",
             json={"type": "produce", "goods": []},
             headers={**auth(p["token"]), "Idempotency-Key": f"produce-{i}"},
             timeout=10,
@@ -150,23 +152,23 @@ def test_a_black_market_deal_names_partners_and_keeps_what_was_typed(
     page.click("[data-type=offer] .deal-form button[type=submit]")
     page.wait(lambda: page.text("#refusal"))
     assert page.find("#deal-offer-take-yellow").get_attribute("value") == "9"
-    assert browser.execute_script("return document.activeElement !== document.body")
-    no_script_errors(browser)
+    assert shared_browser.execute_script("return document.activeElement !== document.body")
+    no_script_errors(shared_browser)
 
 
-def test_the_focus_stays_in_the_move_box_after_an_action(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_the_focus_stays_in_the_move_box_after_an_action(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     me = page.sign_in("eva")
     gid, idle = join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
     page.wait(lambda: (s := page.text("#decision")) and "Waiting for players" not in s)
-    play_others_until_mine(live_server, gid, me, idle)
+    play_others_until_mine(shared_server, gid, me, idle)
     page.wait(lambda: page.text("#decision").startswith("Bid for"))
     page.wait_for("#move [data-type=pass] .act")
     page.find("#move [data-type=pass] .act").send_keys(Keys.ENTER)  # from the keyboard
     page.wait(lambda: not page.text("#decision").startswith("Bid for"))
     page.wait(lambda: not page.all("#move [data-type=pass] .act"))
-    where = browser.execute_script(
+    where = shared_browser.execute_script(
         "const a = document.activeElement; return [a.tagName, !!a.closest('#move')]"
     )
     assert where[0] != "BODY" and where[1], where
-    no_script_errors(browser)
+    no_script_errors(shared_browser)

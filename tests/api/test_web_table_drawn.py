@@ -30,8 +30,10 @@ def shown_text(page: WebPage) -> str:
 
 
 @pytest.mark.parametrize(("ruleset", "game"), SETUPS)
-def test_each_table_is_drawn_as_its_game_and_fits_a_phone(browser, live_server, ruleset, game):
-    page = WebPage(browser, live_server)
+def test_each_table_is_drawn_as_its_game_and_fits_a_phone(
+    shared_browser, shared_server, ruleset, game
+):
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     join_idle_table(page, ["Ana", "Bo"], **game)
     page.wait_for("#decision")
@@ -41,7 +43,7 @@ def test_each_table_is_drawn_as_its_game_and_fits_a_phone(browser, live_server, 
     text = shown_text(page)
     assert not FIELD_NAMES.search(text), FIELD_NAMES.search(text)
     # opponents by name, around the table; the seat's own area beside the move box
-    names = browser.execute_script(
+    names = shared_browser.execute_script(
         "return [...document.querySelectorAll('.zone.others .opp-name .seat-chip')]"
         ".map((e) => e.textContent)"
     )
@@ -50,35 +52,35 @@ def test_each_table_is_drawn_as_its_game_and_fits_a_phone(browser, live_server, 
     sentence = page.text("#decision")
     assert sentence.endswith((".", "?")) and "_" not in sentence, sentence
     if ruleset == "goblin-market":  # the auction's cards named in the decision
-        offered = browser.execute_script(
+        offered = shared_browser.execute_script(
             "return [...document.querySelectorAll('.zone.middle .hand .cname')]"
             ".map((e) => e.textContent)"
         )
         assert offered and all(name in sentence for name in offered), (sentence, offered)
         assert re.match(r"^(Bid for .+, or pass|.+ is deciding whether to bid for .+)", sentence)
     for name, width in WIDTHS.items():
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
         # nothing scrolls sideways; the phone's table is a few screens, not 2,845 px
-        wide = browser.execute_script(
+        wide = shared_browser.execute_script(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert wide <= 0, f"{ruleset} scrolls sideways by {wide}px at {width}px"
-        height = browser.execute_script("return document.documentElement.scrollHeight")
+        height = shared_browser.execute_script("return document.documentElement.scrollHeight")
         print(f"{ruleset} at {width}px: {height}px tall")
         if width < 500:
             # (Black Market draws opponents' cards at full text width, so titles wrap by words)
             assert height < 2400, f"{ruleset} is {height}px tall at {width}px"
         page.shot(f"table-{ruleset}-{name}", width)
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
         found = page.axe(every=True)
         assert not found, found
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
 def test_a_card_is_read_in_full_by_tap_and_by_keyboard_and_suits_have_a_legend(
-    browser, live_server
+    shared_browser, shared_server
 ):
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     join_idle_table(page, ["Ana", "Bo"], ruleset="gobcon", players=3)
     page.wait_for(".zone.mine .card")
@@ -102,23 +104,23 @@ def test_a_card_is_read_in_full_by_tap_and_by_keyboard_and_suits_have_a_legend(
     for width in (390, 1280):
         page.find("#card-detail .cd-close").send_keys(Keys.ENTER)
         page.wait(lambda: page.all("#card-detail[hidden]"))
-        browser.set_window_size(width, 900)
+        shared_browser.set_window_size(width, 900)
         page.d.execute_script("document.querySelector('.zone.mine .card').focus()")
         page.d.switch_to.active_element.send_keys(Keys.ENTER)
         page.wait_for("#card-detail:not([hidden])")
         assert page.text("#card-detail .cd-body") == full
-        box = browser.execute_script(
+        box = shared_browser.execute_script(
             "const r = document.querySelector('#card-detail').getBoundingClientRect();"
             "return [r.left, r.right, r.top, r.bottom, innerWidth, innerHeight]"
         )
         assert box[0] >= 0 and box[1] <= box[4] and box[2] >= 0 and box[3] <= box[5], box
         page.shot(f"gobcon-hand-card-{width}", width)
-        browser.set_window_size(width, 900)
-    no_script_errors(browser)
+        shared_browser.set_window_size(width, 900)
+    no_script_errors(shared_browser)
 
 
-def test_the_decktet_games_show_a_legend_of_their_suits(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_the_decktet_games_show_a_legend_of_their_suits(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
     page.wait_for(".legend")
@@ -158,17 +160,17 @@ return broken;
 """
 
 
-def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server):
+def test_black_markets_colours_and_card_titles_fit_a_phone(shared_browser, shared_server):
     """At 390 px the Colours table fits its box (no sideways scroll inside it), and a card's
     title wraps between words, an opponent's bought information cards included (drawn by
     the page's own card drawing into an opponent's area)."""
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
-    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    shared_browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
     join_idle_table(page, ["Ana", "Bo"], ruleset="black-market", players=3)
     page.wait_for("table.market")
     page.wait_for(".zone.others .opponent")
-    browser.set_window_size(390, 844)
+    shared_browser.set_window_size(390, 844)
     page.d.execute_async_script(
         "const done = arguments[0];"
         "import('/static/shared/cards.js').then(({ createCards }) => {"
@@ -185,20 +187,20 @@ def test_black_markets_colours_and_card_titles_fit_a_phone(browser, live_server)
     )
     page.wait_for("#test-cards .cname")
     for width in (390, 1280):
-        browser.set_window_size(width, 900)
-        inside = browser.execute_script(
+        shared_browser.set_window_size(width, 900)
+        inside = shared_browser.execute_script(
             "const w = document.querySelector('.market-wrap');return w.scrollWidth - w.clientWidth"
         )
         assert inside <= 0, f"the Colours table scrolls by {inside}px inside its box at {width}px"
-        broken = browser.execute_script(BROKEN_WORDS)
+        broken = shared_browser.execute_script(BROKEN_WORDS)
         assert not broken, f"card titles broken inside a word at {width}px: {broken}"
     page.shot("black-market-colours-cards-390", 390)
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
-    no_script_errors(browser)
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(shared_browser)
 
 
 def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
-    browser, live_server
+    shared_browser, shared_server
 ):
     """At 390 px every Decktet card of a Spanish table ("El Descubrimiento", "El
     Diplomático", ...) wraps its title between words or at a syllable with a hyphen, never
@@ -206,12 +208,12 @@ def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
     from games.decktet import cards
     from games.decktet_names import card_json
 
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
-    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    shared_browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
     join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
     page.wait_for(".zone.middle .hand .cname")
-    browser.set_window_size(390, 844)
+    shared_browser.set_window_size(390, 844)
     deck = [card_json(name, "es") for name in cards()]
     assert "El Descubrimiento" in [c["name"] for c in deck]
     page.d.execute_async_script(
@@ -232,30 +234,30 @@ def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
     )
     page.wait_for("#test-cards .cname")
     assert page.text("#test-pile summary") == f"{len(deck) - 12} anteriores"
-    browser.execute_script("document.querySelector('#test-pile').remove()")
-    broken = browser.execute_script(BROKEN_WORDS)
+    shared_browser.execute_script("document.querySelector('#test-pile').remove()")
+    broken = shared_browser.execute_script(BROKEN_WORDS)
     assert not broken, f"card titles broken inside a word at 390px: {broken}"
     # a title reads whole: the soft hyphens are not letters a person or a reader sees
-    shown = browser.execute_script(
+    shown = shared_browser.execute_script(
         "return [...document.querySelectorAll('#test-cards .cname')].map((n) => n.textContent)"
     )
     assert "El Des\u00adcu\u00adbri\u00admien\u00adto" in shown, shown
     assert [t.replace("\u00ad", "") for t in shown] == [c["name"] for c in deck]
     page.shot("decktet-titles-es-390", 390)
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
-    no_script_errors(browser)
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(shared_browser)
 
 
-def test_suit_marks_and_card_figures_speak_spanish(browser, live_server):
+def test_suit_marks_and_card_figures_speak_spanish(shared_browser, shared_server):
     """A Spanish table marks the suits with Spanish letters (Lu for Lunas, not Mo for Moons),
     names them in full on hover, and a GobCon card says PG, not GP."""
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
-    browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
+    shared_browser.execute_script("localStorage.setItem('marketfold.lang', 'es')")
     join_idle_table(page, ["Ana", "Bo"], ruleset="goblin-market", players=3)
     page.wait_for(".legend")
     page.click(".legend summary")
-    marks = browser.execute_script(
+    marks = shared_browser.execute_script(
         "return [...document.querySelectorAll('.legend-list .suit')]"
         ".map((m) => [m.textContent, m.title])"
     )
@@ -271,15 +273,15 @@ def test_suit_marks_and_card_figures_speak_spanish(browser, live_server):
     page.wait_for(".zone.mine .text-card")
     figures = " ".join(page.texts(".text-card .tc-gp"))  # a hand of Specials has none
     assert "GP" not in figures and (not figures or "PG" in figures), figures
-    browser.execute_script("localStorage.removeItem('marketfold.lang')")
-    no_script_errors(browser)
+    shared_browser.execute_script("localStorage.removeItem('marketfold.lang')")
+    no_script_errors(shared_browser)
 
 
-def test_gobcons_game_in_play_is_told_in_words_not_fields(browser, live_server):
+def test_gobcons_game_in_play_is_told_in_words_not_fields(shared_browser, shared_server):
     """The Game being played (a GobCon contest) as the page's own board drawing writes it:
     who opened it, who plays, who rolled, who rolls next, in names; no field names, no seat
     numbers (the old drawing read "Players 1 · Rolled 1 · To roll — · King taken no")."""
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.open("/?lang=es")
     said = page.d.execute_async_script(
         "const done = arguments[0];"

@@ -13,8 +13,8 @@ from tests.api.web_page import Keys, Select, WebPage, join_idle_table, no_script
 from tests.reliability.load import auth
 
 
-def test_a_sealed_submission_waits_for_the_others(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_a_sealed_submission_waits_for_the_others(shared_browser, shared_server):
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     join_idle_table(page, "xy", ruleset="black-market", players=3)
     page.click("#move .act")  # produce: sealed until every seat has submitted
@@ -23,15 +23,15 @@ def test_a_sealed_submission_waits_for_the_others(browser, live_server):
 
 
 def test_a_screen_reader_is_told_whose_turn_it_is_once_and_warned_of_its_own_deadline(
-    browser, live_server
+    shared_browser, shared_server
 ):
-    page = WebPage(browser, live_server)
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     # the game starts: every seat owes its secret production
     join_idle_table(page, "xy", ruleset="black-market", players=3, decision_timeout_s=25)
     page.wait_for("#turn .owe.mine .countdown")
     # the ticking countdowns are in no live region: a screen reader would read each tick
-    ticking = browser.execute_script(
+    ticking = shared_browser.execute_script(
         "return [...document.querySelectorAll('[aria-live], [role=status], [role=alert],"
         " [role=log]')].filter((e) => e.querySelector('.countdown')).length"
     )
@@ -48,11 +48,13 @@ def test_a_screen_reader_is_told_whose_turn_it_is_once_and_warned_of_its_own_dea
     time.sleep(2.2)
     assert page.text("#turn .owe.mine .countdown") != clock  # the clock ticks on, unsaid
     assert page.text("#turn-said") == warned
-    no_script_errors(browser)
+    no_script_errors(shared_browser)
 
 
-def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(browser, live_server):
-    page = WebPage(browser, live_server)
+def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(
+    shared_browser, shared_server
+):
+    page = WebPage(shared_browser, shared_server)
     page.sign_in("eva")
     # every seat owes its secret production, a form built from its schema (no choices)
     gid, idle = join_idle_table(page, "xy", ruleset="black-market", players=3)
@@ -62,15 +64,15 @@ def test_what_a_person_types_in_the_move_box_survives_the_other_seats_events(bro
     field.send_keys(Keys.DOWN)  # from the keyboard
     chosen = field.get_attribute("value")
     assert chosen
-    browser.execute_script("document.querySelector('#board .zone').dataset.before = 'yes'")
-    res = requests.post(f"{live_server}/v1/games/{gid}/resign", headers=auth(idle[0]["token"]))
+    shared_browser.execute_script("document.querySelector('#board .zone').dataset.before = 'yes'")
+    res = requests.post(f"{shared_server}/v1/games/{gid}/resign", headers=auth(idle[0]["token"]))
     assert res.status_code == 200, res.text
     page.wait(lambda: "x resigned" in page.text("#log"))
     page.wait(lambda: not page.all("#board .zone[data-before]"))  # the table was drawn again
-    assert browser.execute_script(
+    assert shared_browser.execute_script(
         "const field = document.querySelector('#move .schema-form select');"
         "return [field.value, document.activeElement === field]"
     ) == [chosen, True]
     page.click("#move .schema-form .act")  # and sent as typed: a refusal or a submission
     page.wait(lambda: page.all("#waiting.sealed") or page.text("#refusal"))
-    no_script_errors(browser)
+    no_script_errors(shared_browser)

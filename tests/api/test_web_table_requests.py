@@ -52,11 +52,11 @@ def _fetched(page: WebPage) -> int:
 
 @pytest.mark.parametrize(("ruleset", "options"), RULESETS)
 def test_an_open_table_reads_nothing_per_event(
-    browser, live_server, worker_process, ruleset, options
+    shared_browser, shared_server, worker_process, ruleset, options
 ):
     worker_process()  # resolves the simultaneous phases
-    base, rnd = live_server, random.Random(ruleset + str(options))
-    page = WebPage(browser, base)
+    base, rnd = shared_server, random.Random(ruleset + str(options))
+    page = WebPage(shared_browser, base)
     me = page.sign_in("eva")
     body = {"ruleset": ruleset, "players": 3, "options": options}
     gid, idle = join_idle_table(page, ["Ana", "Bo"], **body)
@@ -115,4 +115,4 @@ def test_an_open_table_reads_nothing_per_event(
     # what it drew is the game as it stands: its turn bar says who owes now, as the game does
     owed = requests.get(url, timeout=10).json()["owed"]
     assert len(page.all("#turn .owe")) == len(owed)
-    no_script_errors(browser)
+    no_script_errors(shared_browser)

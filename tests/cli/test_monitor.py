@@ -45,14 +45,14 @@ def named(report: dict) -> dict[str, list[str]]:
 
 
 def test_a_game_logged_twice_and_a_leaf_unlike_its_export_are_named(
-    client, app, tmp_path, live_server
+    client, app, tmp_path, shared_server
 ):
     boot = app.extensions["marketfold"]
     gid = finished(client, app, 51)
     finished(client, app, 52)
     state, keyfile = tmp_path / "monitor.json", tmp_path / "keys.json"
     keyfile.write_bytes(client.get("/v1/keys").data)
-    code, report = monitor(live_server, state, "--keys", str(keyfile))
+    code, report = monitor(shared_server, state, "--keys", str(keyfile))
     assert code == 0 and report["findings"] == [] and report["games"] == 2, report
     assert [h["size"] for h in json.loads(state.read_text())["heads"]] == [
         7
@@ -64,7 +64,7 @@ def test_a_game_logged_twice_and_a_leaf_unlike_its_export_are_named(
     boot.redis.hdel(tlog_keys.tlog_ids(), *[f"{gid}:{k}" for k in transparency.KINDS])
     for kind, leaf in transparency.from_log(boot.store.read(gid, 0)).items():
         boot.tlog.append(f"{gid}:{kind}", transparency.text(leaf))
-    code, report = monitor(live_server, state, "--keys", str(keyfile))
+    code, report = monitor(shared_server, state, "--keys", str(keyfile))
     found = named(report)
     assert code == 1 and set(found) == {"duplicate", "mismatch"}, report
     ref = transparency.game_ref(gid)[:16]
@@ -76,7 +76,7 @@ def test_a_game_logged_twice_and_a_leaf_unlike_its_export_are_named(
 
 @pytest.mark.slow
 def test_a_rolled_back_log_and_a_forked_one_are_named(
-    client, app, tmp_path, live_server, redis_url
+    client, app, tmp_path, shared_server, redis_url
 ):
     boot = app.extensions["marketfold"]
     gid = finished(client, app, 61)
@@ -84,12 +84,12 @@ def test_a_rolled_back_log_and_a_forked_one_are_named(
         finished(client, app, seed)
     state, keyfile = tmp_path / "monitor.json", tmp_path / "keys.json"
     keyfile.write_bytes(client.get("/v1/keys").data)
-    assert monitor(live_server, state, "--keys", str(keyfile))[0] == 0
+    assert monitor(shared_server, state, "--keys", str(keyfile))[0] == 0
 
     for key in (tlog_keys.tlog_hashes(), tlog_keys.tlog_texts()):  # the log cut back to 9 leaves
         boot.redis.ltrim(key, 0, 8)
     boot.redis.delete(tlog_keys.tlog_head())
-    code, report = monitor(live_server, state, "--keys", str(keyfile))
+    code, report = monitor(shared_server, state, "--keys", str(keyfile))
     assert code == 1 and list(named(report)) == ["rollback"], report
     assert named(report)["rollback"][0].startswith(
         "the log was rolled back: a head of size 13 was seen"
@@ -113,7 +113,7 @@ def test_a_rolled_back_log_and_a_forked_one_are_named(
     assert len(json.loads(state.read_text())["heads"]) == 3  # every head kept as evidence
 
 
-def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, live_server):
+def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, shared_server):
     boot = app.extensions["marketfold"]
     gid = finished(client, app, 81)
     state, keyfile = tmp_path / "monitor.json", tmp_path / "keys.json"
@@ -123,7 +123,7 @@ def test_leaves_served_unlike_the_signed_head_are_named(client, app, tmp_path, l
     (end,) = boot.tlog.indexes([f"{gid}:ended"])
     text = boot.tlog.texts(end, end + 1)[0].replace('"events":', '"events":1')
     boot.redis.lset(tlog_keys.tlog_texts(), end, text)
-    code, report = monitor(live_server, state, "--keys", str(keyfile))
+    code, report = monitor(shared_server, state, "--keys", str(keyfile))
     assert code == 1 and named(report)["leaves"] == [
         "the 4 leaves served do not hash to the server's head"
     ], report

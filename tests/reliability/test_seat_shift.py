@@ -97,10 +97,10 @@ def play(base: str, gid: str, seats: dict[int, dict], moves: int, rnd: random.Ra
 
 @pytest.mark.parametrize(("ruleset", "players"), GAMES)
 def test_a_stream_follows_its_caller_to_a_new_seat_after_a_leave(
-    ruleset, players, live_server, worker_process, redis_url
+    ruleset, players, shared_server, worker_process, redis_url
 ):
     worker_process()
-    base, http = live_server, requests.Session()
+    base, http = shared_server, requests.Session()
     people = [
         http.post(f"{base}/v1/players", json={"name": f"s{i}"}).json() for i in range(players)
     ]
