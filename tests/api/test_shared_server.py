@@ -19,8 +19,9 @@ def test_the_lobby_pages_and_an_emailed_link_work_across_the_server_and_the_app(
 ):
     (ana,) = new_players(client, 1)
     made = [
-        client.post("/v1/games", json={"ruleset": "gobcon", "players": 2}, headers=bearer(ana))
-        .get_json()["id"]
+        client.post(
+            "/v1/games", json={"ruleset": "gobcon", "players": 2}, headers=bearer(ana)
+        ).get_json()["id"]
         for _ in range(5)
     ]
     # the store holds this test's games only, and a cursor of either side reads on the other
