@@ -83,6 +83,7 @@ def fresh_tab(driver, origins) -> None:
             driver.switch_to.window(handle)
             driver.close()
     driver.switch_to.window(fresh)
+    driver.execute_cdp_cmd("Page.bringToFront", {})  # shown, as a new browser's one tab is
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_FETCHES})
     driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
     driver.execute_cdp_cmd("Network.clearBrowserCache", {})
