@@ -192,7 +192,7 @@ def live_server(redis_url):
 
 
 # What a long-lived API process reads from Redis once and keeps: the lobby's cursor key
-# (service.lobby) and the secret of the links in e-mails (service.notify.signing). While a
+# (service.lobby) and the secret of the links in e-mails (stores/link_key.py). While a
 # module's shared server runs, `redis_url` writes them back after each flush, so that the
 # server, the test's own app and its workers keep agreeing on them. Everything else such a
 # process keeps is read again from Redis, or is keyed by random ids (games, players,
@@ -222,8 +222,8 @@ def module_server(redis_server):
 
 @pytest.fixture
 def shared_server(module_server, redis_url):
-    """The module's API server, started once for all its tests (saves a gunicorn start, about
-    4 s of CPU, per test); yields its base URL, and stops the bots the test left playing."""
+    """The module's API server, started once for all its tests (saves a gunicorn start per
+    test); yields its base URL, and stops the bots the test left playing."""
     yield module_server
     background.stop_all()
 
