@@ -1,0 +1,81 @@
+"""What the workers do when a game's time comes (service.deadline_commands) on in-memory
+ports (tests/support/memory_boot.py): an overdue decision gets its default once, an
+early expiry is looked at again at its time, a simultaneous phase is resolved once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from events import catalog
+from service import deadline_commands, game_commands, tables
+from service.ports import Status
+from tests.service.league_setup import later
+from tests.service.tables_setup import ANN, BOB, CY
+from tests.service.test_use_cases_unit import seated, turn
+from tests.support.memory_boot import memory_boot
+
+
+@pytest.fixture
+def boot():
+    return memory_boot()
+
+
+def test_an_overdue_decision_gets_its_default_once_and_a_second_run_does_nothing(boot, monkeypatch):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=60)
+    owed = rec.owed()[0]
+    later(monkeypatch, 3600)
+    assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.APPLIED
+    after = boot.store.load(rec.game_id).record
+    written = boot.store.read(rec.game_id, rec.version)
+    timed_out = [e for e in written if e["type"] == catalog.DECISION_TIMED_OUT]
+    assert [e["data"]["seat"] for e in timed_out] == [owed.seat]
+    assert owed.key not in {o.key for o in after.owed()}
+    assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.NOOP
+    assert boot.store.load(rec.game_id).record.version == after.version
+
+
+def test_an_expiry_before_the_deadline_writes_nothing_and_is_scheduled_at_its_time(boot):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=600)
+    owed = rec.owed()[0]
+    deadline = rec.deadline(owed.key)
+    boot.scheduler.asked.clear()
+    assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.EARLY
+    assert boot.store.load(rec.game_id).record.version == rec.version
+    assert boot.scheduler.asked == [("expiry", rec.game_id, owed.key, deadline)]
+
+
+def test_an_answered_decision_expires_as_a_noop(boot, monkeypatch):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=60)
+    owed = rec.owed()[0]
+    player, action = turn(rec, random.Random(1))
+    done = game_commands.act(boot, rec.game_id, player, action, "k1", None)
+    later(monkeypatch, 3600)
+    assert owed.key not in {o.key for o in done.record.owed()}
+    assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.NOOP
+    assert boot.store.load(rec.game_id).record.version == done.version
+
+
+def test_a_simultaneous_phase_is_resolved_once_all_are_in(boot):
+    rec, _ = tables.create(boot, ANN, "sorcerous-futures", 3, {}, None, {"join": True})
+    for p in (BOB, CY):
+        tables.join(boot, rec.game_id, p, None)
+    rec, rnd = boot.store.load(rec.game_id).record, random.Random(7)
+    for n in range(200):
+        asked = [a for a in boot.scheduler.asked if a[0] == "resolution"]
+        if asked or not rec.owed():
+            break
+        player, action = turn(rec, rnd)
+        game_commands.act(boot, rec.game_id, player, action, f"k{n}", None)
+        rec = boot.store.load(rec.game_id).record
+    assert asked, "no sealed-bid phase came up"
+    _, gid, key = asked[0]
+    before = boot.store.load(gid).record
+    assert before.game.ready(before.state) == key
+    assert deadline_commands.resolve(boot, gid, key) is Status.RESOLVED
+    resolved = boot.store.load(gid).record
+    assert resolved.version > before.version
+    assert resolved.game.ready(resolved.state) != key
+    assert deadline_commands.resolve(boot, gid, key) is Status.NOOP
+    assert boot.store.load(gid).record.version == resolved.version
