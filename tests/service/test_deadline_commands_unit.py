@@ -5,10 +5,12 @@ early expiry is looked at again at its time, a simultaneous phase is resolved on
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from events import catalog
+from events.codec import parse_time
 from service import deadline_commands, game_commands, tables
 from service.ports import Status
 from tests.service.league_setup import later
@@ -79,3 +81,28 @@ def test_a_simultaneous_phase_is_resolved_once_all_are_in(boot):
     assert resolved.game.ready(resolved.state) != key
     assert deadline_commands.resolve(boot, gid, key) is Status.NOOP
     assert boot.store.load(gid).record.version == resolved.version
+
+
+def test_a_deadline_that_fell_in_an_outage_gets_a_fresh_one_not_a_default(boot, monkeypatch):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=60)
+    owed, start = rec.owed()[0], time.time()
+    threshold = float(boot.config["OUTAGE_AFTER_S"])
+    boot.operations.beat(start, threshold, api=True)
+    assert boot.operations.beat(start + 3600, threshold, api=True)  # down for an hour
+    later(monkeypatch, 3700)
+    assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.EXTENDED
+    after = boot.store.load(rec.game_id).record
+    types = [e["type"] for e in boot.store.read(rec.game_id, rec.version)]
+    assert catalog.DECISION_TIMED_OUT not in types and catalog.DEADLINE_EXTENDED in types
+    assert parse_time(after.deadline(owed.key)).timestamp() > start + 3600
+
+
+def test_a_default_waits_while_the_api_has_not_been_up_since_the_deadline(boot, monkeypatch):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=60)
+    owed = rec.owed()[0]
+    boot.operations.beat(time.time(), float(boot.config["OUTAGE_AFTER_S"]), api=True)
+    later(monkeypatch, 3600)  # no beat since: the API may be down
+    boot.scheduler.asked.clear()
+    assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.POSTPONED
+    assert boot.store.load(rec.game_id).record.version == rec.version
+    assert [a[:3] for a in boot.scheduler.asked] == [("expiry", rec.game_id, owed.key)]
