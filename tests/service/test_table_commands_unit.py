@@ -13,6 +13,7 @@ from events import catalog
 from events.codec import iso, parse_time
 from games.base import RuleViolation
 from service import game_commands, leaving, table_commands
+from tests.service.league_setup import later
 from tests.service.test_use_cases_unit import seated, turn
 from tests.support.memory_boot import memory_boot
 
@@ -97,3 +98,14 @@ def test_a_running_clock_cannot_be_started_and_a_finished_game_takes_no_command(
     with pytest.raises(RuleViolation) as over:
         table_commands.pause(boot, rec.game_id, "op")
     assert over.value.code == "game_over"
+
+
+def test_a_resumed_clock_gives_the_owed_decision_back_the_time_it_was_stopped(boot, monkeypatch):
+    rec = seated(boot, ["ann", "bob", "cy"], timeout=600)
+    owed = rec.owed()[0]
+    before = parse_time(rec.deadline(owed.key))
+    table_commands.pause(boot, rec.game_id, "op")
+    later(monkeypatch, 3600)  # stopped for an hour, past the deadline as it was
+    table_commands.resume(boot, rec.game_id, "op")
+    moved = parse_time(boot.store.load(rec.game_id).record.deadline(owed.key)) - before
+    assert timedelta(minutes=59) < moved < timedelta(minutes=61)
