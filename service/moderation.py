@@ -194,7 +194,7 @@ def _mark_tokens(boot: Bootstrap, player_id: str, banned: dict[str, Any] | None)
 def _leave_games(boot: Bootstrap, player_id: str) -> list[dict[str, str]]:
     """Cancel the player's waiting games, free their waiting seats, resign running ones."""
     done = []
-    for gid in boot.players.games(player_id):
+    for gid in boot.inbox.games(player_id):
         rec = boot.store.load(gid).record
         try:
             if rec.status == WAITING and rec.creator == player_id:

@@ -1,7 +1,7 @@
 """The players' port (service.players, service.profiles): each player's record (name,
 handle, when registered), the handles (one player each, compared case-folded), how many
-games each player finished per ruleset and which unfinished games each sits in (both
-written with the games' appends, service.inbox).
+games each player finished per ruleset (written with the games' appends, service.inbox;
+the unfinished games a player sits in are the inbox's, stores.inbox).
 
 A handle is claimed before it is written into a record, so a taken one changes nothing;
 a record's handle is replaced atomically (two updates never both read the same old one),
@@ -46,9 +46,6 @@ class PlayerStore(Protocol):
 
     def played(self, player_id: str) -> dict[str, int]:
         """How many games the player finished, per ruleset."""
-
-    def games(self, player_id: str) -> list[str]:
-        """The unfinished games the player holds a seat in, oldest first."""
 
 
 class RedisPlayers:
@@ -108,6 +105,3 @@ class RedisPlayers:
     def played(self, player_id: str) -> dict[str, int]:
         raw = self.redis.hgetall(keys.player_played(player_id))
         return {k.decode(): int(v) for k, v in raw.items()}
-
-    def games(self, player_id: str) -> list[str]:
-        return [raw.decode() for raw in self.redis.zrange(keys.player_games(player_id), 0, -1)]

@@ -15,7 +15,6 @@ class MemoryPlayers:
         self.handles: dict[str, str] = {}  # folded handle -> player id
         self.records: dict[str, dict[str, str]] = {}
         self.finished: dict[str, dict[str, int]] = {}  # player -> ruleset -> games
-        self.seated: dict[str, list[str]] = {}  # player -> unfinished games, oldest first
 
     def claim_handle(self, folded: str, player_id: str) -> bool:
         if folded in self.handles:
@@ -52,6 +51,3 @@ class MemoryPlayers:
 
     def played(self, player_id: str) -> dict[str, int]:
         return dict(self.finished.get(player_id, {}))
-
-    def games(self, player_id: str) -> list[str]:
-        return list(self.seated.get(player_id, []))

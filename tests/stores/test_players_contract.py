@@ -82,16 +82,6 @@ def test_games_finished_are_read_per_ruleset(stores, request):
     assert players.played("p_1") == {"goblin": 2, "gobcon": 1}
 
 
-def test_a_players_unfinished_games_are_read_oldest_first(stores, request):
-    players, _ = stores
-    assert players.games("p_1") == []
-    if isinstance(players, MemoryPlayers):
-        players.seated["p_1"] = ["g_a", "g_b"]
-    else:  # written by the games' follow-up writes (service.inbox), not by this port
-        request.getfixturevalue("r").zadd(keys.player_games("p_1"), {"g_b": 2, "g_a": 1})
-    assert players.games("p_1") == ["g_a", "g_b"]
-
-
 def test_tokens_are_counted_listed_and_revoked_one_at_a_time(stores):
     _, tokens = stores
     tokens.issue(issued(token="t_1", digest="d1"))
