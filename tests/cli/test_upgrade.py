@@ -3,7 +3,8 @@ tests/data/upgrade/<release>/ is a `marketfold backup` of a server of that relea
 (tools/record_upgrade_fixture.py) holding finished, running and waiting games of every
 ruleset and a league in its first round. Restored and served by today's code, every
 finished game still verifies under the keys and the log's head saved then, and every
-running game and the league's game play on to their end."""
+running game and the league's game play on to their end, and every waiting game waits on
+until the lapse that release scheduled a day after its creation cancels it."""
 
 from __future__ import annotations
 
@@ -12,18 +13,21 @@ import random
 import subprocess
 import sys
 import time
+from datetime import datetime
 
 import pytest
 import requests
 
 from cli.embedded import free_port
 from games.schemas import random_action
+from service.config import DEFAULTS
 from tests.api.helpers import bearer
 from tests.cli.test_cli import serve, stop
 from tests.conftest import ROOT
 from tests.support.waiting import wait_up
 
 pytestmark = [pytest.mark.slow]
+WAITING_S = DEFAULTS["WAITING_EXPIRE_S"]  # a waiting game lapses a day after its creation
 RELEASES = sorted(p.name for p in (ROOT / "tests" / "data" / "upgrade").iterdir())
 
 
@@ -55,6 +59,24 @@ def play_out(base: str, gid: str, players: list[dict], rnd: random.Random) -> di
         )
         assert res.status_code in (201, 202, 409), res.text  # 409: the phase moved on
     return game
+
+
+def still_waits(base: str, gid: str, ruleset: str) -> None:
+    """A waiting game of the earlier release waits on while it is younger than a day; from
+    then on the lapse that release scheduled cancels it ("expired"), as today's build does."""
+    game = requests.get(f"{base}/v1/games/{gid}").json()
+    age = time.time() - datetime.fromisoformat(game["created_at"]).timestamp()
+    if age < WAITING_S - 300:
+        assert game["status"] == "waiting", ruleset
+        return
+    ends = time.monotonic() + 30
+    while age > WAITING_S + 300 and game["status"] == "waiting":  # the worker's sweep
+        assert time.monotonic() < ends, f"{ruleset}: an expired game was not cancelled"
+        time.sleep(0.2)
+        game = requests.get(f"{base}/v1/games/{gid}").json()
+    if game["status"] == "cancelled":
+        last = requests.get(f"{base}/v1/games/{gid}/events").json()["events"][-1]
+        assert (last["type"], last["data"]["reason"]) == ("game.Cancelled", "expired"), ruleset
 
 
 @pytest.mark.parametrize("release", RELEASES)
@@ -93,7 +115,7 @@ def test_todays_build_reads_and_plays_on_an_earlier_releases_data(release, tmp_p
             assert game["status"] == "finished", ruleset
             assert game["result"]["reason"] == "completed", ruleset
         for ruleset, gid in fixture["waiting"].items():
-            assert requests.get(f"{base}/v1/games/{gid}").json()["status"] == "waiting", ruleset
+            still_waits(base, gid, ruleset)
         league = fixture["league"]
         shown = requests.get(f"{base}/v1/leagues/{league['id']}").json()
         assert shown["schedule"][0]["status"] == "started"  # by the earlier release
