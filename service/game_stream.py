@@ -187,16 +187,18 @@ class GameStream:
 
     def _receipt(self) -> list[Frame]:
         """The `receipt` frame, made once per process when the game's leaves are merged
-        (before that, each stream signs the promise alone)."""
-        found = SHARED.peek((self.game_id, RECEIPT))
-        if found is None:
-            kept = receipts.kept(self.boot, self.game_id)
-            if kept is None:
-                return []
-            found = Frame(None, RECEIPT, json_text(kept))
-            if "leaves" in kept:
-                SHARED.get((self.game_id, RECEIPT), lambda: found)
-        return [found]
+        (before that, made for the streams that wait for it at once, and again later)."""
+        key = (self.game_id, RECEIPT)
+        found, merged = SHARED.get(key, self._made_receipt)
+        if not merged:
+            SHARED.forget(key)
+        return [found] if found is not None else []
+
+    def _made_receipt(self) -> tuple[Frame | None, bool]:
+        kept = receipts.kept(self.boot, self.game_id)
+        if kept is None:
+            return None, False
+        return Frame(None, RECEIPT, json_text(kept)), "leaves" in kept
 
     def _follow_seat(self, kind: str, data: dict[str, Any]) -> bool:
         """Move the caller's seat with a join or a leave; True when the caller left."""

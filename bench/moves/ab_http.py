@@ -5,11 +5,13 @@ one part switched off (bench/moves/ab_app.py), alternated on the same Redis.
         [--one-call]
     python -m bench.moves.ab_http --b-root CHECKOUT [--b-app api.wsgi:app] ...
     python -m bench.moves.ab_http --b-env NAME=VALUE [--b-env ...] ...
+    python -m bench.moves.ab_http --b-processes 1 ...
 
 With --b-root, B is another checkout's API (e.g. `git worktree add --detach /tmp/old REV`:
 the code of an earlier revision, on this one's installed packages) instead. With --b-env,
 B is the same API with more environment variables, e.g. `GUNICORN_CMD_ARGS=--http-parser=python`
-(gunicorn's own HTTP parser, where its C parser gunicorn_h1c is installed).
+(gunicorn's own HTTP parser, where its C parser gunicorn_h1c is installed). With
+--b-processes, B is the same API under that many gunicorn processes (A: two, as served).
 
 Each round plays new games on both (bench/moves/actions.py), A then B; prints each round's
 actions/s, and the median CPU per action of each API process (its gunicorn's master and
@@ -44,6 +46,7 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="B runs this API with this environment variable set",
     )
+    ap.add_argument("--b-processes", type=int, help="B runs this many gunicorn processes")
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=3)
@@ -54,8 +57,10 @@ def main() -> None:
     b_env = dict(pair.split("=", 1) for pair in args.b_env)
     if args.b_root:
         b_proc = gunicorn(args.b_app, ports["B"], server.url, root=Path(args.b_root), **b_env)
-    elif b_env:
-        b_proc = gunicorn("cli.wsgi:app", ports["B"], server.url, **b_env)
+    elif b_env or args.b_processes:
+        b_proc = gunicorn(
+            "cli.wsgi:app", ports["B"], server.url, workers=args.b_processes or 2, **b_env
+        )
     else:
         b_proc = gunicorn("bench.moves.ab_app:app", ports["B"], server.url, BENCH_OFF=args.off)
     procs = {"A": gunicorn("cli.wsgi:app", ports["A"], server.url), "B": b_proc}
@@ -63,6 +68,7 @@ def main() -> None:
     seen: dict[str, list] = {"A": [], "B": []}
     b = f"{args.b_root} ({args.b_app})" if args.b_root else f"{args.off} off" if args.off else "A"
     b += "".join(f", with {pair}" for pair in args.b_env)
+    b += f", {args.b_processes} gunicorn processes" if args.b_processes else ""
     print(f"B: {b}; load average {os.getloadavg()}", flush=True)
     try:
         for base in bases.values():

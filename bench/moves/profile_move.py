@@ -1,13 +1,13 @@
 """Where a one-call move's CPU goes inside the API's processes, by part (issue #34).
 
-    python -m bench.moves.profile_move [--clients 8] [--games 96] [--rate 250]
+    python -m bench.moves.profile_move [--clients 8] [--games 96] [--rate 250] [--processes 2]
 
 Starts a fresh embedded Valkey (appendfsync always, as `marketfold serve`), the API under
-gunicorn (two gevent workers) and one RQ worker, seats Goblin Market games of 3-6 players,
-then plays them one call per move (bench/moves/one_call.py: every seat follows its event
-stream) while py-spy samples both gunicorn workers. py-spy is a sampling profiler that
-attaches to a running process from outside (ptrace), so the service runs unchanged; its
-`raw` output is one line per distinct stack with its sample count.
+gunicorn (`--processes` gevent workers, two as served) and one RQ worker, seats Goblin
+Market games of 3-6 players, then plays them one call per move (bench/moves/one_call.py:
+every seat follows its event stream) while py-spy samples the gunicorn workers. py-spy is
+a sampling profiler that attaches to a running process from outside (ptrace), so the
+service runs unchanged; its `raw` output is one line per distinct stack with its sample count.
 
 Each sample goes to the first part in PARTS whose frame its stack holds, and the table
 gives each part's share of the samples and, from the workers' CPU per move (/proc, over
@@ -93,6 +93,7 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=96)
     ap.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
+    ap.add_argument("--processes", type=int, default=2, help="gunicorn processes")
     ap.add_argument("--keep", type=Path, help="copy py-spy's raw stacks into this directory")
     args = ap.parse_args()
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
@@ -101,7 +102,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="mf-profile-"))
     valkey = EmbeddedRedis(work / "valkey", port=free_port(), appendfsync="always").start()
     port = free_port()
-    api = gunicorn("cli.wsgi:app", port, valkey.url)
+    api = gunicorn("cli.wsgi:app", port, valkey.url, workers=args.processes)
     worker = start_worker(valkey.url)
     spies: list[subprocess.Popen] = []
     try:
