@@ -1,1 +1,2 @@
-"""Leagues: pure pairing, standings and ratings; the use cases live in service.leagues."""
+"""Leagues: pure pairing, standings and ratings; the use cases live in service.league_*
+(service.league_commands, service.league_rounds, service.league_queries, ...)."""
