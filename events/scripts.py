@@ -144,8 +144,8 @@ end
 )
 APPEND = _APPEND_BODY + "return append(KEYS, ARGV)\n"
 
-# A retry's idempotency key, seen used (events.replication.confirm). KEYS[1]: the log's
-# idempotency hash; ARGV[1]: the key. Writes its stored result again, unchanged: a WAIT
+# A retry's idempotency key, seen used (events.recorder.RedisRecorder.confirm). KEYS[1]:
+# the log's idempotency hash; ARGV[1]: the key. Writes its stored result again, unchanged: a WAIT
 # after it on the same connection then covers the write that first stored it.
 # Returns 1, or 0 if the key is not there (any more).
 CONFIRM = """
