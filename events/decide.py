@@ -108,7 +108,7 @@ def resign(rec: Record, player_id: str, rng: Rng) -> tuple[int, list[Event]]:
     return seat, events + resigned_defaults(rec, events, rng, gone)
 
 
-# Commands decided under the rules of #49 carry `"rule": 2` (events.decide.decide): an
+# Commands decided under the rules of #49 carry `"rule": 2` (abort_early, claim below): an
 # abort only before any other seat has moved, a claim's idle time counted from what the
 # claimer may see. Commands logged before keep being decided as they were.
 RULE = 2
