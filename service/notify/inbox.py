@@ -2,9 +2,10 @@
 
 A notification *is* a note of the player's feed (`mf:player:<id>:feed`, service.inbox):
 `stage` writes the note with an `id` (`n_<hex>`) and a `notify|<player>|<id>` member of
-the deadline index, both in the same follow-up writes of the append that caused it (on one
-Redis inside the append's script), so the game event and its notification are written
-together or not at all; a worker sweeps the member and plans its deliveries
+the notifications' due sets (events.keys.notify_due), both in the same follow-up writes of
+the append that caused it (on one Redis inside the append's script), so the game event and
+its notification are written together or not at all; a worker's notifier claims the member
+and plans its deliveries
 (service.notify.dispatch), reading the note back from the player's feed. (No copy under a
 key of its own: on a Redis Cluster such a key falls on any master, and one master down
 would then refuse moves of games whose players' keys are all up.) Read marks are a
