@@ -1,6 +1,7 @@
 """Who is told what, when, on which channel: the worker jobs behind each notification.
 
-Every step is a member of `mf:notify:due` that a worker's notifier threads claim and run
+Every step is a member of a due set, `mf:notify:turns` (decisions owed, taken first) or
+`mf:notify:due` (events.keys.notify_due), that a worker's notifier threads claim and run
 (workers.notifier), removed only once it has run: a worker killed mid-step leaves its
 member, whose claim lapses, and another worker runs it again. So every step is written
 to be run twice:
