@@ -9,7 +9,8 @@ submissions are all in); for leagues `round|<league>|<n>` (a round's start time)
 request that appended it died first); `computer|<game>|<seat>-<key>`
 (a computer seat owes decision `key`: due at once); `release|<game>|reservations` (a
 waiting game's held seats lapse); `reveals|<game>|seat-seeds` (a full table's seats'
-reveals close and the game starts: docs/fairness.md). Sweepers claim due
+reveals close and the game starts: docs/fairness.md); `lapse|<game>|waiting` (a game
+still waiting for seats is cancelled: service.waiting). Sweepers claim due
 members atomically, pushing their score `CLAIM_S` into the future, and enqueue the job
 `<job>-<game>-<key>`; the job removes the member once it has run. A worker that dies
 holding a claim only delays that work until the claim lapses and another sweeper takes it.
@@ -17,11 +18,12 @@ A decision answered in time leaves the index with the append that answers it
 (`done(..., pipe)`), so no job is ever queued for it.
 
 Two RQ queues: work to do now (a ready phase's resolution, a finished league game's
-result) on `<QUEUE>-now`, listened to first, and work that fell due (expiries, league
-rounds) on `<QUEUE>`. Every worker listens to both, in that order, so a reveal waits for at
-most the job a worker is running, never behind a backlog of deadlines. Notifications are
-not RQ jobs: their steps have a due set of their own, run by each worker's notifier
-threads (workers.notifier), so no game waits on a notification.
+result, a league event's follow-up: URGENT) on `<QUEUE>-now`, listened to first, and work
+that fell due (expiries, league rounds, ...) on `<QUEUE>`. Every worker listens to both, in
+that order, so a reveal waits for at most the job a worker is running, never behind a
+backlog of deadlines. Notifications are not RQ jobs: their steps have due sets of their
+own, run by each worker's notifier threads (workers.notifier), so no game waits on a
+notification.
 """
 
 from __future__ import annotations
