@@ -25,8 +25,21 @@ ALLOW = [
 EXPOSE = ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"]
 
 
+def methods(app: Flask) -> list[str]:
+    """Every method a /v1 route answers (HEAD aside, OPTIONS added): read from the routes
+    themselves, so a new route's method is never left out of the preflights' answer."""
+    found = {
+        m
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/v1/")
+        for m in rule.methods or ()
+    }
+    return sorted(found - {"HEAD", "OPTIONS"}) + ["OPTIONS"]
+
+
 def install(app: Flask, cfg: dict[str, Any]) -> None:
-    """Allow the configured origins on /v1 (nothing at all when none is configured)."""
+    """Allow the configured origins on /v1 (nothing at all when none is configured); the
+    routes must be registered first."""
     origins = cfg.get("CORS_ORIGINS") or []
     if not origins:
         return
@@ -35,7 +48,7 @@ def install(app: Flask, cfg: dict[str, Any]) -> None:
         resources={r"/v1/*": {"origins": "*" if "*" in origins else origins}},
         allow_headers=ALLOW,
         expose_headers=EXPOSE,
-        methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+        methods=methods(app),
         supports_credentials=False,
         max_age=600,
         vary_header=False,  # flask-cors adds it only when two or more origins are listed

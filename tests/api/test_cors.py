@@ -99,3 +99,20 @@ def test_with_one_listed_origin_every_answer_varies_by_origin_too_and_patch_is_a
         "/v1/players/me", json={"handle": "ana_cors"}, headers={**bearer(ana), "Origin": SITE}
     )
     assert res.status_code == 200 and res.headers["Access-Control-Allow-Origin"] == SITE
+
+
+@pytest.mark.parametrize(
+    "path, method",
+    [
+        ("/v1/leagues/l_x/seat-commitment", "PUT"),
+        ("/v1/players/p_x/roles/organizer", "PUT"),
+        ("/v1/players/me", "PATCH"),
+        ("/v1/games/g_x", "DELETE"),
+    ],
+)
+def test_a_listed_origin_may_use_every_method_the_api_has(cors_client, path, method):
+    pre = cors_client.options(
+        path, headers={"Origin": SITE, "Access-Control-Request-Method": method}
+    )
+    assert pre.headers["Access-Control-Allow-Origin"] == SITE
+    assert method in pre.headers["Access-Control-Allow-Methods"].split(", ")
