@@ -4,8 +4,9 @@ tier; tests/service/streams_setup.py): a seat sees its own sealed choice and com
 never another seat's, a spectator only public facts; the seat that owes is told so with
 its legal actions, the others are not; a resume with Last-Event-ID gets exactly the
 frames it missed; a wild trade's private offer reaches its two parties only, a resume
-after a step exactly the steps after it; a feed carries its player's own notes only; once
-the game ends, everything opens."""
+after a step exactly the steps after it; spectators' table chat stays off the seats'
+streams; a feed carries its player's own notes only; once the game ends, everything
+opens."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 
 from events.record import Record
 from games.base import ActionSpec
-from service import config, deadline_commands, game_commands, game_queries
+from service import chat, config, deadline_commands, game_commands, game_queries
 from service.bootstrap import Bootstrap
 from service.game_stream import GameStream
 from tests.games.playout import random_action
@@ -152,6 +153,16 @@ def test_a_private_offer_reaches_its_two_parties_only_and_a_resume_the_steps_aft
     steps = [(f.id, f.event) for f in resumed.frames if f.id is not None]
     assert steps == [(f"{v}.2", "black-market.OfferDeclined")]
     assert streams[CY["id"]].more() == [] and streams[None].more() == []
+
+
+def test_table_chat_reaches_the_streams_that_may_read_it_and_spectators_talk_apart(boot):
+    rec = started(boot)
+    streams = {who: game(boot, rec.game_id, who, rec.version) for who in [*PLAYERS, None]}
+    chat.post(boot, rec, {"id": "p_dee", "name": "Dee"}, "who wins?")  # a spectator
+    chat.post(boot, rec, ANN, "good luck")
+    for who, stream in streams.items():
+        said = [m["text"] for m in named(stream.more(), "chat")]
+        assert said == (["who wins?", "good luck"] if who is None else ["good luck"])
 
 
 def test_a_feed_carries_its_players_own_turns_and_notes_only(boot):
