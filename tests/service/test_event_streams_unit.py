@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
 from events.record import Record
-from games.base import ActionSpec
-from service import chat, config, deadline_commands, game_commands, game_queries
+from service import chat, config, game_commands, game_queries
 from service.bootstrap import Bootstrap
 from service.game_stream import GameStream
 from tests.games.playout import random_action
 from tests.service.streams_setup import data, events, feed, game, named
 from tests.service.tables_setup import ANN, BOB, CY, started
+from tests.service.test_stale_choice_unit import offer_to_bob, wild_trade
 from tests.service.test_use_cases_unit import turn
 from tests.support.memory_boot import memory_boot
 
@@ -114,30 +113,11 @@ def test_a_resume_with_last_event_id_gets_exactly_the_frames_it_missed(boot):
     assert resumed.more() == []  # nothing twice
 
 
-def trade_phase(boot: Bootstrap) -> tuple[Record, random.Random]:
-    """A three-seat Black Market wild game whose trade phase has just opened."""
-    rec, rnd = started(boot, "black-market", trade="wild"), random.Random(3)
-    produced(boot, rec, rnd)
-    rec = boot.store.load(rec.game_id).record
-    deadline_commands.resolve(boot, rec.game_id, rec.game.ready(rec.state))
-    rec = boot.store.load(rec.game_id).record
-    assert {o.kind for o in rec.owed()} == {"trade"}
-    return rec, rnd
-
-
-def offer(rec: Record, seat: int, to: int, rnd: random.Random) -> dict[str, Any]:
-    """A legal offer of `seat` to seat `to`."""
-    spec = next(s for s in rec.game.legal(rec.state, seat) if s.type == "offer")
-    schema = {**spec.schema, "properties": {**spec.schema["properties"], "to": {"const": to}}}
-    return random_action([ActionSpec("offer", schema, None)], rnd)
-
-
 def test_a_private_offer_reaches_its_two_parties_only_and_a_resume_the_steps_after(boot):
-    rec, rnd = trade_phase(boot)
-    gid, v = rec.game_id, rec.version
+    gid = wild_trade(boot)
+    v = boot.store.load(gid).record.version
     streams = {who: game(boot, gid, who, v) for who in [*PLAYERS, None]}
-    made = game_commands.act(boot, gid, ANN["id"], offer(rec, 0, 1, rnd), "o1", None)
-    offer_id = made.envelopes[0]["data"]["id"]
+    offer_id = offer_to_bob(boot, gid)
     for who, stream in streams.items():
         got = [(f.id, f.event) for f in stream.more()]
         if who in (ANN["id"], BOB["id"]):
