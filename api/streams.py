@@ -4,7 +4,7 @@ server shutdown.
 
 The API runs under gunicorn's gevent workers (cli.serve.gunicorn_argv), so a waiting
 stream holds a greenlet, never a request thread: streams cannot starve other requests.
-Streams of one Redis stream share one reader per process (service.fanout). While it
+Streams of one Redis stream share one reader per process (stores.hub). While it
 waits, a stream looks at its client's socket once per heartbeat, so a client that went
 away is noticed within one heartbeat.
 """
@@ -73,7 +73,7 @@ def follow(
     (a fixed schedule, news or not),
     until `render` says the stream ends, `most` seconds pass, the slot's token is revoked,
     the client goes away or the server shuts down. The stream is read through the
-    process's shared reader (service.fanout). Each of `also` (a stream, where to start, its
+    process's shared reader (stores.hub). Each of `also` (a stream, where to start, its
     render) is followed alongside, e.g. a game's chat and a party's private steps beside
     its log; their entries are rendered after the log's that arrived with them."""
     me = _greenlet()

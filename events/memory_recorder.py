@@ -21,7 +21,7 @@ from events.refusals import Duplicate, GuardFailed, StaleVersion
 @dataclass
 class _Log:
     entries: list[bytes] = field(default_factory=list)
-    owed: str = ""  # beside the last entry, as field `o` in Redis
+    owed: dict[int, str] = field(default_factory=dict)  # version -> field `o` beside it
     results: dict[str, str] = field(default_factory=dict)
     snapshot: tuple[int, bytes, int] = (0, b"", 0)  # version, blob, private steps held
 
@@ -57,6 +57,18 @@ class MemoryRecorder:
     def read(self, stream: str, after: int = 0, count: int | None = None) -> list[dict[str, Any]]:
         return [codec.loads(e) for e in self.entries(stream, after, count)]
 
+    def stream(self, key: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """A log's events or private steps as the Redis stream `key` holds them (ids
+        `<n>-0`, the entry as field `e`, who owes what as `o` beside an append's last
+        event), for the stream hub's twin (stores.memory.hub)."""
+        kept = self._logs.get(key, _Log())
+        out = []
+        for n, entry in enumerate(kept.entries, 1):
+            owed = kept.owed.get(n)
+            fields = {b"e": entry, **({b"o": owed.encode()} if owed else {})}
+            out.append((f"{n}-0".encode(), fields))
+        return out
+
     def exists(self, stream: str) -> bool:
         return bool(self._logs.get(stream, _Log()).entries)
 
@@ -85,8 +97,8 @@ class MemoryRecorder:
         encoded = [codec.dumps(e) for e in public]
         kept.entries.extend(encoded)
         steps.entries.extend(codec.dumps(e) for e in private)
-        if encoded and q.owed:
-            kept.owed = q.owed
+        if encoded and q.owed:  # beside the append's last event, as Redis keeps it
+            kept.owed[len(kept.entries)] = q.owed
         if q.idem:
             kept.results[q.idem] = q.result
         if q.snapshot:

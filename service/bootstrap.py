@@ -19,12 +19,12 @@ from events.replication import Sync
 from events.repository import GameRepository
 from events.tlog import PublicLog
 from service import config, redis_gevent
-from service.fanout import Hub
 from service.ports import Scheduler
 from stores.attempts import AttemptsStore, RedisAttempts
 from stores.chat import ChatStore, RedisChat
 from stores.checkpoints import CheckpointStore, RedisCheckpoints
 from stores.computer_seats import ComputerSeatsStore, RedisComputerSeats
+from stores.hub import RedisHub, StreamHub
 from stores.inbox import InboxStore, RedisInbox
 from stores.key_history import KeyHistoryStore, RedisKeyHistory
 from stores.leagues import LeagueStore, RedisLeagues
@@ -58,7 +58,7 @@ class Bootstrap:
     redis: redis.Redis
     store: GameRepository  # the games, loaded through `store.recorder`
     scheduler: Scheduler
-    hub: Hub  # the shared readers of open event streams (XREAD BLOCK on their own client)
+    hub: StreamHub  # the shared readers of open event streams (XREAD BLOCK on their own client)
     tlog: PublicLog  # the public log of games (service/transparency.py)
     webhooks: WebhookStore  # players' webhooks, their failures and delivery logs
     push: PushStore  # players' Web Push subscriptions
@@ -223,7 +223,7 @@ def connect(cfg: dict[str, Any], scheduler: SchedulerFactory) -> Bootstrap:
         socket_connect_timeout=wait,
         max_connections=1_000_000,
     )
-    hub = Hub(blocking, float(cfg["SSE_HEARTBEAT_S"]))
+    hub = RedisHub(blocking, float(cfg["SSE_HEARTBEAT_S"]))
     quick = client(
         cfg["REDIS_URL"],
         blocking=False,

@@ -49,7 +49,7 @@ PARTS = [
     ("streams: frames written to clients", ("write_chunk (gunicorn/util.py)",)),
     ("streams: frames made (redaction, owes, legal actions)", ("GameStream.entry ",)),
     ("streams: their loops and wake-ups", ("follow (api/streams.py)",)),
-    ("streams: the shared reader (XREAD)", ("Reader.run (service/fanout.py)",)),
+    ("streams: the shared reader (XREAD)", ("Reader.run (stores/hub.py)",)),
     ("action: the append (encoding, Redis round trip)", ("RedisRecorder.append ",)),
     ("action: the rules (decide)", ("act.<locals>.decide_act ",)),
     ("action: the fold of the new events", ("GameLog.fold ",)),

@@ -4,10 +4,12 @@ time.time unless given), increasing as a stream's are; windows end by the same c
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+from events import keys
 from stores.chat import Message, RateLimited
 from stores.memory.stream_ids import StreamIds, named, order
 
@@ -54,6 +56,12 @@ class MemoryChat:
     def last_id(self, game_id: str) -> str:
         kept = self.kept.get(game_id)
         return kept[-1][0] if kept else "0-0"
+
+    def stream(self, key: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """A game's chat as the Redis stream `key` holds it (the message as field `m`),
+        for the stream hub's twin (stores.memory.hub)."""
+        kept = next((m for g, m in self.kept.items() if keys.game_chat(g) == key), [])
+        return [(i.encode(), {b"m": json.dumps(m).encode()}) for i, m in kept]
 
     def hide(self, game_id: str, message_id: str, said: dict[str, Any]) -> None:
         self.hid.setdefault(game_id, {})[message_id] = dict(said)

@@ -46,6 +46,12 @@ class MemoryInbox(Following):
         self.sync()
         return [(i, json.loads(t)) for i, t in self._feeds.get(keys.player_feed(player_id), [])]
 
+    def stream(self, key: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """A player's feed as the Redis stream `key` holds it (the note as field `n`), for
+        the stream hub's twin (stores.memory.hub)."""
+        self.sync()
+        return [(i.encode(), {b"n": t.encode()}) for i, t in self._feeds.get(key, [])]
+
     def write(self, notes: Writes) -> None:
         self.follow.extend(notes.commands)  # written as an append's would be
 

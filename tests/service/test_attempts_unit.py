@@ -11,22 +11,15 @@ import time
 import pytest
 
 from games.base import InvalidAction, RuleViolation
-from service import attempts, game_commands, limits, stalled
+from service import attempts, limits, stalled
 from stores.memory.limits import MemoryLimits
-from tests.service.tables_setup import ANN, BOB, CY, table
+from tests.service.tables_setup import ANN, BOB, CY, started, table
 from tests.support.memory_boot import memory_boot
 
 
 @pytest.fixture
 def boot():
     return memory_boot()
-
-
-def started(boot):
-    rec, _ = table(boot)
-    for p in (BOB, CY):
-        rec = game_commands.join(boot, rec.game_id, p).record
-    return rec
 
 
 def test_a_seated_players_refused_action_is_kept_and_its_action_shown_to_it_only(boot):

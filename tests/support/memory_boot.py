@@ -1,5 +1,6 @@
 """The service's composition in memory, for the unit tier: the games' repository on
-events.memory_recorder, every storage port on its in-memory twin (stores/memory/), and a
+events.memory_recorder, every storage port on its in-memory twin (stores/memory/; the
+stream hub reads the streams the recorder, the chat and the inboxes write), and a
 scheduler that lists what it is asked. No Redis, no process: `boot.redis` is None, so a
 use case that still reads the client fails here (tests/test_storage_port.py lists those)."""
 
@@ -16,6 +17,7 @@ from stores.memory.attempts import MemoryAttempts
 from stores.memory.chat import MemoryChat
 from stores.memory.checkpoints import MemoryCheckpoints
 from stores.memory.computer_seats import MemoryComputerSeats
+from stores.memory.hub import MemoryHub
 from stores.memory.inbox import MemoryInbox
 from stores.memory.key_history import MemoryKeyHistory
 from stores.memory.leagues import MemoryLeagues
@@ -95,13 +97,14 @@ def memory_boot(**overrides: Any) -> Bootstrap:
     games = GameRepository(recorder)
     indexes = SortedSets(follow=recorder.writes)  # the players' indexes the appends write
     lobby = MemoryLobby(indexes)
+    chat = MemoryChat()
     slots = MemoryStreamSlots(lambda digest: tokens.record(digest) is not None)
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
         "store": games,
         "scheduler": ListedScheduler(),
-        "hub": None,
+        "hub": MemoryHub(recorder.stream, chat.stream, inbox.stream),  # the streams they write
         "tlog": MemoryPublicLog(recorder.writes),
         "webhooks": MemoryWebhooks(),
         "push": MemoryPush(),
@@ -110,7 +113,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "tokens": tokens,
         "roles": MemoryRoles(),
         "moderation": MemoryModeration(),
-        "chat": MemoryChat(),
+        "chat": chat,
         "inbox": inbox,
         "notify_prefs": prefs,
         "notify_outbox": outbox,

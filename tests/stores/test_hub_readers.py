@@ -1,4 +1,4 @@
-"""The shared readers of open event streams (service.fanout) on a real Redis: what a
+"""The shared readers of open event streams (stores.hub.RedisHub) on a real Redis: what a
 subscriber is handed, and that a reader goes on when Redis drops its connection."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import time
 
 from service.bootstrap import client
-from service.fanout import Hub
+from stores.hub import RedisHub
 
 
-def _hub(redis_url: str) -> Hub:
-    return Hub(client(redis_url, blocking=False, socket_timeout=5, max_connections=100), 0.2)
+def _hub(redis_url: str) -> RedisHub:
+    return RedisHub(client(redis_url, blocking=False, socket_timeout=5, max_connections=100), 0.2)
 
 
-def _take(hub: Hub, sub, want: int) -> list:
+def _take(hub: RedisHub, sub, want: int) -> list:
     got, ends = [], time.monotonic() + 5
     while len(got) < want and time.monotonic() < ends:
         more = hub.take(sub, 0.5)

@@ -1,4 +1,9 @@
-"""One reader per Redis stream per process, shared by every open event stream of it.
+"""The stream hub's port (`StreamHub`): what an open event stream reads of a Redis stream
+(a game's log, its chat, its private log, a player's feed), from an id on, as they are
+appended; api.streams.follow runs each stream's loop on it. `RedisHub` keeps it on Redis,
+stores.memory.hub.MemoryHub in memory (tests/stores/test_hub_contract.py runs both).
+
+One reader per Redis stream per process, shared by every open event stream of it.
 
 A game watched by fifteen clients through one API process costs one XREAD BLOCK there,
 not fifteen: the reader hands each new entry to its subscribers' queues, and each
@@ -15,13 +20,38 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import redis
 
 logger = logging.getLogger(__name__)
 Entry = tuple[bytes, dict[bytes, bytes]]
 FAILED = object()  # put on the queues when the reader cannot go on
+
+
+class Subscribed(Protocol):
+    """What a subscription shows its caller: the event that wakes its loop (set when
+    entries come, or from outside, e.g. at a shutdown)."""
+
+    news: threading.Event
+
+
+class StreamHub(Protocol):
+    def subscribe(
+        self, key: str, after: str, news: threading.Event | None = None
+    ) -> tuple[Subscribed, list[Entry]]:
+        """Follow stream `key` after id `after`: return the subscription and the entries
+        it is handed at once (possibly none). Those and what `take` hands it later are
+        every entry after `after`, in order, each once. With `news`, the subscription
+        wakes that event (one loop following two streams)."""
+
+    def unsubscribe(self, key: str, sub: Any) -> None:
+        """Stop following: the subscription is handed nothing more."""
+
+    def take(self, sub: Any, timeout: float) -> list[Entry] | None:
+        """The subscription's next entries, waiting up to `timeout` s for some (0: no
+        wait) unless its `news` is set; [] when none came, None if the stream cannot be
+        read any more (the caller's client reconnects)."""
 
 
 def position(entry_id: str | bytes) -> tuple[int, int]:
@@ -76,7 +106,7 @@ class Reader:
     it keeps (a plain client's: lending and returning a pooled connection, with its
     readiness check, cost two to three times the read itself)."""
 
-    def __init__(self, hub: Hub, key: str, after: str):
+    def __init__(self, hub: RedisHub, key: str, after: str):
         self.hub, self.key, self.last = hub, key, after
         self.subs: set[Subscription] = set()
         self.conn: Any = None
@@ -140,7 +170,7 @@ class Reader:
                     return
 
 
-class Hub:
+class RedisHub:
     """The readers of one process, by Redis stream key."""
 
     def __init__(self, client: redis.Redis, block_s: float):
