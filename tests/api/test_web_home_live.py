@@ -50,7 +50,8 @@ def test_the_home_page_shows_an_invitation_a_start_and_my_turn_without_a_reload(
     assert page.text("#home-said") == f"your turn: {name}"
     assert shared_browser.title.startswith(f"● your turn · {name}")
     focused = shared_browser.execute_script(
-        "const a = document.activeElement; return [a.className, a.closest('[data-game]')?.dataset.game]"
+        "const a = document.activeElement;"
+        " return [a.className, a.closest('[data-game]')?.dataset.game]"
     )
     assert focused == ["game-link", gid]  # the list was drawn again under the focus
     for width_name, width in WIDTHS.items():

@@ -3,6 +3,7 @@ page (docs/operations.md, "Moderation")."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -81,7 +82,7 @@ def test_a_player_reports_a_message_and_an_operator_hides_it(browser, live_serve
     assert seen[0]["text"] == "" and seen[0]["hidden"]["reason"] == "rude"
     browser.execute_script(
         "localStorage.setItem('marketfold.player', arguments[0])",
-        '{"id": "%s", "name": "bo", "token": "%s"}' % (bo["id"], bo["token"]),
+        json.dumps({"id": bo["id"], "name": "bo", "token": bo["token"]}),
     )
     browser.refresh()  # bo reads his own message as hidden, with the reason
     page.wait(lambda: "Hidden by the operators: rude" in page.find("#chat").text)

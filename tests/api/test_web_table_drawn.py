@@ -145,7 +145,8 @@ for (const name of document.querySelectorAll('.cname')) {
       const range = document.createRange();
       range.setStart(node, i);
       range.setEnd(node, i + 1);
-      const rect = [...range.getClientRects()].filter((r) => r.width > 0).pop(); // the letter, not a hyphen drawn before it
+      // the letter, not a hyphen drawn before it
+      const rect = [...range.getClientRects()].filter((r) => r.width > 0).pop();
       if (!rect) continue;
       const line = Math.round(rect.top);
       if (top !== null && line !== top && node.textContent[i - 1] !== '\\u00AD') {
@@ -224,7 +225,8 @@ def test_spanish_decktet_card_titles_break_only_between_syllables_on_a_phone(
         "  const { hand } = createCards(() => ({}), cardWords());"
         "  const place = document.createElement('div');"
         "  place.id = 'test-cards';"
-        "  for (let i = 0; i < deck.length; i += 12) place.appendChild(hand(deck.slice(i, i + 12)));"
+        "  for (let i = 0; i < deck.length; i += 12)"
+        "    place.appendChild(hand(deck.slice(i, i + 12)));"
         "  const pile = document.createElement('div');"  # a longer row keeps its older cards apart
         "  pile.id = 'test-pile';"
         "  pile.appendChild(hand(deck));"
