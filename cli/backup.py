@@ -45,6 +45,7 @@ from typing import Any
 import redis
 
 from events import keys
+from service import config
 from service.data_format import FORMAT
 
 MANIFEST = "appendonly.aof.manifest"
@@ -84,18 +85,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def _setting(env: dict[str, str], name: str) -> str:
-    return env.get(name) or env.get(f"MARKETFOLD_{name}") or ""
-
-
 def stores(data_dir: Path, env: dict[str, str]) -> dict[str, str]:
     """The URLs of the store and the queues, as `serve` with this data directory uses them."""
-    store = _setting(env, "REDIS_URL") or f"unix://{(data_dir / 'valkey.sock').resolve()}"
-    queues = _setting(env, "RQ_REDIS_URL")
+    store = config.raw(env, "REDIS_URL") or f"unix://{(data_dir / 'valkey.sock').resolve()}"
+    queues = config.raw(env, "RQ_REDIS_URL")
     if not queues:
         queues = (
             store
-            if _setting(env, "REDIS_URL")
+            if config.raw(env, "REDIS_URL")
             else (f"unix://{(data_dir / 'queues' / 'valkey.sock').resolve()}")
         )
     return {"store": store, "queues": queues}
@@ -151,7 +148,7 @@ def backup(to: Path, data_dir: Path, env: dict[str, str]) -> dict[str, Any]:
     if urls["queues"] != urls["store"]:
         snapshot(urls["queues"], to / "queues.rdb")
     for name, setting in KEY_DIRS.items():
-        held = Path(_setting(env, setting) or data_dir / name)
+        held = Path(config.raw(env, setting) or data_dir / name)
         if held.is_dir():
             shutil.copytree(held, to / name)
     files = {str(p.relative_to(to)): _sha256(p) for p in sorted(to.rglob("*")) if p.is_file()}

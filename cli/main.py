@@ -162,9 +162,9 @@ def serve(args: argparse.Namespace) -> int:
     except AlreadyRunning as e:
         print(f"marketfold: {e}", file=sys.stderr)
         return 1
-    queues = stack.env.get("RQ_REDIS_URL")
+    queues = stack.setting("RQ_REDIS_URL")
     print(
-        f"marketfold is serving on {stack.url}/v1 (Redis: {stack.env['REDIS_URL']}"
+        f"marketfold is serving on {stack.url}/v1 (Redis: {stack.setting('REDIS_URL')}"
         + (f", queues: {queues}" if queues else "")
         + "); Ctrl-C stops it",
         flush=True,

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from cli.embedded import EmbeddedRedis
 from cli.supervisor import Child, Supervisor, spawn
+from service import config
 
 logger = logging.getLogger("marketfold.serve")
 GRACEFUL_S = 5  # gunicorn finishes requests in flight this long; streams end at once
@@ -110,11 +111,11 @@ class Stack:
                 self.env[keys] = str(Path(self.data_dir) / sub)
         if "PROMETHEUS_MULTIPROC_DIR" not in self.env:  # every child's figures (service/metrics.py)
             self.env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir(Path(self.data_dir)))
-        if not self.env.get("REDIS_URL"):
+        if not self.setting("REDIS_URL"):
             self.redis = EmbeddedRedis(self.data_dir, appendfsync=self.appendfsync)
             self.env["REDIS_URL"] = self.redis.url
             sup.add(Child("redis", lambda: self.redis.start().process, store=True))
-            if not self._setting("RQ_REDIS_URL"):
+            if not self.setting("RQ_REDIS_URL"):
                 self._start_queues()
         argv = gunicorn_argv(self.host, self.port, self.http_workers, self.connections)
         sup.add(Child("api", lambda: spawn(argv, self.env)))
@@ -124,8 +125,9 @@ class Stack:
         sup.start()
         return self
 
-    def _setting(self, name: str) -> str | None:
-        return self.env.get(name) or self.env.get(f"MARKETFOLD_{name}")
+    def setting(self, name: str) -> str | None:
+        """A setting as the service will read it (service.config.raw)."""
+        return config.raw(self.env, name) or None
 
     def _start_queues(self) -> None:
         """The RQ queues on a Valkey of their own, fsynced once a second (docs/workers.md,

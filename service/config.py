@@ -181,6 +181,13 @@ def _parse(value: str) -> Any:
         return value
 
 
+def raw(environ: Mapping[str, str], key: str) -> str:
+    """A setting's text in `environ` as `load` reads it (`MARKETFOLD_<key>` wins over
+    `<key>`), or "" if neither is set: for the launchers that read a setting before the
+    service runs (cli.serve, cli.backup)."""
+    return environ.get(PREFIX + key) or environ.get(key) or ""
+
+
 def load(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """Return DEFAULTS overridden by `KEY` or `MARKETFOLD_KEY` variables."""
     settings: dict[str, Any] = {}

@@ -15,6 +15,7 @@ import redis
 import requests
 
 from cli.embedded import free_port
+from events import keys
 from tests.api.helpers import bearer
 from tests.conftest import ROOT
 from tests.support.waiting import wait_up
@@ -22,9 +23,12 @@ from tests.support.waiting import wait_up
 pytestmark = [pytest.mark.slow, pytest.mark.crash]
 
 
-def serve(data_dir, port, *extra: str, cwd: Path = ROOT) -> subprocess.Popen:
+def serve(
+    data_dir, port, *extra: str, cwd: Path = ROOT, settings: dict[str, str] | None = None
+) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["PYTHONPATH"] = str(ROOT)
+    env.update(settings or {})
     argv = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--data-dir", str(data_dir)]
     # its output goes to files, read at the end (`stop`): a pipe nobody reads while it
     # serves fills up with access lines, and every process of serve then blocks writing
@@ -159,6 +163,32 @@ def test_an_idle_serve_stops_on_ctrl_c_within_seconds_killing_nothing(tmp_path):
     assert proc.returncode == 0 and "stopped" in out
     assert "did not stop in time" not in err and "SIGKILL" not in err, err
     assert seconds < 6, f"serve took {seconds:.1f} s to stop (about 2 s on an idle machine)"
+
+
+def test_serve_on_a_store_named_by_marketfold_redis_url_starts_no_redis_of_its_own(
+    tmp_path, redis_url
+):
+    """Every setting may carry the `MARKETFOLD_` prefix (service.config): serve started an
+    embedded Valkey and a queues' Valkey beside a store named so, and said it served on
+    the embedded one."""
+    port = free_port()
+    proc = serve(tmp_path, port, settings={"MARKETFOLD_REDIS_URL": redis_url})
+    try:
+        wait_up(f"http://127.0.0.1:{port}/healthz")
+        gid = waiting_game(f"http://127.0.0.1:{port}")
+        assert redis.Redis.from_url(redis_url).exists(keys.game_events(gid))
+        assert not [p for p in descendants(proc.pid) if "valkey" in _cmdline(p)]
+    finally:
+        _, out, err = stop(proc)
+    assert f"(Redis: {redis_url})" in out, out
+    assert "Traceback" not in err, err[-3000:]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
 
 
 def test_serve_from_another_directory_with_a_relative_data_directory_answers_offloaded_requests(
