@@ -24,6 +24,53 @@ redis-py sends (`bench/moves/round_trips.py`):
   (one `sendto` per answer instead of two, by strace), whose saving (the head's own send,
   about 2% of the samples) stayed within the noise of four alternated runs (2.6-3.2 ms a
   move either way).
+- Issue #48 §2, the hot path's levers (session 20, branch hot48; the machine shared, load
+  average 10-22 throughout, so only large effects could show). None was kept; by lever:
+  1. Frames encoded once per event and kind of viewer: each `Frame` carrying its bytes on
+     the wire, made where the frame is made (frames were already made once per process per
+     event, viewer and status, `SHARED`; each stream still formatted `id:/event:/data:` and
+     encoded it). In one process 2.6 µs against 0.4 a frame and stream (a 260-byte event
+     frame, load 15), so some 10-15 µs of a move's 3-4 ms. Served, one call a move
+     (`python -m bench.moves.ab_http --b-root <a checkout of main at ba0ecb8> --one-call
+     --rounds 4 --games 12`, A with the change), two runs: the API 4,366 µs per action
+     against 4,234 (rounds 7,348/4,673, 4,677/4,583, 4,056/3,884, 3,282/3,531; load 16-22,
+     a test run beside it) and 4,442 against 4,166 (5,355/4,729, 5,028/4,499, 3,855/3,752,
+     3,324/3,832; load 14-16). No gain shown: dropped (commit bf402a6, reverted by 7d46633). Frames
+     shared across processes were not tried.
+  2. A seat's legal actions once per game version: counted in one one-call run (8
+     clients, 8 games, 453 moves, `python -m bench.moves.actions --one-call` with a temporary log):
+     559 computations of the legal actions, for 463 distinct (game, version, seat); 69
+     repeats in the same process (the POST's `actions` and that seat's `owes` frame), 27
+     in the other process. Goblin Market's `legal` with its schemas costs 9 µs (338
+     decisions, in one process), so a per-process cache would save about 1.4 µs a move:
+     not built. `owes` frames are already made once per process, version and seat.
+  3. Nothing read back after an append: already so. The appending process folds the new
+     events and holds the record (events.repository `append`, `hold`); the other process
+     folds it from the entries its streams received (service.game_stream `_advance`). In
+     the same run 447 of 453 POSTs were admitted on the held record (one round trip, no
+     load) with no recheck; the 6 others took the usual first round trip (by the code, a
+     token not yet known to that process).
+  4. Codec and checks: already done in session 8 (orjson for canonical JSON and entries,
+     the action body loaded without marshmallow, the token's record kept per process,
+     `service.tokens.known`, and checked by the append's own script, so a revocation
+     refuses the next append at once; the rate count in that script). msgspec was not
+     tried.
+  Where the time goes is therefore unchanged: the by-part shares of session 10 above
+  still stand (no new profile was taken). What is left is the stack's per-request and
+  per-stream work (Flask, werkzeug, gunicorn, gevent, one send per stream), not a
+  computation made twice.
+- Issue #48, session 22: a finished game's receipt was made by every stream that woke
+  with `game.Ended`, since each started making it while the others waited on Redis, so
+  the per-process cache (`service.frames.Shared`) missed for all of them. py-spy, one
+  gunicorn process, 8 clients, 48 games (`python -m bench.moves.profile_move --processes 1
+  --games 48`, load 2-4 with other work running): `receipts.kept` held 8.0% of the
+  samples (209 of 2,599); with `Shared` making a value once however many streams miss it
+  at the same moment (the others wait for it), 2.4% (172 of 7,060). One gunicorn process
+  instead of two, measured again (`python -m bench.moves.ab_http --b-processes 1
+  --one-call --rounds 4`, load 1-4): the API's CPU per move 4,307 against 5,876 µs at 8
+  clients and 4,374 against 5,055 at 32, actions/s swinging 65-140% by round; session
+  14's driver run found one process no faster next to boardgame.io (below), so two stay
+  the default.
 - Python, not the kernel (session 13). Read from /proc (`utime`, `stime` and the context
   switches of both workers) while 8 clients played 48 games one call per move, three runs
   at load 0.7-1.5: 2,470-2,510 µs of user time and 240-310 µs of system time per move,
