@@ -117,8 +117,8 @@ class ListedScheduler:
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
     tokens = MemoryTokens()
-    players = MemoryPlayers(tokens)
     recorder = MemoryRecorder()
+    players = MemoryPlayers(tokens, follow=recorder.writes)  # the games each finished
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
     games = GameRepository(recorder)
