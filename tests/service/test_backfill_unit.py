@@ -1,8 +1,7 @@
 """Games stored before the lobby existed, indexed once when a worker starts
 (service.backfill), on in-memory ports (the unit tier): they show in the lobby, in their
 players' lists and in their profiles' counts (`played`, what GET /v1/players/<id> shows)
-after one run, and a second run counts
-nothing twice."""
+after one run, and a second run counts nothing twice."""
 
 from __future__ import annotations
 
