@@ -1,9 +1,9 @@
 """Refused attempts, the stalled-games sweep and counted calls on in-memory ports (the
 unit tier): a seated player's refused action is kept for disputes (a move for a decision
-defaulted meanwhile refused `deadline_passed`), its action shown to
-its author only while the game runs; one sweeper at a time looks at the active games
-nothing waits on; a counter refuses past its limit until its window ends
-(service.attempts, service.stalled, service.limits)."""
+defaulted meanwhile refused `deadline_passed`), its action shown to its author only while
+the game runs; one sweeper at a time looks at the active games nothing waits on; a
+counter refuses past its limit until its window ends (service.attempts, service.stalled,
+service.limits)."""
 
 from __future__ import annotations
 
