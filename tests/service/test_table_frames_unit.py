@@ -9,10 +9,11 @@ import random
 
 import pytest
 
+from service import game_commands
 from service.table_frames import TABLE, Table
 from tests.service.streams_setup import data, game
 from tests.service.tables_setup import ANN, BOB, CY, started
-from tests.service.test_event_streams_unit import played
+from tests.service.test_use_cases_unit import turn
 from tests.support.memory_boot import memory_boot
 
 
@@ -49,12 +50,22 @@ def test_a_stream_that_asked_for_the_table_gets_it_after_each_append(boot):
         "game": {"id": rec.game_id, "you": rec.seat_of(BOB["id"])},
         "legal": None,
     }
-    played(boot, rec.game_id, random.Random(1), 2)
-    now = boot.store.load(rec.game_id).record
-    sent = mine.more()
-    versions = [t["version"] for t in tables(sent)]
-    assert len(versions) == 2 and versions[-1] == now.version  # one per append
-    assert sent[-1].event == TABLE  # after the append's last event
+    rnd, moves = random.Random(1), iter(range(100))
+
+    def move() -> None:
+        player, action = turn(boot.store.load(rec.game_id).record, rnd)
+        game_commands.act(boot, rec.game_id, player, action, f"t{next(moves)}", None)
+
+    for _ in range(2):
+        move()
+        now = boot.store.load(rec.game_id).record
+        sent = mine.more()
+        assert [t["version"] for t in tables(sent)] == [now.version]  # one per append
+        assert sent[-1].event == TABLE  # after the append's last event
+    move(), move()  # two appends before the stream looks:
+    assert [t["version"] for t in tables(mine.more())] == [  # the game as it stands now
+        boot.store.load(rec.game_id).record.version
+    ]
     assert tables(plain.frames + plain.more()) == []
 
 
