@@ -1,16 +1,22 @@
 """The players in memory: the twin of stores.players.RedisPlayers (tests/stores/
 test_players_contract.py runs both). A new player's first token goes to the tokens'
-twin it is given, as the Redis adapter writes both."""
+twin it is given, as the Redis adapter writes both. The games a player finished are
+counted by the appends' follow-up writes (service.inbox, `HINCRBY` of
+`mf:player:<id>:played`), which this twin follows (stores.memory.following)."""
 
 from __future__ import annotations
 
+from events import keys
+from stores.memory.following import Command, Following
 from stores.memory.tokens import MemoryTokens
 from stores.players import FIELDS
 from stores.tokens import Issued
 
 
-class MemoryPlayers:
-    def __init__(self, tokens: MemoryTokens) -> None:
+class MemoryPlayers(Following):
+    def __init__(self, tokens: MemoryTokens, follow: list[Command] | None = None) -> None:
+        """`follow`: the appends' follow-up writes (the recorder's), for `played`."""
+        super().__init__(follow)
         self.tokens = tokens
         self.handles: dict[str, str] = {}  # folded handle -> player id
         self.records: dict[str, dict[str, str]] = {}
@@ -49,5 +55,14 @@ class MemoryPlayers:
     def name(self, player_id: str) -> str | None:
         return self.records.get(player_id, {}).get("name")
 
+    def apply(self, command: Command) -> None:
+        head, tail = keys.player_played("\0").split("\0")  # around the player's id
+        key = command[1]
+        if command[0] == "HINCRBY" and key.startswith(head) and key.endswith(tail):
+            player_id = key[len(head) : -len(tail)]
+            counts = self.finished.setdefault(player_id, {})
+            counts[command[2]] = counts.get(command[2], 0) + int(command[3])
+
     def played(self, player_id: str) -> dict[str, int]:
+        self.sync()
         return dict(self.finished.get(player_id, {}))

@@ -15,6 +15,7 @@ from service.bootstrap import Bootstrap
 from service.feed_stream import Feed
 from service.frames import Frame
 from service.game_stream import GameStream
+from service.table_frames import Table
 
 Render = Callable[[str, dict[bytes, bytes]], Any]
 
@@ -68,12 +69,18 @@ class Opened:
 
 
 def game(
-    boot: Bootstrap, game_id: str, player_id: str | None, after: int = 0, seen: int | None = None
+    boot: Bootstrap,
+    game_id: str,
+    player_id: str | None,
+    after: int = 0,
+    seen: int | None = None,
+    table: Table | None = None,
 ) -> Opened:
     """A game's stream for `player_id` (None: a spectator) resumed after event `after`
     (and, with `seen`, after its seat's `seen`-th private step: Last-Event-ID
-    `<after>.<seen>`), as GET /v1/games/<id>/events/stream opens it."""
-    stream = GameStream(boot, game_id, player_id, after, seen)
+    `<after>.<seen>`), as GET /v1/games/<id>/events/stream opens it (with `table`, as
+    `?with=table` opens it)."""
+    stream = GameStream(boot, game_id, player_id, after, seen, table)
     also: list[tuple[str, str, Render]] = [(stream.chat_key, stream.chat_after(), stream.chat)]
     if (private := stream.private_log()) is not None:
         also.append(private)

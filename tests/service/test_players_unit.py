@@ -8,9 +8,11 @@ import time
 
 import pytest
 
-from service import players, profiles, roles, tokens
+from service import game_commands, league_commands, lobby_commands, players, profiles, roles, tokens
 from service.bootstrap import Bootstrap
 from service.errors import Conflict, Forbidden, Invalid, NotFound
+from tests.service import league_setup
+from tests.service.tables_setup import table
 from tests.support.memory_boot import memory_boot
 
 
@@ -136,3 +138,28 @@ def test_a_profile_of_no_player_is_not_found(boot):
     with pytest.raises(NotFound) as none:
         profiles.profile(boot, "p_nobody")
     assert none.value.code == "player_not_found"
+
+
+def test_a_profile_counts_the_games_finished_per_ruleset_and_rates_league_members_only(boot):
+    ann, bob, cy = (
+        {"id": made["id"], "name": made["name"]}
+        for made in (players.create_player(boot, n, n.lower()) for n in ("Ann", "Bob", "Cy"))
+    )
+    before = profiles.profile(boot, ann["id"])
+    assert (before["name"], before["handle"], before["games_played"]) == ("Ann", "ann", {})
+    for quitters in ((bob, cy), (ann, cy)):
+        rec, _ = table(boot, creator=ann)
+        for p in (bob, cy):
+            game_commands.join(boot, rec.game_id, p)
+        for p in quitters:
+            game_commands.resign(boot, rec.game_id, p["id"])
+    cancelled, _ = table(boot, creator=ann)
+    lobby_commands.cancel(boot, cancelled.game_id, ann["id"])  # never played: not counted
+    assert profiles.profile(boot, ann["id"])["games_played"] == {"goblin-market": 2}
+    member = league_setup.league(boot, members=0)
+    league_commands.join(boot, member, ann, ann["id"])
+    invited = league_setup.league(boot, members=0)
+    league_commands.invite(boot, invited, ann, league_setup.OP["id"])
+    (rating,) = profiles.profile(boot, ann["id"])["leagues"]  # invited: no rating yet
+    assert rating["league"] == member and rating["ruleset"] == "goblin-market"
+    assert (rating["mu"], rating["sigma"], rating["ordinal"]) == (25.0, 8.3333, 0.0)  # initial

@@ -73,8 +73,9 @@ def test_set_handle_returns_the_handle_it_replaced(stores):
 def test_games_finished_are_read_per_ruleset(stores, request):
     players, _ = stores
     assert players.played("p_1") == {}
-    if isinstance(players, MemoryPlayers):
-        players.finished["p_1"] = {"goblin": 2, "gobcon": 1}
+    if isinstance(players, MemoryPlayers):  # the follow-up writes it follows
+        played = keys.player_played("p_1")
+        players.follow += [("HINCRBY", played, "goblin", 2), ("HINCRBY", played, "gobcon", 1)]
     else:  # written by the games' follow-up writes (service.inbox), not by this port
         request.getfixturevalue("r").hset(
             keys.player_played("p_1"), mapping={"goblin": 2, "gobcon": 1}

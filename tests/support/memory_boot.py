@@ -13,6 +13,7 @@ from events.memory_tlog import MemoryPublicLog
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
+from service.ports import RESERVATIONS, SEAT_SEEDS
 from stores.memory.attempts import MemoryAttempts
 from stores.memory.chat import MemoryChat
 from stores.memory.checkpoints import MemoryCheckpoints
@@ -38,9 +39,23 @@ from stores.memory.tables import MemoryTables
 from stores.memory.tokens import MemoryTokens
 from stores.memory.webhooks import MemoryWebhooks
 
+# what each Scheduler call puts in the deadline index: its job, and its key (None: the
+# call's own key argument)
+INDEXED = {
+    "expiry": ("expire", None),
+    "resolution": ("resolve", None),
+    "computer_turn": ("computer", None),
+    "lapse": ("lapse", None),
+    "release": ("release", RESERVATIONS),
+    "reveals_close": ("reveals", SEAT_SEEDS),
+    "league_round": ("round", None),
+    "league_result": ("league_result", None),
+}
+
 
 class ListedScheduler:
-    """The Scheduler port (service.ports), listing what it was asked."""
+    """The Scheduler port (service.ports), listing what it was asked; `pending` and
+    `waited_on` read what workers.scheduler's deadline index would hold after it."""
 
     def __init__(self) -> None:
         self.asked: list[tuple[Any, ...]] = []
@@ -63,13 +78,25 @@ class ListedScheduler:
     def reveals_close(self, game_id: str, when: str, pipe: Any = None) -> None:
         self.asked.append(("reveals_close", game_id, when))
 
+    def index(self) -> set[tuple[str, str, str]]:
+        """The (job, subject, key) members the deadline index holds after what was asked,
+        named as workers.scheduler names them; `done` takes one off."""
+        held: set[tuple[str, str, str]] = set()
+        for kind, *args in self.asked:
+            if kind == "later":
+                held.add((args[0], args[1], args[2]))
+            elif kind == "done":
+                held.discard((args[0], args[1], args[2]))
+            elif kind in INDEXED:
+                job, key = INDEXED[kind]
+                held.add((job, args[0], str(args[1]) if key is None else key))
+        return held
+
     def pending(self, job: str, subject: str, key: str) -> bool:
-        asked = {a[1:4] for a in self.asked if a[0] == "later"}
-        done = {a[1:4] for a in self.asked if a[0] == "done"}
-        return (job, subject, key) in asked - done
+        return (job, subject, key) in self.index()
 
     def waited_on(self) -> set[str]:
-        return {a[1] for a in self.asked if a[0] in ("expiry", "resolution")}
+        return {subject for job, subject, _ in self.index() if job in ("expire", "resolve")}
 
     def league_round(self, league_id: str, number: int, when: float) -> None:
         self.asked.append(("league_round", league_id, number))
@@ -90,8 +117,8 @@ class ListedScheduler:
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
     tokens = MemoryTokens()
-    players = MemoryPlayers(tokens)
     recorder = MemoryRecorder()
+    players = MemoryPlayers(tokens, follow=recorder.writes)  # the games each finished
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
     games = GameRepository(recorder)
