@@ -106,6 +106,7 @@ def seat(boot: Bootstrap, game_id: str, level: str, count: int) -> Record:
             rec = game_commands.join(boot, game_id, player, computer=level, commitment=given).record
         except RuleViolation as full:  # a person took the last free seat meanwhile
             logger.info("game %s: no seat for a computer player (%s)", game_id, full.code)
+            rec = load(boot, game_id)  # with the person's seat: the table may have filled
             break
     for turn in computer_reveals(rec):  # the table filled: reveal now, not after a sweep
         computer_seeds.reveal(boot, game_id, int(turn.split("-", 1)[0]))

@@ -112,14 +112,14 @@ def test_a_person_who_takes_the_last_seat_meanwhile_keeps_it(boot, monkeypatch):
         return commit(boot_, game_id, player_id)
 
     monkeypatch.setattr(computer_seeds, "commit", bob_first)
-    computer_turns.fill(boot, rec.game_id, ANN["id"], "quick", None)  # no error
+    answer = computer_turns.fill(boot, rec.game_id, ANN["id"], "quick", None)  # no error
     filled = boot.store.load(rec.game_id).record
     assert [bool(s.computer) for s in filled.seats] == [False, True, False]
     assert filled.seat_of(BOB["id"]) == 2
-    reveal = f"1-{SEAT_SEEDS}"  # the reveals opened: the computer seat's is the worker's
-    assert boot.scheduler.pending("computer", rec.game_id, reveal)
-    assert computer_turns.play(boot, rec.game_id, reveal) is Status.APPLIED
-    assert computer_turns.play(boot, rec.game_id, reveal) is Status.NOOP  # once
+    assert answer.seats == filled.seats and answer.status == filled.status  # not before Bob
+    reveal = f"1-{SEAT_SEEDS}"  # the reveals opened: the computer seat revealed at once
+    assert [seat for seat, _ in filled.reveals] == [1] and filled.status == "active"
+    assert computer_turns.play(boot, rec.game_id, reveal) is Status.NOOP
 
 
 def test_a_computer_decides_within_the_time_its_deadline_leaves(boot):
