@@ -2,20 +2,27 @@
 
 It keeps the contract of events.recorder.RedisRecorder (tests/events/
 test_recorder_contract.py runs the same tests on both): entries stored encoded, the
-same version checks, idempotency results, snapshots and loads from a version held. Like
-a cluster, it runs no guarded appends (GuardFailed: the caller takes the usual path).
+same version checks, idempotency results, snapshots and loads from a version held. It
+runs guarded appends when given `guard`, the twin of the guards' scripts (what the
+caller's own stores check and count, tests/support/memory_boot.py `admitted`); without
+one, like a cluster, none (GuardFailed: the caller takes the usual path).
 The follow-up writes of an append are kept in `writes`, in order, for a test to read.
 One process, one thread: nothing here is shared.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from events import codec
-from events.recording import Append, Appended, Log, Stored, Writes
-from events.refusals import Duplicate, GuardFailed, StaleVersion
+from events.recording import Append, Appended, Guard, Log, Stored, Writes
+from events.refusals import Duplicate, GuardFailed, GuardRefused, StaleVersion
+
+# a guard's script in memory: None when its checks fail (recheck), else (within its
+# limit, the figures it reports), having counted
+GuardRun = Callable[[Guard], tuple[bool, list[Any]] | None]
 
 
 @dataclass
@@ -27,9 +34,9 @@ class _Log:
 
 
 class MemoryRecorder:
-    guards = False
-
-    def __init__(self) -> None:
+    def __init__(self, guard: GuardRun | None = None) -> None:
+        self.run_guard = guard
+        self.guards = guard is not None
         self._logs: dict[str, _Log] = {}
         self._seeds: dict[str, bytes] = {}
         self.writes: list[tuple[Any, ...]] = []  # every follow-up command, in order
@@ -85,9 +92,9 @@ class MemoryRecorder:
 
     def append(self, request: Append) -> Appended:
         q = request
-        if q.guard is not None:
-            raise GuardFailed()
         kept = self._log(q.log.events)
+        if q.guard is not None:
+            self._guarded(q.guard, kept, q.expected, q.at_expected)
         steps = self._log(q.log.private) if q.log.private else _Log()
         if q.idem and q.idem in kept.results:
             raise Duplicate(kept.results[q.idem])
@@ -106,3 +113,19 @@ class MemoryRecorder:
         if q.then:
             self.write(q.then)
         return Appended(len(kept.entries), encoded[-1] if encoded else b"")
+
+    def _guarded(self, guard: Guard, kept: _Log, expected: int, at: bytes) -> None:
+        """As scripts.APPEND_ADMITTED before it appends: the guard's checks, the entry at
+        `expected` as the caller holds it, then the guard's count (kept even if the append
+        then finds the log moved on)."""
+        if self.run_guard is None:
+            raise GuardFailed()
+        if expected and (len(kept.entries) < expected or kept.entries[expected - 1] != at):
+            raise GuardFailed()  # nothing counted, as when the guard's checks fail
+        ran = self.run_guard(guard)
+        if ran is None:
+            raise GuardFailed()
+        within, figures = ran
+        guard.report(figures)
+        if not within:
+            raise GuardRefused()

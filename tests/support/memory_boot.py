@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from events import keys, scripts
 from events.memory_recorder import MemoryRecorder
 from events.memory_tlog import MemoryPublicLog
+from events.recording import Guard
 from events.repository import GameRepository
 from service import config
 from service.bootstrap import Bootstrap
@@ -117,7 +119,20 @@ class ListedScheduler:
 def memory_boot(**overrides: Any) -> Bootstrap:
     """Return a Bootstrap on in-memory ports; `overrides` replace any of its fields."""
     tokens = MemoryTokens()
-    recorder = MemoryRecorder()
+
+    def admitted(guard: Guard) -> tuple[bool, list[Any]] | None:
+        """scripts.APPEND_ADMITTED's own checks and count (service.admission) on the twins:
+        the caller's token record unchanged, then the call counted on its counter."""
+        if guard.script != scripts.APPEND_ADMITTED:
+            return None
+        token_key, counter = guard.keys()
+        record, window_ms, most = guard.args()
+        if tokens.record(token_key.removeprefix(keys.token(""))) != record:
+            return None
+        calls, left_ms = limits.count(counter, int(window_ms) // 1000)
+        return calls <= int(most), [calls, left_ms]
+
+    recorder = MemoryRecorder(guard=admitted)
     players = MemoryPlayers(tokens, follow=recorder.writes)  # the games each finished
     inbox, prefs = MemoryInbox(follow=recorder.writes), MemoryNotifyPrefs()
     outbox = MemoryNotifyOutbox(follow=recorder.writes)  # the plans staged with the notes
@@ -126,6 +141,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
     lobby = MemoryLobby(indexes)
     chat = MemoryChat()
     slots = MemoryStreamSlots(lambda digest: tokens.record(digest) is not None)
+    limits = MemoryLimits(games, token_record=tokens.record)
     parts: dict[str, Any] = {
         "config": dict(config.DEFAULTS),
         "redis": None,
@@ -151,7 +167,7 @@ def memory_boot(**overrides: Any) -> Bootstrap:
         "key_history": MemoryKeyHistory(),
         "lobby": lobby,
         "tables": MemoryTables(indexes),
-        "limits": MemoryLimits(games, token_record=tokens.record),
+        "limits": limits,
         "attempts": MemoryAttempts(),
         "computer_seats": MemoryComputerSeats(players.records),
         "stream_slots": slots,
