@@ -1,6 +1,7 @@
 """Seats played as docs/clients.md's one-call loop says, against a live server: each seat
 follows its event stream, acts on `owes` frames newer than what it acted on, and goes on
-from each answer's (or refusal's) `actions`, never reading `/legal`."""
+from each answer's (or refusal's) `actions`, never reading `/legal`; an action whose
+answer was lost is sent again with its Idempotency-Key."""
 
 from __future__ import annotations
 
@@ -8,11 +9,29 @@ import json
 import random
 import threading
 import time
+import uuid
 
 import requests
 
 from tests.api.helpers import random_action
 from tests.reliability.load import Table, auth
+
+
+def send(
+    session: requests.Session, url: str, token: str, version: int, rnd: random.Random, actions
+) -> requests.Response:
+    """POST one action as docs/clients.md says: with If-Match and an Idempotency-Key, sent
+    again with the same key when its answer was lost (a keep-alive connection the server
+    closed as the request went out is reset)."""
+    body = random_action(rnd, actions)
+    headers = {**auth(token), "If-Match": f'"{version}"', "Idempotency-Key": uuid.uuid4().hex}
+    for attempt in range(3):
+        try:
+            return session.post(url, json=body, headers=headers)
+        except requests.ConnectionError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def play_from_streams(base: str, table: Table, within_s: float = 120) -> list[int]:
@@ -38,11 +57,7 @@ def play_from_streams(base: str, table: Table, within_s: float = 120) -> list[in
                     if version <= acted:
                         continue
                     while actions:
-                        sent = session.post(
-                            f"{url}/actions",
-                            json=random_action(rnd, actions),
-                            headers={**auth(token), "If-Match": f'"{version}"'},
-                        )
+                        sent = send(session, f"{url}/actions", token, version, rnd, actions)
                         calls.append(sent.status_code)
                         assert sent.status_code in (201, 202, 409, 412), sent.text
                         version, actions = sent.json()["version"], sent.json()["actions"]
