@@ -47,13 +47,12 @@ def owing(boot: Bootstrap, game_id: str, by_seat: dict) -> tuple[dict, dict]:
     return mover, random_action(published, random.Random(3))
 
 
-def admitted_act(boot, game_id, mover, action, limit=LIMIT, enter=None):
-    got = admission.admit(boot, mover["token"], game_id, limit)
-    assert got is not None, "the process holds the game and knows the token"
-    outcome = game_commands.act(
+def act_on(boot, game_id, player, action, got, enter=None):
+    """The action as admitted `got` (service.admission.admit) sends it."""
+    return game_commands.act(
         boot,
         game_id,
-        mover["id"],
+        player["id"],
         action,
         "k1",
         None,
@@ -61,7 +60,12 @@ def admitted_act(boot, game_id, mover, action, limit=LIMIT, enter=None):
         admission=got.admission,
         enter=enter,
     )
-    return outcome, got.admission
+
+
+def admitted_act(boot, game_id, mover, action):
+    got = admission.admit(boot, mover["token"], game_id, LIMIT)
+    assert got is not None, "the process holds the game and knows the token"
+    return act_on(boot, game_id, mover, action, got), got.admission
 
 
 def test_an_admitted_action_is_applied_and_counted_once(boot):
@@ -83,16 +87,7 @@ def test_a_token_revoked_after_it_was_known_sends_the_action_the_usual_way(boot)
     tokens.revoke(boot, me["id"], me["token_id"])  # revoked through another process, say
     before = boot.store.load(game_id).record.version
     with pytest.raises(Recheck):
-        game_commands.act(
-            boot,
-            game_id,
-            mover["id"],
-            action,
-            "k1",
-            None,
-            loaded=got.game,
-            admission=got.admission,
-        )
+        act_on(boot, game_id, mover, action, got)
     assert boot.store.load(game_id).record.version == before  # nothing written
     assert got.admission.count is None  # nor counted
 
@@ -117,26 +112,9 @@ def test_an_action_decided_on_a_game_held_behind_the_log_is_decided_again_on_the
     then = boot.store.load(game_id).record
     again, action2 = owing(boot, game_id, by_seat)
     with pytest.raises(Recheck):  # the held game is a move behind: no answer on it
-        game_commands.act(
-            boot,
-            game_id,
-            again["id"],
-            action2,
-            "k1",
-            None,
-            loaded=got.game,
-            admission=got.admission,
-        )
+        act_on(boot, game_id, again, action2, got)
     assert boot.store.load(game_id).record.version == then.version
-    outcome = game_commands.act(  # the usual way, once the caller's first trip loaded it
-        boot,
-        game_id,
-        again["id"],
-        action2,
-        "k1",
-        None,
-        loaded=got.game,
-        admission=got.admission,
-        enter=lambda: boot.store.load(game_id),
+    outcome = act_on(  # the usual way, once the caller's first trip loaded it
+        boot, game_id, again, action2, got, enter=lambda: boot.store.load(game_id)
     )
     assert outcome.record.version > then.version
