@@ -24,11 +24,6 @@ from tests.service.test_use_cases_unit import seated, turn
 from tests.support.memory_boot import memory_boot
 
 
-@pytest.fixture
-def boot():
-    return memory_boot()
-
-
 def test_a_seated_players_refused_action_is_kept_and_its_action_shown_to_it_only(boot):
     rec = started(boot)
     bid = {"type": "bid", "amount": 3}

@@ -7,20 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
 from events import keys
 from events.recording import Writes
 from service import backfill, game_commands, lobby, lobby_commands
 from tests.service.tables_setup import ANN, BOB, CY, started, table
-from tests.support.memory_boot import memory_boot
 
 LOBBY_KEYS = (keys.player_history("\0").split("\0"), keys.player_played("\0").split("\0"))
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def before_the_lobby(boot, monkeypatch) -> dict[str, str]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import random
 import time
 
-import pytest
-
 from events import catalog
 from events.codec import parse_time
 from service import deadline_commands, game_commands, tables
@@ -16,12 +14,6 @@ from service.ports import Status
 from tests.service.league_setup import later
 from tests.service.tables_setup import ANN, BOB, CY
 from tests.service.test_use_cases_unit import seated, turn
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def test_an_overdue_decision_gets_its_default_once_and_a_second_run_does_nothing(boot, monkeypatch):

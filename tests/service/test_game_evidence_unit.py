@@ -14,12 +14,6 @@ from service import attempts, game_commands, game_evidence, outages
 from service.errors import Forbidden, NotFound
 from tests.service import league_setup
 from tests.service.tables_setup import ANN, BOB, CY, started
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def evidence(boot, game_id, viewer):

@@ -13,17 +13,10 @@ import pytest
 from events.redact import HIDDEN_CAUSE
 from events.seating import NotSeated
 from service import game_commands, game_queries
-from service.bootstrap import Bootstrap
 from service.errors import Invalid, Unauthorized
 from tests.service.test_use_cases_unit import seated, turn
-from tests.support.memory_boot import memory_boot
 
 PLAYERS = ["ann", "bob", "cy"]
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def shuffled(envelopes: list[dict]) -> dict:

@@ -4,17 +4,8 @@ default is applied (the expiry job the worker runs), and only once."""
 
 from __future__ import annotations
 
-import pytest
-
 from service import deadline_commands, league_absence, league_queries
-from service.bootstrap import Bootstrap
 from tests.service.league_setup import game_of, later, started
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def test_a_member_who_times_out_is_withdrawn_for_absence(boot, monkeypatch):

@@ -8,17 +8,10 @@ import pytest
 
 from api.schemas import LeagueUpdate
 from service import league_commands, league_queries
-from service.bootstrap import Bootstrap
 from service.errors import Conflict
 from tests.service.league_setup import later, league, started
-from tests.support.memory_boot import memory_boot
 
 ZED = {"id": "zed", "name": "Zed"}
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def refused(code: str, command, *args) -> None:

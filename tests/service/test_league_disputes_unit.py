@@ -11,12 +11,6 @@ from service.bootstrap import Bootstrap
 from service.errors import Conflict, Forbidden, NotFound
 from service.roles import MissingRole
 from tests.service.league_setup import game_of, started
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def recorded(boot: Bootstrap, monkeypatch) -> tuple[str, str]:

@@ -7,15 +7,8 @@ from __future__ import annotations
 import pytest
 
 from service import league_lifecycle, league_queries, league_rounds
-from service.bootstrap import Bootstrap
 from service.errors import Conflict, NotFound
 from tests.service.league_setup import game_of, later, league, started
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def test_a_paused_league_starts_no_round_and_its_games_clocks_stop(boot, monkeypatch):

@@ -8,16 +8,9 @@ from __future__ import annotations
 import pytest
 
 from service import league_lifecycle, league_organizers, league_remedies
-from service.bootstrap import Bootstrap
 from service.errors import Conflict, NotFound
 from service.roles import MissingRole
 from tests.service.league_setup import game_of, started
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def test_a_substitute_takes_the_members_seat_in_their_running_game(boot, monkeypatch):

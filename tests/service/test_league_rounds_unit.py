@@ -7,16 +7,9 @@ from __future__ import annotations
 import pytest
 
 from service import league_queries, league_rounds
-from service.bootstrap import Bootstrap
 from tests.service.league_setup import game_of, later, league, started
-from tests.support.memory_boot import memory_boot
 
 pytestmark = pytest.mark.unit
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def test_a_round_before_its_time_starts_nothing_and_is_scheduled_again(boot):

@@ -13,7 +13,6 @@ from games.base import Event
 from service import league_commands, league_queries, league_seeds, metrics
 from service.bootstrap import Bootstrap
 from service.errors import Invalid
-from tests.support.memory_boot import memory_boot
 
 BODY = {
     "name": "Spring",
@@ -24,11 +23,6 @@ BODY = {
     "cadence_s": 3600,
     "decision_timeout_s": 60,
 }
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def create(boot: Bootstrap, organizer: str = "op", **body) -> str:

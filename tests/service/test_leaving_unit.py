@@ -14,12 +14,6 @@ from games.base import RuleViolation
 from service import game_commands, leaving
 from tests.service.league_setup import later
 from tests.service.test_use_cases_unit import seated, turn
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def written(boot, gid, since):

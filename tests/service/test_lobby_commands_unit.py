@@ -13,12 +13,6 @@ from service.errors import Conflict
 from service.notify import inbox as notes
 from tests.service import league_setup
 from tests.service.tables_setup import ANN, BOB, CY, started
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def finished(boot) -> str:

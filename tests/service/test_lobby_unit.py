@@ -10,12 +10,6 @@ import pytest
 from service import game_commands, lobby, waiting
 from service.errors import Conflict, Invalid
 from tests.service.tables_setup import ANN, BOB, CY, table
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def ids(page):

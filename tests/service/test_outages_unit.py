@@ -9,19 +9,11 @@ import logging
 import threading
 import time
 
-import pytest
-
 from events import codec
 from events.deadlines import API_BEAT_S, API_GAP_S
 from service import outages
-from tests.support.memory_boot import memory_boot
 
 THRESHOLD = 15  # OUTAGE_AFTER_S: the workers' gap
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def stopped() -> threading.Event:

@@ -13,12 +13,6 @@ from service.bootstrap import Bootstrap
 from service.errors import Conflict, Forbidden, Invalid, NotFound
 from tests.service import league_setup
 from tests.service.tables_setup import table
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def me(boot: Bootstrap, made: dict) -> dict:

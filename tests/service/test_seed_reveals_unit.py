@@ -17,18 +17,12 @@ from service.errors import Invalid
 from service.ports import Status
 from tests.service.league_setup import later
 from tests.service.tables_setup import ANN, BOB, CY
-from tests.support.memory_boot import memory_boot
 
 SECRETS = {p["id"]: bytes([n]) * 32 for n, p in enumerate((ANN, BOB, CY), start=1)}
 
 
 def commitment(player: dict[str, str]) -> str:
     return hashlib.sha256(SECRETS[player["id"]]).hexdigest()
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def full_table(boot: Bootstrap) -> str:

@@ -9,17 +9,9 @@ from __future__ import annotations
 import random
 import time
 
-import pytest
-
 from service import stalled
 from tests.service.tables_setup import started
 from tests.service.test_event_streams_unit import produced
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def stuck(boot, monkeypatch) -> tuple[str, str]:

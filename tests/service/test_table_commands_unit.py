@@ -15,14 +15,8 @@ from games.base import RuleViolation
 from service import game_commands, leaving, table_commands
 from tests.service.league_setup import later
 from tests.service.test_use_cases_unit import seated, turn
-from tests.support.memory_boot import memory_boot
 
 SUB = {"id": "sue", "name": "Sue"}
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def types(boot, gid, since):

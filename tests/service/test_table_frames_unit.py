@@ -7,19 +7,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from service import game_commands
 from service.table_frames import TABLE, Table
 from tests.service.streams_setup import data, game
 from tests.service.tables_setup import ANN, BOB, CY, started
 from tests.service.test_use_cases_unit import turn
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 class Presented:

@@ -13,12 +13,6 @@ from service import lobby_commands, tables
 from service.errors import Conflict, Forbidden
 from service.ports import Status
 from tests.service.tables_setup import ANN, BOB, CY, table
-from tests.support.memory_boot import memory_boot
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def held_for_bob(boot):

@@ -25,14 +25,8 @@ from service import game_commands, game_queries, loop
 from service.admission import Admission, Recheck
 from service.bootstrap import Bootstrap
 from service.game_log import GameLog
-from tests.support.memory_boot import memory_boot
 
 SEED = b"s" * 32
-
-
-@pytest.fixture
-def boot() -> Bootstrap:
-    return memory_boot()
 
 
 def seated(boot: Bootstrap, players: list[str], timeout: int | None = None) -> Record:

@@ -14,16 +14,10 @@ from events import codec
 from service.errors import Conflict, Invalid, NotFound
 from service.notify import webhook_delivery, webhooks
 from service.notify.message import Message, Outcome, Target
-from tests.support.memory_boot import memory_boot
 
 CHANNEL = webhook_delivery.CHANNEL
 URL = "https://93.184.215.14/hooks/marketfold"
 LOOPBACK = "http://127.0.0.1:9/hook"
-
-
-@pytest.fixture
-def boot():
-    return memory_boot()
 
 
 def message(n=1, type_="your_turn", player="p_ana"):
