@@ -34,3 +34,8 @@ def started(boot: Bootstrap, ruleset: str = "goblin-market", **options: Any) -> 
     for p in (BOB, CY):
         rec = game_commands.join(boot, rec.game_id, p).record
     return rec
+
+
+def written(boot: Bootstrap, game_id: str, since: int = 0) -> list[str]:
+    """The types of the events the game's log holds after version `since`."""
+    return [e["type"] for e in boot.store.read(game_id, since)]

@@ -12,7 +12,7 @@ from events.codec import parse_time
 from service import deadline_commands, game_commands, tables
 from service.ports import Status
 from tests.service.league_setup import later
-from tests.service.tables_setup import ANN, BOB, CY
+from tests.service.tables_setup import ANN, BOB, CY, written
 from tests.service.test_use_cases_unit import seated, turn
 
 
@@ -84,7 +84,7 @@ def test_a_deadline_that_fell_in_an_outage_gets_a_fresh_one_not_a_default(boot, 
     later(monkeypatch, 3700)
     assert deadline_commands.expire(boot, rec.game_id, owed.key) is Status.EXTENDED
     after = boot.store.load(rec.game_id).record
-    types = [e["type"] for e in boot.store.read(rec.game_id, rec.version)]
+    types = written(boot, rec.game_id, rec.version)
     assert catalog.DECISION_TIMED_OUT not in types and catalog.DEADLINE_EXTENDED in types
     assert parse_time(after.deadline(owed.key)).timestamp() > start + 3600
 

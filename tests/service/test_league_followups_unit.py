@@ -12,6 +12,7 @@ import pytest
 from service import league_followups, league_lifecycle, league_queries, league_remedies
 from service.bootstrap import Bootstrap
 from tests.service.league_setup import game_of, started
+from tests.service.tables_setup import written
 from tests.support.memory_boot import memory_boot
 from workers import jobs
 
@@ -41,10 +42,6 @@ def killed_after_append(monkeypatch, command, *args) -> None:
             command(*args)
 
 
-def kinds(boot: Bootstrap, gid: str) -> list[str]:
-    return [e["type"] for e in boot.store.read(gid)]
-
-
 def waiting(boot: Bootstrap, lid: str) -> str:
     """The follow-up of the league's newest event, still in the deadline index."""
     seq = str(league_queries.load(boot, lid).version)
@@ -69,16 +66,16 @@ def test_a_follow_up_cut_short_is_finished_once_by_the_worker(boot, monkeypatch,
     remedy, change = REMEDIES[what]
     lid = started(boot, monkeypatch)
     gid = game_of(boot, lid)
-    games_before = kinds(boot, gid)
+    games_before = written(boot, gid)
     killed_after_append(monkeypatch, remedy, boot, lid)
     seq = waiting(boot, lid)  # the league's event is written, the game untouched
-    assert kinds(boot, gid) == games_before
+    assert written(boot, gid) == games_before
     assert jobs.league_followup(lid, seq) == "applied"
     assert not boot.scheduler.pending(league_followups.JOB, lid, seq)  # off the index
-    after = kinds(boot, gid)
+    after = written(boot, gid)
     assert [k for k in after if k.endswith(change)] == [f"game.{change}"]
     assert jobs.league_followup(lid, seq) == "applied"  # a second worker, a late sweep
-    assert kinds(boot, gid) == after
+    assert written(boot, gid) == after
     rec = boot.store.load(gid).record
     if what == "substitute":
         assert rec.seat_of(SUB["id"]) is not None and rec.seat_of("m1") is None
@@ -98,7 +95,7 @@ def test_the_request_retried_with_its_key_finishes_the_follow_up_once(boot, monk
     assert boot.store.load(gid).record.seat_of(SUB["id"]) is not None
     assert not boot.scheduler.pending(league_followups.JOB, lid, seq)
     remedy(boot, lid, "m1", SUB, "op", retry)
-    assert kinds(boot, gid).count("game.SeatTaken") == 1
+    assert written(boot, gid).count("game.SeatTaken") == 1
 
 
 def test_a_pause_followed_up_after_the_table_resumed_leaves_its_clock_running(boot, monkeypatch):
@@ -110,7 +107,7 @@ def test_a_pause_followed_up_after_the_table_resumed_leaves_its_clock_running(bo
     assert boot.store.load(gid).record.paused_at is None
     assert jobs.league_followup(lid, paused) == "applied"  # the sweeper, late
     assert boot.store.load(gid).record.paused_at is None
-    assert "game.Paused" not in kinds(boot, gid)
+    assert "game.Paused" not in written(boot, gid)
 
 
 def test_a_withdrawal_followed_up_after_the_member_was_reinstated_resigns_nothing(
@@ -123,6 +120,6 @@ def test_a_withdrawal_followed_up_after_the_member_was_reinstated_resigns_nothin
     withdrawn = waiting(boot, lid)
     league_remedies.reinstate(boot, lid, "m1", "op")
     assert jobs.league_followup(lid, withdrawn) == "applied"  # the sweeper, late
-    assert "game.SeatResigned" not in kinds(boot, gid)
+    assert "game.SeatResigned" not in written(boot, gid)
     rec = boot.store.load(gid).record
     assert rec.status == "active" and rec.seat_of("m1") is not None

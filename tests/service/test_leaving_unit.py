@@ -13,11 +13,8 @@ from events.seating import NotSeated
 from games.base import RuleViolation
 from service import game_commands, leaving
 from tests.service.league_setup import later
+from tests.service.tables_setup import written
 from tests.service.test_use_cases_unit import seated, turn
-
-
-def written(boot, gid, since):
-    return [e["type"] for e in boot.store.read(gid, since)]
 
 
 def test_a_player_aborts_before_any_opponent_has_moved_and_the_game_ends(boot):

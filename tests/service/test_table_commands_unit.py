@@ -14,13 +14,10 @@ from events.codec import iso, parse_time
 from games.base import RuleViolation
 from service import game_commands, leaving, table_commands
 from tests.service.league_setup import later
+from tests.service.tables_setup import written
 from tests.service.test_use_cases_unit import seated, turn
 
 SUB = {"id": "sue", "name": "Sue"}
-
-
-def types(boot, gid, since):
-    return [e["type"] for e in boot.store.read(gid, since)]
 
 
 def test_a_substitute_takes_a_seat_and_plays_its_moves_from_then_on(boot):
@@ -28,7 +25,7 @@ def test_a_substitute_takes_a_seat_and_plays_its_moves_from_then_on(boot):
     owing = rec.owed()[0].seat
     was = rec.seats[owing].player
     done = table_commands.take_seat(boot, rec.game_id, owing, SUB, "op")
-    assert done.created and catalog.SEAT_TAKEN in types(boot, rec.game_id, rec.version)
+    assert done.created and catalog.SEAT_TAKEN in written(boot, rec.game_id, rec.version)
     now = boot.store.load(rec.game_id).record
     assert now.seats[owing].player == "sue"
     assert now.seat_of(was) is None
@@ -76,9 +73,9 @@ def test_a_paused_table_refuses_moves_until_its_clock_starts_again(boot):
         table_commands.pause(boot, rec.game_id, "op")
     assert twice.value.code == "game_paused"
     resumed = table_commands.resume(boot, rec.game_id, "op")
-    written = types(boot, rec.game_id, rec.version)
-    assert resumed.created and catalog.RESUMED in written
-    assert catalog.DEADLINE_EXTENDED in written  # the owed decision gets its time back
+    logged = written(boot, rec.game_id, rec.version)
+    assert resumed.created and catalog.RESUMED in logged
+    assert catalog.DEADLINE_EXTENDED in logged  # the owed decision gets its time back
     assert not boot.store.load(rec.game_id).record.paused_at
     assert game_commands.act(boot, rec.game_id, player, action, "k1", None).created
 
